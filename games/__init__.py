@@ -1,0 +1,15 @@
+"""Games the engine can test, and the registry that finds them by name."""
+
+from games.base import GameError, GameSpec, InjectedBug, Rollout, VecStep, VectorGame
+from games.registry import GameFactory, GameNotFound, register, registered
+
+register(
+    "block_maze",
+    entry_point="games.block_maze:BlockMaze",
+    vector_entry_point="games.block_maze:BlockMazeVector",
+)
+
+__all__ = [
+    "GameError", "GameFactory", "GameNotFound", "GameSpec", "InjectedBug", "Rollout",
+    "VecStep", "VectorGame", "register", "registered",
+]

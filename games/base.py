@@ -1,0 +1,235 @@
+"""Contracts between games and the engine.
+
+A game is any ``gymnasium.Env``. What the engine needs beyond the Gymnasium API is small and
+optional, and lives here:
+
+- :class:`GameSpec`: the few facts the engine reads once (observation shape, number of
+  actions, the state features and their bounds, the episode horizon).
+- :class:`VectorGame`: a batch of N copies of a game stepped in one call. Games that can
+  vectorize in numpy implement it directly; any other game is wrapped by
+  ``games.gym_adapter.GymVectorGame``.
+- :class:`Rollout`: the record of one episode, the only thing objectives and oracles see.
+
+Games know nothing of evolution: nothing here imports from ``evo``, ``objectives`` or
+``oracles``.
+"""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+BUG_KINDS = ("crash", "stuck", "logic", "performance", "balance")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What the engine reads about a game once, at build time.
+
+    Attributes:
+        obs_shape: Shape of one observation (float32).
+        n_actions: Size of the discrete action space.
+        feature_names: Names of the state features (``state_features`` of the game).
+        feature_low: Lowest value of each state feature, used to cut features into buckets.
+        feature_high: Highest value of each state feature.
+        feature_bins: The game's natural resolution per feature: how many equal intervals
+            tell two places apart (a grid game gives its width and height). Coverage and bug
+            signatures bucket features with it unless configured otherwise.
+        max_steps: Episode horizon; the game truncates at this many steps.
+    """
+
+    obs_shape: tuple[int, ...]
+    n_actions: int
+    feature_names: tuple[str, ...]
+    feature_low: tuple[float, ...]
+    feature_high: tuple[float, ...]
+    feature_bins: tuple[int, ...]
+    max_steps: int
+
+    @property
+    def n_features(self) -> int:
+        return len(self.feature_names)
+
+    def buckets(self, features: np.ndarray, bins: Sequence[int] | None = None) -> np.ndarray:
+        """Cut state features into equal intervals (Wuji's state abstraction).
+
+        Args:
+            features: ``[..., F]`` feature values.
+            bins: intervals per feature; the game's ``feature_bins`` when omitted.
+
+        Returns:
+            ``[..., F]`` int64 bucket indices in ``[0, bins)``; values outside the bounds
+            are clipped into the first or last bucket.
+        """
+        bins_arr = np.asarray(self.feature_bins if bins is None else bins, dtype=np.float64)
+        low = np.asarray(self.feature_low, dtype=np.float64)
+        high = np.asarray(self.feature_high, dtype=np.float64)
+        width = np.where(high > low, high - low, 1.0)
+        idx = np.floor((np.asarray(features, dtype=np.float64) - low) / width * bins_arr)
+        return np.clip(idx, 0, bins_arr - 1).astype(np.int64)
+
+    def bucket_keys(self, features: np.ndarray, bins: Sequence[int] | None = None) -> np.ndarray:
+        """One int64 key per state (mixed-radix number of its buckets), for set operations."""
+        b = self.buckets(features, bins)
+        radix = np.asarray(self.feature_bins if bins is None else bins, dtype=np.int64)
+        key = np.zeros(b.shape[:-1], dtype=np.int64)
+        for j in range(b.shape[-1]):
+            key = key * radix[j] + b[..., j]
+        return key
+
+
+@dataclass(frozen=True)
+class GameError:
+    """An exception raised by a game's ``step``, kept as data so it can be saved and compared.
+
+    ``AssertionError`` is a fatal logic error (a developer assertion); anything else, or the
+    game process dying or hanging, is a crash.
+    """
+
+    type: str
+    message: str
+    where: str = ""
+
+    @property
+    def is_assertion(self) -> bool:
+        return self.type == "AssertionError"
+
+    @classmethod
+    def from_exception(cls, exc: BaseException) -> "GameError":
+        """Keep the exception's type, message and innermost frame (``file:function:line``)."""
+        frames = traceback.extract_tb(exc.__traceback__)
+        where = ""
+        if frames:
+            last = frames[-1]
+            where = f"{last.filename.rsplit('/', 1)[-1]}:{last.name}:{last.lineno}"
+        return cls(type=type(exc).__name__, message=str(exc), where=where)
+
+
+@dataclass
+class VecStep:
+    """What one step of a :class:`VectorGame` returns, one row per copy of the game.
+
+    Attributes:
+        obs: ``[N, *obs_shape]`` float32 observations after the step.
+        reward: ``[N]`` float64 rewards.
+        terminated: ``[N]`` bool.
+        truncated: ``[N]`` bool.
+        features: ``[N, F]`` float64 state features after the step.
+        frame_ms: ``[N]`` float64 frame time of each copy's step as the game measured it, or
+            ``None`` when the game does not measure it (the engine then times the call).
+        errors: copy index -> the exception its step raised. That copy is done from then on.
+        violations: copy index -> broken invariants reported by this step (non-fatal).
+    """
+
+    obs: np.ndarray
+    reward: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
+    features: np.ndarray
+    frame_ms: np.ndarray | None = None
+    errors: dict[int, GameError] = field(default_factory=dict)
+    violations: dict[int, list[str]] = field(default_factory=dict)
+
+
+@runtime_checkable
+class VectorGame(Protocol):
+    """N copies of a game stepped together, with no auto-reset.
+
+    Once a copy is terminated, truncated or has raised, later steps leave it unchanged and
+    return reward 0 with its done flags still set, until the next ``reset``.
+    """
+
+    num_envs: int
+    game_spec: GameSpec
+
+    def reset(self, seeds: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        """Start a new episode in every copy, copy i seeded with ``seeds[i]``.
+
+        Returns:
+            ``(obs [N, *obs_shape] float32, features [N, F] float64)``.
+        """
+        ...
+
+    def step(self, actions: np.ndarray) -> VecStep:
+        """Apply ``actions`` (``[N]`` int64), one per copy."""
+        ...
+
+    def close(self) -> None:
+        """Release processes or files the game holds."""
+        ...
+
+
+@dataclass(frozen=True)
+class InjectedBug:
+    """One bug seeded into a benchmark game: ground truth, read only to score a run.
+
+    Attributes:
+        id: Stable id within the game instance.
+        kind: One of :data:`BUG_KINDS`.
+        location: State features of the place where it fires (a grid cell, say).
+        description: What it does, for reports.
+    """
+
+    id: int
+    kind: str
+    location: tuple[float, ...]
+    description: str = ""
+
+
+@dataclass(frozen=True, eq=False)
+class Rollout:
+    """Everything that happened in one episode of one policy.
+
+    The episode's seed and actions are enough to replay it. Arrays, not lists of objects.
+
+    Attributes:
+        policy: Id of the policy that played (unique within a run).
+        episode_seed: Seed passed to ``reset``.
+        actions: ``[T]`` int64 actions taken.
+        rewards: ``[T]`` float64 game rewards.
+        features: ``[T + 1, F]`` float64 state features: after reset, then after each step.
+            A step that raised leaves the features unchanged.
+        frame_ms: ``[T]`` float64 frame time of each step.
+        terminated: The game ended the episode (goal, death, error).
+        truncated: The episode hit the horizon.
+        error: The exception raised by the last step, if any.
+        violations: ``(step index, message)`` for every broken invariant the game reported.
+    """
+
+    policy: int
+    episode_seed: int
+    actions: np.ndarray
+    rewards: np.ndarray
+    features: np.ndarray
+    frame_ms: np.ndarray
+    terminated: bool
+    truncated: bool
+    error: GameError | None = None
+    violations: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def length(self) -> int:
+        return int(self.actions.shape[0])
+
+    @property
+    def episode_return(self) -> float:
+        return float(self.rewards.sum())
+
+
+class Game(Protocol):
+    """The optional additions a ``gymnasium.Env`` may make (all duck-typed).
+
+    - ``game_spec``: a :class:`GameSpec` attribute; without it the engine derives one from
+      the observation space (features = the flattened observation).
+    - ``state_features(obs, info)``: below.
+    - ``info["frame_ms"]`` and ``info["violations"]`` from ``step``.
+    - ``injected_bugs`` (list of :class:`InjectedBug`) and ``match(bug) -> int | None`` for
+      benchmark games with seeded bugs.
+    """
+
+    def state_features(self, obs: np.ndarray, info: dict[str, Any]) -> np.ndarray:
+        """The few numbers that say where the game is (position, level, health...)."""
+        ...

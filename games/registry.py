@@ -1,0 +1,141 @@
+"""Find games by name, by ``"module:Class"`` entry point, by Gymnasium id, or by plugin.
+
+The Gymnasium way: entry points are strings resolved lazily, so registering a game costs
+nothing until it is played. Installed packages add games through the ``evo.games``
+entry-point group (``name = "package.module:Class"``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import Any, Callable
+
+import gymnasium as gym
+
+from games.base import GameSpec, VectorGame
+
+
+class GameNotFound(LookupError):
+    """A game name, entry point or Gymnasium id that resolves to nothing."""
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """A registered game: its scalar ``gymnasium.Env`` and, optionally, a numpy vector form.
+
+    ``vector_entry_point`` names a class called as ``cls(num_envs=N, **kwargs)`` that
+    implements :class:`games.base.VectorGame` with the same kwargs as the scalar game.
+    """
+
+    name: str
+    entry_point: str
+    vector_entry_point: str | None = None
+
+
+_GAMES: dict[str, GameEntry] = {}
+
+
+def register(name: str, entry_point: str, vector_entry_point: str | None = None) -> None:
+    """Make a game available to YAMLs as ``game: {name: <name>}``."""
+    _GAMES[name] = GameEntry(name, entry_point, vector_entry_point)
+
+
+def registered() -> list[str]:
+    """Names of the registered games, plugins included."""
+    _load_plugins()
+    return sorted(_GAMES)
+
+
+def load_entry_point(entry_point: str) -> Callable[..., Any]:
+    """Import ``"package.module:Attr"`` and return the attribute."""
+    if ":" not in entry_point:
+        raise GameNotFound(f"entry_point {entry_point!r} is not of the form 'package.module:Class'")
+    module_name, attr = entry_point.split(":", 1)
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise GameNotFound(f"entry_point {entry_point!r}: cannot import {module_name!r} ({exc})") from exc
+    try:
+        return getattr(module, attr)
+    except AttributeError as exc:
+        raise GameNotFound(f"entry_point {entry_point!r}: {module_name!r} has no {attr!r}") from exc
+
+
+def _load_plugins() -> None:
+    for ep in entry_points(group="evo.games"):
+        if ep.name not in _GAMES:
+            _GAMES[ep.name] = GameEntry(ep.name, ep.value)
+
+
+@dataclass(frozen=True)
+class GameFactory:
+    """Makes scalar and vector instances of one configured game.
+
+    Exactly one of ``name``, ``entry_point`` and ``gym_id`` is set (the YAML's choice).
+    """
+
+    name: str | None = None
+    entry_point: str | None = None
+    gym_id: str | None = None
+    kwargs: tuple[tuple[str, Any], ...] = ()
+    step_timeout_s: float | None = None
+
+    @property
+    def label(self) -> str:
+        return self.name or self.entry_point or self.gym_id or "?"
+
+    def _entry(self) -> GameEntry | None:
+        if self.name is None:
+            return None
+        if self.name not in _GAMES:
+            _load_plugins()
+        if self.name not in _GAMES:
+            raise GameNotFound(
+                f"game.name {self.name!r} is not registered; known games: {', '.join(registered())}"
+            )
+        return _GAMES[self.name]
+
+    def validate(self) -> None:
+        """Fail early, with a message naming the key, if the game or its kwargs are wrong."""
+        entry = self._entry()
+        if self.gym_id is not None:
+            try:
+                gym.spec(self.gym_id)
+            except gym.error.Error as exc:
+                raise GameNotFound(f"game.gym_id {self.gym_id!r} is not a Gymnasium id ({exc})") from exc
+            return
+        target = load_entry_point(entry.entry_point if entry else self.entry_point)  # type: ignore[arg-type]
+        try:
+            inspect.signature(target).bind(**dict(self.kwargs))
+        except TypeError as exc:
+            raise GameNotFound(f"game.kwargs do not fit {self.label}: {exc}") from exc
+
+    def make_env(self) -> gym.Env:
+        """A fresh scalar instance (check_env, the Gymnasium fallback, plans)."""
+        kwargs = dict(self.kwargs)
+        if self.gym_id is not None:
+            return gym.make(self.gym_id, **kwargs)
+        entry = self._entry()
+        cls = load_entry_point(entry.entry_point if entry else self.entry_point)  # type: ignore[arg-type]
+        return cls(**kwargs)
+
+    def make_vector(self, num_envs: int) -> VectorGame:
+        """``num_envs`` copies stepped together: the game's numpy form when it has one."""
+        entry = self._entry()
+        if entry is not None and entry.vector_entry_point is not None:
+            cls = load_entry_point(entry.vector_entry_point)
+            return cls(num_envs=num_envs, **dict(self.kwargs))
+        from games.gym_adapter import GymVectorGame
+
+        return GymVectorGame(self.make_env, num_envs, step_timeout_s=self.step_timeout_s)
+
+    def spec(self) -> GameSpec:
+        """The game's :class:`GameSpec`, read from a single-copy vector instance."""
+        game = self.make_vector(1)
+        try:
+            return game.game_spec
+        finally:
+            game.close()

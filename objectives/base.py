@@ -1,0 +1,69 @@
+"""Contracts of the objectives: how a policy's play is scored.
+
+An objective knows rollouts and nothing of evolution or of a particular game. Objectives are
+combined in the order the YAML lists them; their ``sense`` is honoured, and signs flip only
+at the pymoo boundary (``evo.select``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Literal, Protocol, Sequence, runtime_checkable
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from games.base import GameSpec, Rollout
+
+
+@runtime_checkable
+class Objective(Protocol):
+    """Scores the rollouts of one policy.
+
+    Optional methods, duck-typed:
+        ``step_rewards(rollout) -> np.ndarray``: ``[T]`` dense reward that RL fine-tuning
+        uses for this objective, larger is better whatever the sense.
+        ``update(all_rollouts)``: for objectives with state across policies (an archive),
+        called once per generation after scoring.
+        ``state_dict() -> dict`` / ``load_state_dict(d)``: JSON-able state for checkpoints.
+    """
+
+    name: str
+    sense: Literal["max", "min"]
+
+    def score(self, rollouts: Sequence[Rollout]) -> float:
+        """One number for the policy that played ``rollouts`` (all its episodes)."""
+        ...
+
+
+def step_rewards(objective: Objective, rollout: Rollout) -> np.ndarray:
+    """The objective's dense reward for ``rollout``, or zeros if it has none."""
+    fn = getattr(objective, "step_rewards", None)
+    if fn is None:
+        return np.zeros(rollout.length, dtype=np.float64)
+    return np.asarray(fn(rollout), dtype=np.float64)
+
+
+class ObjectiveConfig(BaseModel):
+    """Base of every objective's keyword arguments; unknown keys are errors."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+ObjectiveFactory = Callable[[GameSpec, Any], Objective]
+
+REGISTRY: dict[str, tuple[type[ObjectiveConfig], ObjectiveFactory]] = {}
+
+
+def register(
+    name: str, config: type[ObjectiveConfig]
+) -> Callable[[ObjectiveFactory], ObjectiveFactory]:
+    """Class decorator: make an objective available to YAMLs as ``{name: <name>}``.
+
+    The objective class is called as ``cls(spec, config)``.
+    """
+
+    def wrap(factory: ObjectiveFactory) -> ObjectiveFactory:
+        REGISTRY[name] = (config, factory)
+        return factory
+
+    return wrap

@@ -1,0 +1,115 @@
+"""Contracts of the oracles: what a bug is and what an oracle does.
+
+An oracle watches rollouts from the outside and reports bugs. It knows rollouts and nothing
+of evolution or of a particular game; ground truth (``injected_bugs``) is never read here.
+
+Oracles check a batch of rollouts at once (a generation's, or a bug's replays) because some
+decide across visits: the performance oracle reports a place only when most of its visits
+were slow, so that one hiccup of the machine is not a bug.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Protocol, Sequence, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict
+
+from games.base import GameSpec, Rollout
+
+
+@dataclass(frozen=True)
+class Bug:
+    """One bug report, with what it takes to replay it.
+
+    Attributes:
+        kind: ``crash``, ``stuck``, ``logic``, ``performance`` or ``balance``.
+        oracle: Name of the oracle that reported it.
+        signature: The dedup key: two reports with one signature are one bug.
+        message: What happened, for a human.
+        step: Index of the step at which it showed (into ``actions``).
+        state: State features before that step (where the agent acted from).
+        next_state: State features after that step.
+        policy: Id of the policy that played the episode.
+        episode_seed: Seed of the episode.
+        actions: Actions from reset up to and including ``step``: the replay handle.
+        data: Oracle-specific numbers (frame time and threshold, window length...).
+    """
+
+    kind: str
+    oracle: str
+    signature: str
+    message: str
+    step: int
+    state: tuple[float, ...]
+    next_state: tuple[float, ...]
+    policy: int
+    episode_seed: int
+    actions: tuple[int, ...]
+    data: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def at_step(
+        cls, rollout: Rollout, step: int, *, kind: str, oracle: str, signature: str,
+        message: str, data: dict[str, Any] | None = None,
+    ) -> "Bug":
+        """A bug that showed at ``step`` of ``rollout``, with its replay handle filled in."""
+        return cls(
+            kind=kind,
+            oracle=oracle,
+            signature=signature,
+            message=message,
+            step=int(step),
+            state=tuple(float(x) for x in rollout.features[step]),
+            next_state=tuple(float(x) for x in rollout.features[step + 1]),
+            policy=int(rollout.policy),
+            episode_seed=int(rollout.episode_seed),
+            actions=tuple(int(a) for a in rollout.actions[: step + 1]),
+            data=dict(data or {}),
+        )
+
+
+@runtime_checkable
+class Oracle(Protocol):
+    """Reports bugs seen in rollouts.
+
+    Optional methods, duck-typed:
+        ``calibrate(rollouts)``: called once with the warm-up rollouts (the first
+        generation's) before any check, for oracles with thresholds.
+        ``state_dict() -> dict`` and ``load_state_dict(d)``: JSON-able state, so a resumed
+        run and a replay see the same thresholds and counts.
+    """
+
+    name: str
+
+    def check(self, rollouts: Sequence[Rollout]) -> list[Bug]:
+        """Bugs shown by these rollouts (duplicates allowed; the archive dedups)."""
+        ...
+
+
+class OracleConfig(BaseModel):
+    """Base of every oracle's keyword arguments; unknown keys are errors."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+OracleFactory = Callable[[GameSpec, Any], Oracle]
+"""Builds an oracle from the game's spec and its validated config."""
+
+REGISTRY: dict[str, tuple[type[OracleConfig], OracleFactory]] = {}
+
+
+def register(name: str, config: type[OracleConfig]) -> Callable[[OracleFactory], OracleFactory]:
+    """Class decorator: make an oracle available to YAMLs as ``{name: <name>}``.
+
+    The oracle class is called as ``cls(spec, config)``.
+    """
+
+    def wrap(factory: OracleFactory) -> OracleFactory:
+        REGISTRY[name] = (config, factory)
+        return factory
+
+    return wrap
