@@ -130,7 +130,12 @@ class GameFactory:
             return cls(num_envs=num_envs, **dict(self.kwargs))
         from games.gym_adapter import GymVectorGame
 
-        return GymVectorGame(self.make_env, num_envs, step_timeout_s=self.step_timeout_s)
+        # Resolve a name to its entry point here: worker processes of the isolated mode do
+        # not see games registered at run time in this process.
+        target = self if entry is None else GameFactory(
+            entry_point=entry.entry_point, kwargs=self.kwargs, step_timeout_s=self.step_timeout_s
+        )
+        return GymVectorGame(target.make_env, num_envs, step_timeout_s=self.step_timeout_s)
 
     def spec(self) -> GameSpec:
         """The game's :class:`GameSpec`, read from a single-copy vector instance."""

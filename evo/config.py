@@ -1,0 +1,239 @@
+"""Experiment configuration: pydantic models mirrored one-to-one by the YAML files.
+
+Every model rejects unknown keys. :func:`load_experiment` turns any problem (a missing file,
+bad YAML, an unknown key, a wrong type, an unknown game, objective or oracle) into a
+:class:`ConfigError` whose message is one line naming the key or file and what was expected,
+which the CLI prints before exiting with code 2.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal, Sequence
+
+import pydantic
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from evo.finetune.a2c import A2CConfig
+
+
+class ConfigError(ValueError):
+    """A bad experiment file or override; the message is one line for the user."""
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class GameConfig(Strict):
+    """Which game to test. Exactly one of ``name``, ``entry_point`` and ``gym_id``."""
+
+    name: str | None = Field(None, description="A registered game, e.g. block_maze.")
+    entry_point: str | None = Field(None, description="'package.module:Class' of a gymnasium.Env.")
+    gym_id: str | None = Field(None, description="A Gymnasium id, e.g. CartPole-v1.")
+    kwargs: dict[str, Any] = Field(default_factory=dict, description="Passed to the game's constructor.")
+    step_timeout_s: float | None = Field(
+        None,
+        gt=0,
+        description="Run each copy of a Gymnasium game in its own process and count a step "
+        "slower than this as a hang (a crash bug). Null: in-process, no hang detection.",
+    )
+
+    @model_validator(mode="after")
+    def _one_source(self) -> "GameConfig":
+        given = [k for k in ("name", "entry_point", "gym_id") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of name, entry_point, gym_id")
+        return self
+
+
+class PolicyConfig(Strict):
+    """The policy network every individual shares."""
+
+    hidden: list[int] = Field(default_factory=lambda: [64, 64], description="MLP hidden layer sizes.")
+
+
+class BudgetConfig(Strict):
+    """When to stop; the first limit reached ends the run (checked after each generation)."""
+
+    generations: int | None = Field(None, ge=1, description="Generations, the initial one included.")
+    env_steps: int | None = Field(None, ge=1, description="Game steps, fine-tuning included.")
+    wall_seconds: float | None = Field(None, gt=0, description="Wall-clock seconds.")
+
+    @model_validator(mode="after")
+    def _some_limit(self) -> "BudgetConfig":
+        if self.generations is None and self.env_steps is None and self.wall_seconds is None:
+            raise ValueError("set at least one of generations, env_steps, wall_seconds")
+        return self
+
+
+class SearchConfig(Strict):
+    """The evolutionary loop (Wuji's defaults: population and offspring 30)."""
+
+    population: int = Field(30, ge=1, description="Policies kept each generation.")
+    offspring: int = Field(30, ge=0, description="Children made each generation (0: no evolution).")
+    episodes: int = Field(4, ge=1, description="Episodes each policy plays per evaluation.")
+    crossover_prob: float = Field(0.9, ge=0, le=1, description="Chance a child is crossed (single point).")
+    mutation_sigma: float = Field(0.05, ge=0, description="Std of Gaussian weight noise.")
+    mutation_rate: float = Field(0.1, ge=0, le=1, description="Chance each weight is mutated.")
+    policy: Literal["mlp", "random"] = Field(
+        "mlp", description="mlp: neural policies; random: uniform random actions (baseline)."
+    )
+    hv_ref: list[float] | None = Field(
+        None, description="Hypervolume reference point, one value per objective (default: "
+        "the first generation's worst values)."
+    )
+
+
+class NamedConfig(Strict):
+    """An objective or oracle by registered name, with its options."""
+
+    name: str
+    kwargs: dict[str, Any] = Field(default_factory=dict)
+
+
+class FinetuneConfig(Strict):
+    """RL fine-tuning of every offspring between variation and evaluation (Wuji's A2C step)."""
+
+    algorithm: Literal["none", "a2c"] = "a2c"
+    reward_weights: dict[str, float] = Field(
+        default_factory=dict,
+        description="Weight of each objective's dense reward (default 1 for each listed objective).",
+    )
+    a2c: A2CConfig = Field(default_factory=A2CConfig)
+
+
+class Experiment(Strict):
+    """One experiment: a game, a search, objectives, oracles and a budget."""
+
+    name: str = Field(description="Names the run directory runs/<name>/.")
+    seed: int = Field(0, description="Every random draw of the run derives from it.")
+    game: GameConfig
+    policy: PolicyConfig = Field(default_factory=PolicyConfig)
+    search: SearchConfig = Field(default_factory=SearchConfig)
+    budget: BudgetConfig
+    objectives: list[NamedConfig] = Field(min_length=1)
+    oracles: list[NamedConfig] = Field(default_factory=list)
+    finetune: FinetuneConfig = Field(default_factory=FinetuneConfig)
+    runs_dir: str = Field("runs", description="Parent folder of run directories.")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "Experiment":
+        names = [o.name for o in self.objectives]
+        unknown = sorted(set(self.finetune.reward_weights) - set(names))
+        if unknown:
+            raise ValueError(f"finetune.reward_weights names {unknown}, not among the objectives {names}")
+        if self.search.hv_ref is not None and len(self.search.hv_ref) != len(names):
+            raise ValueError(f"search.hv_ref has {len(self.search.hv_ref)} values for {len(names)} objectives")
+        return self
+
+
+def _format_error(exc: pydantic.ValidationError, prefix: str = "") -> str:
+    err = exc.errors()[0]
+    loc = ".".join(str(p) for p in (prefix, *err["loc"]) if p != "")
+    kind = err["type"]
+    if kind == "extra_forbidden":
+        return f"{loc}: unknown key"
+    if kind == "missing":
+        return f"{loc}: required key is missing"
+    msg = err["msg"]
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, "):]
+    got = err.get("input")
+    if kind not in ("value_error",) and not isinstance(got, (dict, list)):
+        msg = f"{msg} (got {got!r})"
+    return f"{loc}: {msg}" if loc else msg
+
+
+def apply_overrides(raw: dict[str, Any], overrides: Sequence[str]) -> dict[str, Any]:
+    """Set ``dotted.key=value`` overrides on the raw YAML dict (values parsed as YAML)."""
+    for item in overrides:
+        if "=" not in item:
+            raise ConfigError(f"override {item!r}: expected key=value, e.g. search.population=10")
+        key, value = item.split("=", 1)
+        parts = key.strip().split(".")
+        node = raw
+        for part in parts[:-1]:
+            if not isinstance(node.get(part, {}), dict):
+                raise ConfigError(f"override {key}: {part} is not a section")
+            node = node.setdefault(part, {})
+        try:
+            node[parts[-1]] = yaml.safe_load(value)
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"override {key}: value {value!r} is not valid YAML") from exc
+    return raw
+
+
+def parse_experiment(raw: Any, source: str = "experiment") -> Experiment:
+    """Validate a raw dict into an :class:`Experiment`, then check names against registries."""
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{source}: expected a mapping of keys at the top level")
+    try:
+        exp = Experiment.model_validate(raw)
+    except pydantic.ValidationError as exc:
+        raise ConfigError(_format_error(exc)) from None
+    validate_names(exp)
+    return exp
+
+
+def load_experiment(path: str | Path, overrides: Sequence[str] = ()) -> Experiment:
+    """Read, override and validate an experiment YAML."""
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"{path}: no such experiment file")
+    try:
+        raw = yaml.safe_load(path.read_text()) or {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise ConfigError(f"{path}: not valid YAML{where}") from None
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: expected a mapping of keys at the top level")
+    return parse_experiment(apply_overrides(raw, overrides), str(path))
+
+
+def validate_names(exp: Experiment) -> None:
+    """Unknown objectives, oracles, games and their options fail here, before any run."""
+    from games.registry import GameNotFound
+    from objectives import REGISTRY as OBJECTIVES
+    from oracles import REGISTRY as ORACLES
+
+    for section, entries, registry in (
+        ("objectives", exp.objectives, OBJECTIVES),
+        ("oracles", exp.oracles, ORACLES),
+    ):
+        for i, entry in enumerate(entries):
+            if entry.name not in registry:
+                raise ConfigError(
+                    f"{section}[{i}].name: unknown {section[:-1]} {entry.name!r}; "
+                    f"expected one of {', '.join(sorted(registry))}"
+                )
+            config_model, _ = registry[entry.name]
+            try:
+                config_model(**entry.kwargs)
+            except pydantic.ValidationError as exc:
+                raise ConfigError(_format_error(exc, f"{section}[{i}].kwargs")) from None
+    try:
+        game_factory(exp).validate()
+    except GameNotFound as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def game_factory(exp: Experiment):  # -> games.GameFactory (import kept lazy for the CLI's start-up)
+    """The :class:`games.GameFactory` of an experiment."""
+    from games import GameFactory
+
+    g = exp.game
+    return GameFactory(
+        name=g.name,
+        entry_point=g.entry_point,
+        gym_id=g.gym_id,
+        kwargs=tuple(sorted(g.kwargs.items())),
+        step_timeout_s=g.step_timeout_s,
+    )
+
+
+def dump_experiment(exp: Experiment) -> str:
+    """The resolved config as YAML (every default filled in), for ``config.yaml``."""
+    return yaml.safe_dump(exp.model_dump(mode="json"), sort_keys=False)

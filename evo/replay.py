@@ -1,0 +1,86 @@
+"""Replay a reported bug from its episode seed and actions, and say whether it showed again.
+
+The replay plays the recorded actions in fresh copies of the game, as the run played them,
+and hands the episodes to the same oracle with the thresholds it had at the end of the run.
+Statistical oracles (performance) judge across the copies: a replay of a slow frame is
+played ``repeats`` times and must be slow in most of them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from evo import rundir
+from evo.checkpoint import latest_checkpoint, load_checkpoint
+from evo.config import load_experiment
+from evo.rollout import play, scripted_chooser
+from evo.search import Built
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    reproduced: bool
+    bug: dict[str, Any]
+    message: str
+
+
+def find_bug(run_dir: Path, bug_id: int) -> dict[str, Any]:
+    """The ``bugs.jsonl`` record with this id.
+
+    Raises:
+        KeyError: no bug has that id.
+    """
+    path = run_dir / rundir.BUGS
+    if not path.exists():
+        raise FileNotFoundError(f"{run_dir}: no {rundir.BUGS}")
+    for line in path.read_text().splitlines():
+        if line.strip():
+            record = json.loads(line)
+            if int(record["id"]) == bug_id:
+                return record
+    raise KeyError(f"{run_dir}: no bug with id {bug_id} in {rundir.BUGS}")
+
+
+def replay(run_dir: str | Path, bug_id: int, repeats: int = 3) -> ReplayResult:
+    """Replay bug ``bug_id`` of a run ``repeats`` times and re-check it with its oracle."""
+    run_dir = Path(run_dir)
+    record = find_bug(run_dir, bug_id)
+    exp = load_experiment(run_dir / rundir.CONFIG)
+    built = Built.from_experiment(exp)
+    try:
+        oracle_names = [o.name for o in exp.oracles]
+        if record["oracle"] not in oracle_names:
+            raise KeyError(f"bug {bug_id} came from oracle {record['oracle']!r}, not in the run's config")
+        k = oracle_names.index(record["oracle"])
+        oracle = built.oracles[k]
+        ckpt = latest_checkpoint(run_dir)
+        if ckpt is not None and hasattr(oracle, "load_state_dict"):
+            state = load_checkpoint(ckpt).meta["oracles"][k]
+            if state is not None:
+                oracle.load_state_dict(state)
+        if hasattr(oracle, "forget_visits"):
+            oracle.forget_visits()  # judge the replays on their own evidence
+        actions = [int(a) for a in record["actions"]]
+        game = built.factory.make_vector(repeats)
+        try:
+            result = play(
+                game,
+                [int(record["seed"])] * repeats,
+                [int(record["policy"])] * repeats,
+                scripted_chooser([actions] * repeats),
+                max_steps=len(actions),
+            )
+        finally:
+            game.close()
+        short = [r for r in result.rollouts if r.length < len(actions)]
+        found = [b for b in oracle.check(result.rollouts) if b.signature == record["signature"]]
+    finally:
+        if built.truth is not None:
+            built.truth.close()
+    if found:
+        return ReplayResult(True, record, f"bug {bug_id} reproduced: {found[0].message}")
+    why = f"; {len(short)} of {repeats} replays ended early" if short else ""
+    return ReplayResult(False, record, f"bug {bug_id} did not reproduce ({record['signature']}){why}")

@@ -1,0 +1,222 @@
+"""Play episodes: a whole population x episodes batch steps together against a vector game.
+
+One step of the loop is one batched forward pass for every policy and episode, one call of
+the vector game, and writes into preallocated arrays. Rollout records are cut out of those
+arrays once the episodes are over.
+
+A game that raises from ``step`` as a whole (rather than per copy) is a finding, not an
+engine failure: every copy still running gets the error, and the caller gets
+``EvalResult.game_broken`` so that it plays on with a fresh game instance.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import numpy as np
+import torch
+
+from evo.policy import PolicySpec, forward, sample_actions
+from games.base import GameError, Rollout, VectorGame
+
+ActionFn = Callable[[np.ndarray, int], np.ndarray]
+"""``(obs [N, obs_dim], t) -> actions [N]``: who chooses the actions of a batch."""
+
+
+@dataclass
+class Trajectories:
+    """The raw arrays of a batch of N episodes, kept for RL fine-tuning.
+
+    Attributes:
+        obs: ``[N, T + 1, obs_dim]`` float32 observations (after reset, then each step).
+        actions: ``[N, T]`` int64.
+        rewards: ``[N, T]`` float64 game rewards.
+        alive: ``[N, T]`` bool, True where the step was taken.
+        lengths: ``[N]`` steps taken per episode.
+        ended: ``[N]`` bool, True where the episode ended by termination or error (no
+            bootstrap from the last state), False where it was truncated.
+    """
+
+    obs: np.ndarray
+    actions: np.ndarray
+    rewards: np.ndarray
+    alive: np.ndarray
+    lengths: np.ndarray
+    ended: np.ndarray
+
+
+@dataclass
+class EvalResult:
+    """What playing a batch returns.
+
+    Attributes:
+        rollouts: One :class:`Rollout` per copy, in copy order.
+        env_steps: Steps taken in total.
+        trajectories: The raw arrays (only when asked for).
+        game_broken: The vector game raised as a whole and must be replaced.
+    """
+
+    rollouts: list[Rollout]
+    env_steps: int
+    trajectories: Trajectories | None = None
+    game_broken: bool = False
+
+
+def play(
+    game: VectorGame,
+    seeds: Sequence[int],
+    policy_ids: Sequence[int],
+    choose: ActionFn,
+    *,
+    keep_trajectories: bool = False,
+    max_steps: int | None = None,
+) -> EvalResult:
+    """Play one episode in every copy of ``game`` until all are over.
+
+    Args:
+        game: A vector game with ``num_envs == len(seeds)``.
+        seeds: Episode seed of each copy.
+        policy_ids: Policy id recorded in each copy's rollout.
+        choose: Picks the actions of all copies from their observations.
+        keep_trajectories: Also return observations for RL fine-tuning.
+        max_steps: Stop earlier than the game's horizon (a replay stops at its bug's step).
+    """
+    n = game.num_envs
+    if len(seeds) != n or len(policy_ids) != n:
+        raise ValueError(f"play: {len(seeds)} seeds and {len(policy_ids)} ids for {n} copies")
+    spec = game.game_spec
+    horizon = spec.max_steps if max_steps is None else min(spec.max_steps, max_steps)
+    obs, feats = game.reset([int(s) for s in seeds])
+    obs = np.asarray(obs, dtype=np.float32).reshape(n, -1)
+
+    actions = np.zeros((n, horizon), dtype=np.int64)
+    rewards = np.zeros((n, horizon), dtype=np.float64)
+    frame_ms = np.zeros((n, horizon), dtype=np.float64)
+    features = np.zeros((n, horizon + 1, spec.n_features), dtype=np.float64)
+    features[:, 0] = feats
+    all_obs = np.zeros((n, horizon + 1, obs.shape[1]), dtype=np.float32) if keep_trajectories else None
+    if all_obs is not None:
+        all_obs[:, 0] = obs
+    lengths = np.zeros(n, dtype=np.int64)
+    done = np.zeros(n, dtype=bool)
+    terminated = np.zeros(n, dtype=bool)
+    truncated = np.zeros(n, dtype=bool)
+    errors: dict[int, GameError] = {}
+    violations: list[list[tuple[int, str]]] = [[] for _ in range(n)]
+    broken = False
+
+    for t in range(horizon):
+        alive = ~done
+        a = choose(obs, t)
+        actions[alive, t] = a[alive]
+        start = time.perf_counter()
+        try:
+            step = game.step(a)
+        except Exception as exc:  # the game failed as a whole: every running copy crashed
+            err = GameError.from_exception(exc)
+            for i in np.flatnonzero(alive):
+                errors[int(i)] = err
+            lengths[alive] = t + 1
+            features[alive, t + 1] = features[alive, t]
+            terminated[alive] = True
+            broken = True
+            break
+        elapsed_ms = (time.perf_counter() - start) * 1000.0
+        obs = np.asarray(step.obs, dtype=np.float32).reshape(n, -1)
+        rewards[alive, t] = step.reward[alive]
+        if step.frame_ms is None:
+            frame_ms[alive, t] = elapsed_ms / max(int(alive.sum()), 1)
+        else:
+            frame_ms[alive, t] = step.frame_ms[alive]
+        features[alive, t + 1] = step.features[alive]
+        if all_obs is not None:
+            all_obs[alive, t + 1] = obs[alive]
+        for i, err in step.errors.items():
+            if alive[i]:
+                errors[i] = err
+        for i, msgs in step.violations.items():
+            if alive[i]:
+                violations[i].extend((t, m) for m in msgs)
+        lengths[alive] = t + 1
+        errored = np.zeros(n, dtype=bool)
+        if step.errors:
+            errored[list(step.errors)] = True
+        terminated |= alive & (np.asarray(step.terminated, dtype=bool) | errored)
+        truncated |= alive & np.asarray(step.truncated, dtype=bool) & ~terminated
+        done = terminated | truncated
+        if done.all():
+            break
+    truncated |= ~(terminated | truncated)  # ran out of horizon without the game saying so
+
+    rollouts = []
+    for i in range(n):
+        length = int(lengths[i])
+        rollouts.append(
+            Rollout(
+                policy=int(policy_ids[i]),
+                episode_seed=int(seeds[i]),
+                actions=actions[i, :length].copy(),
+                rewards=rewards[i, :length].copy(),
+                features=features[i, : length + 1].copy(),
+                frame_ms=frame_ms[i, :length].copy(),
+                terminated=bool(terminated[i]),
+                truncated=bool(truncated[i]),
+                error=errors.get(i),
+                violations=tuple(violations[i]),
+            )
+        )
+    trajectories = None
+    if all_obs is not None:
+        steps = np.arange(horizon)[None, :]
+        trajectories = Trajectories(
+            obs=all_obs,
+            actions=actions,
+            rewards=rewards,
+            alive=steps < lengths[:, None],
+            lengths=lengths,
+            ended=terminated.copy(),
+        )
+    return EvalResult(rollouts, int(lengths.sum()), trajectories, broken)
+
+
+def policy_chooser(
+    genomes: np.ndarray, spec: PolicySpec, episodes: int, rng: np.random.Generator
+) -> ActionFn:
+    """Actions of P policies, each playing ``episodes`` copies, from one forward pass.
+
+    Copies are laid out policy-major: copies ``[p * episodes, (p + 1) * episodes)`` belong
+    to policy ``p``.
+    """
+    params = spec.unflatten(torch.from_numpy(np.ascontiguousarray(genomes, dtype=np.float32)))
+    p = genomes.shape[0]
+
+    def choose(obs: np.ndarray, t: int) -> np.ndarray:
+        with torch.no_grad():
+            logits, _ = forward(params, torch.from_numpy(obs).view(p, episodes, -1))
+        return sample_actions(logits.reshape(p * episodes, -1).numpy(), rng)
+
+    return choose
+
+
+def random_chooser(n_actions: int, rng: np.random.Generator) -> ActionFn:
+    """Uniform random actions: the random-testing baseline."""
+
+    def choose(obs: np.ndarray, t: int) -> np.ndarray:
+        return rng.integers(0, n_actions, size=obs.shape[0], dtype=np.int64)
+
+    return choose
+
+
+def scripted_chooser(action_lists: Sequence[Sequence[int]]) -> ActionFn:
+    """Replays fixed action sequences, one per copy (action 0 once a sequence runs out)."""
+    width = max((len(a) for a in action_lists), default=0)
+    table = np.zeros((len(action_lists), max(width, 1)), dtype=np.int64)
+    for i, acts in enumerate(action_lists):
+        table[i, : len(acts)] = acts
+
+    def choose(obs: np.ndarray, t: int) -> np.ndarray:
+        return table[:, min(t, table.shape[1] - 1)]
+
+    return choose

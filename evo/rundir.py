@@ -1,0 +1,72 @@
+"""The run directory: ``config.yaml``, ``generations.csv``, ``bugs.jsonl``, ``checkpoints/``.
+
+Files are appended as the run goes, one generation or bug at a time, so that whatever is
+killed keeps what was already found; ``--resume`` cuts the files back to the last
+checkpoint and goes on.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+from oracles.archive import ArchivedBug, BugArchive, append_jsonl, to_record
+
+CONFIG = "config.yaml"
+GENERATIONS = "generations.csv"
+BUGS = "bugs.jsonl"
+
+
+def new_run_dir(runs_dir: str | Path, experiment: str, seed: int) -> Path:
+    """``runs/<experiment>/<stamp>-seed<k>/``, unique even for runs started in one second."""
+    base = Path(runs_dir) / experiment
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = base / f"{stamp}-seed{seed}"
+    n = 1
+    while path.exists():
+        n += 1
+        path = base / f"{stamp}-{n}-seed{seed}"
+    return path
+
+
+def start(run_dir: Path, config_yaml: str) -> None:
+    """Create the run directory with its resolved config and an empty bug file."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    if (run_dir / GENERATIONS).exists() or (run_dir / BUGS).exists():
+        raise FileExistsError(f"{run_dir} already holds a run; use --resume or another --out")
+    (run_dir / CONFIG).write_text(config_yaml)
+    (run_dir / BUGS).touch()
+
+
+def append_generation(run_dir: Path, row: dict[str, Any]) -> None:
+    path = run_dir / GENERATIONS
+    new = not path.exists()
+    with path.open("a", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(row))
+        if new:
+            writer.writeheader()
+        writer.writerow(row)
+
+
+def append_bugs(run_dir: Path, bugs: Sequence[ArchivedBug]) -> None:
+    append_jsonl(run_dir / BUGS, bugs)
+
+
+def truncate_to_generation(run_dir: Path, generation: int) -> BugArchive:
+    """Drop rows and bugs written after ``generation``; return the archive as it was then."""
+    gens = run_dir / GENERATIONS
+    if gens.exists():
+        with gens.open(newline="") as fh:
+            rows = list(csv.DictReader(fh))
+        with gens.open("w", newline="") as fh:
+            if rows:
+                writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+                writer.writeheader()
+                writer.writerows(r for r in rows if int(r["generation"]) <= generation)
+    bugs = run_dir / BUGS
+    kept = [b for b in BugArchive.from_jsonl(bugs) if b.generation <= generation] if bugs.exists() else []
+    bugs.write_text("".join(json.dumps(to_record(b)) + "\n" for b in kept))
+    return BugArchive.from_records(to_record(b) for b in kept)

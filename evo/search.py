@@ -1,0 +1,398 @@
+"""The generation loop: vary, fine-tune, evaluate, watch for bugs, select, checkpoint.
+
+Wuji's loop (Algorithm 1): binary tournaments pick parents from the population; single-point
+crossover and Gaussian mutation make children; A2C fine-tunes every child (weights written
+back); children play the game, objectives score them and oracles watch every episode played
+(fine-tuning episodes included); NSGA-II survival on parents and children keeps the
+population. Every generation ends with a row of ``generations.csv`` and a checkpoint.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from evo import rundir
+from evo.checkpoint import Checkpoint, latest_checkpoint, load_checkpoint, save_checkpoint
+from evo.config import Experiment, dump_experiment, game_factory
+from evo.finetune.a2c import finetune as a2c_finetune
+from evo.policy import PolicySpec
+from evo.rollout import Trajectories, play, policy_chooser, random_chooser
+from evo.select import hypervolume, survive, tournament
+from evo.variation import gaussian_mutation, single_point_crossover
+from games.base import BUG_KINDS, GameSpec, Rollout, VectorGame
+from objectives import build_objectives, step_rewards
+from objectives.coverage import CoverageTracker
+from oracles import build_oracles, check_all
+from oracles.archive import ArchivedBug, BugArchive
+
+SEED_MAX = 2**31 - 1
+
+
+@dataclass
+class GenerationReport:
+    """What the loop tells the progress display after each generation."""
+
+    generation: int
+    env_steps: int
+    wall_s: float
+    bugs: int
+    new_bugs: list[ArchivedBug]
+    coverage: int
+    row: dict[str, Any]
+    finished: bool
+
+
+ProgressFn = Callable[[GenerationReport], None]
+
+
+@dataclass
+class Built:
+    """Everything an experiment builds once: game factory, spec, objectives, oracles."""
+
+    exp: Experiment
+    factory: Any
+    spec: GameSpec
+    policy_spec: PolicySpec
+    objectives: list[Any]
+    oracles: list[Any]
+    truth: Any | None = None
+
+    @classmethod
+    def from_experiment(cls, exp: Experiment) -> "Built":
+        factory = game_factory(exp)
+        spec = factory.spec()
+        obs_dim = int(np.prod(spec.obs_shape))
+        policy_spec = PolicySpec(obs_dim, spec.n_actions, tuple(exp.policy.hidden))
+        objectives = build_objectives([(o.name, o.kwargs) for o in exp.objectives], spec)
+        oracles = build_oracles([(o.name, o.kwargs) for o in exp.oracles], spec)
+        env = factory.make_env()
+        truth = env.unwrapped if hasattr(env.unwrapped, "match") else None
+        if truth is None:
+            env.close()
+        return cls(exp, factory, spec, policy_spec, objectives, oracles, truth)
+
+    def match(self, bug: Any) -> int | None:
+        return None if self.truth is None else self.truth.match(bug)
+
+    @property
+    def injected(self) -> list[Any]:
+        return list(getattr(self.truth, "injected_bugs", [])) if self.truth is not None else []
+
+
+@dataclass
+class Population:
+    genomes: np.ndarray
+    ids: np.ndarray
+    F: np.ndarray
+
+
+@dataclass
+class Counters:
+    generation: int = 0
+    env_steps: int = 0
+    wall_offset: float = 0.0
+    next_id: int = 0
+    hv_ref: list[float] | None = None
+    calibrated: bool = False
+    started: float = field(default_factory=time.perf_counter)
+
+    @property
+    def wall_s(self) -> float:
+        return self.wall_offset + (time.perf_counter() - self.started)
+
+
+class Search:
+    """One run of an experiment into one run directory."""
+
+    def __init__(self, exp: Experiment, run_dir: Path, progress: ProgressFn | None = None) -> None:
+        self.exp = exp
+        self.run_dir = Path(run_dir)
+        self.progress = progress
+        self.built = Built.from_experiment(exp)
+        self.spec = self.built.spec
+        self.archive = BugArchive()
+        self.tracker = CoverageTracker(self.spec)
+        self.counters = Counters()
+        seq = np.random.SeedSequence(exp.seed)
+        # One stream per use, so that changing one part (say, fine-tuning steps) leaves the
+        # draws of the others as they were.
+        self.rng_vary, self.rng_play, self.rng_tune, self.rng_init = (
+            np.random.default_rng(s) for s in seq.spawn(4)
+        )
+        self._games: dict[int, VectorGame] = {}
+        self.population: Population | None = None
+        self.senses = [o.sense for o in self.built.objectives]
+        self.names = [o.name for o in self.built.objectives]
+
+    # ----------------------------------------------------------------- games and play
+    def _game(self, n: int) -> VectorGame:
+        if n not in self._games:
+            self._games[n] = self.built.factory.make_vector(n)
+        return self._games[n]
+
+    def _drop_game(self, n: int) -> None:
+        game = self._games.pop(n, None)
+        if game is not None:
+            try:
+                game.close()
+            except Exception:  # a broken game may fail to close too; it is dropped anyway
+                pass
+
+    def close(self) -> None:
+        for n in list(self._games):
+            self._drop_game(n)
+        if self.built.truth is not None:
+            self.built.truth.close()
+
+    def _chooser(self, genomes: np.ndarray, episodes: int):
+        if self.exp.search.policy == "random":
+            return random_chooser(self.spec.n_actions, self.rng_play)
+        return policy_chooser(genomes, self.built.policy_spec, episodes, self.rng_play)
+
+    def _play(self, genomes: np.ndarray, ids: np.ndarray, episodes: int) -> list[Rollout]:
+        n = len(ids) * episodes
+        game = self._game(n)
+        seeds = self.rng_play.integers(0, SEED_MAX, size=n)
+        result = play(game, seeds, np.repeat(ids, episodes), self._chooser(genomes, episodes))
+        if result.game_broken:
+            self._drop_game(n)
+        self._observe(result.rollouts)
+        return result.rollouts
+
+    def _observe(self, rollouts: Sequence[Rollout]) -> None:
+        """Count steps, coverage and bugs of every episode played."""
+        c = self.counters
+        c.env_steps += int(sum(r.length for r in rollouts))
+        self.tracker.update(rollouts)
+        if not c.calibrated:
+            for oracle in self.built.oracles:
+                if hasattr(oracle, "calibrate"):
+                    oracle.calibrate(rollouts)
+            c.calibrated = True
+        bugs = check_all(self.built.oracles, rollouts)
+        new = self.archive.add(
+            bugs, generation=c.generation, env_steps=c.env_steps, wall_s=c.wall_s, match=self.built.match
+        )
+        if new:
+            rundir.append_bugs(self.run_dir, new)
+        self._new_bugs.extend(new)
+
+    def _score(self, genomes: np.ndarray, ids: np.ndarray) -> np.ndarray:
+        episodes = self.exp.search.episodes
+        rollouts = self._play(genomes, ids, episodes)
+        F = np.zeros((len(ids), len(self.built.objectives)))
+        for p in range(len(ids)):
+            mine = rollouts[p * episodes : (p + 1) * episodes]
+            for k, objective in enumerate(self.built.objectives):
+                F[p, k] = objective.score(mine)
+        for objective in self.built.objectives:
+            if hasattr(objective, "update"):
+                objective.update(rollouts)
+        return F
+
+    # ----------------------------------------------------------------- evolution
+    def _new_ids(self, n: int) -> np.ndarray:
+        ids = np.arange(self.counters.next_id, self.counters.next_id + n, dtype=np.int64)
+        self.counters.next_id += n
+        return ids
+
+    def _dense_reward(self, rollouts: list[Rollout], traj: Trajectories) -> np.ndarray:
+        weights = self.exp.finetune.reward_weights
+        out = np.zeros_like(traj.rewards)
+        for i, r in enumerate(rollouts):
+            for objective in self.built.objectives:
+                w = weights.get(objective.name, 1.0)
+                if w:
+                    out[i, : r.length] += w * step_rewards(objective, r)
+        return out
+
+    def _finetune(self, genomes: np.ndarray, ids: np.ndarray) -> np.ndarray:
+        cfg = self.exp.finetune
+        if cfg.algorithm == "none" or self.exp.search.policy == "random" or len(ids) == 0:
+            return genomes
+        n = len(ids) * cfg.a2c.episodes
+        tuned, stats = a2c_finetune(
+            genomes,
+            self.built.policy_spec,
+            self._game(n),
+            cfg.a2c,
+            self._dense_reward,
+            self.rng_tune,
+            policy_ids=ids,
+            on_rollouts=self._observe,
+        )
+        if stats.game_broken:
+            self._drop_game(n)
+        return tuned
+
+    def _offspring(self, pop: Population) -> tuple[np.ndarray, np.ndarray]:
+        s = self.exp.search
+        kept = survive(pop.F, self.senses, len(pop.ids), self.rng_vary)
+        pairs = tournament(pop.F, self.senses, kept, s.offspring, self.rng_vary)
+        first = pop.genomes[kept.index[pairs[:, 0]]]
+        second = pop.genomes[kept.index[pairs[:, 1]]]
+        children = single_point_crossover(first, second, s.crossover_prob, self.rng_vary)
+        children = gaussian_mutation(children, s.mutation_sigma, s.mutation_rate, self.rng_vary)
+        return children, self._new_ids(s.offspring)
+
+    def _initial(self) -> Population:
+        s = self.exp.search
+        if s.policy == "random":
+            genomes = np.zeros((s.population, 1), dtype=np.float32)
+        else:
+            genomes = self.built.policy_spec.init_genomes(s.population, self.rng_init)
+        ids = self._new_ids(s.population)
+        return Population(genomes, ids, self._score(genomes, ids))
+
+    def _step(self, pop: Population) -> Population:
+        s = self.exp.search
+        if s.offspring == 0:
+            # No evolution: the same policies play again (the RL-alone and random baselines).
+            tuned = self._finetune(pop.genomes, pop.ids)
+            return Population(tuned, pop.ids, self._score(tuned, pop.ids))
+        if s.policy == "random":
+            genomes = np.zeros((s.offspring, 1), dtype=np.float32)
+            ids = self._new_ids(s.offspring)
+        else:
+            genomes, ids = self._offspring(pop)
+            genomes = self._finetune(genomes, ids)
+        F = self._score(genomes, ids)
+        all_genomes = np.concatenate([pop.genomes, genomes])
+        all_ids = np.concatenate([pop.ids, ids])
+        all_F = np.concatenate([pop.F, F])
+        kept = survive(all_F, self.senses, s.population, self.rng_vary)
+        order = np.sort(kept.index)  # keep population order stable: parents first
+        return Population(all_genomes[order], all_ids[order], all_F[order])
+
+    # ----------------------------------------------------------------- bookkeeping
+    def _row(self, pop: Population) -> dict[str, Any]:
+        c = self.counters
+        if c.hv_ref is None:
+            c.hv_ref = self._default_hv_ref(pop.F)
+        row: dict[str, Any] = {"generation": c.generation, "env_steps": c.env_steps, "wall_s": round(c.wall_s, 3)}
+        for k, name in enumerate(self.names):
+            row[f"{name}_mean"] = float(pop.F[:, k].mean())
+            row[f"{name}_max"] = float(pop.F[:, k].max())
+        row["coverage"] = len(self.tracker.visited)
+        row["bugs_total"] = len(self.archive)
+        counts = self.archive.by_kind()
+        for kind in BUG_KINDS:
+            row[f"bugs_{kind}"] = counts.get(kind, 0)
+        row["hypervolume"] = hypervolume(pop.F, self.senses, np.asarray(c.hv_ref))
+        if self.built.truth is not None:
+            found = {b.injected_id for b in self.archive if b.injected_id is not None}
+            row["injected_found"] = len(found)
+        return row
+
+    def _default_hv_ref(self, F: np.ndarray) -> list[float]:
+        if self.exp.search.hv_ref is not None:
+            return list(self.exp.search.hv_ref)
+        worst = np.where(np.array(self.senses) == "max", F.min(axis=0), F.max(axis=0))
+        span = np.maximum(F.max(axis=0) - F.min(axis=0), 1.0)
+        shift = np.where(np.array(self.senses) == "max", -0.1 * span, 0.1 * span)
+        return [float(x) for x in worst + shift]
+
+    def _checkpoint(self, pop: Population) -> None:
+        c = self.counters
+        meta = {
+            "generation": c.generation,
+            "env_steps": c.env_steps,
+            "wall_s": c.wall_s,
+            "next_id": c.next_id,
+            "hv_ref": c.hv_ref,
+            "calibrated": c.calibrated,
+            "rng": {
+                name: getattr(self, name).bit_generator.state
+                for name in ("rng_vary", "rng_play", "rng_tune", "rng_init")
+            },
+            "coverage": self.tracker.state_dict(),
+            "objectives": [_state(o) for o in self.built.objectives],
+            "oracles": [_state(o) for o in self.built.oracles],
+        }
+        save_checkpoint(self.run_dir, Checkpoint(pop.genomes, pop.ids, pop.F, meta))
+
+    def _restore(self) -> Population:
+        path = latest_checkpoint(self.run_dir)
+        if path is None:
+            raise FileNotFoundError(f"{self.run_dir}: no checkpoint to resume from")
+        ckpt = load_checkpoint(path)
+        m = ckpt.meta
+        c = self.counters
+        c.generation, c.env_steps, c.wall_offset = m["generation"], m["env_steps"], m["wall_s"]
+        c.next_id, c.hv_ref, c.calibrated = m["next_id"], m["hv_ref"], m["calibrated"]
+        c.started = time.perf_counter()
+        for name, state in m["rng"].items():
+            getattr(self, name).bit_generator.state = state
+        self.tracker.load_state_dict(m["coverage"])
+        for obj, state in zip(self.built.objectives, m["objectives"]):
+            _load_state(obj, state)
+        for oracle, state in zip(self.built.oracles, m["oracles"]):
+            _load_state(oracle, state)
+        # What a killed run wrote after its last checkpoint is redone, so it is cut here.
+        self.archive = rundir.truncate_to_generation(self.run_dir, c.generation)
+        return Population(ckpt.genomes, ckpt.policy_ids, ckpt.F)
+
+    def _done(self) -> bool:
+        b = self.exp.budget
+        c = self.counters
+        return (
+            (b.generations is not None and c.generation + 1 >= b.generations)
+            or (b.env_steps is not None and c.env_steps >= b.env_steps)
+            or (b.wall_seconds is not None and c.wall_s >= b.wall_seconds)
+        )
+
+    # ----------------------------------------------------------------- the loop
+    def run(self, resume: bool = False) -> Population:
+        """Run until the budget is spent; return the final population."""
+        self._new_bugs: list[ArchivedBug] = []
+        try:
+            if resume:
+                pop = self._restore()
+            else:
+                rundir.start(self.run_dir, dump_experiment(self.exp))
+                pop = self._initial()
+                self._finish_generation(pop)
+            while not self._done():
+                self.counters.generation += 1
+                self._new_bugs = []
+                pop = self._step(pop)
+                self._finish_generation(pop)
+        finally:
+            self.close()
+        self.population = pop
+        return pop
+
+    def _finish_generation(self, pop: Population) -> None:
+        row = self._row(pop)
+        rundir.append_generation(self.run_dir, row)
+        self._checkpoint(pop)
+        if self.progress is not None:
+            c = self.counters
+            self.progress(
+                GenerationReport(
+                    c.generation, c.env_steps, c.wall_s, len(self.archive), list(self._new_bugs),
+                    row["coverage"], row, self._done(),
+                )
+            )
+        self._new_bugs = []
+
+
+def _state(obj: Any) -> Any:
+    return obj.state_dict() if hasattr(obj, "state_dict") else None
+
+
+def _load_state(obj: Any, state: Any) -> None:
+    if state is not None and hasattr(obj, "load_state_dict"):
+        obj.load_state_dict(state)
+
+
+def summary_frame(generations: pd.DataFrame) -> pd.DataFrame:
+    """The last generation's row as a two-column table (metric, value) for printing."""
+    last = generations.iloc[-1]
+    return pd.DataFrame({"metric": last.index, "value": last.values})

@@ -1,0 +1,37 @@
+"""Winning: how well a policy plays the game, as its mean episode return (Wuji's first goal)."""
+
+from __future__ import annotations
+
+from typing import Literal, Sequence
+
+import numpy as np
+
+from games.base import GameSpec, Rollout
+from objectives.base import ObjectiveConfig, register
+
+
+class WinningConfig(ObjectiveConfig):
+    """Winning takes no options: the game's own reward says what winning is."""
+
+
+@register("winning", WinningConfig)
+class Winning:
+    """Mean episode return over the policy's episodes.
+
+    Wuji drives the population towards completing the mission, because some bugs only show
+    after intermediate tasks that need skill. The dense reward for RL is the game reward.
+    """
+
+    name = "winning"
+    sense: Literal["max", "min"] = "max"
+
+    def __init__(self, spec: GameSpec, config: WinningConfig) -> None:
+        self.spec = spec
+
+    def score(self, rollouts: Sequence[Rollout]) -> float:
+        if not rollouts:
+            return 0.0
+        return float(np.mean([r.episode_return for r in rollouts]))
+
+    def step_rewards(self, rollout: Rollout) -> np.ndarray:
+        return rollout.rewards.astype(np.float64, copy=True)

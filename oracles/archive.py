@@ -1,0 +1,252 @@
+"""The bug archive: the first report of each bug, with when the search found it.
+
+Oracles may report one bug many times (every policy that walks into the same trap); the
+archive keeps the first report of each signature, numbered in order of discovery, with the
+generation, env steps and wall seconds at which it came. Those three are what time-to-bug
+curves and the comparison tables are made of. ``bugs.jsonl`` in a run directory is this
+archive, one line per bug.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+import numpy as np
+
+from oracles.base import Bug
+
+RECORD_KEYS = (
+    "id", "kind", "oracle", "signature", "message", "generation", "env_steps", "wall_s",
+    "policy", "seed", "step", "actions", "state", "next_state", "injected_id", "data",
+)
+"""The keys of one line of ``bugs.jsonl``, in the order they are written."""
+
+
+@dataclass(frozen=True)
+class ArchivedBug:
+    """A bug the archive kept, and when it was found.
+
+    Attributes:
+        id: Order of discovery, from 0.
+        bug: The first report of its signature.
+        generation: Generation in which it was reported.
+        env_steps: Environment steps spent by the search when it was reported.
+        wall_s: Wall seconds since the run started.
+        injected_id: Id of the injected bug it matches in a benchmark game, or ``None``
+            (no ground truth, or a bug nobody seeded).
+    """
+
+    id: int
+    bug: Bug
+    generation: int
+    env_steps: int
+    wall_s: float
+    injected_id: int | None = None
+
+
+def _jsonable(value: Any) -> Any:
+    """Plain JSON types for oracle data that may hold numpy scalars, arrays or tuples."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return _jsonable(value.tolist())
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def to_record(archived: ArchivedBug) -> dict[str, Any]:
+    """One line of ``bugs.jsonl``: exactly the keys of :data:`RECORD_KEYS`, JSON types only."""
+    bug = archived.bug
+    return {
+        "id": int(archived.id),
+        "kind": bug.kind,
+        "oracle": bug.oracle,
+        "signature": bug.signature,
+        "message": bug.message,
+        "generation": int(archived.generation),
+        "env_steps": int(archived.env_steps),
+        "wall_s": float(archived.wall_s),
+        "policy": int(bug.policy),
+        "seed": int(bug.episode_seed),
+        "step": int(bug.step),
+        "actions": [int(a) for a in bug.actions],
+        "state": [float(x) for x in bug.state],
+        "next_state": [float(x) for x in bug.next_state],
+        "injected_id": None if archived.injected_id is None else int(archived.injected_id),
+        "data": _jsonable(bug.data),
+    }
+
+
+def from_record(record: dict[str, Any]) -> ArchivedBug:
+    """The inverse of :func:`to_record`."""
+    bug = Bug(
+        kind=str(record["kind"]),
+        oracle=str(record["oracle"]),
+        signature=str(record["signature"]),
+        message=str(record["message"]),
+        step=int(record["step"]),
+        state=tuple(float(x) for x in record["state"]),
+        next_state=tuple(float(x) for x in record["next_state"]),
+        policy=int(record["policy"]),
+        episode_seed=int(record["seed"]),
+        actions=tuple(int(a) for a in record["actions"]),
+        data=dict(record.get("data") or {}),
+    )
+    injected = record.get("injected_id")
+    return ArchivedBug(
+        id=int(record["id"]),
+        bug=bug,
+        generation=int(record["generation"]),
+        env_steps=int(record["env_steps"]),
+        wall_s=float(record["wall_s"]),
+        injected_id=None if injected is None else int(injected),
+    )
+
+
+def append_jsonl(path: str | os.PathLike[str], archived: Iterable[ArchivedBug]) -> None:
+    """Append bugs to a ``bugs.jsonl`` file, one JSON object per line.
+
+    The lines are written in one call and flushed to disk, so a run killed mid-way leaves at
+    most its last line cut short (which :meth:`BugArchive.from_jsonl` skips).
+    """
+    text = "".join(json.dumps(to_record(a)) + "\n" for a in archived)
+    if not text:
+        return
+    _drop_cut_line(path)
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def _drop_cut_line(path: str | os.PathLike[str]) -> None:
+    """Remove a last line left without its newline by a kill, so appends start clean."""
+    try:
+        f = open(path, "rb+")
+    except FileNotFoundError:
+        return
+    with f:
+        size = f.seek(0, os.SEEK_END)
+        if size == 0:
+            return
+        f.seek(size - 1)
+        if f.read(1) == b"\n":
+            return
+        f.seek(0)
+        data = f.read()
+        f.truncate(data.rfind(b"\n") + 1)
+
+
+class BugArchive:
+    """The first bug of each signature, in order of discovery."""
+
+    def __init__(self) -> None:
+        self._bugs: dict[str, ArchivedBug] = {}  # insertion order = discovery order
+        self._next_id = 0
+
+    def add(
+        self, bugs: Sequence[Bug], *, generation: int, env_steps: int, wall_s: float,
+        match: Callable[[Bug], int | None] | None = None,
+    ) -> list[ArchivedBug]:
+        """Keep the bugs whose signature is new; return only those.
+
+        Ids follow the order of ``bugs``, so the same reports in the same order give the same
+        ids. A signature repeated within ``bugs`` keeps its first report.
+
+        Args:
+            bugs: reports from the oracles, duplicates allowed.
+            generation: generation in which they were reported.
+            env_steps: environment steps spent so far.
+            wall_s: wall seconds since the run started.
+            match: the benchmark game's ``match(bug) -> injected id | None``, used only to
+                score the run; called once per new bug.
+        """
+        new: list[ArchivedBug] = []
+        for bug in bugs:
+            if bug.signature in self._bugs:
+                continue
+            injected = match(bug) if match is not None else None
+            archived = ArchivedBug(
+                id=self._next_id, bug=bug, generation=int(generation),
+                env_steps=int(env_steps), wall_s=float(wall_s),
+                injected_id=None if injected is None else int(injected),
+            )
+            self._next_id += 1
+            self._bugs[bug.signature] = archived
+            new.append(archived)
+        return new
+
+    def __len__(self) -> int:
+        return len(self._bugs)
+
+    def __iter__(self) -> Iterator[ArchivedBug]:
+        return iter(list(self._bugs.values()))
+
+    def __contains__(self, signature: object) -> bool:
+        return signature in self._bugs
+
+    @property
+    def signatures(self) -> frozenset[str]:
+        """Signatures of every bug kept."""
+        return frozenset(self._bugs)
+
+    def by_kind(self) -> dict[str, int]:
+        """Number of distinct bugs per kind, kinds in order of first discovery."""
+        counts: dict[str, int] = {}
+        for a in self._bugs.values():
+            counts[a.bug.kind] = counts.get(a.bug.kind, 0) + 1
+        return counts
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """Every bug as a ``bugs.jsonl`` record (for checkpoints)."""
+        return [to_record(a) for a in self._bugs.values()]
+
+    @classmethod
+    def from_records(cls, records: Iterable[dict[str, Any]]) -> "BugArchive":
+        """An archive holding these records; new ids continue after the largest one."""
+        archive = cls()
+        for record in records:
+            archive._keep(from_record(record))
+        return archive
+
+    def _keep(self, archived: ArchivedBug) -> None:
+        """Keep an already numbered bug (restoring); the first of a signature wins."""
+        if archived.bug.signature in self._bugs:
+            return
+        self._bugs[archived.bug.signature] = archived
+        self._next_id = max(self._next_id, archived.id + 1)
+
+    @classmethod
+    def from_jsonl(cls, path: str | os.PathLike[str]) -> "BugArchive":
+        """Restore an archive from ``bugs.jsonl`` (to resume a run or report on it).
+
+        A last line that does not parse is a write cut short by a kill and is skipped; a bad
+        line anywhere else is an error.
+
+        Raises:
+            FileNotFoundError: if ``path`` does not exist.
+            ValueError: naming the file and line, for a malformed line before the last.
+        """
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        archive = cls()
+        for i, line in enumerate(lines):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                if i == len(lines) - 1:
+                    break
+                raise ValueError(f"{path}:{i + 1}: not a JSON bug record ({exc.msg})") from exc
+            try:
+                archive._keep(from_record(record))
+            except (KeyError, TypeError, ValueError) as exc:
+                raise ValueError(f"{path}:{i + 1}: not a bug record ({exc!r})") from exc
+        return archive

@@ -1,0 +1,75 @@
+"""Crash oracle: the game raised something other than an assertion, died or hung.
+
+Wuji: "the crash bugs can be automatically captured by monitoring whether the game process is
+terminated". Here the adapter turns that into data: the rollout ends with a
+:class:`games.base.GameError` whose type is the exception's name, or ``GameHang`` /
+``GameProcessDied`` for a game process that stopped answering or exited. Assertions are
+developer checks and belong to the logic oracle.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from games.base import GameSpec, Rollout
+from oracles.base import Bug, OracleConfig, register
+
+
+class CrashConfig(OracleConfig):
+    """The crash oracle has no settings."""
+
+
+def at_last_step(
+    rollout: Rollout, *, kind: str, oracle: str, signature: str, message: str,
+    data: dict[str, Any] | None = None,
+) -> Bug:
+    """A bug at the step that ended ``rollout`` (the one that raised).
+
+    A rollout whose game failed before any step (``length == 0``) has no step to point at;
+    its bug sits at step 0 with the reset state on both sides and no actions, so that the
+    replay handle (seed, no actions) still reproduces it.
+    """
+    if rollout.length == 0:
+        start = tuple(float(x) for x in rollout.features[0])
+        return Bug(
+            kind=kind, oracle=oracle, signature=signature, message=message, step=0,
+            state=start, next_state=start, policy=int(rollout.policy),
+            episode_seed=int(rollout.episode_seed), actions=(), data=dict(data or {}),
+        )
+    return Bug.at_step(
+        rollout, rollout.length - 1, kind=kind, oracle=oracle, signature=signature,
+        message=message, data=data,
+    )
+
+
+@register("crash", CrashConfig)
+class CrashOracle:
+    """Reports every rollout that ended in an error that is not an ``AssertionError``."""
+
+    name = "crash"
+
+    def __init__(self, spec: GameSpec, config: CrashConfig) -> None:
+        self.spec = spec
+        self.config = config
+
+    def check(self, rollouts: Sequence[Rollout]) -> list[Bug]:
+        """One ``crash`` bug per rollout whose game raised, died or hung.
+
+        The signature keeps the exception type, where it was raised and its message, so one
+        fault reached by many policies is one bug while two faults are two.
+        """
+        bugs: list[Bug] = []
+        for rollout in rollouts:
+            err = rollout.error
+            if err is None or err.is_assertion:
+                continue
+            step = max(rollout.length - 1, 0)
+            bugs.append(at_last_step(
+                rollout,
+                kind="crash",
+                oracle=self.name,
+                signature=f"crash:{err.type}:{err.where}:{err.message}",
+                message=f"{err.type} at step {step}: {err.message}",
+                data={"type": err.type, "where": err.where},
+            ))
+        return bugs

@@ -1,0 +1,63 @@
+"""Logic oracle: developer assertions and invariants the game reports broken.
+
+Wuji: logical bugs "require specific assertions to reveal". A game states them two ways
+(DESIGN.md, Game contract): an ``AssertionError`` raised by ``step`` is fatal and ends the
+episode; ``info["violations"]`` lists invariants a step broke without stopping the game.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from games.base import GameSpec, Rollout
+from oracles.base import Bug, OracleConfig, register
+from oracles.crash import at_last_step
+
+
+class LogicConfig(OracleConfig):
+    """The logic oracle has no settings."""
+
+
+@register("logic", LogicConfig)
+class LogicOracle:
+    """Reports failed assertions (at the last step) and every reported violation."""
+
+    name = "logic"
+
+    def __init__(self, spec: GameSpec, config: LogicConfig) -> None:
+        self.spec = spec
+        self.config = config
+
+    def check(self, rollouts: Sequence[Rollout]) -> list[Bug]:
+        """``logic`` bugs: one per failed assertion, one per ``(step, message)`` violation.
+
+        A violation's signature is its message alone: the game words the invariant, and the
+        same broken invariant at another step or place is the same bug.
+        """
+        bugs: list[Bug] = []
+        for rollout in rollouts:
+            err = rollout.error
+            if err is not None and err.is_assertion:
+                step = max(rollout.length - 1, 0)
+                bugs.append(at_last_step(
+                    rollout,
+                    kind="logic",
+                    oracle=self.name,
+                    signature=f"logic:assert:{err.where}:{err.message}",
+                    message=f"AssertionError at step {step}: {err.message}",
+                    data={"type": err.type, "where": err.where},
+                ))
+            if rollout.length == 0:
+                continue
+            for step, text in rollout.violations:
+                # A step index outside the episode is the adapter's slip, not a reason to lose
+                # the report: pin it to the nearest step that exists.
+                at = min(max(int(step), 0), rollout.length - 1)
+                bugs.append(Bug.at_step(
+                    rollout, at,
+                    kind="logic",
+                    oracle=self.name,
+                    signature=f"logic:violation:{text}",
+                    message=f"violation at step {at}: {text}",
+                ))
+        return bugs

@@ -1,0 +1,242 @@
+"""Performance oracle: places where most frames render slower than a calibrated threshold.
+
+RELINE (Tufano et al., "Using reinforcement learning for load testing of video games"): a
+step is a low-FPS point when rendering took longer than ``t = mean + 5 sd`` of the frame
+times of a baseline agent, and a point is reported "when more than 50% of its visits were
+over t" (ANCHORS.md), so that one hiccup of the machine is not a bug.
+
+Here the baseline is the warm-up rollouts (the first generation's); a point is the bucket of
+the state the frame was rendered in. RELINE's shift ``delta`` for the extra load of training
+is not applied: warm-up and search run in one process under the same load.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+from pydantic import Field
+
+from games.base import GameSpec, Rollout
+from oracles.base import Bug, OracleConfig, register
+
+RECENT_FRAMES = 64
+"""Frame times kept per point for its median: the latest ones, a bounded sample so that
+memory does not grow with the number of visits."""
+
+CLIP_ROUNDS = 10
+"""Most rounds of sigma clipping in :func:`slow_threshold`; it is stable after 2-3 in
+practice."""
+
+
+class PerformanceConfig(OracleConfig):
+    """Settings of the performance oracle."""
+
+    sd_factor: float = Field(default=5.0, gt=0.0)
+    """How many standard deviations above the mean a frame must take to be slow.
+    RELINE: the five-sigma rule, t = mean + 5 sd of baseline frame times."""
+
+    floor_ms: float = Field(default=0.0, ge=0.0)
+    """Frames faster than this are never slow, whatever the baseline: a game whose frames
+    all take exactly 1 ms would otherwise call a 1.01 ms frame slow."""
+
+    min_visits: int = Field(default=2, ge=1)
+    """A point needs this many visits before it can be reported: one slow frame in one
+    visit says nothing about the place."""
+
+    slow_share: float = Field(default=0.5, ge=0.0, lt=1.0)
+    """A point is slow when more than this share of its visits were slow.
+    RELINE: "more than 50% of times they have been covered"."""
+
+    bins: list[int] | None = None
+    """Intervals per state feature that make a point; ``None`` uses the game's
+    ``feature_bins``."""
+
+
+def slow_threshold(frame_ms: np.ndarray, sd_factor: float = 5.0, floor_ms: float = 0.0) -> float:
+    """The frame time above which a frame is slow, from baseline frame times.
+
+    Iterative sigma clipping: frames above ``mean + sd_factor * sd`` are dropped and the
+    statistics recomputed, until nothing more is dropped (at most :data:`CLIP_ROUNDS`
+    rounds). Without it, the slow frames of a bug that the warm-up policies already hit
+    would inflate ``sd`` and hide that very bug.
+
+    Args:
+        frame_ms: baseline frame times; non-finite values are ignored.
+        sd_factor: how many standard deviations above the mean is slow.
+        floor_ms: the threshold is never below this.
+
+    Returns:
+        ``max(floor_ms, mean + sd_factor * sd)`` of the clipped sample.
+
+    Raises:
+        ValueError: if there is no finite frame time.
+    """
+    x = np.asarray(frame_ms, dtype=np.float64).ravel()
+    x = x[np.isfinite(x)]
+    if x.size == 0:
+        raise ValueError("no finite frame times to calibrate the performance threshold on")
+    # RELINE: t = mean + 5 sd of baseline frame times
+    t = float(x.mean() + sd_factor * x.std())
+    for _ in range(CLIP_ROUNDS):
+        keep = x <= t
+        if keep.all():
+            break
+        x = x[keep]
+        t = float(x.mean() + sd_factor * x.std())
+    return max(float(floor_ms), t)
+
+
+@dataclass
+class PointStats:
+    """What the oracle remembers about one point across calls."""
+
+    visits: int = 0
+    slow: int = 0
+    max_ms: float = float("-inf")
+    recent: list[float] = field(default_factory=list)
+    reported: bool = False
+
+    def add(self, frame_ms: np.ndarray, slow: int) -> None:
+        """Count the visits of one batch (their frame times, oldest first)."""
+        self.visits += int(frame_ms.size)
+        self.slow += int(slow)
+        self.max_ms = max(self.max_ms, float(frame_ms.max()))
+        self.recent = (self.recent + [float(v) for v in frame_ms[-RECENT_FRAMES:]])[
+            -RECENT_FRAMES:]
+
+    @property
+    def median_ms(self) -> float:
+        return float(np.median(self.recent))
+
+    def to_dict(self, point: tuple[int, ...]) -> dict[str, Any]:
+        return {"point": list(point), "visits": self.visits, "slow": self.slow,
+                "max_ms": self.max_ms, "recent": list(self.recent),
+                "reported": self.reported}
+
+
+@register("performance", PerformanceConfig)
+class PerformanceOracle:
+    """Reports each point once when most of its visits so far rendered slowly."""
+
+    name = "performance"
+
+    def __init__(self, spec: GameSpec, config: PerformanceConfig) -> None:
+        if config.bins is not None and len(config.bins) != spec.n_features:
+            raise ValueError(
+                f"performance.bins has {len(config.bins)} entries, expected one per state "
+                f"feature ({spec.n_features}: {', '.join(spec.feature_names)})"
+            )
+        self.spec = spec
+        self.config = config
+        self.bins = tuple(spec.feature_bins if config.bins is None else config.bins)
+        self.threshold_ms: float | None = None
+        self.points: dict[tuple[int, ...], PointStats] = {}
+
+    def calibrate(self, rollouts: Sequence[Rollout]) -> None:
+        """Set the slow-frame threshold from the frame times of the warm-up rollouts.
+
+        Rollouts without a single finite frame time leave the oracle uncalibrated; the next
+        :meth:`check` then calibrates on its own batch.
+        """
+        frames = [np.asarray(r.frame_ms, dtype=np.float64) for r in rollouts]
+        frames = [f for f in frames if f.size]
+        if not frames:
+            return
+        x = np.concatenate(frames)
+        if not np.isfinite(x).any():
+            return
+        self.threshold_ms = slow_threshold(x, self.config.sd_factor, self.config.floor_ms)
+
+    def check(self, rollouts: Sequence[Rollout]) -> list[Bug]:
+        """Count this batch's visits per point; report the points that just became slow.
+
+        A point is reported once, when it has at least ``min_visits`` visits and more than
+        ``slow_share`` of them were slow, at the slowest of its slow steps in this batch (so
+        the report has a replay handle that shows the slowness). A point that qualifies in a
+        batch without a slow step there waits for the next batch that has one.
+        """
+        if self.threshold_ms is None:
+            self.calibrate(rollouts)
+            if self.threshold_ms is None:
+                return []
+        t_ms = self.threshold_ms
+        cfg = self.config
+
+        # One row per step of the batch: which rollout and step, the point, the frame time.
+        owner, step, pts, ms = [], [], [], []
+        for i, r in enumerate(rollouts):
+            f = np.asarray(r.frame_ms, dtype=np.float64)
+            ok = np.flatnonzero(np.isfinite(f))
+            if ok.size == 0:
+                continue
+            owner.append(np.full(ok.size, i, dtype=np.int64))
+            step.append(ok)
+            # The state after the step: where the frame was slow.
+            pts.append(self.spec.buckets(np.asarray(r.features)[ok + 1], self.bins))
+            ms.append(f[ok])
+        if not ms:
+            return []
+        owner_a, step_a = np.concatenate(owner), np.concatenate(step)
+        pts_a, ms_a = np.concatenate(pts), np.concatenate(ms)
+        slow_a = ms_a > t_ms
+
+        uniq, inverse = np.unique(pts_a, axis=0, return_inverse=True)
+        inverse = inverse.ravel()
+        order = np.argsort(inverse, kind="stable")  # batch order kept within a point
+        starts = np.searchsorted(inverse[order], np.arange(len(uniq)))
+        ends = np.append(starts[1:], len(order))
+
+        found: list[tuple[int, int, Bug]] = []
+        for u, (a, b) in enumerate(zip(starts, ends)):
+            rows = order[a:b]
+            point = tuple(int(v) for v in uniq[u])
+            stats = self.points.setdefault(point, PointStats())
+            slow_rows = rows[slow_a[rows]]
+            stats.add(ms_a[rows], slow_rows.size)
+            if stats.reported or slow_rows.size == 0:
+                continue
+            if stats.visits < cfg.min_visits or stats.slow <= cfg.slow_share * stats.visits:
+                continue
+            stats.reported = True
+            k = slow_rows[int(np.argmax(ms_a[slow_rows]))]
+            r_idx, s_idx, frame = int(owner_a[k]), int(step_a[k]), float(ms_a[k])
+            found.append((r_idx, s_idx, Bug.at_step(
+                rollouts[r_idx], s_idx,
+                kind="performance",
+                oracle=self.name,
+                signature=f"performance:{point}",
+                message=(
+                    f"slow frames at point {point}: {stats.slow} of {stats.visits} visits over "
+                    f"{t_ms:.3g} ms (this one {frame:.3g} ms)"
+                ),
+                data={"frame_ms": frame, "threshold_ms": t_ms, "visits": stats.visits,
+                      "slow": stats.slow, "median_ms": stats.median_ms,
+                      "max_ms": stats.max_ms},
+            )))
+        found.sort(key=lambda x: (x[0], x[1]))
+        return [bug for _, _, bug in found]
+
+    def forget_visits(self) -> None:
+        """Keep the threshold, drop the per-point counts: a replay is judged on its own visits."""
+        self.points = {}
+
+    def state_dict(self) -> dict[str, Any]:
+        """Threshold and per-point counts, as plain JSON types."""
+        return {
+            "threshold_ms": self.threshold_ms,
+            "points": [s.to_dict(p) for p, s in sorted(self.points.items())],
+        }
+
+    def load_state_dict(self, d: dict[str, Any]) -> None:
+        """Restore what :meth:`state_dict` returned (replaces the current state)."""
+        t = d.get("threshold_ms")
+        self.threshold_ms = None if t is None else float(t)
+        self.points = {
+            tuple(int(v) for v in p["point"]): PointStats(
+                visits=int(p["visits"]), slow=int(p["slow"]), max_ms=float(p["max_ms"]),
+                recent=[float(v) for v in p["recent"]], reported=bool(p["reported"]),
+            )
+            for p in d.get("points", [])
+        }

@@ -1,0 +1,143 @@
+"""Tiny gymnasium games with a fault on demand, for tests and end-to-end CLI tests.
+
+:class:`LineWalk` is a walk along a line of cells that misbehaves in one chosen way when the
+agent reaches one chosen cell: it raises, fails an assertion, hangs, kills its own process or
+reports a broken invariant. Each fault is the smallest game that exercises one path of the
+engine's fault isolation (``games.gym_adapter``), so a test can say exactly which copy should
+report what.
+
+Use it from a YAML as ``entry_point: "tests.games.faulty_envs:LineWalk"`` with
+``kwargs: {fault: hang, at_position: 3}``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from games.base import GameSpec
+
+FAULTS = ("none", "raise", "assert", "hang", "die", "violation")
+
+
+class LineWalk(gym.Env[np.ndarray, int]):
+    """Walk right along ``length`` cells from cell 0 to the goal at ``length - 1``.
+
+    Actions: with ``n_actions=2``, 0 = left, 1 = right; with ``n_actions=3``, 0 = left,
+    1 = stay, 2 = right. Reaching the goal ends the episode with reward 1; every other step
+    costs 0.01. The observation is the position as a 1-element float32 vector.
+
+    Args:
+        fault: What happens when the agent steps onto ``at_position``: ``"none"``;
+            ``"raise"`` (RuntimeError, a crash); ``"assert"`` (AssertionError, a logic
+            error); ``"hang"`` (sleeps forever); ``"die"`` (``os._exit(3)``, the process
+            dies); ``"violation"`` (``info["violations"]`` names a broken invariant, the
+            episode goes on).
+        at_position: The cell that triggers the fault.
+        length: Number of cells.
+        n_actions: 2 or 3 (see above).
+        max_steps: Episode horizon; the game truncates there.
+        slip: Probability that a move does nothing, drawn from the seeded ``np_random``, so
+            that different seeds give different episodes.
+        frame_ms: When set, reported as ``info["frame_ms"]`` (a game that times its own
+            frames); otherwise the engine measures the step.
+        step_delay_s: Sleep this long in every step (a slow frame).
+        reset_fault_seed: When set, ``reset(seed=reset_fault_seed)`` fires the fault too
+            (a game that breaks while loading a level).
+    """
+
+    metadata: dict[str, Any] = {"render_modes": []}
+
+    def __init__(
+        self,
+        fault: str = "none",
+        at_position: int = 3,
+        length: int = 8,
+        n_actions: int = 3,
+        max_steps: int = 50,
+        slip: float = 0.0,
+        frame_ms: float | None = None,
+        step_delay_s: float = 0.0,
+        reset_fault_seed: int | None = None,
+    ) -> None:
+        if fault not in FAULTS:
+            raise ValueError(f"fault must be one of {', '.join(FAULTS)}, got {fault!r}")
+        if n_actions not in (2, 3):
+            raise ValueError(f"n_actions must be 2 or 3, got {n_actions}")
+        if length < 2:
+            raise ValueError(f"length must be at least 2, got {length}")
+        self.fault = fault
+        self.at_position = int(at_position)
+        self.length = int(length)
+        self.max_steps = int(max_steps)
+        self.slip = float(slip)
+        self.frame_ms = frame_ms
+        self.step_delay_s = float(step_delay_s)
+        self.reset_fault_seed = reset_fault_seed
+        self.action_space = spaces.Discrete(n_actions)
+        self.observation_space = spaces.Box(0.0, float(length - 1), shape=(1,), dtype=np.float32)
+        self.game_spec = GameSpec(
+            obs_shape=(1,),
+            n_actions=n_actions,
+            feature_names=("position",),
+            feature_low=(0.0,),
+            feature_high=(float(length - 1),),
+            feature_bins=(length,),
+            max_steps=self.max_steps,
+        )
+        self.position = 0
+        self.steps = 0
+
+    def _obs(self) -> np.ndarray:
+        return np.array([self.position], dtype=np.float32)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        self.position = 0
+        self.steps = 0
+        info: dict[str, Any] = {}
+        if seed is not None and seed == self.reset_fault_seed:
+            self._fire(info)
+        return self._obs(), info
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self.step_delay_s > 0:
+            time.sleep(self.step_delay_s)
+        move = (-1, 1)[int(action)] if self.action_space.n == 2 else int(action) - 1
+        if self.slip > 0 and self.np_random.random() < self.slip:
+            move = 0
+        self.position = min(max(self.position + move, 0), self.length - 1)
+        self.steps += 1
+        info: dict[str, Any] = {}
+        if self.position == self.at_position:
+            self._fire(info)
+        if self.frame_ms is not None:
+            info["frame_ms"] = float(self.frame_ms)
+        terminated = self.position == self.length - 1
+        truncated = not terminated and self.steps >= self.max_steps
+        reward = 1.0 if terminated else -0.01
+        return self._obs(), reward, terminated, truncated, info
+
+    def _fire(self, info: dict[str, Any]) -> None:
+        if self.fault == "raise":
+            raise RuntimeError(f"walked into a wall at {self.position}")
+        if self.fault == "assert":
+            assert self.position != self.at_position, f"position {self.position} is forbidden"
+        if self.fault == "hang":
+            while True:
+                time.sleep(0.05)
+        if self.fault == "die":
+            os._exit(3)
+        if self.fault == "violation":
+            info["violations"] = [f"position {self.position} is out of the map"]
+
+    def state_features(self, obs: np.ndarray, info: dict[str, Any]) -> np.ndarray:
+        """The agent's cell: the one number that says where the game is."""
+        return np.array([float(self.position)])

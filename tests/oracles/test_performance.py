@@ -1,0 +1,130 @@
+"""Performance (RELINE): a point is slow when most of its visits rendered over threshold."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from games.base import GameSpec
+from oracles.performance import PerformanceConfig, PerformanceOracle, slow_threshold
+
+SLOW_CELL = (5, 5)
+
+
+def _path_through(cell_y: float, slow_ms: float | None, make_rollout, seed: int = 0):
+    """East along row ``cell_y`` from x = 0.5 to 9.5; the step into x-cell 5 takes
+    ``slow_ms`` (others 10 ms)."""
+    path = [(0.5 + i, cell_y) for i in range(10)]
+    ms = np.full(9, 10.0)
+    if slow_ms is not None:
+        ms[4] = slow_ms  # step 4 goes from x=4.5 to x=5.5: the frame rendered in cell 5
+    return make_rollout(path, frame_ms=ms, seed=seed)
+
+
+def _calibrated(spec: GameSpec, make_rollout, **kwargs) -> PerformanceOracle:
+    rng = np.random.default_rng(1)
+    path = [(0.5 + i % 10, 0.5) for i in range(201)]
+    warm = [make_rollout(path, frame_ms=rng.normal(10.0, 0.5, 200)) for _ in range(5)]
+    oracle = PerformanceOracle(spec, PerformanceConfig(**kwargs))
+    oracle.calibrate(warm)
+    return oracle
+
+
+def test_threshold_ignores_a_few_slow_outliers():
+    rng = np.random.default_rng(0)
+    clean = rng.normal(10.0, 1.0, 2000)
+    dirty = np.concatenate([clean, np.full(5, 100.0)])
+    clean_t = clean.mean() + 5 * clean.std()
+    naive_t = dirty.mean() + 5 * dirty.std()
+    t = slow_threshold(dirty)
+    assert abs(t - clean_t) < 0.5
+    assert naive_t > clean_t + 10  # RELINE's rule without clipping: inflated by the bug
+    assert slow_threshold(dirty, floor_ms=50.0) == 50.0
+
+
+def test_calibrate_sets_threshold_near_clean_mean_plus_5_sd(spec, make_rollout):
+    oracle = _calibrated(spec, make_rollout)
+    assert oracle.threshold_ms == pytest.approx(10.0 + 5 * 0.5, abs=0.2)
+
+
+def test_point_visited_three_times_all_slow_is_reported_once(spec, make_rollout):
+    oracle = _calibrated(spec, make_rollout)
+    batches = [[_path_through(5.5, 40.0 + k, make_rollout, seed=k)] for k in range(3)]
+    found = [oracle.check(b) for b in batches]
+    assert [len(f) for f in found] == [0, 1, 0]  # min_visits 2, then reported only once
+    bug = found[1][0]
+    assert bug.kind == "performance" and bug.signature == f"performance:{SLOW_CELL}"
+    assert bug.step == 4 and bug.episode_seed == 1 and bug.next_state == (5.5, 5.5)
+    assert bug.data["frame_ms"] == 41.0 and bug.data["visits"] == 2 and bug.data["slow"] == 2
+    assert bug.data["max_ms"] == 41.0 and bug.data["median_ms"] == 40.5
+    assert bug.data["threshold_ms"] == oracle.threshold_ms
+
+
+def test_report_is_at_the_slowest_step_of_the_batch(spec, make_rollout):
+    oracle = _calibrated(spec, make_rollout)
+    batch = [_path_through(5.5, ms, make_rollout, seed=k) for k, ms in enumerate([30, 90, 60])]
+    (bug,) = oracle.check(batch)
+    assert bug.episode_seed == 1 and bug.data["frame_ms"] == 90.0 and bug.data["visits"] == 3
+
+
+def test_one_slow_visit_of_four_is_not_reported(spec, make_rollout):
+    oracle = _calibrated(spec, make_rollout)
+    batch = [_path_through(5.5, ms, make_rollout) for ms in (50.0, None, None, None)]
+    assert oracle.check(batch) == []
+
+
+def test_single_slow_visit_is_not_reported(spec, make_rollout):
+    oracle = _calibrated(spec, make_rollout)
+    assert oracle.check([_path_through(5.5, 80.0, make_rollout)]) == []
+
+
+def test_fast_rollouts_report_nothing(spec, make_rollout):
+    oracle = _calibrated(spec, make_rollout)
+    assert oracle.check([_path_through(y + 0.5, None, make_rollout) for y in range(10)]) == []
+
+
+def test_floor_keeps_fast_frames_from_being_slow(spec, make_rollout):
+    oracle = _calibrated(spec, make_rollout, floor_ms=100.0)
+    batch = [_path_through(5.5, 60.0, make_rollout) for _ in range(3)]
+    assert oracle.check(batch) == []
+
+
+def test_check_before_calibrate_calibrates_on_the_batch(spec, make_rollout):
+    oracle = PerformanceOracle(spec, PerformanceConfig())
+    batch = [_path_through(5.5, 500.0, make_rollout, seed=k) for k in range(3)]
+    batch += [_path_through(y + 0.5, None, make_rollout) for y in range(10)]
+    bugs = oracle.check(batch)
+    assert oracle.threshold_ms == pytest.approx(10.0)
+    assert [b.signature for b in bugs] == [f"performance:{SLOW_CELL}"]
+
+
+def test_bins_override_the_game_resolution(spec, make_rollout):
+    oracle = _calibrated(spec, make_rollout, bins=[2, 2])
+    # Steps 4..8 land in x >= 5, the east half: bucket (1, 1) of a 2 x 2 cut.
+    path = [(0.5 + i, 5.5) for i in range(10)]
+    ms = np.array([10.0] * 4 + [60.0] * 5)
+    batch = [make_rollout(path, frame_ms=ms)]
+    assert [b.signature for b in oracle.check(batch)] == ["performance:(1, 1)"]
+    with pytest.raises(ValueError, match="bins"):
+        PerformanceOracle(spec, PerformanceConfig(bins=[2]))
+
+
+def test_state_dict_round_trip_gives_identical_decisions(spec, make_rollout):
+    a = _calibrated(spec, make_rollout)
+    first = [_path_through(5.5, 60.0, make_rollout), _path_through(2.5, 60.0, make_rollout)]
+    first += [_path_through(7.5, None, make_rollout)]
+    assert a.check(first) == []
+    b = PerformanceOracle(spec, PerformanceConfig())
+    b.load_state_dict(json.loads(json.dumps(a.state_dict())))
+    assert b.state_dict() == a.state_dict()
+
+    second = [_path_through(5.5, 70.0, make_rollout, seed=9), _path_through(7.5, 70.0,
+              make_rollout, seed=9), _path_through(2.5, None, make_rollout, seed=9)]
+    bugs_a, bugs_b = a.check(second), b.check(second)
+    assert bugs_a == bugs_b
+    assert [x.data for x in bugs_a] == [x.data for x in bugs_b]
+    # (5,5): 2 of 2 slow -> reported; (7,5): 1 of 2 and (2,5): 1 of 2 -> not more than half.
+    assert [x.signature for x in bugs_a] == ["performance:(5, 5)"]
+    assert b.state_dict() == a.state_dict()
