@@ -16,6 +16,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 import pandas as pd
+import torch
 
 from evo import rundir
 from evo.checkpoint import Checkpoint, latest_checkpoint, load_checkpoint, save_checkpoint
@@ -351,6 +352,8 @@ class Search:
     def run(self, resume: bool = False) -> Population:
         """Run until the budget is spent; return the final population."""
         self._new_bugs: list[ArchivedBug] = []
+        threads = torch.get_num_threads()
+        torch.set_num_threads(self.exp.torch_threads)
         try:
             if resume:
                 pop = self._restore()
@@ -364,6 +367,7 @@ class Search:
                 pop = self._step(pop)
                 self._finish_generation(pop)
         finally:
+            torch.set_num_threads(threads)
             self.close()
         self.population = pop
         return pop

@@ -44,7 +44,8 @@ class Coverage:
     """Distinct state buckets visited across a policy's episodes (larger is better).
 
     Dense reward for RL: +1 on each step that enters a bucket not yet seen in the episode,
-    a count-based exploration bonus whose sum over an episode is the episode's coverage.
+    a count-based exploration bonus whose sum over an episode is the episode's coverage minus
+    one (the reset state's bucket is given, not earned).
     """
 
     name = "coverage"

@@ -153,7 +153,7 @@ class PerformanceOracle:
         """Count this batch's visits per point; report the points that just became slow.
 
         A point is reported once, when it has at least ``min_visits`` visits and more than
-        ``slow_share`` of them were slow, at the slowest of its slow steps in this batch (so
+        ``slow_share`` of them were slow, at the first of its slow steps in this batch (so
         the report has a replay handle that shows the slowness). A point that qualifies in a
         batch without a slow step there waits for the next batch that has one.
         """
@@ -200,7 +200,9 @@ class PerformanceOracle:
             if stats.visits < cfg.min_visits or stats.slow <= cfg.slow_share * stats.visits:
                 continue
             stats.reported = True
-            k = slow_rows[int(np.argmax(ms_a[slow_rows]))]
+            # The first slow visit, not the slowest: which one is slowest is up to the
+            # machine, and the report must not change between two runs of one seed.
+            k = slow_rows[0]
             r_idx, s_idx, frame = int(owner_a[k]), int(step_a[k]), float(ms_a[k])
             found.append((r_idx, s_idx, Bug.at_step(
                 rollouts[r_idx], s_idx,

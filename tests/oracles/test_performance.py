@@ -62,9 +62,11 @@ def test_point_visited_three_times_all_slow_is_reported_once(spec, make_rollout)
     assert bug.data["threshold_ms"] == oracle.threshold_ms
 
 
-def test_report_is_at_the_slowest_step_of_the_batch(spec, make_rollout):
+def test_report_is_at_the_first_slow_step_of_the_batch(spec, make_rollout):
+    """Not the slowest: which visit is slowest is up to the machine, and two runs of one
+    seed must report the same replay handle."""
     oracle = _calibrated(spec, make_rollout)
-    batch = [_path_through(5.5, ms, make_rollout, seed=k) for k, ms in enumerate([30, 90, 60])]
+    batch = [_path_through(5.5, ms, make_rollout, seed=k) for k, ms in enumerate([None, 90, 60])]
     (bug,) = oracle.check(batch)
     assert bug.episode_seed == 1 and bug.data["frame_ms"] == 90.0 and bug.data["visits"] == 3
 

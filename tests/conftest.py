@@ -1,0 +1,44 @@
+"""Shared fixtures: a tiny Wuji experiment that runs in seconds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+TINY: dict[str, Any] = {
+    "name": "tiny_maze",
+    "seed": 3,
+    "game": {"name": "block_maze", "kwargs": {"preset": "small", "maze_seed": 0, "heavy_ms": 3.0}},
+    "policy": {"hidden": [16]},
+    "search": {"population": 6, "offspring": 6, "episodes": 2, "mutation_sigma": 0.3, "mutation_rate": 0.2},
+    "budget": {"generations": 4},
+    "objectives": [{"name": "winning"}, {"name": "coverage"}],
+    "oracles": [
+        {"name": "crash"},
+        {"name": "stuck"},
+        {"name": "logic"},
+        {"name": "performance", "kwargs": {"floor_ms": 1.0}},
+    ],
+    "finetune": {"algorithm": "a2c", "a2c": {"updates": 1, "episodes": 2}},
+}
+
+
+@pytest.fixture
+def tiny_config() -> dict[str, Any]:
+    """A fresh copy of the tiny experiment as a dict (edit freely)."""
+    return yaml.safe_load(yaml.safe_dump(TINY))
+
+
+@pytest.fixture
+def write_yaml(tmp_path: Path):
+    """Write a config dict to a YAML file in the test's folder; returns its path."""
+
+    def write(config: dict[str, Any], name: str = "exp.yaml") -> Path:
+        path = tmp_path / name
+        path.write_text(yaml.safe_dump(config, sort_keys=False))
+        return path
+
+    return write

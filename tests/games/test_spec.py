@@ -1,0 +1,74 @@
+"""GameSpec's state abstraction (buckets and their keys) and the Rollout record."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from games.base import GameSpec, Rollout
+
+# A 5 x 3 grid over [0, 10] x [-3, 3]: cells 2 wide in x, 2 tall in y.
+SPEC = GameSpec(
+    obs_shape=(2,), n_actions=4, feature_names=("x", "y"), feature_low=(0.0, -3.0),
+    feature_high=(10.0, 3.0), feature_bins=(5, 3), max_steps=20,
+)
+
+
+def test_buckets_cut_features_into_equal_intervals() -> None:
+    features = np.array([[0.0, -3.0], [1.99, -1.01], [2.0, -1.0], [5.0, 0.0], [9.99, 2.99]])
+    np.testing.assert_array_equal(
+        SPEC.buckets(features), [[0, 0], [0, 0], [1, 1], [2, 1], [4, 2]]
+    )
+    assert SPEC.buckets(features).dtype == np.int64
+
+
+def test_buckets_clip_out_of_range_values_into_the_end_buckets() -> None:
+    features = np.array([[-100.0, -3.5], [10.0, 3.0], [1e9, 50.0], [-0.01, -1e9]])
+    np.testing.assert_array_equal(SPEC.buckets(features), [[0, 0], [4, 2], [4, 2], [0, 0]])
+
+
+def test_buckets_take_other_intervals_when_given() -> None:
+    features = np.array([[4.9, -0.1], [5.0, 0.0], [12.0, -9.0]])
+    np.testing.assert_array_equal(SPEC.buckets(features, bins=(2, 2)), [[0, 0], [1, 1], [1, 0]])
+
+
+def test_a_constant_feature_falls_in_one_bucket() -> None:
+    spec = GameSpec(
+        obs_shape=(1,), n_actions=2, feature_names=("level",), feature_low=(1.0,),
+        feature_high=(1.0,), feature_bins=(3,), max_steps=5,
+    )
+    np.testing.assert_array_equal(spec.buckets(np.array([[1.0], [0.0], [2.0]])), [[0], [0], [2]])
+
+
+def cell_centres(spec: GameSpec, bins: tuple[int, int]) -> np.ndarray:
+    """``[bins_x, bins_y, 2]`` centre of every cell of a ``bins`` grid over the spec's bounds."""
+    (lx, ly), (hx, hy) = spec.feature_low, spec.feature_high
+    xs = lx + (np.arange(bins[0]) + 0.5) * (hx - lx) / bins[0]
+    ys = ly + (np.arange(bins[1]) + 0.5) * (hy - ly) / bins[1]
+    return np.stack(np.meshgrid(xs, ys, indexing="ij"), axis=-1)
+
+
+def test_bucket_keys_are_unique_per_cell() -> None:
+    centres = cell_centres(SPEC, (5, 3))
+    keys = SPEC.bucket_keys(centres)
+    assert keys.shape == (5, 3) and keys.dtype == np.int64  # leading dims are kept
+    assert np.unique(keys).size == 15
+    assert keys.min() >= 0 and keys.max() < 15
+    # Another point of the same cell has the same key.
+    np.testing.assert_array_equal(SPEC.bucket_keys(centres + 0.4), keys)
+
+
+def test_bucket_keys_are_unique_per_cell_of_other_intervals() -> None:
+    keys = SPEC.bucket_keys(cell_centres(SPEC, (3, 7)), bins=(3, 7))
+    assert np.unique(keys).size == 21
+    assert keys.min() >= 0 and keys.max() < 21
+
+
+def test_rollout_length_and_return() -> None:
+    ep = Rollout(
+        policy=3, episode_seed=11, actions=np.array([0, 2, 1], dtype=np.int64),
+        rewards=np.array([1.0, -0.5, 2.0]), features=np.zeros((4, 2)), frame_ms=np.ones(3),
+        terminated=True, truncated=False,
+    )
+    assert ep.length == 3
+    assert ep.episode_return == 2.5
+    assert ep.error is None and ep.violations == ()
