@@ -16,6 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from evo.finetune.a2c import A2CConfig
+from evo.parallel import ParallelConfig
 
 
 class ConfigError(ValueError):
@@ -116,6 +117,7 @@ class Experiment(Strict):
     objectives: list[NamedConfig] = Field(min_length=1)
     oracles: list[NamedConfig] = Field(default_factory=list)
     finetune: FinetuneConfig = Field(default_factory=FinetuneConfig)
+    parallel: ParallelConfig = Field(default_factory=ParallelConfig)
     runs_dir: str = Field("runs", description="Parent folder of run directories.")
     torch_threads: int = Field(
         1,

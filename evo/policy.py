@@ -96,12 +96,3 @@ def forward(
     values = torch.baddbmm(bc, h, wc).squeeze(-1)
     return logits, values
 
-
-def sample_actions(logits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Draw one action per row of ``logits [..., A]`` (Gumbel-max), from a seeded generator.
-
-    Sampling (not argmax) keeps policies stochastic, as A2C trains them, which is also what
-    lets the stuck oracle see a policy try different actions in place.
-    """
-    gumbel = -np.log(-np.log(rng.random(logits.shape) + 1e-20) + 1e-20)
-    return np.argmax(logits + gumbel, axis=-1).astype(np.int64)

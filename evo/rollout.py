@@ -18,7 +18,7 @@ from typing import Callable, Sequence
 import numpy as np
 import torch
 
-from evo.policy import PolicySpec, forward, sample_actions
+from evo.policy import PolicySpec, forward
 from games.base import GameError, Rollout, VectorGame
 
 ActionFn = Callable[[np.ndarray, int], np.ndarray]
@@ -181,13 +181,45 @@ def play(
     return EvalResult(rollouts, int(lengths.sum()), trajectories, broken)
 
 
-def policy_chooser(
-    genomes: np.ndarray, spec: PolicySpec, episodes: int, rng: np.random.Generator
-) -> ActionFn:
+SEED_MAX = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class EpisodeDraws:
+    """Every random number a batch of episodes needs, drawn before the first step.
+
+    Each policy's draws come from its own generator, seeded by one number: what a policy
+    plays is the same whichever other policies share its batch, its process or its machine,
+    so a run gives equal results serially and on any number of workers.
+
+    Attributes:
+        seeds: ``[P * E]`` episode seeds, policy-major.
+        gumbel: ``[P * E, T, A]`` Gumbel noise for action sampling (Gumbel-max trick).
+    """
+
+    seeds: np.ndarray
+    gumbel: np.ndarray
+
+
+def draw_episodes(policy_seeds: Sequence[int], episodes: int, horizon: int, n_actions: int) -> EpisodeDraws:
+    """Episode seeds and sampling noise for ``episodes`` episodes of each policy."""
+    seeds = np.empty((len(policy_seeds), episodes), dtype=np.int64)
+    uniform = np.empty((len(policy_seeds), episodes, horizon, n_actions), dtype=np.float64)
+    for p, seed in enumerate(policy_seeds):
+        rng = np.random.default_rng(int(seed))
+        seeds[p] = rng.integers(0, SEED_MAX, size=episodes)
+        uniform[p] = rng.random((episodes, horizon, n_actions))
+    gumbel = -np.log(-np.log(uniform + 1e-20) + 1e-20).astype(np.float32)
+    return EpisodeDraws(seeds.reshape(-1), gumbel.reshape(-1, horizon, n_actions))
+
+
+def policy_chooser(genomes: np.ndarray, spec: PolicySpec, episodes: int, gumbel: np.ndarray) -> ActionFn:
     """Actions of P policies, each playing ``episodes`` copies, from one forward pass.
 
     Copies are laid out policy-major: copies ``[p * episodes, (p + 1) * episodes)`` belong
-    to policy ``p``.
+    to policy ``p``. Actions are sampled (Gumbel-max with the pre-drawn ``gumbel [N, T, A]``),
+    not taken greedily: A2C trains stochastic policies, and sampling is also what lets the
+    stuck oracle see a policy try different actions in place.
     """
     params = spec.unflatten(torch.from_numpy(np.ascontiguousarray(genomes, dtype=np.float32)))
     p = genomes.shape[0]
@@ -195,16 +227,17 @@ def policy_chooser(
     def choose(obs: np.ndarray, t: int) -> np.ndarray:
         with torch.no_grad():
             logits, _ = forward(params, torch.from_numpy(obs).view(p, episodes, -1))
-        return sample_actions(logits.reshape(p * episodes, -1).numpy(), rng)
+        scores = logits.view(p * episodes, -1).numpy() + gumbel[:, t]
+        return np.argmax(scores, axis=1)
 
     return choose
 
 
-def random_chooser(n_actions: int, rng: np.random.Generator) -> ActionFn:
-    """Uniform random actions: the random-testing baseline."""
+def random_chooser(gumbel: np.ndarray) -> ActionFn:
+    """Uniform random actions (the argmax of pure Gumbel noise): the random-testing baseline."""
 
     def choose(obs: np.ndarray, t: int) -> np.ndarray:
-        return rng.integers(0, n_actions, size=obs.shape[0], dtype=np.int64)
+        return np.argmax(gumbel[:, t], axis=1)
 
     return choose
 

@@ -21,18 +21,17 @@ import torch
 from evo import rundir
 from evo.checkpoint import Checkpoint, latest_checkpoint, load_checkpoint, save_checkpoint
 from evo.config import Experiment, dump_experiment, game_factory
-from evo.finetune.a2c import finetune as a2c_finetune
+from evo.parallel import DenseReward, Executor, PlayTask, TuneTask, chunks, run_play, run_tune
 from evo.policy import PolicySpec
-from evo.rollout import Trajectories, play, policy_chooser, random_chooser
 from evo.select import hypervolume, survive, tournament
 from evo.variation import gaussian_mutation, single_point_crossover
-from games.base import BUG_KINDS, GameSpec, Rollout, VectorGame
-from objectives import build_objectives, step_rewards
+from games.base import BUG_KINDS, GameSpec, Rollout
+from objectives import build_objectives
 from objectives.coverage import CoverageTracker
 from oracles import build_oracles, check_all
 from oracles.archive import ArchivedBug, BugArchive
 
-SEED_MAX = 2**31 - 1
+SEED_MAX = 2**63 - 1
 
 
 @dataclass
@@ -126,45 +125,28 @@ class Search:
         self.rng_vary, self.rng_play, self.rng_tune, self.rng_init = (
             np.random.default_rng(s) for s in seq.spawn(4)
         )
-        self._games: dict[int, VectorGame] = {}
+        self.executor = Executor(exp.parallel)
         self.population: Population | None = None
         self.senses = [o.sense for o in self.built.objectives]
         self.names = [o.name for o in self.built.objectives]
 
     # ----------------------------------------------------------------- games and play
-    def _game(self, n: int) -> VectorGame:
-        if n not in self._games:
-            self._games[n] = self.built.factory.make_vector(n)
-        return self._games[n]
-
-    def _drop_game(self, n: int) -> None:
-        game = self._games.pop(n, None)
-        if game is not None:
-            try:
-                game.close()
-            except Exception:  # a broken game may fail to close too; it is dropped anyway
-                pass
-
     def close(self) -> None:
-        for n in list(self._games):
-            self._drop_game(n)
+        self.executor.close()
         if self.built.truth is not None:
             self.built.truth.close()
 
-    def _chooser(self, genomes: np.ndarray, episodes: int):
-        if self.exp.search.policy == "random":
-            return random_chooser(self.spec.n_actions, self.rng_play)
-        return policy_chooser(genomes, self.built.policy_spec, episodes, self.rng_play)
-
     def _play(self, genomes: np.ndarray, ids: np.ndarray, episodes: int) -> list[Rollout]:
-        n = len(ids) * episodes
-        game = self._game(n)
-        seeds = self.rng_play.integers(0, SEED_MAX, size=n)
-        result = play(game, seeds, np.repeat(ids, episodes), self._chooser(genomes, episodes))
-        if result.game_broken:
-            self._drop_game(n)
-        self._observe(result.rollouts)
-        return result.rollouts
+        """Every policy plays ``episodes`` episodes; chunks of the population run in parallel."""
+        seeds = self.rng_play.integers(0, SEED_MAX, size=len(ids))
+        random_policy = self.exp.search.policy == "random"
+        tasks = [
+            PlayTask(self.built.factory, self.built.policy_spec, genomes[c], ids[c], seeds[c], episodes, random_policy)
+            for c in chunks(len(ids), self.executor.parts)
+        ]
+        rollouts = [r for result in self.executor.map(run_play, tasks) for r in result.rollouts]
+        self._observe(rollouts)
+        return rollouts
 
     def _observe(self, rollouts: Sequence[Rollout]) -> None:
         """Count steps, coverage and bugs of every episode played."""
@@ -203,34 +185,23 @@ class Search:
         self.counters.next_id += n
         return ids
 
-    def _dense_reward(self, rollouts: list[Rollout], traj: Trajectories) -> np.ndarray:
-        weights = self.exp.finetune.reward_weights
-        out = np.zeros_like(traj.rewards)
-        for i, r in enumerate(rollouts):
-            for objective in self.built.objectives:
-                w = weights.get(objective.name, 1.0)
-                if w:
-                    out[i, : r.length] += w * step_rewards(objective, r)
-        return out
-
     def _finetune(self, genomes: np.ndarray, ids: np.ndarray) -> np.ndarray:
         cfg = self.exp.finetune
         if cfg.algorithm == "none" or self.exp.search.policy == "random" or len(ids) == 0:
             return genomes
-        n = len(ids) * cfg.a2c.episodes
-        tuned, stats = a2c_finetune(
-            genomes,
-            self.built.policy_spec,
-            self._game(n),
-            cfg.a2c,
-            self._dense_reward,
-            self.rng_tune,
-            policy_ids=ids,
-            on_rollouts=self._observe,
-        )
-        if stats.game_broken:
-            self._drop_game(n)
-        return tuned
+        objectives = tuple(self.built.objectives)
+        reward = DenseReward(objectives, tuple(cfg.reward_weights.get(o.name, 1.0) for o in objectives))
+        seeds = self.rng_tune.integers(0, SEED_MAX, size=len(ids))
+        tasks = [
+            TuneTask(self.built.factory, self.built.policy_spec, genomes[c], ids[c], seeds[c], cfg.a2c, reward)
+            for c in chunks(len(ids), self.executor.parts)
+        ]
+        results = self.executor.map(run_tune, tasks)
+        # Oracles see the batches in the order a single process would have played them:
+        # update by update, policies in population order.
+        for u in range(max(len(r.batches) for r in results)):
+            self._observe([x for r in results if u < len(r.batches) for x in r.batches[u]])
+        return np.concatenate([r.genomes for r in results])
 
     def _offspring(self, pop: Population) -> tuple[np.ndarray, np.ndarray]:
         s = self.exp.search

@@ -56,6 +56,7 @@ are bounded only by float32's max); 10 bins per feature; the horizon from
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
 import multiprocessing.connection as mp_connection
 import pickle
@@ -63,7 +64,7 @@ import signal
 import time
 import weakref
 from dataclasses import dataclass, replace
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 import gymnasium as gym
 import numpy as np
@@ -362,6 +363,25 @@ def _worker_main(conn: mp_connection.Connection, make_env: Callable[[], gym.Env]
         conn.close()
 
 
+@contextlib.contextmanager
+def _standard_start_method() -> Iterator[None]:
+    """Let a spawned game process start from inside a joblib/loky worker.
+
+    A spawned child sets the parent's *default* start method when it boots. Inside a loky
+    worker that default is ``"loky"``, which a plain child cannot set ("cannot find context
+    for 'loky'"), so the default is switched to ``"spawn"`` while the child starts.
+    """
+    current = mp.get_start_method(allow_none=True)
+    if current in (None, "spawn", "fork", "forkserver"):
+        yield
+        return
+    mp.set_start_method("spawn", force=True)
+    try:
+        yield
+    finally:
+        mp.set_start_method(current, force=True)
+
+
 class _Worker:
     """One worker process and the parent's end of its pipe; restarted in place."""
 
@@ -388,7 +408,8 @@ class _Worker:
             daemon=True,
         )
         try:
-            process.start()
+            with _standard_start_method():
+                process.start()
         except BaseException:
             parent.close()
             child.close()

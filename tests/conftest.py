@@ -23,6 +23,8 @@ TINY: dict[str, Any] = {
         {"name": "performance", "kwargs": {"floor_ms": 1.0}},
     ],
     "finetune": {"algorithm": "a2c", "a2c": {"updates": 1, "episodes": 2}},
+    # In-process: tiny runs would spend more time starting worker processes than playing.
+    "parallel": {"backend": "serial"},
 }
 
 

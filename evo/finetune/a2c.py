@@ -13,8 +13,8 @@ The policies stay independent although they share a tensor:
 - gradients are clipped per policy (the norm of each row), never by one global norm;
 - advantages, when normalized, are normalized per policy.
 
-Fine-tuning a policy next to B or next to C therefore gives the same result, up to the
-random numbers that the shared generator hands out.
+Fine-tuning a policy next to B or next to C therefore gives the same result; its random
+numbers come from its own seed.
 
 The update reads top to bottom like CleanRL's ``a2c``/``ppo``: play, reward, one forward,
 GAE, loss, step.
@@ -31,7 +31,7 @@ import torch
 import torch.nn.functional as F
 
 from evo.policy import PolicySpec, forward
-from evo.rollout import Trajectories, play, policy_chooser
+from evo.rollout import Trajectories, draw_episodes, play, policy_chooser
 from games.base import Rollout, VectorGame
 
 RewardFn = Callable[[list[Rollout], Trajectories], np.ndarray]
@@ -176,7 +176,7 @@ def finetune(
     game: VectorGame,
     config: A2CConfig,
     reward_fn: RewardFn,
-    rng: np.random.Generator,
+    seeds: Sequence[int],
     policy_ids: Sequence[int],
     on_rollouts: Callable[[list[Rollout]], None] | None = None,
 ) -> tuple[np.ndarray, FinetuneStats]:
@@ -192,7 +192,9 @@ def finetune(
         game: A vector game with ``num_envs == P * config.episodes``.
         config: A2C hyperparameters.
         reward_fn: Dense reward of a batch (the objectives' ``step_rewards``, combined).
-        rng: The only source of randomness: episode seeds and action sampling.
+        seeds: One seed per policy, the only source of randomness (episode seeds and action
+            sampling): each policy's draws come from its own generator, so fine-tuning a
+            policy gives the same result in any batch, process or machine.
         policy_ids: Id of each policy, recorded in its rollouts.
         on_rollouts: Called with the rollouts of every batch played, in copy order.
 
@@ -205,8 +207,10 @@ def finetune(
     n_policies, n_params = genomes.shape
     episodes = config.episodes
     n_copies = n_policies * episodes
-    if len(policy_ids) != n_policies:
-        raise ValueError(f"finetune: {len(policy_ids)} policy ids for {n_policies} genomes")
+    if len(policy_ids) != n_policies or len(seeds) != n_policies:
+        raise ValueError(
+            f"finetune: {len(policy_ids)} policy ids and {len(seeds)} seeds for {n_policies} genomes"
+        )
     if game.num_envs != n_copies:
         raise ValueError(
             f"finetune: game has {game.num_envs} copies, expected {n_policies} policies x "
@@ -227,11 +231,14 @@ def finetune(
         entropy=float("nan"),
     )
 
+    max_steps = game.game_spec.max_steps
+    n_actions = game.game_spec.n_actions
+    streams = [np.random.default_rng(int(s)) for s in seeds]
     for _ in range(config.updates):
         # 1. Play a batch of full episodes with the current weights.
-        seeds = rng.integers(0, 2**31 - 1, size=n_copies)
-        choose = policy_chooser(weights.detach().numpy().copy(), spec, episodes, rng)
-        result = play(game, seeds, copy_ids, choose, keep_trajectories=True)
+        draws = draw_episodes([g.integers(0, 2**63 - 1) for g in streams], episodes, max_steps, n_actions)
+        choose = policy_chooser(weights.detach().numpy().copy(), spec, episodes, draws.gumbel)
+        result = play(game, draws.seeds, copy_ids, choose, keep_trajectories=True)
         if on_rollouts is not None:
             on_rollouts(result.rollouts)
         stats.env_steps += result.env_steps

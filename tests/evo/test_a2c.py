@@ -148,7 +148,7 @@ def run(genomes: np.ndarray, seed: int, config: A2CConfig, goal_ends: bool = Tru
         game,
         config,
         game_reward,
-        np.random.default_rng(seed),
+        [seed * 1000 + p for p in range(genomes.shape[0])],
         list(range(genomes.shape[0])),
         **kwargs,
     )
@@ -157,8 +157,8 @@ def run(genomes: np.ndarray, seed: int, config: A2CConfig, goal_ends: bool = Tru
 def test_policies_are_fine_tuned_independently() -> None:
     """Fine-tuning [A, B] and [A, C] gives the same A.
 
-    Episodes last the whole horizon, so play draws the same random numbers whatever B and C
-    do; what is left to differ is only the gradient, which must be A's own.
+    Each policy draws its random numbers from its own seed, so what is left to differ is
+    only the gradient, which must be A's own.
     """
     g = SPEC.init_genomes(3, np.random.default_rng(1))
     a, b, c = g[0:1], g[1:2], g[2:3] * 3.0  # C very different, with larger gradients
@@ -176,7 +176,7 @@ def test_policies_are_fine_tuned_independently() -> None:
 # --- determinism and the contract -------------------------------------------------------
 
 
-def test_same_rng_seed_gives_identical_genomes() -> None:
+def test_same_seeds_give_identical_genomes() -> None:
     g = SPEC.init_genomes(4, np.random.default_rng(2))
     config = A2CConfig(updates=3, episodes=2)
     first, stats1 = run(g, seed=11, config=config)
@@ -213,8 +213,7 @@ def test_mismatched_game_size_is_rejected() -> None:
     g = SPEC.init_genomes(2, np.random.default_rng(0))
     game = Corridor(3)
     with pytest.raises(ValueError, match="copies"):
-        finetune(g, SPEC, game, A2CConfig(episodes=2), game_reward,
-                 np.random.default_rng(0), [0, 1])
+        finetune(g, SPEC, game, A2CConfig(episodes=2), game_reward, [0, 1], [0, 1])
 
 
 def test_config_rejects_unknown_keys() -> None:

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from evo.policy import PolicySpec, forward, sample_actions
+from evo.policy import PolicySpec, forward
+from evo.rollout import draw_episodes, policy_chooser
 
 SPEC = PolicySpec(obs_dim=5, n_actions=3, hidden=(7, 4))
 
@@ -107,28 +108,29 @@ def test_fresh_policy_acts_close_to_uniformly() -> None:
     assert torch.max(torch.abs(probs - 1 / spec.n_actions)) < 0.02
 
 
-def test_sample_actions_follow_the_softmax() -> None:
-    row = np.array([0.0, 1.0, 2.0, -1.0])
-    n = 40_000
-    actions = sample_actions(np.tile(row, (n, 1)), np.random.default_rng(0))
-    assert actions.dtype == np.int64 and actions.shape == (n,)
-    freq = np.bincount(actions, minlength=row.size) / n
-    expected = np.exp(row) / np.exp(row).sum()
-    np.testing.assert_allclose(freq, expected, atol=0.01)  # ~4 standard errors
+def test_sampled_actions_follow_the_softmax() -> None:
+    """Gumbel-max sampling with pre-drawn noise picks each action at its softmax rate."""
+    spec = PolicySpec(obs_dim=3, n_actions=4, hidden=(5,))
+    genome = spec.init_genomes(1, np.random.default_rng(0))
+    # Zero weights, actor bias = the logits we want.
+    genome[:] = 0.0
+    logits = np.array([0.0, 1.0, 2.0, -1.0], dtype=np.float32)
+    params = spec.unflatten(torch.from_numpy(genome))
+    params[-2][1][:] = torch.from_numpy(logits)
+    episodes = 4000
+    draws = draw_episodes([7], episodes, horizon=1, n_actions=4)
+    choose = policy_chooser(genome, spec, episodes, draws.gumbel)
+    actions = choose(np.zeros((episodes, 3), dtype=np.float32), 0)
+    freq = np.bincount(actions, minlength=4) / episodes
+    expected = np.exp(logits) / np.exp(logits).sum()
+    np.testing.assert_allclose(freq, expected, atol=0.03)
 
 
-def test_sample_actions_is_seeded_and_keeps_leading_dims() -> None:
-    logits = np.random.default_rng(0).standard_normal((3, 50, 5))
-    a = sample_actions(logits, np.random.default_rng(1))
-    b = sample_actions(logits, np.random.default_rng(1))
-    c = sample_actions(logits, np.random.default_rng(2))
-    assert a.shape == (3, 50)
-    np.testing.assert_array_equal(a, b)
-    assert not np.array_equal(a, c)
-    assert a.min() >= 0 and a.max() < 5
-
-
-def test_sample_actions_picks_a_dominant_action() -> None:
-    logits = np.array([[0.0, 50.0, 0.0], [50.0, 0.0, 0.0]])
-    actions = sample_actions(np.tile(logits, (100, 1, 1)), np.random.default_rng(0))
-    assert (actions[:, 0] == 1).all() and (actions[:, 1] == 0).all()
+def test_draws_are_per_policy_and_seeded() -> None:
+    """A policy's noise depends on its own seed only, not on who else is in the batch."""
+    a = draw_episodes([1, 2], episodes=3, horizon=5, n_actions=4)
+    b = draw_episodes([1, 9], episodes=3, horizon=5, n_actions=4)
+    np.testing.assert_array_equal(a.gumbel[:3], b.gumbel[:3])
+    np.testing.assert_array_equal(a.seeds[:3], b.seeds[:3])
+    assert not np.array_equal(a.gumbel[3:], b.gumbel[3:])
+    assert a.gumbel.shape == (6, 5, 4) and a.seeds.shape == (6,)
