@@ -96,3 +96,28 @@ def forward(
     values = torch.baddbmm(bc, h, wc).squeeze(-1)
     return logits, values
 
+
+
+class PopulationActor:
+    """The actor heads of P policies, for playing: logits only, into reused buffers.
+
+    Playing needs no critic and no gradients, and one step's activations are dead by the
+    next: the buffers are allocated once per batch instead of once per step.
+    """
+
+    def __init__(self, spec: PolicySpec, genomes: np.ndarray, batch: int) -> None:
+        g = torch.from_numpy(np.ascontiguousarray(genomes, dtype=np.float32))
+        self.params = spec.unflatten(g)[:-1]  # hidden layers and the actor head
+        p = g.shape[0]
+        self.buffers = [torch.empty(p, batch, w.shape[2]) for w, _ in self.params]
+
+    def logits(self, obs: torch.Tensor) -> torch.Tensor:
+        """``obs [P, B, obs_dim]`` -> ``logits [P, B, A]`` (a view of a reused buffer)."""
+        h = obs
+        last = len(self.params) - 1
+        for k, ((w, b), buf) in enumerate(zip(self.params, self.buffers)):
+            torch.baddbmm(b, h, w, out=buf)
+            if k < last:
+                torch.tanh_(buf)
+            h = buf
+        return h

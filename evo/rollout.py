@@ -18,7 +18,7 @@ from typing import Callable, Sequence
 import numpy as np
 import torch
 
-from evo.policy import PolicySpec, forward
+from evo.policy import PolicySpec, PopulationActor
 from games.base import GameError, Rollout, VectorGame
 
 ActionFn = Callable[[np.ndarray, int], np.ndarray]
@@ -91,14 +91,15 @@ def play(
     obs, feats = game.reset([int(s) for s in seeds])
     obs = np.asarray(obs, dtype=np.float32).reshape(n, -1)
 
-    actions = np.zeros((n, horizon), dtype=np.int64)
-    rewards = np.zeros((n, horizon), dtype=np.float64)
-    frame_ms = np.zeros((n, horizon), dtype=np.float64)
-    features = np.zeros((n, horizon + 1, spec.n_features), dtype=np.float64)
-    features[:, 0] = feats
-    all_obs = np.zeros((n, horizon + 1, obs.shape[1]), dtype=np.float32) if keep_trajectories else None
-    if all_obs is not None:
-        all_obs[:, 0] = obs
+    # Time-major buffers: each step writes one contiguous row; transposed views at the end.
+    actions_t = np.zeros((horizon, n), dtype=np.int64)
+    rewards_t = np.zeros((horizon, n), dtype=np.float64)
+    frame_ms_t = np.zeros((horizon, n), dtype=np.float64)
+    features_t = np.zeros((horizon + 1, n, spec.n_features), dtype=np.float64)
+    features_t[0] = feats
+    obs_t = np.zeros((horizon + 1, n, obs.shape[1]), dtype=np.float32) if keep_trajectories else None
+    if obs_t is not None:
+        obs_t[0] = obs
     lengths = np.zeros(n, dtype=np.int64)
     done = np.zeros(n, dtype=bool)
     terminated = np.zeros(n, dtype=bool)
@@ -107,10 +108,12 @@ def play(
     violations: list[list[tuple[int, str]]] = [[] for _ in range(n)]
     broken = False
 
+    # Whole columns are written every step, done copies included: a done copy's values are
+    # frozen by the game and cut off below at its length, and masked writes cost more.
     for t in range(horizon):
         alive = ~done
         a = choose(obs, t)
-        actions[alive, t] = a[alive]
+        actions_t[t] = a
         start = time.perf_counter()
         try:
             step = game.step(a)
@@ -119,36 +122,39 @@ def play(
             for i in np.flatnonzero(alive):
                 errors[int(i)] = err
             lengths[alive] = t + 1
-            features[alive, t + 1] = features[alive, t]
+            features_t[t + 1] = features_t[t]
             terminated[alive] = True
             broken = True
             break
         elapsed_ms = (time.perf_counter() - start) * 1000.0
         obs = np.asarray(step.obs, dtype=np.float32).reshape(n, -1)
-        rewards[alive, t] = step.reward[alive]
+        rewards_t[t] = step.reward
         if step.frame_ms is None:
-            frame_ms[alive, t] = elapsed_ms / max(int(alive.sum()), 1)
+            frame_ms_t[t] = elapsed_ms / max(int(alive.sum()), 1)
         else:
-            frame_ms[alive, t] = step.frame_ms[alive]
-        features[alive, t + 1] = step.features[alive]
-        if all_obs is not None:
-            all_obs[alive, t + 1] = obs[alive]
-        for i, err in step.errors.items():
-            if alive[i]:
-                errors[i] = err
+            frame_ms_t[t] = step.frame_ms
+        features_t[t + 1] = step.features
+        if obs_t is not None:
+            obs_t[t + 1] = obs
+        ended = np.asarray(step.terminated, dtype=bool)
+        if step.errors:
+            ended = ended.copy()
+            for i, err in step.errors.items():
+                if alive[i]:
+                    errors[i] = err
+                    ended[i] = True
         for i, msgs in step.violations.items():
             if alive[i]:
                 violations[i].extend((t, m) for m in msgs)
         lengths[alive] = t + 1
-        errored = np.zeros(n, dtype=bool)
-        if step.errors:
-            errored[list(step.errors)] = True
-        terminated |= alive & (np.asarray(step.terminated, dtype=bool) | errored)
+        terminated |= alive & ended
         truncated |= alive & np.asarray(step.truncated, dtype=bool) & ~terminated
         done = terminated | truncated
         if done.all():
             break
     truncated |= ~(terminated | truncated)  # ran out of horizon without the game saying so
+    actions, rewards, frame_ms = actions_t.T, rewards_t.T, frame_ms_t.T
+    features = features_t.transpose(1, 0, 2)
 
     rollouts = []
     for i in range(n):
@@ -157,10 +163,11 @@ def play(
             Rollout(
                 policy=int(policy_ids[i]),
                 episode_seed=int(seeds[i]),
-                actions=actions[i, :length].copy(),
-                rewards=rewards[i, :length].copy(),
-                features=features[i, : length + 1].copy(),
-                frame_ms=frame_ms[i, :length].copy(),
+                # Views into the batch arrays: no copy per episode (pickling copies anyway).
+                actions=actions[i, :length],
+                rewards=rewards[i, :length],
+                features=features[i, : length + 1],
+                frame_ms=frame_ms[i, :length],
                 terminated=bool(terminated[i]),
                 truncated=bool(truncated[i]),
                 error=errors.get(i),
@@ -168,12 +175,12 @@ def play(
             )
         )
     trajectories = None
-    if all_obs is not None:
+    if obs_t is not None:
         steps = np.arange(horizon)[None, :]
         trajectories = Trajectories(
-            obs=all_obs,
-            actions=actions,
-            rewards=rewards,
+            obs=np.ascontiguousarray(obs_t.transpose(1, 0, 2)),
+            actions=np.ascontiguousarray(actions),
+            rewards=np.ascontiguousarray(rewards),
             alive=steps < lengths[:, None],
             lengths=lengths,
             ended=terminated.copy(),
@@ -204,12 +211,17 @@ class EpisodeDraws:
 def draw_episodes(policy_seeds: Sequence[int], episodes: int, horizon: int, n_actions: int) -> EpisodeDraws:
     """Episode seeds and sampling noise for ``episodes`` episodes of each policy."""
     seeds = np.empty((len(policy_seeds), episodes), dtype=np.int64)
-    uniform = np.empty((len(policy_seeds), episodes, horizon, n_actions), dtype=np.float64)
+    uniform = np.empty((len(policy_seeds), episodes, horizon, n_actions), dtype=np.float32)
     for p, seed in enumerate(policy_seeds):
         rng = np.random.default_rng(int(seed))
         seeds[p] = rng.integers(0, SEED_MAX, size=episodes)
-        uniform[p] = rng.random((episodes, horizon, n_actions))
-    gumbel = -np.log(-np.log(uniform + 1e-20) + 1e-20).astype(np.float32)
+        rng.random((episodes, horizon, n_actions), dtype=np.float32, out=uniform[p])
+    # Gumbel(0, 1) = -log(-log(U)); the floor keeps log away from 0 for U = 0.
+    np.maximum(uniform, np.float32(1e-30), out=uniform)
+    np.log(uniform, out=uniform)
+    np.negative(uniform, out=uniform)
+    np.log(uniform, out=uniform)
+    gumbel = np.negative(uniform, out=uniform)
     return EpisodeDraws(seeds.reshape(-1), gumbel.reshape(-1, horizon, n_actions))
 
 
@@ -221,23 +233,25 @@ def policy_chooser(genomes: np.ndarray, spec: PolicySpec, episodes: int, gumbel:
     not taken greedily: A2C trains stochastic policies, and sampling is also what lets the
     stuck oracle see a policy try different actions in place.
     """
-    params = spec.unflatten(torch.from_numpy(np.ascontiguousarray(genomes, dtype=np.float32)))
     p = genomes.shape[0]
+    actor = PopulationActor(spec, genomes, episodes)
+    noise = torch.from_numpy(np.ascontiguousarray(gumbel.transpose(1, 0, 2)))  # [T, N, A]
 
     def choose(obs: np.ndarray, t: int) -> np.ndarray:
         with torch.no_grad():
-            logits, _ = forward(params, torch.from_numpy(obs).view(p, episodes, -1))
-        scores = logits.view(p * episodes, -1).numpy() + gumbel[:, t]
-        return np.argmax(scores, axis=1)
+            logits = actor.logits(torch.from_numpy(obs).view(p, episodes, -1))
+            scores = logits.view(p * episodes, -1).add_(noise[t])
+            return scores.argmax(dim=1).numpy()
 
     return choose
 
 
 def random_chooser(gumbel: np.ndarray) -> ActionFn:
     """Uniform random actions (the argmax of pure Gumbel noise): the random-testing baseline."""
+    actions = np.argmax(gumbel, axis=2).T.copy()  # [T, N]
 
     def choose(obs: np.ndarray, t: int) -> np.ndarray:
-        return np.argmax(gumbel[:, t], axis=1)
+        return actions[t]
 
     return choose
 

@@ -9,10 +9,12 @@ population. Every generation ends with a row of ``generations.csv`` and a checkp
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
@@ -126,6 +128,8 @@ class Search:
             np.random.default_rng(s) for s in seq.spawn(4)
         )
         self.executor = Executor(exp.parallel)
+        self.seconds: dict[str, float] = defaultdict(float)
+        """Wall seconds spent per phase (evaluation, fine-tuning, oracles, selection, bookkeeping)."""
         self.population: Population | None = None
         self.senses = [o.sense for o in self.built.objectives]
         self.names = [o.name for o in self.built.objectives]
@@ -144,12 +148,25 @@ class Search:
             PlayTask(self.built.factory, self.built.policy_spec, genomes[c], ids[c], seeds[c], episodes, random_policy)
             for c in chunks(len(ids), self.executor.parts)
         ]
-        rollouts = [r for result in self.executor.map(run_play, tasks) for r in result.rollouts]
+        with self._timed("evaluation"):
+            rollouts = [r for result in self.executor.map(run_play, tasks) for r in result.rollouts]
         self._observe(rollouts)
         return rollouts
 
+    @contextlib.contextmanager
+    def _timed(self, phase: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[phase] += time.perf_counter() - start
+
     def _observe(self, rollouts: Sequence[Rollout]) -> None:
         """Count steps, coverage and bugs of every episode played."""
+        with self._timed("oracles"):
+            self._observe_untimed(rollouts)
+
+    def _observe_untimed(self, rollouts: Sequence[Rollout]) -> None:
         c = self.counters
         c.env_steps += int(sum(r.length for r in rollouts))
         self.tracker.update(rollouts)
@@ -196,7 +213,8 @@ class Search:
             TuneTask(self.built.factory, self.built.policy_spec, genomes[c], ids[c], seeds[c], cfg.a2c, reward)
             for c in chunks(len(ids), self.executor.parts)
         ]
-        results = self.executor.map(run_tune, tasks)
+        with self._timed("fine-tuning"):
+            results = self.executor.map(run_tune, tasks)
         # Oracles see the batches in the order a single process would have played them:
         # update by update, policies in population order.
         for u in range(max(len(r.batches) for r in results)):
@@ -204,6 +222,10 @@ class Search:
         return np.concatenate([r.genomes for r in results])
 
     def _offspring(self, pop: Population) -> tuple[np.ndarray, np.ndarray]:
+        with self._timed("selection"):
+            return self._offspring_untimed(pop)
+
+    def _offspring_untimed(self, pop: Population) -> tuple[np.ndarray, np.ndarray]:
         s = self.exp.search
         kept = survive(pop.F, self.senses, len(pop.ids), self.rng_vary)
         pairs = tournament(pop.F, self.senses, kept, s.offspring, self.rng_vary)
@@ -238,7 +260,8 @@ class Search:
         all_genomes = np.concatenate([pop.genomes, genomes])
         all_ids = np.concatenate([pop.ids, ids])
         all_F = np.concatenate([pop.F, F])
-        kept = survive(all_F, self.senses, s.population, self.rng_vary)
+        with self._timed("selection"):
+            kept = survive(all_F, self.senses, s.population, self.rng_vary)
         order = np.sort(kept.index)  # keep population order stable: parents first
         return Population(all_genomes[order], all_ids[order], all_F[order])
 
@@ -344,9 +367,10 @@ class Search:
         return pop
 
     def _finish_generation(self, pop: Population) -> None:
-        row = self._row(pop)
-        rundir.append_generation(self.run_dir, row)
-        self._checkpoint(pop)
+        with self._timed("bookkeeping"):
+            row = self._row(pop)
+            rundir.append_generation(self.run_dir, row)
+            self._checkpoint(pop)
         if self.progress is not None:
             c = self.counters
             self.progress(

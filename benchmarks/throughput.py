@@ -1,0 +1,258 @@
+"""How many agent steps per second the engine plays, against a naive loop and the hardware.
+
+Prints one table, then one JSON line with the headline figures. Every row is measured in
+this one run, so ratios hold on a noisy machine; nothing here asserts a timing.
+
+    python benchmarks/throughput.py            # the issue's sizes (about a minute)
+    python benchmarks/throughput.py --quick    # smaller, for a smoke test
+
+Rows:
+- Block Maze population evaluation (population 30, 64 episodes each, MLP 64-64): the engine
+  in one process and with the parallel backend; a naive loop (one Gymnasium env and one
+  policy forward per step); the compute limit from the policy's FLOPs and a measured matmul
+  rate, and the engine's share of it.
+- The same evaluation with the four oracles and run coverage switched on.
+- MsPacman (ale-py): the engine with a small policy against raw emulator stepping with
+  random actions.
+- One generation of the Wuji experiment, split into its phases.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from evo.config import load_experiment  # noqa: E402
+from evo.parallel import Executor, ParallelConfig, PlayTask, chunks, run_play  # noqa: E402
+from evo.policy import PolicySpec  # noqa: E402
+from evo.search import Search  # noqa: E402
+from games import GameFactory  # noqa: E402
+from games.block_maze import BlockMaze  # noqa: E402
+from objectives.coverage import CoverageTracker  # noqa: E402
+from oracles import build_oracles, check_all  # noqa: E402
+
+MAZE = GameFactory(name="block_maze", kwargs=(("heavy_ms", 0.0),))
+
+
+def best_rate(fn: Callable[[], int], repeats: int) -> float:
+    """Steps per second of the fastest of ``repeats`` calls (``fn`` returns its steps)."""
+    best = 0.0
+    for _ in range(repeats):
+        start = time.perf_counter()
+        steps = fn()
+        best = max(best, steps / (time.perf_counter() - start))
+    return best
+
+
+def maze_tasks(population: int, episodes: int, hidden: tuple[int, ...], parts: int) -> list[PlayTask]:
+    spec = PolicySpec(29, 4, hidden)
+    genomes = spec.init_genomes(population, np.random.default_rng(0))
+    ids = np.arange(population)
+    seeds = np.arange(population) + 1000
+    return [PlayTask(MAZE, spec, genomes[c], ids[c], seeds[c], episodes) for c in chunks(population, parts)]
+
+
+def engine_rate(executor: Executor, tasks: list[PlayTask], repeats: int, watch: Callable | None = None) -> float:
+    executor.map(run_play, tasks)  # start workers, build games
+
+    def once() -> int:
+        rollouts = [r for res in executor.map(run_play, tasks) for r in res.rollouts]
+        if watch is not None:
+            watch(rollouts)
+        return sum(r.length for r in rollouts)
+
+    return best_rate(once, repeats)
+
+
+def naive_rate(hidden: tuple[int, ...], steps: int) -> float:
+    """One Gymnasium env, one policy forward and one sample per step: the textbook loop."""
+    env = BlockMaze(heavy_ms=0.0)
+    layers: list[torch.nn.Module] = []
+    size = 29
+    for h in hidden:
+        layers += [torch.nn.Linear(size, h), torch.nn.Tanh()]
+        size = h
+    policy = torch.nn.Sequential(*layers, torch.nn.Linear(size, 4))
+    obs, _ = env.reset(seed=0)
+    start = time.perf_counter()
+    for _ in range(steps):
+        with torch.no_grad():
+            logits = policy(torch.as_tensor(obs))
+        action = int(torch.distributions.Categorical(logits=logits).sample())
+        try:
+            obs, _, terminated, truncated, _ = env.step(action)
+        except (RuntimeError, AssertionError):  # a crash bug: the episode is over
+            terminated = truncated = True
+        if terminated or truncated:
+            obs, _ = env.reset(seed=0)
+    return steps / (time.perf_counter() - start)
+
+
+def matmul_flops(threads: int) -> float:
+    """FLOP/s of a large float32 matmul with ``threads`` torch threads (best of several)."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    a, b = torch.randn(1024, 1024), torch.randn(1024, 1024)
+    torch.mm(a, b)
+    best = 0.0
+    for _ in range(10):
+        start = time.perf_counter()
+        torch.mm(a, b)
+        best = max(best, 2 * 1024**3 / (time.perf_counter() - start))
+    torch.set_num_threads(before)
+    return best
+
+
+def actor_flops(obs_dim: int, hidden: tuple[int, ...], n_actions: int) -> int:
+    """Multiply-adds x 2 of one actor forward (hidden layers and action head)."""
+    sizes = [obs_dim, *hidden, n_actions]
+    return sum(2 * a * b for a, b in zip(sizes[:-1], sizes[1:]))
+
+
+def mspacman_rates(steps: int, copies: int) -> tuple[float, float] | None:
+    """(engine, raw) agent steps per second on MsPacman, or None without ale-py."""
+    try:
+        import ale_py
+        import gymnasium as gym
+    except ImportError:
+        return None
+    gym.register_envs(ale_py)
+    from evo.rollout import draw_episodes, play, policy_chooser
+    from games.gym_adapter import GymVectorGame
+
+    make = GameFactory(gym_id="ALE/MsPacman-v5", kwargs=(("obs_type", "ram"), ("repeat_action_probability", 0.0)))
+    raw = make.make_env()
+    raw.reset(seed=0)
+    rng = np.random.default_rng(0)
+    start = time.perf_counter()
+    for _ in range(steps):
+        _, _, term, trunc, _ = raw.step(int(rng.integers(raw.action_space.n)))
+        if term or trunc:
+            raw.reset()
+    raw_rate = steps / (time.perf_counter() - start)
+    raw.close()
+
+    game = GymVectorGame(make.make_env, copies)
+    spec = PolicySpec(128, game.game_spec.n_actions, (32,))
+    genomes = spec.init_genomes(copies, np.random.default_rng(0))
+    horizon = max(steps // copies, 1)
+    draws = draw_episodes(list(range(copies)), 1, horizon, spec.n_actions)
+    start = time.perf_counter()
+    result = play(game, draws.seeds, list(range(copies)), policy_chooser(genomes, spec, 1, draws.gumbel), max_steps=horizon)
+    engine_rate = result.env_steps / (time.perf_counter() - start)
+    game.close()
+    return engine_rate, raw_rate
+
+
+def wuji_generation(generations: int) -> dict[str, float]:
+    """Seconds per generation of the Wuji experiment, by phase (the first generation excluded)."""
+    exp = load_experiment(ROOT / "experiments" / "wuji_block_maze.yaml", [f"budget.generations={generations + 1}"])
+    snapshot: dict[str, float] = {}
+
+    def progress(report: Any) -> None:
+        if report.generation == 0:
+            snapshot.update(search.seconds)
+            snapshot["start"] = time.perf_counter()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        search = Search(exp, Path(tmp) / "run", progress=progress)
+        search.run()
+        total = time.perf_counter() - snapshot["start"]
+    phases = {k: (v - snapshot.get(k, 0.0)) / generations for k, v in search.seconds.items()}
+    phases["total (one generation)"] = total / generations
+    return phases
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="smaller sizes, for a smoke test")
+    args = parser.parse_args()
+    population, episodes, hidden = 30, 64, (64, 64)
+    repeats, naive_steps, pacman_steps, gens = (5, 20_000, 4_000, 3)
+    if args.quick:
+        population, episodes, repeats, naive_steps, pacman_steps, gens = 8, 16, 2, 2_000, 400, 1
+    torch.set_num_threads(1)
+    cores = os.cpu_count() or 1
+
+    serial = Executor(ParallelConfig(backend="serial"))
+    parallel = Executor(ParallelConfig(backend="loky", n_jobs=cores))
+    rows: list[tuple[str, str, str]] = []
+
+    one = engine_rate(serial, maze_tasks(population, episodes, hidden, 1), repeats)
+    many = engine_rate(parallel, maze_tasks(population, episodes, hidden, cores), repeats)
+    engine = max(one, many)
+    naive = naive_rate(hidden, naive_steps)
+    flops = actor_flops(29, hidden, 4)
+    rate = matmul_flops(cores)
+    limit = rate / flops
+    rows += [
+        ("Block Maze engine, 1 process", f"{one:,.0f}", f"population {population} x {episodes} episodes, MLP {hidden}"),
+        (f"Block Maze engine, loky x {cores}", f"{many:,.0f}", "chunks of the population in worker processes"),
+        ("naive loop (1 env, 1 forward per step)", f"{naive:,.0f}", f"engine / naive = {engine / naive:,.0f}x"),
+        ("compute limit (policy FLOPs)", f"{limit:,.0f}", f"{flops:,} FLOP per step at {rate / 1e9:.1f} GFLOP/s ({cores} threads); engine {engine / limit:.1%}"),
+    ]
+
+    spec = MAZE.spec()
+    oracles = build_oracles([("crash", {}), ("stuck", {}), ("logic", {}), ("performance", {"floor_ms": 1.0})], spec)
+    tracker = CoverageTracker(spec)
+    warm = [r for res in serial.map(run_play, maze_tasks(4, 8, hidden, 1)) for r in res.rollouts]
+    oracles[-1].calibrate(warm)
+
+    def watch(rollouts: list) -> None:
+        tracker.update(rollouts)
+        check_all(oracles, rollouts)
+
+    watched_one = engine_rate(serial, maze_tasks(population, episodes, hidden, 1), repeats, watch)
+    overhead = 1.0 - watched_one / one
+    rows.append(("Block Maze + oracles + coverage, 1 process", f"{watched_one:,.0f}", f"watching costs {overhead:.1%} of the 1-process rate"))
+
+    pac = mspacman_rates(pacman_steps, 8)
+    if pac is None:
+        mspacman_share = None
+        rows.append(("MsPacman", "n/a", "ale-py is not installed"))
+    else:
+        pac_engine, pac_raw = pac
+        mspacman_share = pac_engine / pac_raw
+        rows += [
+            ("MsPacman raw ale-py, random actions", f"{pac_raw:,.0f}", "gymnasium env.step, RAM observations, 1 process"),
+            ("MsPacman engine, 8 copies, MLP 32", f"{pac_engine:,.0f}", f"{mspacman_share:.1%} of raw emulator speed, 1 process"),
+        ]
+    serial.close()
+    parallel.close()
+
+    phases = wuji_generation(gens)
+    total = phases.pop("total (one generation)")
+    split = ", ".join(f"{k} {v:.2f} s" for k, v in sorted(phases.items(), key=lambda kv: -kv[1]))
+    rows.append(("Wuji generation (30 + 30 offspring, A2C)", f"{total:.2f} s", split))
+
+    width = [max(len(r[i]) for r in rows + [("measurement", "agent steps/s", "notes")]) for i in range(3)]
+    header = ("measurement", "agent steps/s", "notes")
+    print(" | ".join(h.ljust(w) for h, w in zip(header, width)))
+    print("-+-".join("-" * w for w in width))
+    for r in rows:
+        print(" | ".join(c.ljust(w) if i != 1 else c.rjust(w) for i, (c, w) in enumerate(zip(r, width))))
+    print(json.dumps({
+        "engine_steps_per_s": round(engine),
+        "naive_steps_per_s": round(naive),
+        "ratio": round(engine / naive, 1),
+        "limit_share": round(engine / limit, 4),
+        "oracle_overhead": round(overhead, 4),
+        "mspacman_share": None if mspacman_share is None else round(mspacman_share, 4),
+        "wuji_generation_s": {k: round(v, 3) for k, v in {**phases, "total": total}.items()},
+    }))
+
+
+if __name__ == "__main__":
+    main()
