@@ -39,6 +39,7 @@ from evo.parallel import Executor, ParallelConfig, PlayTask, chunks, run_play  #
 from evo.policy import PolicySpec  # noqa: E402
 from evo.search import Search  # noqa: E402
 from games import GameFactory  # noqa: E402
+from games.base import RolloutBatch  # noqa: E402
 from games.block_maze import BlockMaze  # noqa: E402
 from objectives.coverage import CoverageTracker  # noqa: E402
 from oracles import build_oracles, check_all  # noqa: E402
@@ -68,10 +69,11 @@ def engine_rate(executor: Executor, tasks: list[PlayTask], repeats: int, watch: 
     executor.map(run_play, tasks)  # start workers, build games
 
     def once() -> int:
-        rollouts = [r for res in executor.map(run_play, tasks) for r in res.rollouts]
+        # As the engine does: one columnar batch of every episode played.
+        rollouts = RolloutBatch.concat([res.rollouts for res in executor.map(run_play, tasks)])
         if watch is not None:
             watch(rollouts)
-        return sum(r.length for r in rollouts)
+        return rollouts.env_steps
 
     return best_rate(once, repeats)
 
@@ -207,7 +209,7 @@ def main() -> None:
     spec = MAZE.spec()
     oracles = build_oracles([("crash", {}), ("stuck", {}), ("logic", {}), ("performance", {"floor_ms": 1.0})], spec)
     tracker = CoverageTracker(spec)
-    warm = [r for res in serial.map(run_play, maze_tasks(4, 8, hidden, 1)) for r in res.rollouts]
+    warm = serial.map(run_play, maze_tasks(4, 8, hidden, 1))[0].rollouts
     oracles[-1].calibrate(warm)
 
     def watch(rollouts: list) -> None:

@@ -9,12 +9,15 @@ with any number of local workers, and on a Ray or Dask cluster.
 Backends (``parallel:`` in the YAML):
 - ``serial``: in this process, no pickling (what tests and tiny runs use).
 - ``loky``: joblib's default process pool on this machine.
-- ``ray``: ``ray.util.joblib`` on the Ray cluster at ``address`` (or a local one).
-- ``dask``: a ``dask.distributed`` client on the scheduler at ``address`` (or a local one).
+- ``ray``: ``ray.util.joblib`` on the Ray cluster at ``address``, or on a Ray instance this
+  run starts on 127.0.0.1 (the ``ray`` extra).
+- ``dask``: joblib's Dask backend on the scheduler at ``address``, or on a local cluster this
+  run starts on 127.0.0.1 (the ``dask`` extra).
 
-A worker that dies mid-task (killed, out of memory) fails the whole joblib call; the tasks
-are pure functions of their inputs, so the call is simply made again, up to ``retries``
-times, and lands on live workers.
+A worker that dies mid-task (killed, out of memory) fails the whole joblib call on loky and
+Ray; the tasks are pure functions of their inputs, so the call is simply made again, up to
+``retries`` times, on live workers. Dask runs the task again on another worker by itself and
+fails the call only when it gives up (see :func:`_worker_died_errors`).
 """
 
 from __future__ import annotations
@@ -22,15 +25,16 @@ from __future__ import annotations
 import contextlib
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Sequence, TypeVar
+from typing import Any, Callable, Iterator, Literal, Sequence, TypeVar
 
 import numpy as np
+import torch
 from pydantic import BaseModel, ConfigDict, Field
 
 from evo.finetune.a2c import A2CConfig, finetune
 from evo.policy import PolicySpec
 from evo.rollout import Trajectories, draw_episodes, play, policy_chooser, random_chooser
-from games.base import Rollout, VectorGame
+from games.base import Rollout, RolloutBatch, VectorGame
 from objectives.base import step_rewards
 
 log = logging.getLogger(__name__)
@@ -46,10 +50,14 @@ class ParallelConfig(BaseModel):
     backend: Literal["serial", "loky", "ray", "dask"] = Field(
         "loky", description="serial, loky (local processes), ray or dask."
     )
-    n_jobs: int = Field(2, ge=1, description="Workers (and chunks of the population) at once.")
+    n_jobs: int = Field(
+        2, ge=1, description="Workers at once, and chunks the population is cut into (on Ray, "
+        "each worker holds one CPU of the cluster)."
+    )
     address: str | None = Field(
-        None, description="Ray or Dask cluster address (e.g. 'ray://head:10001', 'tcp://sched:8786'); "
-        "null starts a local one."
+        None, description="An existing cluster: Ray ('ray://head:10001', or 'auto' / 'head:6379' "
+        "on a node of the cluster) or a Dask scheduler ('tcp://scheduler:8786'). Null: the run "
+        "starts its own on 127.0.0.1 with n_jobs workers, and stops it at the end."
     )
     retries: int = Field(2, ge=0, description="Times a call is made again after a worker died.")
 
@@ -96,7 +104,7 @@ class PlayTask:
 
 @dataclass
 class PlayResult:
-    rollouts: list[Rollout]
+    rollouts: RolloutBatch
 
 
 def run_play(task: PlayTask) -> PlayResult:
@@ -122,7 +130,7 @@ class DenseReward:
     objectives: tuple[Any, ...]
     weights: tuple[float, ...]
 
-    def __call__(self, rollouts: list[Rollout], traj: Trajectories) -> np.ndarray:
+    def __call__(self, rollouts: Sequence[Rollout], traj: Trajectories) -> np.ndarray:
         out = np.zeros_like(traj.rewards)
         for i, r in enumerate(rollouts):
             for objective, w in zip(self.objectives, self.weights):
@@ -147,13 +155,13 @@ class TuneTask:
 @dataclass
 class TuneResult:
     genomes: np.ndarray
-    batches: list[list[Rollout]] = field(default_factory=list)
+    batches: list[RolloutBatch] = field(default_factory=list)
 
 
 def run_tune(task: TuneTask) -> TuneResult:
     """Worker side of :class:`TuneTask`: the tuned genomes and every batch it played."""
     n = len(task.ids) * task.config.episodes
-    batches: list[list[Rollout]] = []
+    batches: list[RolloutBatch] = []
     tuned, stats = finetune(
         task.genomes, task.policy_spec, _game(task.factory, n), task.config, task.reward,
         task.seeds, task.ids, on_rollouts=batches.append,
@@ -171,74 +179,195 @@ def chunks(n: int, parts: int) -> list[slice]:
     return [slice(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
 
 
-def _worker_died_errors() -> tuple[type[BaseException], ...]:
-    errors: list[type[BaseException]] = []
-    with contextlib.suppress(ImportError):
+def _run(fn: Callable[[T], R], task: T, torch_threads: int) -> R:
+    """Worker side of every task: torch gets ``torch_threads`` threads, then ``fn`` runs.
+
+    Set here rather than trusted to the backend: loky caps inner threads through environment
+    variables, Ray only for tasks that reserve CPUs, Dask not at all.
+    """
+    if torch.get_num_threads() != torch_threads:
+        torch.set_num_threads(torch_threads)
+    return fn(task)
+
+
+def _worker_died_errors(backend: str) -> tuple[type[BaseException], ...]:
+    """What a joblib call on ``backend`` raises when a worker process dies under a task.
+
+    - loky: ``TerminatedWorkerError`` (the pool is broken; the next call gets a new one).
+    - ray: ``RayActorError`` (``ActorDiedError``): ``ray.util.joblib`` runs tasks on a pool of
+      actors, which Ray neither restarts nor retries; the next call makes a new pool.
+    - dask: the scheduler itself runs a task again on another worker when its worker dies,
+      and raises ``KilledWorker`` only once the task has taken down
+      ``distributed.scheduler.allowed-failures`` (default 3) workers.
+    """
+    if backend == "loky":
         from joblib.externals.loky.process_executor import TerminatedWorkerError
 
-        errors.append(TerminatedWorkerError)
-    with contextlib.suppress(ImportError):
-        from concurrent.futures.process import BrokenProcessPool
+        return (TerminatedWorkerError,)
+    if backend == "ray":
+        from ray.exceptions import RayActorError
 
-        errors.append(BrokenProcessPool)
-    with contextlib.suppress(ImportError):
-        from ray.exceptions import RayActorError, WorkerCrashedError
-
-        errors += [WorkerCrashedError, RayActorError]
-    with contextlib.suppress(ImportError):
+        return (RayActorError,)
+    if backend == "dask":
         from distributed.scheduler import KilledWorker
 
-        errors.append(KilledWorker)
-    return tuple(errors)
+        return (KilledWorker,)
+    return ()
+
+
+@contextlib.contextmanager
+def _ray_on_loopback() -> Iterator[None]:
+    """Keep a local Ray instance on 127.0.0.1.
+
+    On Linux Ray turns ``_node_ip_address="127.0.0.1"`` into the machine's outward address
+    and serves on it, ready for other nodes to join; with clusters switched off, as Ray runs
+    on macOS and Windows, every server of the instance stays on loopback.
+    """
+    from ray._private import ray_constants
+
+    saved = ray_constants.ENABLE_RAY_CLUSTER
+    ray_constants.ENABLE_RAY_CLUSTER = False
+    try:
+        yield
+    finally:
+        ray_constants.ENABLE_RAY_CLUSTER = saved
+
+
+def _dask_backend(client: Any) -> Any:
+    """joblib's Dask backend on ``client``, except that a task Dask gives up on fails the call.
+
+    joblib (1.6) sets the error of such a task (``KilledWorker``, once it has taken down
+    ``allowed-failures`` workers) on the task's future but never calls back, and the call
+    waits forever. Handing the error to the callback makes the call raise it.
+    """
+    from joblib._dask import DaskDistributedBackend
+
+    class DaskBackend(DaskDistributedBackend):
+        def submit(self, func: Any, callback: Any = None) -> Any:
+            future = super().submit(func, callback)
+
+            def failed(done: Any) -> None:
+                if not done.cancelled() and done.exception() is not None and callback is not None:
+                    callback(done.exception())
+
+            future.add_done_callback(failed)
+            return future
+
+    return DaskBackend(client=client)
 
 
 class Executor:
-    """Maps tasks over the configured joblib backend, in order, retrying dead workers."""
+    """Maps tasks over the configured joblib backend, in order, retrying dead workers.
 
-    def __init__(self, config: ParallelConfig) -> None:
+    The worker pool lives from the first call to :meth:`close`, so that workers keep their
+    imports and games between calls (Ray's joblib backend would otherwise start new actors
+    for every call).
+
+    Args:
+        config: The experiment's ``parallel`` section.
+        torch_threads: Threads torch may use in each worker.
+    """
+
+    def __init__(self, config: ParallelConfig, torch_threads: int = 1) -> None:
         self.config = config
+        self.torch_threads = torch_threads
+        self._backend_args: dict[str, Any] = {}
         self._client: Any = None
+        self._cluster: Any = None
         self._started_ray = False
+        self._pool: Any = None  # an entered joblib.Parallel
         if config.backend == "ray":
-            import ray
-            from ray.util.joblib import register_ray
-
-            register_ray()
-            if not ray.is_initialized():
-                ray.init(address=config.address, include_dashboard=False, log_to_driver=False)
-                self._started_ray = True
+            self._start_ray()
         elif config.backend == "dask":
-            from dask.distributed import Client
+            self._start_dask()
 
-            self._client = Client(config.address) if config.address else Client(
-                processes=True, n_workers=config.n_jobs, threads_per_worker=1, dashboard_address=None
+    def _start_ray(self) -> None:
+        import ray
+        from ray.util.joblib import register_ray
+
+        register_ray()
+        # One CPU per pool actor, so that Ray spreads them over the cluster's free CPUs.
+        self._backend_args = {"ray_remote_args": {"num_cpus": 1}}
+        if ray.is_initialized():  # the caller's own Ray session: use it, leave it open
+            return
+        quiet: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR}
+        if self.config.address is not None:
+            ray.init(address=self.config.address, **quiet)
+        else:
+            with _ray_on_loopback():
+                ray.init(
+                    address="local",  # never an instance that happens to run already
+                    num_cpus=self.config.n_jobs,
+                    include_dashboard=False,
+                    _node_ip_address="127.0.0.1",
+                    **quiet,
+                )
+        self._started_ray = True
+
+    def _start_dask(self) -> None:
+        from distributed import Client, LocalCluster
+
+        if self.config.address is None:
+            self._cluster = LocalCluster(
+                host="127.0.0.1",
+                n_workers=self.config.n_jobs,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                # No dashboard, but the scheduler still serves its health check: any free port,
+                # not 8787, which another cluster on this machine may hold.
+                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
             )
+        self._client = Client(self._cluster or self.config.address)
 
     @property
     def parts(self) -> int:
         return 1 if self.config.backend == "serial" else self.config.n_jobs
 
     def map(self, fn: Callable[[T], R], tasks: Sequence[T]) -> list[R]:
+        """``[fn(t) for t in tasks]``, run by the workers (a single task runs here)."""
         if self.config.backend == "serial" or len(tasks) <= 1:
             return [fn(t) for t in tasks]
-        from joblib import Parallel, delayed, parallel_config
+        from joblib import delayed
 
-        died = _worker_died_errors()
+        died = _worker_died_errors(self.config.backend)
         for attempt in range(self.config.retries + 1):
             try:
-                with parallel_config(backend=self.config.backend, n_jobs=self.config.n_jobs):
-                    return Parallel(return_as="list")(delayed(fn)(t) for t in tasks)
+                return self._parallel()(delayed(_run)(fn, t, self.torch_threads) for t in tasks)
             except died as exc:
+                # The pool is broken (loky) or short of a worker (ray): the next try gets a
+                # new one. Tasks are pure functions of their inputs, so redoing them is safe.
+                self._close_pool()
                 if attempt == self.config.retries:
                     raise
                 log.warning("a worker died (%s); running the call again", type(exc).__name__)
         raise AssertionError("unreachable")
 
+    def _parallel(self) -> Any:
+        if self._pool is None:
+            from joblib import Parallel, parallel_config
+
+            backend = _dask_backend(self._client) if self.config.backend == "dask" else self.config.backend
+            with parallel_config(backend, n_jobs=self.config.n_jobs, **self._backend_args):
+                pool = Parallel()
+            self._pool = pool.__enter__()
+        return self._pool
+
+    def _close_pool(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            with contextlib.suppress(Exception):  # a broken pool may fail to close too
+                pool.__exit__(None, None, None)
+
     def close(self) -> None:
         close_games()
+        self._close_pool()
         if self._client is not None:
             self._client.close()
             self._client = None
+        if self._cluster is not None:
+            self._cluster.close()
+            self._cluster = None
         if self._started_ray:
             import ray
 
@@ -250,4 +379,3 @@ class Executor:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-

@@ -19,7 +19,7 @@ import numpy as np
 import torch
 
 from evo.policy import PolicySpec, PopulationActor
-from games.base import GameError, Rollout, VectorGame
+from games.base import GameError, RolloutBatch, VectorGame
 
 ActionFn = Callable[[np.ndarray, int], np.ndarray]
 """``(obs [N, obs_dim], t) -> actions [N]``: who chooses the actions of a batch."""
@@ -52,13 +52,13 @@ class EvalResult:
     """What playing a batch returns.
 
     Attributes:
-        rollouts: One :class:`Rollout` per copy, in copy order.
+        rollouts: One episode per copy, in copy order (a sequence of :class:`Rollout`).
         env_steps: Steps taken in total.
         trajectories: The raw arrays (only when asked for).
         game_broken: The vector game raised as a whole and must be replaced.
     """
 
-    rollouts: list[Rollout]
+    rollouts: RolloutBatch
     env_steps: int
     trajectories: Trajectories | None = None
     game_broken: bool = False
@@ -153,34 +153,30 @@ def play(
         if done.all():
             break
     truncated |= ~(terminated | truncated)  # ran out of horizon without the game saying so
-    actions, rewards, frame_ms = actions_t.T, rewards_t.T, frame_ms_t.T
-    features = features_t.transpose(1, 0, 2)
+    used = int(lengths.max()) if n else 0  # steps beyond every episode's end are dropped
+    actions, rewards, frame_ms = actions_t[:used].T, rewards_t[:used].T, frame_ms_t[:used].T
+    features = features_t[: used + 1].transpose(1, 0, 2)
 
-    rollouts = []
-    for i in range(n):
-        length = int(lengths[i])
-        rollouts.append(
-            Rollout(
-                policy=int(policy_ids[i]),
-                episode_seed=int(seeds[i]),
-                # Views into the batch arrays: no copy per episode (pickling copies anyway).
-                actions=actions[i, :length],
-                rewards=rewards[i, :length],
-                features=features[i, : length + 1],
-                frame_ms=frame_ms[i, :length],
-                terminated=bool(terminated[i]),
-                truncated=bool(truncated[i]),
-                error=errors.get(i),
-                violations=tuple(violations[i]),
-            )
-        )
+    rollouts = RolloutBatch(
+        policy=np.asarray(policy_ids, dtype=np.int64),
+        episode_seed=np.asarray(seeds, dtype=np.int64),
+        actions=actions,
+        rewards=rewards,
+        features=features,
+        frame_ms=frame_ms,
+        lengths=lengths,
+        terminated=terminated,
+        truncated=truncated,
+        errors=errors,
+        violations={i: tuple(v) for i, v in enumerate(violations) if v},
+    )
     trajectories = None
     if obs_t is not None:
         steps = np.arange(horizon)[None, :]
         trajectories = Trajectories(
             obs=np.ascontiguousarray(obs_t.transpose(1, 0, 2)),
-            actions=np.ascontiguousarray(actions),
-            rewards=np.ascontiguousarray(rewards),
+            actions=np.ascontiguousarray(actions_t.T),
+            rewards=np.ascontiguousarray(rewards_t.T),
             alive=steps < lengths[:, None],
             lengths=lengths,
             ended=terminated.copy(),

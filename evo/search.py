@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
-import pandas as pd
 import torch
 
 from evo import rundir
@@ -27,10 +26,10 @@ from evo.parallel import DenseReward, Executor, PlayTask, TuneTask, chunks, run_
 from evo.policy import PolicySpec
 from evo.select import hypervolume, survive, tournament
 from evo.variation import gaussian_mutation, single_point_crossover
-from games.base import BUG_KINDS, GameSpec, Rollout
+from games.base import BUG_KINDS, GameSpec, Rollout, RolloutBatch
 from objectives import build_objectives
 from objectives.coverage import CoverageTracker
-from oracles import build_oracles, check_all
+from oracles import build_oracles, calibrate_all, check_all
 from oracles.archive import ArchivedBug, BugArchive
 
 SEED_MAX = 2**63 - 1
@@ -127,7 +126,7 @@ class Search:
         self.rng_vary, self.rng_play, self.rng_tune, self.rng_init = (
             np.random.default_rng(s) for s in seq.spawn(4)
         )
-        self.executor = Executor(exp.parallel)
+        self.executor = Executor(exp.parallel, exp.torch_threads)
         self.seconds: dict[str, float] = defaultdict(float)
         """Wall seconds spent per phase (evaluation, fine-tuning, oracles, selection, bookkeeping)."""
         self.population: Population | None = None
@@ -140,7 +139,7 @@ class Search:
         if self.built.truth is not None:
             self.built.truth.close()
 
-    def _play(self, genomes: np.ndarray, ids: np.ndarray, episodes: int) -> list[Rollout]:
+    def _play(self, genomes: np.ndarray, ids: np.ndarray, episodes: int) -> RolloutBatch:
         """Every policy plays ``episodes`` episodes; chunks of the population run in parallel."""
         seeds = self.rng_play.integers(0, SEED_MAX, size=len(ids))
         random_policy = self.exp.search.policy == "random"
@@ -149,7 +148,7 @@ class Search:
             for c in chunks(len(ids), self.executor.parts)
         ]
         with self._timed("evaluation"):
-            rollouts = [r for result in self.executor.map(run_play, tasks) for r in result.rollouts]
+            rollouts = RolloutBatch.concat([result.rollouts for result in self.executor.map(run_play, tasks)])
         self._observe(rollouts)
         return rollouts
 
@@ -170,10 +169,8 @@ class Search:
         c = self.counters
         c.env_steps += int(sum(r.length for r in rollouts))
         self.tracker.update(rollouts)
-        if not c.calibrated:
-            for oracle in self.built.oracles:
-                if hasattr(oracle, "calibrate"):
-                    oracle.calibrate(rollouts)
+        if not c.calibrated:  # the first episodes of the run are its warm-up
+            calibrate_all(self.built.oracles, rollouts)
             c.calibrated = True
         bugs = check_all(self.built.oracles, rollouts)
         new = self.archive.add(
@@ -218,7 +215,7 @@ class Search:
         # Oracles see the batches in the order a single process would have played them:
         # update by update, policies in population order.
         for u in range(max(len(r.batches) for r in results)):
-            self._observe([x for r in results if u < len(r.batches) for x in r.batches[u]])
+            self._observe(RolloutBatch.concat([r.batches[u] for r in results if u < len(r.batches)]))
         return np.concatenate([r.genomes for r in results])
 
     def _offspring(self, pop: Population) -> tuple[np.ndarray, np.ndarray]:
@@ -390,8 +387,3 @@ def _load_state(obj: Any, state: Any) -> None:
     if state is not None and hasattr(obj, "load_state_dict"):
         obj.load_state_dict(state)
 
-
-def summary_frame(generations: pd.DataFrame) -> pd.DataFrame:
-    """The last generation's row as a two-column table (metric, value) for printing."""
-    last = generations.iloc[-1]
-    return pd.DataFrame({"metric": last.index, "value": last.values})

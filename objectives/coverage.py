@@ -12,7 +12,7 @@ from typing import Any, Literal, Sequence
 import numpy as np
 from pydantic import Field
 
-from games.base import GameSpec, Rollout
+from games.base import GameSpec, Rollout, RolloutBatch, count_keys
 from objectives.base import ObjectiveConfig, register
 
 
@@ -39,6 +39,14 @@ def resolve_bins(spec: GameSpec, intervals: list[int] | int | None) -> tuple[int
     return tuple(intervals)
 
 
+def visited_keys(spec: GameSpec, bins: Sequence[int], rollouts: Sequence[Rollout]) -> np.ndarray:
+    """Sorted distinct bucket keys of every state the rollouts visited."""
+    if isinstance(rollouts, RolloutBatch):
+        keys = rollouts.state_keys(spec, bins)[rollouts.state_mask()]
+        return count_keys(keys, int(np.prod(np.asarray(bins, dtype=np.float64))))[0]
+    return np.unique(np.concatenate([spec.bucket_keys(r.features, bins) for r in rollouts]))
+
+
 @register("coverage", CoverageConfig)
 class Coverage:
     """Distinct state buckets visited across a policy's episodes (larger is better).
@@ -60,9 +68,9 @@ class Coverage:
         return self.spec.bucket_keys(rollout.features, self.bins)
 
     def score(self, rollouts: Sequence[Rollout]) -> float:
-        if not rollouts:
+        if not len(rollouts):
             return 0.0
-        return float(np.unique(np.concatenate([self.keys(r) for r in rollouts])).size)
+        return float(visited_keys(self.spec, self.bins, rollouts).size)
 
     def step_rewards(self, rollout: Rollout) -> np.ndarray:
         keys = self.keys(rollout)
@@ -86,11 +94,8 @@ class CoverageTracker:
 
     def update(self, rollouts: Sequence[Rollout]) -> int:
         """Add the rollouts' buckets; return the run's coverage."""
-        if rollouts:
-            keys = np.unique(
-                np.concatenate([self.spec.bucket_keys(r.features, self.bins) for r in rollouts])
-            )
-            self.visited.update(int(k) for k in keys)
+        if len(rollouts):
+            self.visited.update(visited_keys(self.spec, self.bins, rollouts).tolist())
         return len(self.visited)
 
     def state_dict(self) -> dict[str, Any]:

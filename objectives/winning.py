@@ -6,7 +6,7 @@ from typing import Literal, Sequence
 
 import numpy as np
 
-from games.base import GameSpec, Rollout
+from games.base import GameSpec, Rollout, RolloutBatch
 from objectives.base import ObjectiveConfig, register
 
 
@@ -29,8 +29,10 @@ class Winning:
         self.spec = spec
 
     def score(self, rollouts: Sequence[Rollout]) -> float:
-        if not rollouts:
+        if not len(rollouts):
             return 0.0
+        if isinstance(rollouts, RolloutBatch):
+            return float(np.where(rollouts.valid, rollouts.rewards, 0.0).sum(axis=1).mean())
         return float(np.mean([r.episode_return for r in rollouts]))
 
     def step_rewards(self, rollout: Rollout) -> np.ndarray:

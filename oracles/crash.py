@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from games.base import GameSpec, Rollout
+from games.base import GameSpec, Rollout, with_events
 from oracles.base import Bug, OracleConfig, register
 
 
@@ -59,16 +59,21 @@ class CrashOracle:
         fault reached by many policies is one bug while two faults are two.
         """
         bugs: list[Bug] = []
-        for rollout in rollouts:
-            err = rollout.error
+        seen: set[str] = set()  # the archive keeps the first of a signature; so can we
+        for i, err, _ in with_events(rollouts):
             if err is None or err.is_assertion:
                 continue
+            signature = f"crash:{err.type}:{err.where}:{err.message}"
+            if signature in seen:
+                continue
+            seen.add(signature)
+            rollout = rollouts[i]
             step = max(rollout.length - 1, 0)
             bugs.append(at_last_step(
                 rollout,
                 kind="crash",
                 oracle=self.name,
-                signature=f"crash:{err.type}:{err.where}:{err.message}",
+                signature=signature,
                 message=f"{err.type} at step {step}: {err.message}",
                 data={"type": err.type, "where": err.where},
             ))

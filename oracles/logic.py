@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from games.base import GameSpec, Rollout
+from games.base import GameSpec, Rollout, with_events
 from oracles.base import Bug, OracleConfig, register
 from oracles.crash import at_last_step
 
@@ -35,21 +35,29 @@ class LogicOracle:
         same broken invariant at another step or place is the same bug.
         """
         bugs: list[Bug] = []
-        for rollout in rollouts:
-            err = rollout.error
-            if err is not None and err.is_assertion:
+        seen: set[str] = set()  # the archive keeps the first of a signature; so can we
+        for i, err, violations in with_events(rollouts):
+            signature = "" if err is None else f"logic:assert:{err.where}:{err.message}"
+            if err is not None and err.is_assertion and signature not in seen:
+                seen.add(signature)
+                rollout = rollouts[i]
                 step = max(rollout.length - 1, 0)
                 bugs.append(at_last_step(
                     rollout,
                     kind="logic",
                     oracle=self.name,
-                    signature=f"logic:assert:{err.where}:{err.message}",
+                    signature=signature,
                     message=f"AssertionError at step {step}: {err.message}",
                     data={"type": err.type, "where": err.where},
                 ))
-            if rollout.length == 0:
-                continue
-            for step, text in rollout.violations:
+            for step, text in violations:
+                signature = f"logic:violation:{text}"
+                if signature in seen:
+                    continue
+                rollout = rollouts[i]
+                if rollout.length == 0:
+                    continue
+                seen.add(signature)
                 # A step index outside the episode is the adapter's slip, not a reason to lose
                 # the report: pin it to the nearest step that exists.
                 at = min(max(int(step), 0), rollout.length - 1)
@@ -57,7 +65,7 @@ class LogicOracle:
                     rollout, at,
                     kind="logic",
                     oracle=self.name,
-                    signature=f"logic:violation:{text}",
+                    signature=signature,
                     message=f"violation at step {at}: {text}",
                 ))
         return bugs

@@ -18,7 +18,7 @@ from typing import Any, Sequence
 import numpy as np
 from pydantic import Field
 
-from games.base import GameSpec, Rollout
+from games.base import GameSpec, Rollout, RolloutBatch, count_keys
 from oracles.base import Bug, OracleConfig, register
 
 RECENT_FRAMES = 64
@@ -103,6 +103,10 @@ class PointStats:
         self.visits += int(frame_ms.size)
         self.slow += int(slow)
         self.max_ms = max(self.max_ms, float(frame_ms.max()))
+        self.remember(frame_ms)
+
+    def remember(self, frame_ms: np.ndarray) -> None:
+        """Keep the latest frame times (for the median of a reported point)."""
         self.recent = (self.recent + [float(v) for v in frame_ms[-RECENT_FRAMES:]])[
             -RECENT_FRAMES:]
 
@@ -164,37 +168,37 @@ class PerformanceOracle:
         t_ms = self.threshold_ms
         cfg = self.config
 
-        # One row per step of the batch: which rollout and step, the point, the frame time.
-        owner, step, pts, ms = [], [], [], []
-        for i, r in enumerate(rollouts):
-            f = np.asarray(r.frame_ms, dtype=np.float64)
-            ok = np.flatnonzero(np.isfinite(f))
-            if ok.size == 0:
-                continue
-            owner.append(np.full(ok.size, i, dtype=np.int64))
-            step.append(ok)
-            # The state after the step: where the frame was slow.
-            pts.append(self.spec.buckets(np.asarray(r.features)[ok + 1], self.bins))
-            ms.append(f[ok])
-        if not ms:
+        batch = RolloutBatch.from_rollouts(rollouts) if len(rollouts) else None
+        if batch is None or batch.actions.shape[1] == 0:
             return []
-        owner_a, step_a = np.concatenate(owner), np.concatenate(step)
-        pts_a, ms_a = np.concatenate(pts), np.concatenate(ms)
+        # One row per step taken: which rollout and step, the point after it, its frame time.
+        # np.nonzero walks row-major, so rows come in batch order and, within a rollout, in
+        # step order: "the first slow visit" below is well defined.
+        taken = batch.valid & np.isfinite(batch.frame_ms)
+        rows, cols = np.nonzero(taken)
+        keys = batch.state_keys(self.spec, self.bins)[:, 1:][rows, cols]
+        ms_a = batch.frame_ms[rows, cols]
         slow_a = ms_a > t_ms
-
-        uniq, inverse = np.unique(pts_a, axis=0, return_inverse=True)
-        inverse = inverse.ravel()
-        order = np.argsort(inverse, kind="stable")  # batch order kept within a point
-        starts = np.searchsorted(inverse[order], np.arange(len(uniq)))
-        ends = np.append(starts[1:], len(order))
+        n_keys = int(np.prod(np.asarray(self.bins, dtype=np.float64)))
+        present, visits = count_keys(keys, n_keys)
+        slow_present, slow_counts = count_keys(keys[slow_a], n_keys)
+        slow_of = dict(zip(slow_present.tolist(), slow_counts.tolist()))
+        points = np.stack(np.unravel_index(present, self.bins), axis=1) if present.size else []
 
         found: list[tuple[int, int, Bug]] = []
-        for u, (a, b) in enumerate(zip(starts, ends)):
-            rows = order[a:b]
-            point = tuple(int(v) for v in uniq[u])
-            stats = self.points.setdefault(point, PointStats())
-            slow_rows = rows[slow_a[rows]]
-            stats.add(ms_a[rows], slow_rows.size)
+        for key, n_visits, point_arr in zip(present.tolist(), visits.tolist(), points):
+            point = tuple(int(v) for v in point_arr)
+            stats = self.points.get(point)
+            if stats is None:
+                stats = self.points[point] = PointStats()
+            stats.visits += n_visits
+            stats.slow += slow_of.get(key, 0)
+            if stats.slow == 0:
+                continue  # never slow: counts are all it needs (frame times kept once slow)
+            mine = np.flatnonzero(keys == key)  # batch order within the point
+            stats.remember(ms_a[mine])
+            stats.max_ms = max(stats.max_ms, float(ms_a[mine].max()))
+            slow_rows = mine[slow_a[mine]]
             if stats.reported or slow_rows.size == 0:
                 continue
             if stats.visits < cfg.min_visits or stats.slow <= cfg.slow_share * stats.visits:
@@ -203,9 +207,9 @@ class PerformanceOracle:
             # The first slow visit, not the slowest: which one is slowest is up to the
             # machine, and the report must not change between two runs of one seed.
             k = slow_rows[0]
-            r_idx, s_idx, frame = int(owner_a[k]), int(step_a[k]), float(ms_a[k])
+            r_idx, s_idx, frame = int(rows[k]), int(cols[k]), float(ms_a[k])
             found.append((r_idx, s_idx, Bug.at_step(
-                rollouts[r_idx], s_idx,
+                batch[r_idx], s_idx,
                 kind="performance",
                 oracle=self.name,
                 signature=f"performance:{point}",

@@ -22,7 +22,7 @@ from typing import Sequence
 import numpy as np
 from pydantic import Field
 
-from games.base import GameSpec, Rollout
+from games.base import GameSpec, Rollout, RolloutBatch
 from oracles.base import Bug, OracleConfig, register
 
 
@@ -56,33 +56,63 @@ class StuckOracle:
             else config.min_distinct_actions
         )
 
-    def first_stuck_step(self, rollout: Rollout) -> int | None:
-        """The first step at which the rollout is stuck, or ``None``.
+    def first_stuck_steps(
+        self, features: np.ndarray, actions: np.ndarray, lengths: np.ndarray
+    ) -> np.ndarray:
+        """The first stuck step of each of N padded episodes, or -1, all at once.
 
-        Step ``t`` is stuck when the state after it, ``features[t + 1]``, equals (within
-        ``tolerance``) each state since the run of unchanged states began at some
-        ``features[s]``, the run is at least ``window`` steps long (``t + 1 - s >= window``),
-        and the steps of the run, ``actions[s : t + 1]``, used at least ``min_distinct``
-        different actions. Counting over the whole run, not only its last ``window`` steps,
-        lets a policy with strong preferences show that it tried everything, given time.
+        Step ``t`` is stuck when it and the steps before it back to the start ``s`` of the
+        run left the state unchanged (each within ``tolerance`` of the one before), the run
+        is at least ``window`` steps long (``t + 1 - s >= window``), and the steps of the
+        run, ``actions[s : t + 1]``, used at least ``min_distinct`` different actions.
+        Counting over the whole run, not only its last ``window`` steps, lets a policy with
+        strong preferences show that it tried everything, given time.
+
+        Args:
+            features: ``[N, T + 1, F]`` states.
+            actions: ``[N, T]`` actions.
+            lengths: ``[N]`` valid steps per row.
         """
-        n = self.config.window
-        length = rollout.length
-        if length < n:
-            return None
-        feats = np.asarray(rollout.features, dtype=np.float64)
-        acts = np.asarray(rollout.actions, dtype=np.int64)
-        tol = self.config.tolerance
-        start = 0  # first state index of the current run of unchanged states
-        seen: set[int] = set()
-        for t in range(length):
-            if np.abs(feats[t + 1] - feats[start]).max() > tol:
-                start, seen = t + 1, set()
-                continue
-            seen.add(int(acts[t]))
-            if t + 1 - start >= n and len(seen) >= self.min_distinct:
-                return t
-        return None
+        n_rows, horizon = actions.shape
+        if horizon == 0:
+            return np.full(n_rows, -1, dtype=np.int64)
+        out = np.full(n_rows, -1, dtype=np.int64)
+        # Time-major ([T, N]): every scan below runs down contiguous rows of the batch.
+        feats = np.ascontiguousarray(features.transpose(1, 0, 2))
+        steps = np.arange(horizon)[:, None]
+        delta = np.abs(feats[1:] - feats[:-1])
+        changed = delta[:, :, 0] > self.config.tolerance
+        for j in range(1, delta.shape[2]):  # a loop over the few features beats max(axis=2)
+            changed |= delta[:, :, j] > self.config.tolerance
+        # Only episodes with at least `window` state-preserving steps can be stuck.
+        maybe = np.flatnonzero(((~changed) & (steps < lengths[None, :])).sum(axis=0) >= self.config.window)
+        if maybe.size == 0:
+            return out
+        changed, lengths = changed[:, maybe], lengths[maybe]
+        acts = np.ascontiguousarray(actions[maybe].T)
+        n_rows = maybe.size
+        # State index at which the current run of unchanged states began, per step.
+        run_start = np.maximum.accumulate(np.where(changed, steps + 1, 0), axis=0)
+        distinct = np.zeros((horizon, n_rows), dtype=np.int64)
+        for a in range(max(self.spec.n_actions, int(acts.max(initial=0)) + 1)):
+            last = np.maximum.accumulate(np.where(acts == a, steps, -1), axis=0)
+            distinct += last >= run_start
+        stuck = (
+            (steps < lengths[None, :]) & ~changed
+            & (steps + 1 - run_start >= self.config.window)
+            & (distinct >= self.min_distinct)
+        )
+        out[maybe] = np.where(stuck.any(axis=0), stuck.argmax(axis=0), -1)
+        return out
+
+    def first_stuck_step(self, rollout: Rollout) -> int | None:
+        """The first stuck step of one rollout, or ``None`` (see :meth:`first_stuck_steps`)."""
+        t = self.first_stuck_steps(
+            np.asarray(rollout.features, dtype=np.float64)[None],
+            np.asarray(rollout.actions, dtype=np.int64)[None],
+            np.array([rollout.length]),
+        )[0]
+        return None if t < 0 else int(t)
 
     def check(self, rollouts: Sequence[Rollout]) -> list[Bug]:
         """At most one ``stuck`` bug per rollout, at its first stuck step.
@@ -93,16 +123,22 @@ class StuckOracle:
         """
         bugs: list[Bug] = []
         n = self.config.window
-        for rollout in rollouts:
-            t = self.first_stuck_step(rollout)
-            if t is None:
-                continue
+        if isinstance(rollouts, RolloutBatch):
+            firsts = self.first_stuck_steps(rollouts.features, rollouts.actions, rollouts.lengths)
+            found = [(rollouts[int(i)], int(firsts[i])) for i in np.flatnonzero(firsts >= 0)]
+        else:
+            found = [(r, t) for r in rollouts if (t := self.first_stuck_step(r)) is not None]
+        seen: set[str] = set()  # the archive keeps the first of a signature; so can we
+        for rollout, t in found:
             point = tuple(int(b) for b in self.spec.buckets(rollout.features[t + 1]))
+            if f"stuck:{point}" in seen:
+                continue
+            seen.add(f"stuck:{point}")
             run = np.flatnonzero(
                 np.abs(rollout.features[: t + 2] - rollout.features[t + 1]).max(axis=-1)
                 > self.config.tolerance
             )
-            begin = int(run[-1]) if run.size else 0  # the last state that differed
+            begin = int(run[-1]) + 1 if run.size else 0  # the first state of the frozen run
             distinct = len(np.unique(rollout.actions[begin : t + 1]))
             bugs.append(Bug.at_step(
                 rollout, t,

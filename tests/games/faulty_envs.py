@@ -49,6 +49,11 @@ class LineWalk(gym.Env[np.ndarray, int]):
         step_delay_s: Sleep this long in every step (a slow frame).
         reset_fault_seed: When set, ``reset(seed=reset_fault_seed)`` fires the fault too
             (a game that breaks while loading a level).
+        die_once_marker: When set, the first ``reset`` that finds no file at this path
+            creates it and kills the process hosting the game (``os._exit(1)``), as the
+            kernel's OOM killer would; every later reset, in any process, plays on. Tests
+            point a parallel run at it to check that a worker dying mid-evaluation is
+            retried and the run goes on.
     """
 
     metadata: dict[str, Any] = {"render_modes": []}
@@ -64,6 +69,7 @@ class LineWalk(gym.Env[np.ndarray, int]):
         frame_ms: float | None = None,
         step_delay_s: float = 0.0,
         reset_fault_seed: int | None = None,
+        die_once_marker: str | None = None,
     ) -> None:
         if fault not in FAULTS:
             raise ValueError(f"fault must be one of {', '.join(FAULTS)}, got {fault!r}")
@@ -79,6 +85,7 @@ class LineWalk(gym.Env[np.ndarray, int]):
         self.frame_ms = frame_ms
         self.step_delay_s = float(step_delay_s)
         self.reset_fault_seed = reset_fault_seed
+        self.die_once_marker = die_once_marker
         self.action_space = spaces.Discrete(n_actions)
         self.observation_space = spaces.Box(0.0, float(length - 1), shape=(1,), dtype=np.float32)
         self.game_spec = GameSpec(
@@ -100,6 +107,8 @@ class LineWalk(gym.Env[np.ndarray, int]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
+        if self.die_once_marker is not None:
+            _die_once(self.die_once_marker)
         self.position = 0
         self.steps = 0
         info: dict[str, Any] = {}
@@ -141,3 +150,15 @@ class LineWalk(gym.Env[np.ndarray, int]):
     def state_features(self, obs: np.ndarray, info: dict[str, Any]) -> np.ndarray:
         """The agent's cell: the one number that says where the game is."""
         return np.array([float(self.position)])
+
+
+def _die_once(marker: str) -> None:
+    """Kill this process unless ``marker`` exists; only the one process that creates it dies."""
+    if os.path.exists(marker):
+        return
+    try:
+        fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)  # atomic: one winner
+    except FileExistsError:
+        return
+    os.close(fd)
+    os._exit(1)
