@@ -2,6 +2,8 @@
 
     evo run EXP.yaml [key=value ...] [--out DIR] [--resume RUN_DIR]
     evo replay RUN_DIR BUG_ID
+    evo compare EXP.yaml|DIR ... [--seeds N] [--jobs J] [--out DIR]
+    evo report RUN_DIR
 
 Bad input (a missing file, an unknown key, a wrong type, an unknown name) is one line on
 stderr and exit code 2, never a traceback.
@@ -41,6 +43,16 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("run_dir", type=Path)
     replay.add_argument("bug_id", type=int)
     replay.add_argument("--repeats", type=int, default=3, help="replays judged together (default 3)")
+    compare = sub.add_parser(
+        "compare", help="run experiments over seeds (or read run directories) and compare them"
+    )
+    compare.add_argument("inputs", nargs="+", metavar="EXP.yaml|DIR",
+                         help="experiment YAMLs to run, or run directories (or folders of them) to read")
+    compare.add_argument("--seeds", type=int, default=5, help="seeds 0..N-1 per experiment (default 5)")
+    compare.add_argument("--jobs", type=int, default=2, help="runs at the same time (default 2)")
+    compare.add_argument("--out", type=Path, help="output folder (default compare/<stamp>)")
+    report = sub.add_parser("report", help="print a run's summary and write its plots")
+    report.add_argument("run_dir", type=Path)
     return parser
 
 
@@ -50,6 +62,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "run":
             return _run(args, console)
+        if args.command == "compare":
+            return _compare(args, console)
+        if args.command == "report":
+            return _report(args, console)
         return _replay(args, console)
     except (UserError, ConfigError) as exc:
         print(f"evo: error: {exc}", file=sys.stderr)
@@ -90,13 +106,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     except FileNotFoundError as exc:
         raise UserError(str(exc)) from None
     injected = len(search.built.injected) if search.built.truth is not None else None
-    table = summary(load_run(run_dir), injected)
-    out = Table(title=f"{exp.name} (seed {exp.seed})")
-    out.add_column("metric")
-    out.add_column("value", justify="right")
-    for metric, value in table.itertuples(index=False):
-        out.add_row(str(metric), f"{value:,}" if isinstance(value, int) else str(value))
-    console.print(out)
+    console.print(_metric_table(summary(load_run(run_dir), injected), f"{exp.name} (seed {exp.seed})"))
     console.print(f"run directory: {run_dir}")
     return 0
 
@@ -115,6 +125,135 @@ def _replay(args: argparse.Namespace, console: Console) -> int:
         raise UserError(exc.args[0]) from None
     console.print(result.message)
     return 0 if result.reproduced else 1
+
+
+def _compare(args: argparse.Namespace, console: Console) -> int:
+    from evo.compare import CompareError, Finished, compare
+
+    if args.jobs < 1:
+        raise UserError(f"--jobs must be at least 1, got {args.jobs}")
+
+    def finished(done: int, total: int, run: Finished) -> None:
+        found = "" if run.injected_found is None else f" ({run.injected_found} injected found)"
+        console.print(f"[{done}/{total}] {run.name} seed {run.seed}: {run.bugs} bugs{found}, {run.seconds:.1f} s",
+                      markup=False)
+
+    try:
+        result = compare(args.inputs, seeds=args.seeds, n_jobs=args.jobs, out=args.out, on_finished=finished)
+    except CompareError as exc:
+        raise UserError(str(exc)) from None
+    for game, rows in result.summary.groupby("game", sort=False):
+        _print_whole(console, _summary_table(rows, game))
+        pairs = result.pairwise[result.pairwise["game"] == game]
+        if len(pairs):
+            _print_whole(console, _pairwise_table(pairs, game))
+    out = result.files[0].parent
+    console.print(f"wrote {', '.join(str(f.relative_to(out)) for f in result.files)} in {out}")
+    return 0
+
+
+def _fmt(value: object, digits: int = 1) -> str:
+    """A table cell: ``-`` for a missing value, thousands separators, ``digits`` decimals."""
+    if value is None or (isinstance(value, float) and value != value):
+        return "-"
+    if isinstance(value, float):
+        return f"{value:,.{digits}f}"
+    return str(value)
+
+
+def _count(value: float) -> str:
+    """Env steps in a few characters: 950, 12.3k, 1.52M."""
+    if value != value:
+        return "-"
+    for scale, suffix in ((1e6, "M"), (1e3, "k")):
+        if abs(value) >= scale:
+            return f"{value / scale:.3g}{suffix}"
+    return f"{value:.0f}"
+
+
+def _print_whole(console: Console, table: Table) -> None:
+    """Print a table at its natural width even where the terminal is narrower (the terminal
+    wraps the lines), so that no cell is cut short and a saved log shows it whole."""
+    width = Console(width=1000).measure(table).maximum
+    Console(file=console.file, highlight=False, soft_wrap=True, width=max(console.width, width)).print(table)
+
+
+def _summary_table(rows, game: str) -> Table:  # rows: a pandas.DataFrame, imported lazily
+    """summary.csv of one game, the columns that fit a line (the CSV has them all)."""
+    from rich import box
+    from rich.markup import escape
+
+    from games.base import BUG_KINDS
+
+    kinds = [k for k in BUG_KINDS if rows[f"bugs_{k}"].fillna(0).any()]
+    table = Table(title=f"summary: {game}", box=box.SIMPLE_HEAD,
+                  caption="bugs: injected bugs found (bug reports without ground truth), mean over "
+                  "runs; 50% (n): mean env steps to find half of the injected bugs, over the n runs that did")
+    short = {"performance": "perf"}
+    for col in ["strategy", "runs", escape("bugs ± sd [min-max]"), *(short.get(k, k) for k in kinds), "prec.",
+                "coverage", "env steps", "50% (n)", "90% (n)", "100% (n)"]:
+        table.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
+    for r in rows.to_dict("records"):
+        table.add_row(
+            escape(r["strategy"]), str(r["runs"]),
+            escape(f"{r['bugs_mean']:.1f} ± {_fmt(r['bugs_sd'])} [{r['bugs_min']:.0f}-{r['bugs_max']:.0f}]"),
+            *(_fmt(r[f"bugs_{k}"]) for k in kinds), _fmt(r["precision"], 2), _fmt(r["coverage"], 0),
+            _count(r["env_steps"]),
+            *(f"{_count(r[f'steps_to_{s}'])} ({r[f'reached_{s}']})" for s in ("50", "90", "100")),
+        )
+    return table
+
+
+def _pairwise_table(rows, game: str) -> Table:
+    """pairwise.csv of one game."""
+    from rich import box
+    from rich.markup import escape
+
+    table = Table(title=f"pairwise: {game}", box=box.SIMPLE_HEAD,
+                  caption="Mann-Whitney U (two-sided) on bugs found, p Holm-adjusted over the pairs "
+                  "(* <= 0.05); Cliff's delta > 0: a finds more")
+    for col in ["a", "b", "bugs a", "bugs b", "U", "p", "p Holm", "delta", "magnitude"]:
+        table.add_column(col, justify="left" if col in ("a", "b", "magnitude") else "right", no_wrap=True)
+    for r in rows.to_dict("records"):
+        mark = " *" if r["significant"] else ""
+        table.add_row(escape(r["a"]), escape(r["b"]), _fmt(r["bugs_a"]), _fmt(r["bugs_b"]), _fmt(r["U"]),
+                      f"{r['p']:.3g}", f"{r['p_holm']:.3g}{mark}", f"{r['delta']:+.2f}", r["magnitude"])
+    return table
+
+
+def _report(args: argparse.Namespace, console: Console) -> int:
+    from evo import plots
+    from evo.report import game_facts, load_run, summary
+    from evo.rundir import CONFIG, GENERATIONS
+
+    run_dir = args.run_dir
+    if not (run_dir / CONFIG).is_file():
+        raise UserError(f"{run_dir}: not a run directory (no {CONFIG})")
+    if not (run_dir / GENERATIONS).is_file():
+        raise UserError(f"{run_dir}: run has no {GENERATIONS} (not one generation finished)")
+    run = load_run(run_dir)
+    facts = game_facts(run.config)
+    console.print(_metric_table(summary(run, len(facts.injected) if facts.has_truth else None),
+                                f"{run.config['name']} (seed {run.config.get('seed', 0)})"))
+    figures = run_dir / "plots"
+    written = [
+        plots.bugs_over([run], "env_steps", figures / "bugs_over_steps.png"),
+        plots.bugs_over([run], "wall_s", figures / "bugs_over_seconds.png"),
+        plots.objectives_per_generation(run, figures / "objectives.png"),
+        plots.coverage_maps([run], figures / "coverage_map.png"),
+    ]
+    console.print(f"plots: {', '.join(str(p) for p in written if p is not None)}")
+    return 0
+
+
+def _metric_table(table, title: str) -> Table:
+    """A ``(metric, value)`` DataFrame of :func:`evo.report.summary` as a rich table."""
+    out = Table(title=title)
+    out.add_column("metric")
+    out.add_column("value", justify="right")
+    for metric, value in table.itertuples(index=False):
+        out.add_row(str(metric), f"{value:,}" if isinstance(value, int) else str(value))
+    return out
 
 
 if __name__ == "__main__":

@@ -1,20 +1,25 @@
-"""Read run directories into pandas, and the end-of-run summary table.
+"""Read run directories into pandas: the end-of-run summary, and tables that compare runs.
 
 ``load_run(path)`` is the entry point for notebooks: it returns the run's resolved config and
-its ``generations.csv`` and ``bugs.jsonl`` as DataFrames.
+its ``generations.csv`` and ``bugs.jsonl`` as DataFrames. ``compare(run_dirs)`` and
+``pairwise(run_dirs)`` are the ``summary.csv`` and ``pairwise.csv`` of ``evo compare``.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
+import numpy as np
 import pandas as pd
 import yaml
 
 from evo import rundir
+from evo.stats import cliffs_delta, delta_magnitude, holm, mann_whitney, time_to_fraction
+from games.base import BUG_KINDS, GameSpec
 
 BUG_COLUMNS = [
     "id", "kind", "oracle", "signature", "message", "generation", "env_steps", "wall_s",
@@ -95,3 +100,218 @@ def summary(run: RunData, injected: int | None = None) -> pd.DataFrame:
             ("unmatched reports", int(len(run.bugs) - len(matched))),
         ]
     return pd.DataFrame(rows, columns=["metric", "value"], dtype=object)
+
+
+# --------------------------------------------------------------------------- comparing runs
+# `evo compare` and notebooks: one row per run, then one row per strategy (the run's config
+# `name`) and one per pair of strategies on the same game.
+
+FRACTIONS: tuple[tuple[str, float], ...] = (("50", 0.5), ("90", 0.9), ("100", 1.0))
+"""Shares of the injected bugs whose time to find is reported (column suffixes)."""
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What scoring and plotting a run need from its game, built once per game config.
+
+    Attributes:
+        label: The game and its kwargs, e.g. ``block_maze(maze_seed=0, preset=large)``;
+            strategies are only compared with others on the same label.
+        spec: The game's :class:`games.base.GameSpec`.
+        has_truth: The game knows its injected bugs (``match``); bugs found then means
+            distinct injected bugs found, otherwise bug reports.
+        injected: The game's ground truth (``injected_bugs``), empty without it.
+        walls: The optional ``render_map()`` of the game: 2-D, 1 = wall, indexed by the
+            buckets of the first two state features; None when the game has none.
+    """
+
+    label: str
+    spec: GameSpec
+    has_truth: bool
+    injected: tuple[Any, ...]
+    walls: np.ndarray | None
+
+
+def game_label(config: dict[str, Any]) -> str:
+    """``name(k=v, ...)`` of a run's game section."""
+    game = config["game"]
+    source = game.get("name") or game.get("entry_point") or game.get("gym_id") or "?"
+    kwargs = ", ".join(f"{k}={v}" for k, v in sorted((game.get("kwargs") or {}).items()))
+    return f"{source}({kwargs})"
+
+
+def game_facts(config: dict[str, Any]) -> GameFacts:
+    """Build the game of a run's resolved config once (cached per game section), read its facts."""
+    key = json.dumps(config["game"], sort_keys=True)
+    if key not in _FACTS:
+        from evo.config import game_factory, parse_experiment
+
+        factory = game_factory(parse_experiment(config))
+        spec = factory.spec()
+        env = factory.make_env()
+        try:
+            game = env.unwrapped
+            has_truth = hasattr(game, "match")
+            injected = tuple(getattr(game, "injected_bugs", ())) if has_truth else ()
+            render_map = getattr(game, "render_map", None)
+            walls = np.asarray(render_map()) if callable(render_map) else None
+        finally:
+            env.close()
+        _FACTS[key] = GameFacts(game_label(config), spec, has_truth, injected, walls)
+    return _FACTS[key]
+
+
+_FACTS: dict[str, GameFacts] = {}
+
+
+def found_curve(run: RunData, facts: GameFacts | None = None) -> pd.DataFrame:
+    """When the run's count of bugs found went up: columns env_steps, wall_s, found.
+
+    Bugs found are distinct injected bugs when the game has ground truth, bug reports
+    otherwise. The first row is the start (0, 0, 0).
+    """
+    facts = facts or game_facts(run.config)
+    bugs = run.bugs
+    rows = [(0.0, 0.0, 0)]
+    seen: set[int] = set()
+    for steps, wall, bug in zip(bugs.get("env_steps", []), bugs.get("wall_s", []), bugs.get("injected_id", [])):
+        if facts.has_truth:
+            if pd.isna(bug) or int(bug) in seen:
+                continue
+            seen.add(int(bug))
+        rows.append((float(steps), float(wall), len(seen) if facts.has_truth else len(rows)))
+    return pd.DataFrame(rows, columns=["env_steps", "wall_s", "found"])
+
+
+def run_metrics(run: RunData) -> dict[str, Any]:
+    """One row of :func:`runs_table`: what a run found, how fast, and at what cost."""
+    facts = game_facts(run.config)
+    bugs = run.bugs
+    last = run.generations.iloc[-1] if len(run.generations) else None
+    matched = bugs["injected_id"].dropna() if len(bugs) else pd.Series(dtype="Int64")
+    row: dict[str, Any] = {
+        "strategy": run.config["name"],
+        "seed": int(run.config.get("seed", 0)),
+        "game": facts.label,
+        "injected": len(facts.injected) if facts.has_truth else np.nan,
+        "bugs": int(matched.nunique()) if facts.has_truth else len(bugs),
+        "reports": len(bugs),
+    }
+    for kind in BUG_KINDS:
+        of_kind = bugs[bugs["kind"] == kind] if len(bugs) else bugs
+        row[f"bugs_{kind}"] = (
+            int(of_kind["injected_id"].dropna().nunique()) if facts.has_truth else len(of_kind)
+        )
+    row["precision"] = len(matched) / len(bugs) if facts.has_truth and len(bugs) else np.nan
+    row["coverage"] = int(last["coverage"]) if last is not None else np.nan
+    row["hypervolume"] = float(last["hypervolume"]) if last is not None else np.nan
+    row["env_steps"] = int(last["env_steps"]) if last is not None else 0
+    row["wall_s"] = float(last["wall_s"]) if last is not None else 0.0
+    row["generations"] = len(run.generations)
+    for suffix, fraction in FRACTIONS:
+        steps, seconds = (
+            time_to_fraction(bugs["env_steps"].tolist(), bugs["wall_s"].tolist(),
+                             bugs["injected_id"].tolist(), len(facts.injected), fraction)
+            if facts.has_truth and len(bugs) else (np.nan, np.nan)
+        )
+        row[f"steps_to_{suffix}"] = steps
+        row[f"seconds_to_{suffix}"] = seconds
+    row["path"] = str(run.path)
+    return row
+
+
+def runs_table(run_dirs: Sequence[str | Path]) -> pd.DataFrame:
+    """One row per run directory (see :func:`run_metrics`), in the order given."""
+    return pd.DataFrame([run_metrics(load_run(d)) for d in run_dirs])
+
+
+SUMMARY_COLUMNS = [
+    "strategy", "game", "runs", "injected", "bugs_mean", "bugs_sd", "bugs_min", "bugs_max",
+    *(f"bugs_{k}" for k in BUG_KINDS), "reports", "precision", "coverage", "hypervolume",
+    "env_steps", "wall_s",
+    *(f"{what}_{s}" for s, _ in FRACTIONS for what in ("steps_to", "seconds_to", "reached")),
+]
+"""Columns of :func:`compare`, i.e. of ``summary.csv``."""
+
+
+def summarize(runs: pd.DataFrame) -> pd.DataFrame:
+    """:func:`compare` from a :func:`runs_table`: one row per strategy, in order of appearance.
+
+    ``bugs_*`` are mean (and sd, min, max) over seeds of the bugs found; ``bugs_<kind>``,
+    ``reports``, ``precision``, ``coverage``, ``hypervolume``, ``env_steps`` and ``wall_s``
+    are means over seeds; ``steps_to_F`` and ``seconds_to_F`` are means over the seeds that
+    found F% of the injected bugs, and ``reached_F`` says how many did.
+    """
+    rows = []
+    for strategy, group in runs.groupby("strategy", sort=False):
+        bugs = group["bugs"].astype(float)
+        row: dict[str, Any] = {
+            "strategy": strategy,
+            "game": group["game"].iloc[0],
+            "runs": len(group),
+            "injected": group["injected"].iloc[0],
+            "bugs_mean": bugs.mean(),
+            "bugs_sd": bugs.std(ddof=1) if len(group) > 1 else np.nan,
+            "bugs_min": bugs.min(),
+            "bugs_max": bugs.max(),
+        }
+        for column in [f"bugs_{k}" for k in BUG_KINDS] + [
+            "reports", "precision", "coverage", "hypervolume", "env_steps", "wall_s"
+        ]:
+            row[column] = group[column].astype(float).mean()
+        for suffix, _ in FRACTIONS:
+            steps = group[f"steps_to_{suffix}"].astype(float)
+            row[f"steps_to_{suffix}"] = steps.mean()  # NaN-skipping: over the seeds that got there
+            row[f"seconds_to_{suffix}"] = group[f"seconds_to_{suffix}"].astype(float).mean()
+            row[f"reached_{suffix}"] = int(steps.notna().sum())
+        rows.append(row)
+    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+
+
+PAIRWISE_COLUMNS = [
+    "game", "a", "b", "n_a", "n_b", "bugs_a", "bugs_b", "U", "p", "p_holm", "delta", "magnitude",
+    "significant",
+]
+"""Columns of :func:`pairwise`, i.e. of ``pairwise.csv``."""
+
+
+def pairwise_tests(runs: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """:func:`pairwise` from a :func:`runs_table`.
+
+    For every pair (a, b) of strategies on the same game: mean bugs found of each, the
+    two-sided Mann-Whitney U of a's bugs found against b's and its p-value, the p-value
+    Holm-adjusted over all pairs of that game, Cliff's delta (positive: a finds more) and its
+    magnitude, and whether ``p_holm <= alpha``.
+    """
+    rows = []
+    for game, on_game in runs.groupby("game", sort=False):
+        samples = {s: g["bugs"].astype(float).to_numpy() for s, g in on_game.groupby("strategy", sort=False)}
+        family = []
+        for a, b in combinations(samples, 2):
+            x, y = samples[a], samples[b]
+            u, p = mann_whitney(x, y)
+            delta = cliffs_delta(x, y)
+            family.append({
+                "game": game, "a": a, "b": b, "n_a": len(x), "n_b": len(y),
+                "bugs_a": x.mean(), "bugs_b": y.mean(), "U": u, "p": p,
+                "delta": delta, "magnitude": delta_magnitude(delta),
+            })
+        for row, adjusted in zip(family, holm([r["p"] for r in family])):
+            row["p_holm"] = adjusted
+            row["significant"] = bool(adjusted <= alpha)
+        rows += family
+    return pd.DataFrame(rows, columns=PAIRWISE_COLUMNS)
+
+
+def compare(run_dirs: Sequence[str | Path]) -> pd.DataFrame:
+    """The ``summary.csv`` of ``evo compare``: one row per strategy over its run directories.
+
+    A strategy is a run's config ``name``; its runs are usually the same experiment with
+    different seeds. Columns: :data:`SUMMARY_COLUMNS` (see :func:`summarize`).
+    """
+    return summarize(runs_table(run_dirs))
+
+
+def pairwise(run_dirs: Sequence[str | Path], alpha: float = 0.05) -> pd.DataFrame:
+    """The ``pairwise.csv`` of ``evo compare`` (see :func:`pairwise_tests`)."""
+    return pairwise_tests(runs_table(run_dirs), alpha)

@@ -595,6 +595,13 @@ class BlockMaze(gym.Env):
         """Ground truth: which injected bug a reported bug is (see :func:`_match`)."""
         return _match(self.injected_bugs, bug)
 
+    def render_map(self) -> np.ndarray:
+        """The maze from above for plots: ``[row, col]`` uint8, 1 = block or wall, 0 = floor.
+
+        Indexed like the buckets of the state features (row, col) at the game's resolution.
+        """
+        return self.layout.blocks.astype(np.uint8)
+
     def render(self) -> str | None:
         """The maze as text: ``#`` block, ``R`` robot, ``G`` goal."""
         if self.render_mode != "ansi":
