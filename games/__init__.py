@@ -8,6 +8,11 @@ register(
     entry_point="games.block_maze:BlockMaze",
     vector_entry_point="games.block_maze:BlockMazeVector",
 )
+register(
+    "cartpole_perf",
+    entry_point="games.cartpole_perf:CartPolePerf",
+    vector_entry_point="games.cartpole_perf:CartPolePerfVector",
+)
 
 __all__ = [
     "GameError", "GameFactory", "GameNotFound", "GameSpec", "InjectedBug", "Rollout",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from games.base import GameSpec
-from objectives import coverage, winning  # noqa: F401  (register themselves)
+from objectives import coverage, fps_drop, winning  # noqa: F401  (register themselves)
 from objectives.base import REGISTRY, Objective, step_rewards
 
 

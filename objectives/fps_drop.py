@@ -1,0 +1,260 @@
+"""FPS drop: RELINE's load-testing objective, distinct places where frames render slowly.
+
+RELINE (Tufano et al., "Using reinforcement learning for load testing of video games"):
+a frame is slow when it took longer than ``t = mean + 5 sd`` of the frame times of a
+baseline, shifted by ``delta = max(Q1_train - Q1_base, Q3_train - Q3_base)`` for the extra
+load of training; the agent earns +10 per slow step and, at the end of the episode, a bonus
+of 10 times the sum of those rewards.
+
+In this engine:
+
+- **Baseline** (``update``): the frame times of the first ``warmup_rollouts`` rollouts given
+  to :meth:`FpsDrop.update` (by default every rollout of its first call, i.e. the first
+  generation's evaluation). ``t_base = max(floor_ms, mean + sd_factor * sd)`` with sigma
+  clipping (:func:`oracles.performance.slow_threshold`, the performance oracle's rule), and
+  ``Q1_base``, ``Q3_base`` are the 25th and 75th percentiles of the unclipped baseline.
+- **Shift** (``delta: true``): every later ``update(all_rollouts)`` (one per generation, the
+  generation's evaluation batch of the whole population) recomputes ``Q1_train`` and
+  ``Q3_train`` from that batch's frame times and sets
+  ``delta = max(Q1_train - Q1_base, Q3_train - Q3_base)``. The threshold is
+  ``t = t_base + max(0, delta)``: a lighter load than the baseline's never lowers ``t`` below
+  the five-sigma line, where noise would count as slow frames. Scores of generation g use the
+  delta of generation g - 1's batch. Quartiles over the whole population's frames stay put
+  unless more than a quarter of all frames are slow.
+- **Before calibration** (the first generation is scored before the first ``update``):
+  :meth:`FpsDrop.score` and :meth:`FpsDrop.step_rewards` judge the rollouts they are given
+  against a provisional threshold computed from those same rollouts (same rule, not kept),
+  so first-generation scores are meaningful; sigma clipping keeps a policy's own slow frames
+  from hiding themselves unless they are a large share of its frames.
+- **Point**: the bucket (at ``bins``, default the game's ``feature_bins``) of the state after
+  the step, as the performance oracle's. ``region`` limits everything to steps whose state
+  after the step lies in a box (RELINE rewards only slow frames near the track).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Sequence
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from games.base import GameSpec, Rollout, RolloutBatch, count_keys
+from objectives.base import ObjectiveConfig, register
+from oracles.performance import slow_threshold
+
+BONUS_FACTOR = 10.0
+"""RELINE: end-of-episode bonus = 10 x the sum of the episode's step rewards."""
+
+
+class Region(BaseModel):
+    """A box in state-feature space, bounds included."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    low: list[float] = Field(description="Lowest value of each state feature.")
+    high: list[float] = Field(description="Highest value of each state feature.")
+
+
+class FpsDropConfig(ObjectiveConfig):
+    """Options of the fps_drop objective."""
+
+    sd_factor: float = Field(
+        default=5.0, gt=0.0,
+        description="Standard deviations above the baseline mean a frame must take to be slow "
+        "(RELINE: 5).",
+    )
+    warmup_rollouts: int | None = Field(
+        default=None, ge=1,
+        description="How many of the first rollouts given to update() make the baseline; "
+        "null: all rollouts of the first update() call.",
+    )
+    delta: bool = Field(
+        default=True,
+        description="Shift the threshold by RELINE's delta = max(Q1_train - Q1_base, "
+        "Q3_train - Q3_base), recomputed from each later update() batch (never below 0).",
+    )
+    floor_ms: float = Field(
+        default=0.0, ge=0.0,
+        description="Frames faster than this are never slow (keeps scheduler jitter out).",
+    )
+    step_reward: float = Field(
+        default=10.0, description="Dense reward per slow step (RELINE: +10)."
+    )
+    episode_bonus: bool = Field(
+        default=True,
+        description="Add 10 x the episode's summed step rewards at its last step (RELINE).",
+    )
+    region: Region | None = Field(
+        default=None,
+        description="Only steps whose state after the step lies in this box count; null: all.",
+    )
+    bins: list[int] | None = Field(
+        default=None,
+        description="Intervals per state feature that make a point; null: the game's "
+        "feature_bins.",
+    )
+
+
+def _finite(frames: np.ndarray) -> np.ndarray:
+    x = np.asarray(frames, dtype=np.float64).ravel()
+    return x[np.isfinite(x)]
+
+
+def _frames(rollouts: Sequence[Rollout]) -> np.ndarray:
+    """Every finite frame time of the rollouts, in order."""
+    if isinstance(rollouts, RolloutBatch):
+        return _finite(rollouts.frame_ms[rollouts.valid])
+    if not len(rollouts):
+        return np.zeros(0)
+    return _finite(np.concatenate([np.asarray(r.frame_ms, dtype=np.float64) for r in rollouts]))
+
+
+@register("fps_drop", FpsDropConfig)
+class FpsDrop:
+    """Distinct points where a frame rendered slower than the calibrated threshold.
+
+    ``score`` (larger is better) counts the points (buckets of the state after a step) with
+    at least one slow frame across the policy's episodes: RELINE's fitness, distinct low-FPS
+    points found. ``step_rewards`` is RELINE's dense reward.
+    """
+
+    name = "fps_drop"
+    sense: Literal["max", "min"] = "max"
+
+    def __init__(self, spec: GameSpec, config: FpsDropConfig) -> None:
+        n = spec.n_features
+        if config.bins is not None and len(config.bins) != n:
+            raise ValueError(f"fps_drop.bins has {len(config.bins)} entries, expected {n} (one per state feature)")
+        if config.region is not None and not (len(config.region.low) == len(config.region.high) == n):
+            raise ValueError(
+                f"fps_drop.region needs {n} values in low and in high (one per state feature: "
+                f"{', '.join(spec.feature_names)})"
+            )
+        self.spec = spec
+        self.config = config
+        self.bins = tuple(spec.feature_bins if config.bins is None else config.bins)
+        self.base_ms: float | None = None
+        self.q1_base: float | None = None
+        self.q3_base: float | None = None
+        self.delta_ms = 0.0
+        self._warmup_frames: list[float] = []
+        self._warmup_seen = 0
+
+    # ------------------------------------------------------------------ threshold
+    @property
+    def calibrated(self) -> bool:
+        return self.base_ms is not None
+
+    @property
+    def threshold_ms(self) -> float | None:
+        """``t = t_base + max(0, delta)``; None before calibration."""
+        if self.base_ms is None:
+            return None
+        shift = max(0.0, self.delta_ms) if self.config.delta else 0.0
+        return self.base_ms + shift
+
+    def _provisional(self, rollouts: Sequence[Rollout]) -> float:
+        x = _frames(rollouts)
+        if x.size == 0:
+            return float("inf")
+        return slow_threshold(x, self.config.sd_factor, self.config.floor_ms)
+
+    def _threshold_for(self, rollouts: Sequence[Rollout]) -> float:
+        t = self.threshold_ms
+        return self._provisional(rollouts) if t is None else t
+
+    def calibrate(self, frame_ms: np.ndarray) -> None:
+        """Set the baseline (threshold and quartiles) from warm-up frame times."""
+        x = _finite(frame_ms)
+        if x.size == 0:
+            return
+        self.base_ms = slow_threshold(x, self.config.sd_factor, self.config.floor_ms)
+        q1, q3 = np.percentile(x, [25, 75])
+        self.q1_base, self.q3_base = float(q1), float(q3)
+        self.delta_ms = 0.0
+        self._warmup_frames = []
+
+    def shift(self, frame_ms: np.ndarray) -> float:
+        """RELINE's delta for training frame times: ``max(Q1_train - Q1_base, Q3_train - Q3_base)``."""
+        assert self.q1_base is not None and self.q3_base is not None
+        x = _finite(frame_ms)
+        if x.size == 0:
+            return self.delta_ms
+        q1, q3 = np.percentile(x, [25, 75])
+        return float(max(q1 - self.q1_base, q3 - self.q3_base))
+
+    def update(self, rollouts: Sequence[Rollout]) -> None:
+        """Calibrate on the warm-up rollouts, then refresh delta from each later batch."""
+        rest = rollouts
+        if not self.calibrated:
+            want = self.config.warmup_rollouts
+            take = len(rollouts) if want is None else min(len(rollouts), want - self._warmup_seen)
+            self._warmup_frames.extend(_frames(rollouts[:take]).tolist())
+            self._warmup_seen += take
+            if want is None or self._warmup_seen >= want:
+                self.calibrate(np.asarray(self._warmup_frames))
+            rest = rollouts[take:]
+        if self.calibrated and self.config.delta and len(rest):
+            self.delta_ms = self.shift(_frames(rest))
+
+    # ------------------------------------------------------------------ slow steps
+    def _in_region(self, features: np.ndarray) -> np.ndarray:
+        region = self.config.region
+        if region is None:
+            return np.ones(features.shape[:-1], dtype=bool)
+        low, high = np.asarray(region.low), np.asarray(region.high)
+        return ((features >= low) & (features <= high)).all(axis=-1)
+
+    def slow_steps(self, rollout: Rollout, t_ms: float | None = None) -> np.ndarray:
+        """``[T]`` bool: the steps whose frame was over ``t`` (default: the current one)
+        and whose state after the step lies in the region."""
+        t = self._threshold_for([rollout]) if t_ms is None else t_ms
+        frames = np.asarray(rollout.frame_ms, dtype=np.float64)
+        return (frames > t) & self._in_region(np.asarray(rollout.features)[1:])
+
+    def score(self, rollouts: Sequence[Rollout]) -> float:
+        if not len(rollouts):
+            return 0.0
+        t = self._threshold_for(rollouts)
+        n_keys = int(np.prod(np.asarray(self.bins, dtype=np.float64)))
+        if isinstance(rollouts, RolloutBatch):
+            slow = rollouts.valid & (rollouts.frame_ms > t) & self._in_region(rollouts.features[:, 1:])
+            keys = rollouts.state_keys(self.spec, self.bins)[:, 1:][slow]
+        else:
+            keys = np.concatenate([
+                self.spec.bucket_keys(np.asarray(r.features)[1:], self.bins)[self.slow_steps(r, t)]
+                for r in rollouts
+            ])
+        return float(count_keys(keys.astype(np.int64), n_keys)[0].size)
+
+    def step_rewards(self, rollout: Rollout) -> np.ndarray:
+        """+``step_reward`` per slow step; with ``episode_bonus``, 10 x their sum added at the
+        last step (RELINE)."""
+        rewards = self.config.step_reward * self.slow_steps(rollout).astype(np.float64)
+        if self.config.episode_bonus and rewards.size:
+            rewards[-1] += BONUS_FACTOR * rewards.sum()
+        return rewards
+
+    # ------------------------------------------------------------------ checkpoints
+    def state_dict(self) -> dict[str, Any]:
+        """Baseline, quartiles, delta and any unfinished warm-up, as plain JSON types."""
+        return {
+            "base_ms": self.base_ms,
+            "q1_base": self.q1_base,
+            "q3_base": self.q3_base,
+            "delta_ms": self.delta_ms,
+            "warmup_seen": self._warmup_seen,
+            "warmup_frames": list(self._warmup_frames),
+        }
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        """Restore what :meth:`state_dict` returned."""
+        def opt(v: Any) -> float | None:
+            return None if v is None else float(v)
+
+        self.base_ms = opt(state.get("base_ms"))
+        self.q1_base = opt(state.get("q1_base"))
+        self.q3_base = opt(state.get("q3_base"))
+        self.delta_ms = float(state.get("delta_ms", 0.0))
+        self._warmup_seen = int(state.get("warmup_seen", 0))
+        self._warmup_frames = [float(v) for v in state.get("warmup_frames", [])]
