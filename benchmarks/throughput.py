@@ -65,6 +65,21 @@ def maze_tasks(population: int, episodes: int, hidden: tuple[int, ...], parts: i
     return [PlayTask(MAZE, spec, genomes[c], ids[c], seeds[c], episodes) for c in chunks(population, parts)]
 
 
+class _OneWorker:
+    """One worker process (joblib runs ``n_jobs=1`` in the calling process instead)."""
+
+    def __init__(self) -> None:
+        from joblib.externals.loky import ProcessPoolExecutor
+
+        self.pool = ProcessPoolExecutor(max_workers=1, initializer=torch.set_num_threads, initargs=(1,))
+
+    def map(self, fn: Callable, tasks: list) -> list:
+        return list(self.pool.map(fn, tasks))
+
+    def close(self) -> None:
+        self.pool.shutdown()
+
+
 def engine_rate(executor: Executor, tasks: list[PlayTask], repeats: int, watch: Callable | None = None) -> float:
     executor.map(run_play, tasks)  # start workers, build games
 
@@ -193,6 +208,9 @@ def main() -> None:
     rows: list[tuple[str, str, str]] = []
 
     one = engine_rate(serial, maze_tasks(population, episodes, hidden, 1), repeats)
+    one_worker = _OneWorker()
+    worker = engine_rate(one_worker, maze_tasks(population, episodes, hidden, 2), repeats)
+    one_worker.close()
     many = engine_rate(parallel, maze_tasks(population, episodes, hidden, cores), repeats)
     engine = max(one, many)
     naive = naive_rate(hidden, naive_steps)
@@ -201,7 +219,8 @@ def main() -> None:
     limit = rate / flops
     rows += [
         ("Block Maze engine, 1 process", f"{one:,.0f}", f"population {population} x {episodes} episodes, MLP {hidden}"),
-        (f"Block Maze engine, loky x {cores}", f"{many:,.0f}", "chunks of the population in worker processes"),
+        ("Block Maze engine, loky x 1 worker", f"{worker:,.0f}", "the population in 2 chunks through one worker process"),
+        (f"Block Maze engine, loky x {cores} workers", f"{many:,.0f}", f"chunks of the population in {cores} worker processes"),
         ("naive loop (1 env, 1 forward per step)", f"{naive:,.0f}", f"engine / naive = {engine / naive:,.0f}x"),
         ("compute limit (policy FLOPs)", f"{limit:,.0f}", f"{flops:,} FLOP per step at {rate / 1e9:.1f} GFLOP/s ({cores} threads); engine {engine / limit:.1%}"),
     ]
@@ -247,6 +266,7 @@ def main() -> None:
         print(" | ".join(c.ljust(w) if i != 1 else c.rjust(w) for i, (c, w) in enumerate(zip(r, width))))
     print(json.dumps({
         "engine_steps_per_s": round(engine),
+        "scaling": {"in_process": round(one), "loky_1": round(worker), f"loky_{cores}": round(many)},
         "naive_steps_per_s": round(naive),
         "ratio": round(engine / naive, 1),
         "limit_share": round(engine / limit, 4),
