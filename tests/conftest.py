@@ -44,3 +44,26 @@ def write_yaml(tmp_path: Path):
         return path
 
     return write
+
+
+@pytest.fixture
+def bad_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+    """Run ``evo ARGS`` in-process in a folder holding ``exp.yaml`` (the tiny experiment);
+    assert it failed as bad input must (exit 2, one line, no traceback) and return the line.
+
+    In-process ``main(argv)`` is the console script's code path without an interpreter
+    start-up per case; tests/cli also runs one case through a real process.
+    """
+    from evo.cli import main
+
+    (tmp_path / "exp.yaml").write_text(yaml.safe_dump(TINY))
+    monkeypatch.chdir(tmp_path)
+
+    def run(args: list[str]) -> str:
+        code = main(args)
+        err = capsys.readouterr().err
+        assert code == 2, err
+        assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+        return err.strip()
+
+    return run

@@ -109,23 +109,8 @@ def _error(result: subprocess.CompletedProcess[str]) -> str:
         (["run", "--resume", "no_run_here"], "no_run_here: not a run directory"),
     ],
 )
-def test_bad_input_is_one_line_and_exit_2(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-    args: list[str], expected: str,
-) -> None:
-    """In-process ``main(argv)``: the same code path as the console script, without the
-    interpreter start-up for each case (one case runs through a real process below)."""
-    from evo.cli import main
-    from tests.conftest import TINY
-    import yaml
-
-    (tmp_path / "exp.yaml").write_text(yaml.safe_dump(TINY))
-    monkeypatch.chdir(tmp_path)
-    code = main(args)
-    err = capsys.readouterr().err
-    assert code == 2
-    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
-    assert expected in err
+def test_bad_input_is_one_line_and_exit_2(bad_input, tmp_path: Path, args: list[str], expected: str) -> None:
+    assert expected in bad_input(args)
     assert not (tmp_path / "runs").exists()  # nothing started
 
 

@@ -115,21 +115,9 @@ def test_report_prints_the_summary_and_writes_plots(
         (["report", "missing"], "missing: not a run directory"),
     ],
 )
-def test_bad_input_is_one_line_and_exit_2(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-    args: list[str], expected: str,
-) -> None:
-    from evo.cli import main
-    from tests.conftest import TINY
-
-    (tmp_path / "exp.yaml").write_text(yaml.safe_dump(TINY))
+def test_bad_input_is_one_line_and_exit_2(bad_input, tmp_path: Path, args: list[str], expected: str) -> None:
     (tmp_path / "empty").mkdir()
-    monkeypatch.chdir(tmp_path)
-    code = main(args)
-    err = capsys.readouterr().err
-    assert code == 2
-    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
-    assert expected in err
+    assert expected in bad_input(args)
     assert not (tmp_path / "compare").exists()  # nothing started
 
 
