@@ -13,6 +13,11 @@ register(
     entry_point="games.cartpole_perf:CartPolePerf",
     vector_entry_point="games.cartpole_perf:CartPolePerfVector",
 )
+register(
+    "mspacman_perf",
+    entry_point="games.mspacman:MsPacmanPerf",
+    vector_entry_point="games.mspacman:MsPacmanPerfVector",
+)
 
 __all__ = [
     "GameError", "GameFactory", "GameNotFound", "GameSpec", "InjectedBug", "Rollout",

@@ -1,0 +1,448 @@
+"""MsPacman with RELINE's four injected performance bugs at the tunnel mouths, on bare ALE.
+
+RELINE (Tufano et al., "Using reinforcement learning for load testing of video games") seeds
+Atari MsPacman with four places where a frame is slow: the four mouths of the two wrap-around
+tunnels. Here every agent step that ends with Pac-Man in a mouth runs a heavy operation for
+``heavy_ms`` milliseconds of real CPU work (:func:`games.cartpole_perf.heavy_operation`), so
+the engine, which times each step, sees the slow frame; nothing is reported in ``info``.
+
+The game runs on ``ale_py.ALEInterface`` directly, not through ``gymnasium.make``:
+Gymnasium's ``ALE/MsPacman-v5`` reloads the ROM on every seeded ``reset`` (about 85 ms, as
+much as 1,300 emulated frames), which kept 56% of the raw frame rate in our benchmark. Each
+ALE instance here loads the ROM once; ``reset`` restores a snapshot taken once, after the
+game's intro. With sticky actions off (``repeat_action_probability=0``) the emulator is
+deterministic given the actions, and a restored snapshot plays exactly as a freshly reset
+game does (the tests check both), so every episode replays exactly from its seed and actions.
+
+Episodes:
+
+- 5 actions (RELINE): NOOP, UP, RIGHT, LEFT, DOWN; each is held for ``frameskip`` frames.
+- Reward: the score gained, divided by 10: +1 per dot as in RELINE (ALE scores a dot 10,
+  a power pill 50, ghosts 200-1600, fruit 100+; here 1, 5, 20-160, 10+).
+- The intro (264 frames, about 66 agent steps, in which the game ignores the joystick) is
+  played once per ALE instance and skipped by every ``reset`` (``skip_intro``): otherwise
+  every episode would open with 66 steps in which every action leaves Pac-Man standing, what
+  the stuck oracle reports. Then ``reset`` plays 0..``noop_max`` NOOP frames, the number
+  drawn from ``np.random.default_rng(seed)`` (the usual Atari no-op starts, up to 30): Pac-Man
+  sets off left by himself and the ghosts move, so seeds start from up to 31 different states.
+- Terminated at game over (three lives lost), truncated after ``max_steps`` agent steps.
+  The default, 500, is about six times what :data:`REFERENCE_ROUTE` needs to pass all four
+  mouths (77 steps); random play loses its three lives in 340-530 steps.
+- Each life lost freezes Pac-Man for about 18 steps (the death animation) and then about 29
+  (the restart pause) whatever the joystick says. The stuck oracle with its default window
+  of 8 reports both; give it a window above 30 for this game, or leave it out (RELINE looks
+  for performance bugs only).
+
+Where Pac-Man is, and the mouths. RAM byte 10 is Pac-Man's x and byte 16 his y. Matched
+against his sprite (colour (210, 164, 74)) on ``getScreenRGB()`` over 6,000 frames, the
+sprite covers screen columns ``ram_x - 12 .. ram_x - 5`` and rows ``ram_y + 1 .. ram_y + 10``
+(slopes 1.00; the median residual 0, within a pixel or two while he turns). The state
+features are the sprite's centre in native screen pixels (160 x 210):
+``x = (ram_x - 8.5) mod 160`` (the tunnels wrap: ram_x runs 12..171 and 169..171 show at the
+left edge), ``y = ram_y + 5.5``.
+
+The first maze, where every episode starts, has two tunnel rows, found by exploring every
+position Pac-Man can reach (breadth first over ALE snapshots, 1,489 positions): ram_y 50
+and 98, the only rows where ram_x leaves 18..158 (12..26 on the left, 150..171 on the right).
+On screen they are the corridors of rows 50-61 and 98-109. The four mouths are the boxes of
+RELINE's columns x 0-7 and 152-159 on those rows (x in [0, 8) or [152, 160), y in [50, 62) or
+[98, 110) for the sprite's centre): ram_x 12..16 or 169..171 on the left, 161..168 on the
+right. RELINE gives the rows as y 21-36 and 45-60; this ROM's tunnel rows are 50-61 and
+98-109 on the native screen. Halved, they are 25-30 and 49-54, inside RELINE's ranges, so the
+paper's y was probably measured on a frame of half the height (105 rows); the rows used here
+are the ones this ROM shows. The boxes stay where they are should an agent clear the maze.
+
+The features are bucketed 8 px wide in x (20 buckets over [0, 160)) and 12 px high in y (14
+buckets over [2, 170), the maze's 12-px corridor bands), so each mouth is exactly one bucket,
+and nothing else lies in it: outside the tunnel rows Pac-Man's centre never leaves
+x 9.5..149.5. Whether a step is slow is decided on the same position the features show.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Sequence
+
+import gymnasium as gym
+import numpy as np
+
+from games.base import GameSpec, InjectedBug, VecStep
+from games.cartpole_perf import heavy_operation
+
+try:
+    from ale_py import ALEInterface, LoggerMode, roms
+except ImportError as exc:  # pragma: no cover - depends on the installed extras
+    raise ImportError("games.mspacman needs ale-py: pip install -e '.[atari]'") from exc
+
+# RELINE: 5 actions. ALE codes of NOOP, UP, RIGHT, LEFT, DOWN.
+ACTION_NAMES: tuple[str, ...] = ("NOOP", "UP", "RIGHT", "LEFT", "DOWN")
+_ALE_ACTIONS = np.array([0, 2, 3, 4, 5], dtype=np.int64)
+
+RAM_X, RAM_Y = 10, 16
+# Sprite centre = RAM position + offset (fitted on getScreenRGB, see the module docstring).
+X_OFFSET, Y_OFFSET = -8.5, 5.5
+SCREEN_WIDTH = 160
+# Frames after reset_game() in which the game ignores the joystick (the first input that
+# changes anything is read on frame 265; with NOOP Pac-Man sets off left by himself).
+INTRO_FRAMES = 264
+
+# RELINE: mouths at screen x 0-7 and 152-159; rows: this ROM's tunnel corridors (see above).
+TUNNEL_ROWS: tuple[tuple[float, float], ...] = ((50.0, 62.0), (98.0, 110.0))
+MOUTH_COLUMNS: tuple[tuple[float, float], ...] = ((0.0, 8.0), (152.0, 160.0))
+# (x_low, x_high, y_low, y_high), half-open; id = 2 * row + side.
+MOUTHS: tuple[tuple[float, float, float, float], ...] = tuple(
+    (x0, x1, y0, y1) for (y0, y1) in TUNNEL_ROWS for (x0, x1) in MOUTH_COLUMNS
+)
+MOUTH_NAMES: tuple[str, ...] = ("upper left", "upper right", "lower left", "lower right")
+
+# 8 x 12 px cells: the mouth columns and tunnel rows are whole buckets (0 and 19 of x, 4 and
+# 8 of y).
+X_BINS = 20
+Y_LOW, Y_HIGH, Y_BINS = 2.0, 170.0, 14
+
+MAX_STEPS = 500
+NOOP_MAX = 30  # the usual Atari no-op starts (Mnih et al. 2015)
+FRAMESKIP = 4
+
+# A route through all four mouths from a reset without no-ops (noop_max=0, frameskip=4, the
+# intro skipped), as (action, steps) runs; found by breadth-first search over ALE snapshots.
+# Pac-Man goes up the left side, through the upper tunnel from left to right and back, down
+# the left side and through the lower tunnel: upper left (steps 44-46 and 50-51), upper right
+# (47-49), lower left (72-74), lower right (75-77), at least two steps in each, no life lost.
+# 77 agent steps (308 frames); 143 with skip_intro=False, 66 steps of intro first.
+REFERENCE_ROUTE: tuple[tuple[int, int], ...] = (
+    (3, 8), (1, 7), (3, 18), (1, 6), (3, 9), (2, 7), (4, 12), (3, 10),
+)
+
+_INV_255 = np.float32(1.0 / 255.0)
+
+
+def features_of(ram_x: np.ndarray | int, ram_y: np.ndarray | int) -> np.ndarray:
+    """Pac-Man's sprite centre on the native screen, ``[..., 2]`` float64 ``(x, y)``."""
+    x = np.mod(np.asarray(ram_x, dtype=np.float64) + X_OFFSET, SCREEN_WIDTH)
+    y = np.asarray(ram_y, dtype=np.float64) + Y_OFFSET
+    return np.stack([x, y], axis=-1)
+
+
+def mouth_of(x: np.ndarray | float, y: np.ndarray | float) -> np.ndarray:
+    """Id of the mouth box each screen position lies in, -1 for none."""
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    out = np.full(np.broadcast(x, y).shape, -1, dtype=np.int64)
+    for i, (x0, x1, y0, y1) in enumerate(MOUTHS):
+        out[(x >= x0) & (x < x1) & (y >= y0) & (y < y1)] = i
+    return out
+
+
+# mouth_of for every (ram_x, ram_y): one gather per step, the same answer as the features.
+_RAM_GRID = np.meshgrid(np.arange(256), np.arange(256), indexing="ij")
+_MOUTH_TABLE = mouth_of(*np.moveaxis(features_of(*_RAM_GRID), -1, 0)).astype(np.int8)
+del _RAM_GRID
+
+# Cells ([x bucket, y bucket]) Pac-Man's centre never enters in the first maze: every position
+# reachable from the start (breadth-first search over ALE snapshots) marked the others free.
+# One string per x bucket (left to right), one character per y bucket (top to bottom),
+# "." = reachable; 158 of the 280 cells.
+_FREE_CELLS: tuple[str, ...] = (
+    "####.###.#####", "...#.###.#....", ".#.........##.", ".#.###.###.##.", ".....#.#......",
+    "##.#.#.#.####.", "...#.#.#....#.", ".#.......##.#.", ".#.#.###......", ".#.#.###.#.##.",
+    ".#.#.###.#.##.", ".#.#.###......", ".#.......##.#.", "...#.#.#....#.", "##.#.#.#.####.",
+    ".....#.#......", ".#.###.###.##.", ".#.........##.", "...#.###.#....", "####.###.#####",
+)
+
+
+def _game_spec(max_steps: int) -> GameSpec:
+    return GameSpec(
+        obs_shape=(128,),
+        n_actions=len(ACTION_NAMES),
+        feature_names=("x", "y"),
+        feature_low=(0.0, Y_LOW),
+        feature_high=(float(SCREEN_WIDTH), Y_HIGH),
+        feature_bins=(X_BINS, Y_BINS),
+        max_steps=max_steps,
+    )
+
+
+def _injected_bugs() -> list[InjectedBug]:
+    return [
+        InjectedBug(
+            id=i,
+            kind="performance",
+            location=((x0 + x1) / 2, (y0 + y1) / 2),
+            description=(
+                f"every step ending with Pac-Man in the {MOUTH_NAMES[i]} tunnel mouth "
+                f"(screen x {x0:g}-{x1 - 1:g}, y {y0:g}-{y1 - 1:g}) runs a heavy operation"
+            ),
+        )
+        for i, (x0, x1, y0, y1) in enumerate(MOUTHS)
+    ]
+
+
+def _match(bug: Any) -> int | None:
+    """Id of the injected bug a report is: a performance report whose step ended in a mouth
+    (``next_state``'s x, y); None otherwise."""
+    if bug.kind != "performance":
+        return None
+    x, y = np.asarray(bug.next_state, dtype=np.float64).ravel()[:2]
+    i = int(mouth_of(x, y))
+    return None if i < 0 else i
+
+
+def _check_kwargs(
+    heavy_ms: float, max_steps: int, frameskip: int, noop_max: int, obs_type: str
+) -> None:
+    if obs_type != "ram":
+        raise ValueError(f"obs_type must be 'ram' (the only one supported), got {obs_type!r}")
+    if heavy_ms < 0:
+        raise ValueError(f"heavy_ms must be >= 0, got {heavy_ms}")
+    if max_steps < 1:
+        raise ValueError(f"max_steps must be positive, got {max_steps}")
+    if frameskip < 1:
+        raise ValueError(f"frameskip must be positive, got {frameskip}")
+    if noop_max < 0:
+        raise ValueError(f"noop_max must be >= 0, got {noop_max}")
+
+
+def _new_ale(skip_intro: bool) -> tuple[ALEInterface, Any]:
+    """An ALE with the ROM loaded (once) and the snapshot every ``reset`` starts from."""
+    path = roms.get_rom_path("ms_pacman")
+    if path is None:  # pragma: no cover - the ROM ships in ale-py's wheel
+        raise FileNotFoundError("ale-py has no ms_pacman ROM (ale_py.roms.get_rom_path)")
+    ALEInterface.setLoggerMode(LoggerMode.Error)
+    ale = ALEInterface()
+    ale.setInt("random_seed", 0)
+    ale.setFloat("repeat_action_probability", 0.0)  # no sticky actions: deterministic
+    ale.setInt("frame_skip", 1)
+    ale.setInt("max_num_frames_per_episode", 0)  # the horizon is max_steps
+    ale.loadROM(str(path))
+    ale.reset_game()
+    for _ in range(INTRO_FRAMES if skip_intro else 0):
+        ale.act(0)
+    return ale, ale.cloneState()
+
+
+def _noops(rng: np.random.Generator, noop_max: int) -> int:
+    """NOOP frames a reset plays: the first draw of the episode's generator."""
+    return int(rng.integers(0, noop_max + 1))
+
+
+def _start(ale: ALEInterface, snapshot: Any, noops: int, ram: np.ndarray) -> None:
+    """Restore the post-intro snapshot, play ``noops`` NOOP frames, read the RAM into ``ram``."""
+    ale.restoreState(snapshot)
+    for _ in range(noops):
+        ale.act(0)
+    ale.getRAM(ram)
+
+
+def _check_actions(actions: np.ndarray, n: int) -> np.ndarray:
+    actions = np.asarray(actions, dtype=np.int64)
+    if actions.shape != (n,):
+        raise ValueError(f"step needs {n} actions, got shape {actions.shape}")
+    if actions.size and (actions.min() < 0 or actions.max() >= len(ACTION_NAMES)):
+        raise ValueError(f"actions must be in 0..{len(ACTION_NAMES) - 1}, got {actions.tolist()}")
+    return actions
+
+
+def render_map() -> np.ndarray:
+    """The first maze from above for plots: ``[x bucket, y bucket]`` uint8, 1 = a cell
+    Pac-Man's centre never enters, 0 = a cell he can reach (first two features' buckets)."""
+    grid = np.ones((X_BINS, Y_BINS), dtype=np.uint8)
+    for row, line in enumerate(_FREE_CELLS):
+        for col, ch in enumerate(line):
+            if ch == ".":
+                grid[row, col] = 0
+    return grid
+
+
+class MsPacmanPerf(gym.Env):
+    """Atari MsPacman with RELINE's four slow tunnel mouths (see the module docstring).
+
+    Observation: the 128 bytes of the console's RAM as float32 in [0, 1] (``obs_type="ram"``).
+    State features: Pac-Man's sprite centre ``(x, y)`` in native screen pixels. A step that
+    ends with it in one of the four mouth boxes burns ``heavy_ms`` of CPU.
+
+    Args:
+        heavy_ms: CPU time a slow step burns, in milliseconds.
+        max_steps: Episode horizon in agent steps (truncation).
+        inject_bugs: False plays plain MsPacman with the same horizon.
+        frameskip: Frames per agent step, the action held; rewards are summed.
+        noop_max: Most NOOP frames played at reset (drawn from the seed).
+        obs_type: Only ``"ram"``.
+        skip_intro: Start episodes when the game starts reading the joystick (264 frames
+            after power-on); False starts them at the intro, as Gymnasium's ALE envs do.
+    """
+
+    metadata = {"render_modes": []}
+
+    def __init__(
+        self,
+        heavy_ms: float = 2.0,
+        max_steps: int = MAX_STEPS,
+        inject_bugs: bool = True,
+        frameskip: int = FRAMESKIP,
+        noop_max: int = NOOP_MAX,
+        obs_type: str = "ram",
+        skip_intro: bool = True,
+    ) -> None:
+        _check_kwargs(heavy_ms, max_steps, frameskip, noop_max, obs_type)
+        self.heavy_ms = float(heavy_ms)
+        self.inject_bugs = bool(inject_bugs)
+        self.frameskip = int(frameskip)
+        self.noop_max = int(noop_max)
+        self.game_spec = _game_spec(int(max_steps))
+        self.injected_bugs: list[InjectedBug] = _injected_bugs() if inject_bugs else []
+        self.observation_space = gym.spaces.Box(0.0, 1.0, shape=(128,), dtype=np.float32)
+        self.action_space = gym.spaces.Discrete(len(ACTION_NAMES))
+        self.ale, self._snapshot = _new_ale(bool(skip_intro))
+        self._ram = np.zeros(128, dtype=np.uint8)
+        self._steps = 0
+        self._over = True
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        _start(self.ale, self._snapshot, _noops(self.np_random, self.noop_max), self._ram)
+        self._steps = 0
+        self._over = False
+        return np.multiply(self._ram, _INV_255, dtype=np.float32), {}
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        code = int(_ALE_ACTIONS[_check_actions(np.array([action]), 1)[0]])
+        ale = self.ale
+        score = 0
+        for _ in range(self.frameskip):
+            score += ale.act(code)
+        ale.getRAM(self._ram)
+        terminated = bool(ale.game_over())
+        if self.inject_bugs and _MOUTH_TABLE[self._ram[RAM_X], self._ram[RAM_Y]] >= 0:
+            heavy_operation(self.heavy_ms)
+        self._steps += 1
+        truncated = not terminated and self._steps >= self.game_spec.max_steps
+        obs = np.multiply(self._ram, _INV_255, dtype=np.float32)
+        return obs, score / 10.0, terminated, truncated, {}
+
+    def state_features(self, obs: np.ndarray, info: dict[str, Any]) -> np.ndarray:
+        """Pac-Man's sprite centre ``(x, y)`` in screen pixels, read from the RAM in ``obs``."""
+        ram = np.rint(np.asarray(obs, dtype=np.float64) * 255.0)
+        return features_of(ram[RAM_X], ram[RAM_Y])
+
+    def match(self, bug: Any) -> int | None:
+        """Ground truth: which injected bug a reported bug is (see :func:`_match`)."""
+        return _match(bug) if self.inject_bugs else None
+
+    def render_map(self) -> np.ndarray:
+        """The first maze from above, indexed by the feature buckets (see :func:`render_map`)."""
+        return render_map()
+
+
+class MsPacmanPerfVector:
+    """``num_envs`` copies of :class:`MsPacmanPerf`, one ALE instance each, stepped in a loop.
+
+    Each ALE loads the ROM once. A step costs, per copy still playing, ``frameskip`` calls of
+    ``act`` and one ``getRAM`` into a preallocated ``[N, 128]`` uint8 array; observations,
+    features and mouths are then computed for all copies at once. No auto-reset: a finished
+    copy keeps its observation, reward 0 and its done flags until the next ``reset``.
+
+    ``frame_ms[i]`` is copy ``i``'s own measured wall time: its emulation, plus its heavy
+    operation if it ended in a mouth.
+
+    Args:
+        num_envs: Number of copies.
+        heavy_ms, max_steps, inject_bugs, frameskip, noop_max, obs_type, skip_intro: Those of
+            :class:`MsPacmanPerf`.
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        *,
+        heavy_ms: float = 2.0,
+        max_steps: int = MAX_STEPS,
+        inject_bugs: bool = True,
+        frameskip: int = FRAMESKIP,
+        noop_max: int = NOOP_MAX,
+        obs_type: str = "ram",
+        skip_intro: bool = True,
+    ) -> None:
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        _check_kwargs(heavy_ms, max_steps, frameskip, noop_max, obs_type)
+        self.num_envs = int(num_envs)
+        self.heavy_ms = float(heavy_ms)
+        self.inject_bugs = bool(inject_bugs)
+        self.frameskip = int(frameskip)
+        self.noop_max = int(noop_max)
+        self.game_spec = _game_spec(int(max_steps))
+        self.injected_bugs: list[InjectedBug] = _injected_bugs() if inject_bugs else []
+        made = [_new_ale(bool(skip_intro)) for _ in range(self.num_envs)]
+        self.ales: list[ALEInterface] = [ale for ale, _ in made]
+        self._snapshots = [snapshot for _, snapshot in made]
+        n = self.num_envs
+        self._ram = np.zeros((n, 128), dtype=np.uint8)
+        self._steps = np.zeros(n, dtype=np.int64)
+        self._terminated = np.zeros(n, dtype=bool)
+        self._truncated = np.zeros(n, dtype=bool)
+
+    def _observe(self) -> tuple[np.ndarray, np.ndarray]:
+        obs = np.multiply(self._ram, _INV_255, dtype=np.float32)
+        return obs, features_of(self._ram[:, RAM_X], self._ram[:, RAM_Y])
+
+    def reset(self, seeds: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        """Start every copy as ``MsPacmanPerf.reset(seed=seeds[i])`` would."""
+        if len(seeds) != self.num_envs:
+            raise ValueError(f"reset got {len(seeds)} seeds for {self.num_envs} copies")
+        for i, seed in enumerate(seeds):
+            noops = _noops(np.random.default_rng(int(seed)), self.noop_max)
+            _start(self.ales[i], self._snapshots[i], noops, self._ram[i])
+        self._steps.fill(0)
+        self._terminated.fill(False)
+        self._truncated.fill(False)
+        return self._observe()
+
+    def step(self, actions: np.ndarray) -> VecStep:
+        """Step every copy still playing by ``frameskip`` frames of its action."""
+        codes = _ALE_ACTIONS[_check_actions(actions, self.num_envs)].tolist()
+        active = ~(self._terminated | self._truncated)
+        reward = np.zeros(self.num_envs, dtype=np.float64)
+        frame_ms = np.zeros(self.num_envs, dtype=np.float64)
+        ram, frames, clock = self._ram, range(self.frameskip), time.perf_counter
+        for i in np.flatnonzero(active).tolist():
+            ale, code = self.ales[i], codes[i]
+            t0 = clock()
+            score = 0
+            for _ in frames:
+                score += ale.act(code)
+            ale.getRAM(ram[i])
+            over = ale.game_over()
+            frame_ms[i] = (clock() - t0) * 1000.0
+            reward[i] = score / 10.0
+            self._terminated[i] = over
+        self._steps += active
+        self._truncated |= active & ~self._terminated & (self._steps >= self.game_spec.max_steps)
+        if self.inject_bugs:
+            slow = active & (_MOUTH_TABLE[ram[:, RAM_X], ram[:, RAM_Y]] >= 0)
+            for i in np.flatnonzero(slow).tolist():
+                frame_ms[i] += heavy_operation(self.heavy_ms)
+        obs, features = self._observe()
+        return VecStep(
+            obs=obs,
+            reward=reward,
+            terminated=self._terminated.copy(),
+            truncated=self._truncated.copy(),
+            features=features,
+            frame_ms=frame_ms,
+        )
+
+    def match(self, bug: Any) -> int | None:
+        """Ground truth: which injected bug a reported bug is (see :func:`_match`)."""
+        return _match(bug) if self.inject_bugs else None
+
+    def render_map(self) -> np.ndarray:
+        """The first maze from above, indexed by the feature buckets (see :func:`render_map`)."""
+        return render_map()
+
+    def close(self) -> None:
+        """Let go of the emulators (ALE frees them when they are collected)."""
+        self.ales.clear()
+        self._snapshots.clear()
