@@ -4,6 +4,7 @@
     evo replay RUN_DIR BUG_ID
     evo compare EXP.yaml|DIR ... [--seeds N] [--jobs J] [--out DIR]
     evo report RUN_DIR
+    evo evaluate RUN_DIR ... [--episodes N] [--select best|front] [--out DIR]
 
 Bad input (a missing file, an unknown key, a wrong type, an unknown name) is one line on
 stderr and exit code 2, never a traceback.
@@ -53,6 +54,21 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("--out", type=Path, help="output folder (default compare/<stamp>)")
     report = sub.add_parser("report", help="print a run's summary and write its plots")
     report.add_argument("run_dir", type=Path)
+    ev = sub.add_parser(
+        "evaluate", help="play many episodes with each run's final agent; RELINE's table of bugs spotted"
+    )
+    ev.add_argument("run_dirs", nargs="+", type=Path, metavar="RUN_DIR", help="one run directory per agent")
+    ev.add_argument("--episodes", type=int, default=1000, help="episodes per agent (default 1000, as RELINE)")
+    ev.add_argument("--select", choices=("best", "front"), default="best",
+                    help="best: the final policy best on --objective (default); front: the final Pareto front")
+    ev.add_argument("--objective", help="objective 'best' ranks by (default fps_drop if the run has it)")
+    ev.add_argument("--warmup", type=int, default=100,
+                    help="random-play episodes that calibrate the slow-frame threshold (default 100)")
+    ev.add_argument("--threshold-ms", type=float, help="use this slow-frame threshold instead of calibrating")
+    ev.add_argument("--seed", type=int, default=0, help="seed of the evaluation episodes (default 0)")
+    ev.add_argument("--jobs", type=int, help="worker processes (default: the first run's parallel.n_jobs)")
+    ev.add_argument("--out", type=Path, help="output folder (default RUN_DIR/evaluation for one run, "
+                    "evaluation/<stamp> for several)")
     return parser
 
 
@@ -66,6 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _compare(args, console)
         if args.command == "report":
             return _report(args, console)
+        if args.command == "evaluate":
+            return _evaluate(args, console)
         return _replay(args, console)
     except (UserError, ConfigError) as exc:
         print(f"evo: error: {exc}", file=sys.stderr)
@@ -244,6 +262,68 @@ def _report(args: argparse.Namespace, console: Console) -> int:
     ]
     console.print(f"plots: {', '.join(str(p) for p in written if p is not None)}")
     return 0
+
+
+def _evaluate(args: argparse.Namespace, console: Console) -> int:
+    import time
+
+    from evo.evaluate import EvaluationError, evaluate
+
+    if args.jobs is not None and args.jobs < 1:
+        raise UserError(f"--jobs must be at least 1, got {args.jobs}")
+    out = args.out
+    if out is None:
+        out = args.run_dirs[0] / "evaluation" if len(args.run_dirs) == 1 else (
+            Path("evaluation") / time.strftime("%Y%m%d-%H%M%S"))
+    try:
+        result = evaluate(
+            args.run_dirs, args.episodes, out=out, select=args.select, objective=args.objective,
+            warmup=args.warmup, threshold_ms=args.threshold_ms, seed=args.seed, n_jobs=args.jobs,
+            progress=lambda line: console.print(line, markup=False),
+        )
+    except EvaluationError as exc:
+        raise UserError(str(exc)) from None
+    _print_whole(console, _evaluation_table(result))
+    if len(result.pairwise):
+        _print_whole(console, _evaluation_pairs(result.pairwise))
+    console.print(f"wrote {', '.join(p.name for p in result.files)} in {out}")
+    return 0
+
+
+def _evaluation_table(result) -> Table:  # result: evo.evaluate.Evaluation
+    """evaluation.csv: RELINE's Table 1 (episodes with at least n bugs spotted) per agent."""
+    from rich import box
+    from rich.markup import escape
+
+    t = result.table
+    table = Table(title=f"evaluation: {int(t['episodes'].iloc[0])} episodes per agent", box=box.SIMPLE_HEAD,
+                  caption=f"slow frame: over {result.threshold_ms:.3g} ms (mean + 5 sd of random play); "
+                  "n>=k: episodes in which at least k injected bugs were spotted")
+    cols = [f"at_least_{n}" for n in range(1, result.injected + 1)]
+    for col in ["agent", "return", *(f"n>={c.rsplit('_', 1)[1]}" for c in cols), "slow frames",
+                "low-FPS points", "median ms there", "seconds"]:
+        table.add_column(col, justify="left" if col == "agent" else "right", no_wrap=True)
+    for r in t.to_dict("records"):
+        table.add_row(escape(r["agent"]), _fmt(r["mean_return"]), *(str(r[c]) for c in cols),
+                      str(r["slow_frames"]), str(r["low_fps_points"]), _fmt(r["median_ms_at_low_fps"], 2),
+                      _fmt(r["seconds"]))
+    return table
+
+
+def _evaluation_pairs(rows) -> Table:  # rows: pairwise.csv of evo evaluate
+    from rich import box
+    from rich.markup import escape
+
+    table = Table(title="agents compared", box=box.SIMPLE_HEAD,
+                  caption="Mann-Whitney U (two-sided), p Holm-adjusted per metric (* <= 0.05); "
+                  "Cliff's delta > 0: a higher")
+    for col in ["metric", "a", "b", "median a", "median b", "p Holm", "delta", "magnitude"]:
+        table.add_column(col, justify="left" if col in ("metric", "a", "b", "magnitude") else "right", no_wrap=True)
+    for r in rows.to_dict("records"):
+        mark = " *" if r["significant"] else ""
+        table.add_row(escape(r["metric"]), escape(r["a"]), escape(r["b"]), _fmt(r["median_a"], 2),
+                      _fmt(r["median_b"], 2), f"{r['p_holm']:.3g}{mark}", _fmt(r["delta"], 2), r["magnitude"])
+    return table
 
 
 def _metric_table(table, title: str) -> Table:

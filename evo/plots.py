@@ -273,3 +273,35 @@ def objectives_per_generation(run: RunData, path: str | Path) -> Path:
         ax.grid(alpha=0.3)
     fig.suptitle(f"{run.config['name']} (seed {run.config.get('seed', 0)}): objectives per generation")
     return _save(fig, path)
+
+
+def frame_time_violins(frames: dict[str, np.ndarray], threshold_ms: float, path: str | Path) -> Path:
+    """RELINE's figure: per agent, a violin of the frame times at its low-FPS points.
+
+    Args:
+        frames: agent name -> frame times (ms) of every visit to one of its low-FPS points.
+        threshold_ms: the slow-frame threshold, drawn as a dashed line.
+        path: where the PNG goes.
+
+    An agent that found no low-FPS point gets an empty slot labelled "none found".
+    """
+    names = list(frames)
+    fig = Figure(figsize=(1.8 + 1.6 * len(names), 4.0), layout="constrained")
+    ax = fig.add_subplot()
+    for i, name in enumerate(names):
+        data = np.asarray(frames[name], dtype=np.float64)
+        if data.size >= 2 and np.ptp(data) > 0:
+            parts = ax.violinplot(data, positions=[i], showmedians=True, widths=0.8)
+            for body in parts["bodies"]:
+                body.set_facecolor(_colour(i))
+                body.set_alpha(0.6)
+        elif data.size:
+            ax.scatter([i] * data.size, data, color=_colour(i), s=12)
+        else:
+            ax.text(i, threshold_ms, "none found", ha="center", va="bottom", fontsize=8)
+    ax.axhline(threshold_ms, color="grey", linestyle="--", linewidth=1, label=f"threshold {threshold_ms:.3g} ms")
+    ax.set_xticks(range(len(names)), [f"{n}\n({len(frames[n])} frames)" for n in names], fontsize=8)
+    ax.set_ylabel("frame time at low-FPS points (ms)")
+    ax.set_title("frame times of the low-FPS points each agent found")
+    ax.legend(loc="upper right", fontsize=8)
+    return _save(fig, path)

@@ -18,6 +18,7 @@ from oracles.archive import ArchivedBug, BugArchive, append_jsonl, to_record
 CONFIG = "config.yaml"
 GENERATIONS = "generations.csv"
 BUGS = "bugs.jsonl"
+LOW_FPS_POINTS = "low_fps_points.csv"
 
 
 def new_run_dir(runs_dir: str | Path, experiment: str, seed: int) -> Path:
@@ -70,3 +71,15 @@ def truncate_to_generation(run_dir: Path, generation: int) -> BugArchive:
     kept = [b for b in BugArchive.from_jsonl(bugs) if b.generation <= generation] if bugs.exists() else []
     bugs.write_text("".join(json.dumps(to_record(b)) + "\n" for b in kept))
     return BugArchive.from_records(to_record(b) for b in kept)
+
+
+def write_low_fps_points(run_dir: Path, rows: Sequence[dict[str, Any]]) -> None:
+    """Rewrite ``low_fps_points.csv`` (the performance oracle's points so far), atomically."""
+    import pandas as pd
+
+    path = run_dir / LOW_FPS_POINTS
+    tmp = path.with_suffix(".tmp")
+    columns = None if rows else ["point", "visits", "slow", "confidence", "median_ms", "max_ms",
+                                 "threshold_ms", "reported"]
+    pd.DataFrame(list(rows), columns=columns).to_csv(tmp, index=False)
+    tmp.replace(path)

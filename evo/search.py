@@ -309,6 +309,12 @@ class Search:
         }
         save_checkpoint(self.run_dir, Checkpoint(pop.genomes, pop.ids, pop.F, meta))
 
+    def _write_low_fps_points(self) -> None:
+        """``low_fps_points.csv``: the performance oracle's points with a slow frame so far."""
+        for oracle in self.built.oracles:
+            if hasattr(oracle, "low_fps_points"):
+                rundir.write_low_fps_points(self.run_dir, oracle.low_fps_points())
+
     def _restore(self) -> Population:
         path = latest_checkpoint(self.run_dir)
         if path is None:
@@ -368,6 +374,7 @@ class Search:
             row = self._row(pop)
             rundir.append_generation(self.run_dir, row)
             self._checkpoint(pop)
+            self._write_low_fps_points()
         if self.progress is not None:
             c = self.counters
             self.progress(

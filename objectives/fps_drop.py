@@ -93,6 +93,18 @@ class FpsDropConfig(ObjectiveConfig):
         description="Intervals per state feature that make a point; null: the game's "
         "feature_bins.",
     )
+    once_per_point: bool = Field(
+        default=False,
+        description="Reward a slow step only the first time its point is slow in the episode "
+        "(RELINE's injected-bug reward: +50 the first time each bug shows in an episode); "
+        "false: every slow step (RELINE's load-testing reward).",
+    )
+    score: Literal["distinct", "per_episode"] = Field(
+        default="distinct",
+        description="distinct: points with a slow frame across all the policy's episodes; "
+        "per_episode: the mean over its episodes of the points with a slow frame in that "
+        "episode (rewards finding several in one episode, as RELINE's Table 1 counts).",
+    )
 
 
 def _finite(frames: np.ndarray) -> np.ndarray:
@@ -217,6 +229,10 @@ class FpsDrop:
             return 0.0
         t = self._threshold_for(rollouts)
         n_keys = int(np.prod(np.asarray(self.bins, dtype=np.float64)))
+        if self.config.score == "per_episode":
+            return float(np.mean([
+                count_keys(self._slow_keys(r, t), n_keys)[0].size for r in rollouts
+            ]))
         if isinstance(rollouts, RolloutBatch):
             slow = rollouts.valid & (rollouts.frame_ms > t) & self._in_region(rollouts.features[:, 1:])
             keys = rollouts.state_keys(self.spec, self.bins)[:, 1:][slow]
@@ -227,10 +243,22 @@ class FpsDrop:
             ])
         return float(count_keys(keys.astype(np.int64), n_keys)[0].size)
 
+    def _slow_keys(self, rollout: Rollout, t_ms: float) -> np.ndarray:
+        """Point keys of the rollout's slow steps, in step order."""
+        keys = self.spec.bucket_keys(np.asarray(rollout.features)[1:], self.bins)
+        return keys[self.slow_steps(rollout, t_ms)].astype(np.int64)
+
     def step_rewards(self, rollout: Rollout) -> np.ndarray:
-        """+``step_reward`` per slow step; with ``episode_bonus``, 10 x their sum added at the
-        last step (RELINE)."""
-        rewards = self.config.step_reward * self.slow_steps(rollout).astype(np.float64)
+        """+``step_reward`` per slow step (with ``once_per_point``, per point first slow in
+        the episode); with ``episode_bonus``, 10 x their sum added at the last step (RELINE)."""
+        slow = self.slow_steps(rollout)
+        if self.config.once_per_point and slow.any():
+            keys = self.spec.bucket_keys(np.asarray(rollout.features)[1:], self.bins)
+            steps = np.flatnonzero(slow)
+            _, first = np.unique(keys[steps], return_index=True)
+            slow = np.zeros_like(slow)
+            slow[steps[first]] = True
+        rewards = self.config.step_reward * slow.astype(np.float64)
         if self.config.episode_bonus and rewards.size:
             rewards[-1] += BONUS_FACTOR * rewards.sum()
         return rewards

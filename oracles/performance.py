@@ -88,6 +88,23 @@ def slow_threshold(frame_ms: np.ndarray, sd_factor: float = 5.0, floor_ms: float
     return max(float(floor_ms), t)
 
 
+def is_low_fps(visits: int, slow: int, min_visits: int = 2, slow_share: float = 0.5) -> bool:
+    """RELINE's rule: a point is low-FPS once it has ``min_visits`` visits and more than
+    ``slow_share`` of them were slow."""
+    return visits >= min_visits and slow > slow_share * visits
+
+
+def point_bounds(spec: GameSpec, bins: Sequence[int], point: Sequence[int]) -> dict[str, float]:
+    """The box of state-feature values a point (a tuple of bucket indices) stands for:
+    ``{<feature>_low, <feature>_high}`` per feature, for tables a person reads."""
+    out: dict[str, float] = {}
+    for name, low, high, n, b in zip(spec.feature_names, spec.feature_low, spec.feature_high, bins, point):
+        width = (high - low) / n
+        out[f"{name}_low"] = round(low + b * width, 6)
+        out[f"{name}_high"] = round(low + (b + 1) * width, 6)
+    return out
+
+
 @dataclass
 class PointStats:
     """What the oracle remembers about one point across calls."""
@@ -201,7 +218,7 @@ class PerformanceOracle:
             slow_rows = mine[slow_a[mine]]
             if stats.reported or slow_rows.size == 0:
                 continue
-            if stats.visits < cfg.min_visits or stats.slow <= cfg.slow_share * stats.visits:
+            if not is_low_fps(stats.visits, stats.slow, cfg.min_visits, cfg.slow_share):
                 continue
             stats.reported = True
             # The first slow visit, not the slowest: which one is slowest is up to the
@@ -223,6 +240,30 @@ class PerformanceOracle:
             )))
         found.sort(key=lambda x: (x[0], x[1]))
         return [bug for _, _, bug in found]
+
+    def low_fps_points(self) -> list[dict[str, Any]]:
+        """Every point that had a slow frame, slowest share first: what ``low_fps_points.csv``
+        holds. ``confidence`` is the share of the point's visits that were slow; ``reported``
+        says whether it passed the rule (and is in ``bugs.jsonl``). Median and max are over
+        the frames kept since the point's first slow one (the latest :data:`RECENT_FRAMES`
+        for the median)."""
+        rows = []
+        for point, stats in self.points.items():
+            if stats.slow == 0:
+                continue
+            rows.append({
+                "point": " ".join(str(v) for v in point),
+                **point_bounds(self.spec, self.bins, point),
+                "visits": stats.visits,
+                "slow": stats.slow,
+                "confidence": stats.slow / stats.visits,
+                "median_ms": stats.median_ms,
+                "max_ms": stats.max_ms,
+                "threshold_ms": self.threshold_ms,
+                "reported": stats.reported,
+            })
+        rows.sort(key=lambda r: (-r["confidence"], -r["median_ms"], r["point"]))
+        return rows
 
     def forget_visits(self) -> None:
         """Keep the threshold, drop the per-point counts: a replay is judged on its own visits."""

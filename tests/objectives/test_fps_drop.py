@@ -161,3 +161,20 @@ def test_a_rollout_batch_scores_like_a_list() -> None:
     region = fps(region={"low": [1.0, 0.0], "high": [4.0, 1.0]})
     region.update(baseline())
     assert region.score(RolloutBatch.from_rollouts([WALK, OTHER])) == region.score([WALK, OTHER])
+
+
+def test_once_per_point_rewards_a_point_the_first_time_it_is_slow_in_the_episode() -> None:
+    obj = fps(once_per_point=True, step_reward=50.0, episode_bonus=False)
+    obj.update(baseline())
+    # WALK is slow twice in (1,0) and once in (3,3): two rewards, at steps 0 and 3.
+    np.testing.assert_allclose(obj.step_rewards(WALK), [50.0, 0.0, 0.0, 50.0])
+
+
+def test_per_episode_score_is_the_mean_of_slow_points_within_each_episode() -> None:
+    obj = fps(score="per_episode")
+    obj.update(baseline())
+    # WALK: (1,0) and (3,3); OTHER: (1,0) and (0,3). Distinct across both would be 3.
+    assert obj.score([WALK, OTHER]) == 2.0
+    distinct = fps()
+    distinct.update(baseline())
+    assert distinct.score([WALK, OTHER]) == 3.0

@@ -130,3 +130,22 @@ def test_state_dict_round_trip_gives_identical_decisions(spec, make_rollout):
     # (5,5): 2 of 2 slow -> reported; (7,5): 1 of 2 and (2,5): 1 of 2 -> not more than half.
     assert [x.signature for x in bugs_a] == ["performance:(5, 5)"]
     assert b.state_dict() == a.state_dict()
+
+
+def test_low_fps_points_give_confidence_and_frame_times(spec, make_rollout):
+    """low_fps_points.csv's rows: the slow point with its share of slow visits, median and
+    max frame time and the box it covers; a point slow once in four visits is listed but
+    not reported; points never slow are not listed."""
+    oracle = _calibrated(spec, make_rollout)
+    for k, ms in enumerate([40.0, 50.0, 60.0]):
+        oracle.check([_path_through(5.5, ms, make_rollout, seed=k)])
+    for k, ms in enumerate([45.0, None, None, None]):
+        oracle.check([_path_through(7.5, ms, make_rollout, seed=10 + k)])
+    rows = {r["point"]: r for r in oracle.low_fps_points()}
+    assert set(rows) == {"5 5", "5 7"}
+    hot, once = rows["5 5"], rows["5 7"]
+    assert (hot["visits"], hot["slow"], hot["confidence"], hot["reported"]) == (3, 3, 1.0, True)
+    assert hot["median_ms"] == 50.0 and hot["max_ms"] == 60.0
+    assert (hot["x_low"], hot["x_high"], hot["y_low"], hot["y_high"]) == (5.0, 6.0, 5.0, 6.0)
+    assert (once["visits"], once["slow"], once["confidence"], once["reported"]) == (4, 1, 0.25, False)
+    assert list(rows) == ["5 5", "5 7"]  # most confident first

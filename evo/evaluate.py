@@ -1,0 +1,364 @@
+"""Evaluate trained agents as RELINE does: many fresh episodes, then count what they spotted.
+
+RELINE (Tufano et al., Table 1) plays 1000 evaluation episodes with each trained agent and
+counts the episodes in which it spotted at least n of the injected performance bugs; in its
+case study it compares the frame times of the low-FPS points each agent found with
+Mann-Whitney U and Cliff's delta. ``evo evaluate`` does the same for run directories:
+
+1. **Agents.** Each run directory is one agent: the policy of its final population that is
+   best on ``fps_drop`` (or on ``--objective``, default the first objective) or, with
+   ``--select front``, its whole Pareto front taking turns; a random-search run plays
+   uniformly random actions.
+2. **One threshold for all agents.** ``t = mean + 5 sd`` (sigma-clipped, with the
+   performance oracle's ``floor_ms``) of the frame times of ``warmup`` episodes of random
+   play, measured in this command under the load the agents are then measured under:
+   RELINE's baseline calibration. A frame slower than ``t`` is slow.
+3. **Spotted.** An injected bug is spotted in an episode when a slow frame ended in its
+   place (the game's ``match``). Episodes with at least n spotted bugs are Table 1.
+4. **Low-FPS points.** Steps are bucketed into points as the performance oracle does; a
+   point is low-FPS when more than half of its visits (and at least ``min_visits``) were slow.
+
+Outputs (``--out``): ``evaluation.csv`` (one row per agent: Table 1 and the low-FPS summary),
+``episodes.csv`` (one row per episode), ``low_fps_points.csv`` (per agent and point),
+``pairwise.csv`` (Mann-Whitney U, Holm-adjusted, and Cliff's delta between agents, on bugs
+spotted per episode and on frame times at low-FPS points) and ``frame_times.png`` (violins
+of the frame times at each agent's low-FPS points).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, Callable, Literal, Sequence
+
+import numpy as np
+import pandas as pd
+
+from evo import rundir
+from evo.checkpoint import latest_checkpoint, load_checkpoint
+from evo.config import load_experiment
+from evo.parallel import Executor, ParallelConfig, PlayTask, run_play
+from evo.rollout import SEED_MAX
+from evo.search import Built
+from evo.stats import cliffs_delta, delta_magnitude, holm, mann_whitney
+from games.base import RolloutBatch
+from oracles.performance import PerformanceConfig, is_low_fps, point_bounds, slow_threshold
+
+BATCH_EPISODES = 50
+"""Episodes one task plays at once (the vector game's copies): large enough for one forward
+pass to cover many episodes, small enough that a game with heavy copies (a ViZDoom engine
+each) fits in memory."""
+
+
+class EvaluationError(ValueError):
+    """Bad input to :func:`evaluate`: one line naming what is wrong."""
+
+
+@dataclass
+class Agent:
+    """One evaluated agent: a run directory, the policies it plays and what they did."""
+
+    name: str
+    run_dir: Path
+    built: Built
+    genomes: np.ndarray
+    ids: np.ndarray
+    random_policy: bool
+    rollouts: RolloutBatch | None = None
+    seconds: float = 0.0
+
+
+@dataclass
+class Evaluation:
+    """Everything ``evo evaluate`` writes, as DataFrames, and the files."""
+
+    table: pd.DataFrame
+    episodes: pd.DataFrame
+    points: pd.DataFrame
+    pairwise: pd.DataFrame
+    threshold_ms: float
+    injected: int
+    files: list[Path]
+
+
+ProgressFn = Callable[[str], None]
+
+
+def _performance_config(built: Built) -> PerformanceConfig:
+    for oracle in built.oracles:
+        if getattr(oracle, "name", None) == "performance":
+            return oracle.config
+    return PerformanceConfig()
+
+
+def _pick(built: Built, F: np.ndarray, select: str, objective: str | None) -> np.ndarray:
+    """Indices of the final population that play: the best on one objective, or the front."""
+    names = [o.name for o in built.objectives]
+    senses = [o.sense for o in built.objectives]
+    if select == "front":
+        from pymoo.util.nds.non_dominated_sorting import NonDominatedSorting
+
+        from evo.select import to_minimisation
+
+        return np.sort(NonDominatedSorting().do(to_minimisation(F, senses), only_non_dominated_front=True))
+    name = objective or ("fps_drop" if "fps_drop" in names else names[0])
+    if name not in names:
+        raise EvaluationError(f"--objective {name!r} is not an objective of this run ({', '.join(names)})")
+    k = names.index(name)
+    # Lexicographic: the chosen objective first, then the others in YAML order; the first
+    # index wins ties, so the choice is the same on every machine.
+    keys = [F[:, j] * (-1.0 if senses[j] == "max" else 1.0) for j in range(F.shape[1]) if j != k]
+    order = np.lexsort((*reversed(keys), F[:, k] * (-1.0 if senses[k] == "max" else 1.0)))
+    return order[:1]
+
+
+def load_agent(run_dir: Path, select: str = "best", objective: str | None = None) -> Agent:
+    """The agent of a run directory: its config, game and chosen final policies."""
+    if not (run_dir / rundir.CONFIG).is_file():
+        raise EvaluationError(f"{run_dir}: not a run directory (no {rundir.CONFIG})")
+    ckpt_path = latest_checkpoint(run_dir)
+    if ckpt_path is None:
+        raise EvaluationError(f"{run_dir}: no checkpoint (not one generation finished)")
+    exp = load_experiment(run_dir / rundir.CONFIG)
+    built = Built.from_experiment(exp)
+    ckpt = load_checkpoint(ckpt_path)
+    random_policy = exp.search.policy == "random"
+    rows = np.arange(1) if random_policy else _pick(built, ckpt.F, select, objective)
+    return Agent(exp.name, run_dir, built, ckpt.genomes[rows], ckpt.policy_ids[rows], random_policy)
+
+
+def _tasks(agent: Agent, episodes: int, seed: int) -> list[PlayTask]:
+    """``episodes`` episodes of the agent's policies, taking turns, in batches."""
+    rng = np.random.default_rng(seed)
+    tasks = []
+    start = 0
+    while start < episodes:
+        n = min(BATCH_EPISODES, episodes - start)
+        # Policy i plays the batch's episodes i, i + P, ...: one task per policy that plays.
+        for i in range(len(agent.ids)):
+            count = len(range(i, n, len(agent.ids)))
+            if count:
+                tasks.append(PlayTask(
+                    agent.built.factory, agent.built.policy_spec, agent.genomes[i : i + 1],
+                    agent.ids[i : i + 1], rng.integers(0, SEED_MAX, size=1), count, agent.random_policy,
+                ))
+        start += n
+    return tasks
+
+
+def _play(executor: Executor, tasks: Sequence[PlayTask], progress: ProgressFn | None, label: str) -> RolloutBatch:
+    """Play the tasks a wave of ``executor.parts`` at a time, telling progress after each."""
+    out: list[RolloutBatch] = []
+    total = sum(t.episodes for t in tasks)
+    done = 0
+    wave = max(executor.parts, 1)
+    for i in range(0, len(tasks), wave):
+        part = tasks[i : i + wave]
+        out += [r.rollouts for r in executor.map(run_play, part)]
+        done += sum(t.episodes for t in part)
+        if progress is not None:
+            progress(f"{label}: {done}/{total} episodes")
+    return RolloutBatch.concat(out)
+
+
+def _steps(agent: Agent, bins: Sequence[int], t_ms: float) -> pd.DataFrame:
+    """One row per step played: episode, point key, frame time, slow."""
+    batch = agent.rollouts
+    assert batch is not None
+    taken = batch.valid & np.isfinite(batch.frame_ms)
+    ep, step = np.nonzero(taken)
+    keys = batch.state_keys(agent.built.spec, bins)[:, 1:][ep, step]
+    ms = batch.frame_ms[ep, step]
+    return pd.DataFrame({"episode": ep, "step": step, "key": keys, "frame_ms": ms, "slow": ms > t_ms})
+
+
+def _spotted(agent: Agent, steps: pd.DataFrame) -> list[set[int]]:
+    """Per episode, the injected bugs whose place a slow frame ended in."""
+    batch = agent.rollouts
+    assert batch is not None
+    found: list[set[int]] = [set() for _ in range(len(batch))]
+    if agent.built.truth is None:
+        return found
+    slow = steps[steps["slow"]]
+    for ep, step in zip(slow["episode"].to_numpy(), slow["step"].to_numpy()):
+        feats = batch.features[ep]
+        report = SimpleNamespace(kind="performance", state=tuple(feats[step]), next_state=tuple(feats[step + 1]))
+        bug = agent.built.match(report)
+        if bug is not None:
+            found[int(ep)].add(int(bug))
+    return found
+
+
+def _points(agent: Agent, steps: pd.DataFrame, bins: Sequence[int], cfg: PerformanceConfig, t_ms: float) -> pd.DataFrame:
+    """Per point with a slow frame: visits, slow visits, confidence, median and max frame time."""
+    slow_keys = steps.loc[steps["slow"], "key"].unique()
+    mine = steps[steps["key"].isin(slow_keys)]
+    g = mine.groupby("key")
+    table = pd.DataFrame({
+        "visits": g.size(), "slow": g["slow"].sum(), "median_ms": g["frame_ms"].median(),
+        "max_ms": g["frame_ms"].max(),
+    }).reset_index()
+    spec = agent.built.spec
+    rows = []
+    for r in table.to_dict("records"):
+        point = tuple(int(v) for v in np.unravel_index(int(r["key"]), tuple(bins)))
+        rows.append({
+            "agent": agent.name, "point": " ".join(map(str, point)), **point_bounds(spec, bins, point),
+            "visits": int(r["visits"]), "slow": int(r["slow"]), "confidence": r["slow"] / r["visits"],
+            "median_ms": r["median_ms"], "max_ms": r["max_ms"], "threshold_ms": t_ms,
+            "low_fps": is_low_fps(int(r["visits"]), int(r["slow"]), cfg.min_visits, cfg.slow_share),
+            "key": int(r["key"]),
+        })
+    out = pd.DataFrame(rows, columns=None if rows else ["agent", "point", "visits", "slow", "confidence",
+                                                        "median_ms", "max_ms", "threshold_ms", "low_fps", "key"])
+    return out.sort_values(["low_fps", "confidence", "median_ms"], ascending=False, kind="stable")
+
+
+def _pairwise(samples: dict[str, dict[str, np.ndarray]]) -> pd.DataFrame:
+    """Mann-Whitney U (Holm over the pairs of one metric) and Cliff's delta between agents."""
+    rows = []
+    for metric, by_agent in samples.items():
+        names = list(by_agent)
+        pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+        tests = [mann_whitney(by_agent[a], by_agent[b]) for a, b in pairs]
+        adjusted = holm([p for _, p in tests])
+        for (a, b), (u, p), ph in zip(pairs, tests, adjusted):
+            d = cliffs_delta(by_agent[a], by_agent[b])
+            rows.append({
+                "metric": metric, "a": a, "b": b, "n_a": len(by_agent[a]), "n_b": len(by_agent[b]),
+                "median_a": float(np.median(by_agent[a])) if len(by_agent[a]) else np.nan,
+                "median_b": float(np.median(by_agent[b])) if len(by_agent[b]) else np.nan,
+                "U": u, "p": p, "p_holm": ph, "significant": bool(ph <= 0.05), "delta": d,
+                "magnitude": delta_magnitude(d),
+            })
+    return pd.DataFrame(rows, columns=["metric", "a", "b", "n_a", "n_b", "median_a", "median_b", "U", "p",
+                                       "p_holm", "significant", "delta", "magnitude"])
+
+
+def _unique_names(agents: Sequence[Agent]) -> None:
+    """Agents are named after their experiment; two runs of one experiment get their folder."""
+    counts: dict[str, int] = {}
+    for a in agents:
+        counts[a.name] = counts.get(a.name, 0) + 1
+    for a in agents:
+        if counts[a.name] > 1:
+            a.name = f"{a.name}/{a.run_dir.name}"
+
+
+def evaluate(
+    run_dirs: Sequence[str | Path],
+    episodes: int = 1000,
+    *,
+    out: str | Path,
+    select: Literal["best", "front"] = "best",
+    objective: str | None = None,
+    warmup: int = 100,
+    threshold_ms: float | None = None,
+    seed: int = 0,
+    n_jobs: int | None = None,
+    progress: ProgressFn | None = None,
+) -> Evaluation:
+    """Play ``episodes`` episodes with each run's agent and write RELINE's tables.
+
+    Args:
+        run_dirs: One run directory per agent; all on the same game.
+        episodes: Evaluation episodes per agent (RELINE: 1000).
+        out: Folder for the outputs.
+        select: ``best``: the final policy best on ``objective``; ``front``: the final
+            Pareto front, its policies taking turns.
+        objective: The objective ``best`` ranks by (default ``fps_drop`` if the run has
+            it, else its first objective).
+        warmup: Random-play episodes that calibrate the slow-frame threshold.
+        threshold_ms: Use this threshold instead of calibrating one.
+        seed: Seed of the evaluation episodes (the same for every agent).
+        n_jobs: Workers (default: the first run's ``parallel.n_jobs``); always local loky
+            processes, or this process with ``n_jobs=1``.
+        progress: Called with a line of progress now and then.
+    """
+    if episodes < 1:
+        raise EvaluationError(f"--episodes must be at least 1, got {episodes}")
+    if warmup < 1 and threshold_ms is None:
+        raise EvaluationError(f"--warmup must be at least 1, got {warmup}")
+    if not run_dirs:
+        raise EvaluationError("give at least one run directory")
+    agents = [load_agent(Path(d), select, objective) for d in run_dirs]
+    _unique_names(agents)
+    first = agents[0]
+    labels = {a.name: repr(a.built.factory) for a in agents}
+    if len(set(labels.values())) > 1:
+        odd = next(n for n, lab in labels.items() if lab != labels[first.name])
+        raise EvaluationError(f"{odd} plays another game than {first.name}; agents must share one game")
+    cfg = _performance_config(first.built)
+    bins = tuple(first.built.spec.feature_bins if cfg.bins is None else cfg.bins)
+    jobs = n_jobs or first.built.exp.parallel.n_jobs
+    executor = Executor(ParallelConfig(backend="serial" if jobs == 1 else "loky", n_jobs=jobs),
+                        first.built.exp.torch_threads)
+    try:
+        if threshold_ms is None:
+            baseline = Agent("warm-up", first.run_dir, first.built, first.genomes[:1], first.ids[:1], True)
+            warm = _play(executor, _tasks(baseline, warmup, seed + 1), progress, "warm-up (random play)")
+            threshold_ms = slow_threshold(warm.frame_ms[warm.valid], cfg.sd_factor, cfg.floor_ms)
+        for agent in agents:
+            start = time.perf_counter()
+            agent.rollouts = _play(executor, _tasks(agent, episodes, seed), progress, agent.name)
+            agent.seconds = time.perf_counter() - start
+        return _write(agents, float(threshold_ms), cfg, bins, Path(out))
+    finally:
+        executor.close()
+        for a in agents:
+            if a.built.truth is not None:
+                a.built.truth.close()
+
+
+def _write(agents: Sequence[Agent], t_ms: float, cfg: PerformanceConfig, bins: Sequence[int], out: Path) -> Evaluation:
+    """Score every agent's episodes and write the tables and the figure."""
+    out.mkdir(parents=True, exist_ok=True)
+    injected = len(agents[0].built.injected)
+    table_rows, episode_frames, point_frames = [], [], []
+    samples: dict[str, dict[str, np.ndarray]] = {"bugs spotted per episode": {}, "frame ms at low-FPS points": {}}
+    violins: dict[str, np.ndarray] = {}
+    for agent in agents:
+        batch = agent.rollouts
+        assert batch is not None
+        steps = _steps(agent, bins, t_ms)
+        spotted = _spotted(agent, steps)
+        counts = np.array([len(s) for s in spotted], dtype=np.int64)
+        episode_frames.append(pd.DataFrame({
+            "agent": agent.name, "episode": np.arange(len(batch)), "policy": batch.policy,
+            "seed": batch.episode_seed, "return": batch.rewards.sum(axis=1), "length": batch.lengths,
+            "slow_frames": steps.groupby("episode")["slow"].sum().reindex(np.arange(len(batch)), fill_value=0).to_numpy(),
+            "bugs_spotted": counts, "spotted": [" ".join(map(str, sorted(s))) for s in spotted],
+        }))
+        points = _points(agent, steps, bins, cfg, t_ms)
+        point_frames.append(points.drop(columns="key"))
+        low = points.loc[points["low_fps"], "key"].to_numpy()
+        at_low = steps.loc[steps["key"].isin(low), "frame_ms"].to_numpy()
+        violins[agent.name] = at_low
+        samples["frame ms at low-FPS points"][agent.name] = at_low
+        samples["bugs spotted per episode"][agent.name] = counts.astype(np.float64)
+        row: dict[str, Any] = {
+            "agent": agent.name, "run_dir": str(agent.run_dir), "policies": len(agent.ids),
+            "episodes": len(batch), "mean_return": float(batch.rewards.sum(axis=1).mean()),
+            "mean_length": float(batch.lengths.mean()), "threshold_ms": t_ms,
+            "slow_frames": int(steps["slow"].sum()), "low_fps_points": int(len(low)),
+            "median_ms_at_low_fps": float(np.median(at_low)) if at_low.size else np.nan,
+        }
+        for n in range(1, injected + 1):
+            row[f"at_least_{n}"] = int((counts >= n).sum())
+        row["seconds"] = round(agent.seconds, 1)
+        table_rows.append(row)
+    if not injected:
+        del samples["bugs spotted per episode"]
+    table = pd.DataFrame(table_rows)
+    episodes_df = pd.concat(episode_frames, ignore_index=True)
+    points_df = pd.concat(point_frames, ignore_index=True)
+    pairwise = _pairwise(samples)
+    files = [out / "evaluation.csv", out / "episodes.csv", out / "low_fps_points.csv", out / "pairwise.csv"]
+    for df, path in zip((table, episodes_df, points_df, pairwise), files):
+        df.to_csv(path, index=False)
+    from evo.plots import frame_time_violins
+
+    files.append(frame_time_violins(violins, t_ms, out / "frame_times.png"))
+    return Evaluation(table, episodes_df, points_df, pairwise, t_ms, injected, files)

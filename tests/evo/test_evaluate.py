@@ -1,0 +1,101 @@
+"""evo evaluate: RELINE's Table 1 (episodes with at least n bugs spotted) and low-FPS points."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from evo.config import parse_experiment
+from evo.evaluate import EvaluationError, _spotted, _steps, evaluate, load_agent
+from evo.search import Search
+from games.base import Rollout, RolloutBatch
+
+CARTPOLE = {
+    "name": "tiny_reline",
+    "seed": 1,
+    "game": {"name": "cartpole_perf", "kwargs": {"heavy_ms": 2.0, "max_steps": 200}},
+    "policy": {"hidden": [8]},
+    "search": {"population": 4, "offspring": 4, "episodes": 1, "hv_ref": [0, -1]},
+    "budget": {"generations": 2},
+    "objectives": [{"name": "winning"}, {"name": "fps_drop", "kwargs": {"floor_ms": 1.0}}],
+    "oracles": [{"name": "performance", "kwargs": {"floor_ms": 1.0}}],
+    "finetune": {"algorithm": "none"},
+    "parallel": {"backend": "serial"},
+}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A tiny RELINE run and a tiny random run of the same game."""
+    out = {}
+    for name, policy in (("tiny_reline", "mlp"), ("tiny_random", "random")):
+        config = {**CARTPOLE, "name": name, "search": {**CARTPOLE["search"], "policy": policy}}
+        path = tmp_path_factory.mktemp(name) / "run"
+        Search(parse_experiment(config), path).run()
+        out[name] = path
+    return out
+
+
+def test_evaluate_writes_table_1_and_the_low_fps_files(runs: dict[str, Path], tmp_path: Path) -> None:
+    result = evaluate([runs["tiny_reline"], runs["tiny_random"]], 30, out=tmp_path, warmup=10, n_jobs=1)
+    table = pd.read_csv(tmp_path / "evaluation.csv")
+    assert list(table["agent"]) == ["tiny_reline", "tiny_random"]
+    assert (table["episodes"] == 30).all() and result.injected == 2
+    assert (table["at_least_1"] >= table["at_least_2"]).all()
+    assert result.threshold_ms >= 1.0  # the oracle's floor
+    episodes = pd.read_csv(tmp_path / "episodes.csv")
+    assert len(episodes) == 60 and set(episodes["bugs_spotted"]) <= {0, 1, 2}
+    for agent, rows in episodes.groupby("agent"):
+        row = table.set_index("agent").loc[agent]
+        assert row["at_least_1"] == (rows["bugs_spotted"] >= 1).sum()
+    assert (tmp_path / "frame_times.png").stat().st_size > 0
+    pairs = pd.read_csv(tmp_path / "pairwise.csv")
+    assert set(pairs["metric"]) == {"bugs spotted per episode", "frame ms at low-FPS points"}
+    assert len(pairs) == 2 and set(pairs["a"]) == {"tiny_reline"}
+
+
+def test_same_seed_same_episodes(runs: dict[str, Path], tmp_path: Path) -> None:
+    a = evaluate([runs["tiny_reline"]], 12, out=tmp_path / "a", threshold_ms=1.0, n_jobs=1).episodes
+    b = evaluate([runs["tiny_reline"]], 12, out=tmp_path / "b", threshold_ms=1.0, n_jobs=1).episodes
+    cols = ["seed", "return", "length", "bugs_spotted"]
+    pd.testing.assert_frame_equal(a[cols], b[cols])
+
+
+def _cart_rollout(xs: list[float], frame_ms: list[float]) -> Rollout:
+    feats = np.array([[x, 0.0] for x in xs])
+    n = len(xs) - 1
+    return Rollout(policy=0, episode_seed=0, actions=np.zeros(n, dtype=np.int64), rewards=np.ones(n),
+                   features=feats, frame_ms=np.array(frame_ms), terminated=False, truncated=True)
+
+
+def test_a_bug_is_spotted_only_by_a_slow_frame_ending_in_its_interval(runs: dict[str, Path]) -> None:
+    agent = load_agent(runs["tiny_reline"])
+    agent.rollouts = RolloutBatch.from_rollouts([
+        _cart_rollout([0.40, 0.47, 0.52], [2.1, 0.3]),     # slow frame ended at 0.47: bug 1
+        _cart_rollout([-0.40, -0.47, -0.52], [0.3, 0.4]),  # in bug 0's interval, but fast
+        _cart_rollout([0.0, 0.2, 0.3], [3.0, 3.0]),        # slow, but nowhere near a bug
+        _cart_rollout([-0.46, 0.0, 0.46], [2.0, 2.0]),     # ends in bug 1 (slow); bug 0 only at reset
+    ])
+    steps = _steps(agent, agent.built.spec.feature_bins, 1.0)
+    assert _spotted(agent, steps) == [{1}, set(), set(), {1}]
+
+
+def test_the_best_policy_is_best_on_fps_drop(runs: dict[str, Path]) -> None:
+    from evo.checkpoint import latest_checkpoint, load_checkpoint
+
+    agent = load_agent(runs["tiny_reline"])
+    F = load_checkpoint(latest_checkpoint(runs["tiny_reline"])).F
+    best = F[:, 1].max()
+    chosen = int(np.flatnonzero(load_checkpoint(latest_checkpoint(runs["tiny_reline"])).policy_ids == agent.ids[0])[0])
+    assert F[chosen, 1] == best
+    assert len(load_agent(runs["tiny_reline"], select="front").ids) >= 1
+    with pytest.raises(EvaluationError, match="--objective 'coverage' is not an objective"):
+        load_agent(runs["tiny_reline"], objective="coverage")
+
+
+def test_bad_input_is_one_line(bad_input, runs: dict[str, Path]) -> None:
+    assert "not a run directory" in bad_input(["evaluate", "nowhere"])
+    assert "--episodes must be at least 1" in bad_input(["evaluate", str(runs["tiny_reline"]), "--episodes", "0"])
