@@ -175,6 +175,9 @@ def test_per_episode_score_is_the_mean_of_slow_points_within_each_episode() -> N
     obj.update(baseline())
     # WALK: (1,0) and (3,3); OTHER: (1,0) and (0,3). Distinct across both would be 3.
     assert obj.score([WALK, OTHER]) == 2.0
+    # One delayed frame of three visits to (1,0) is not a slow point of the episode.
+    loop = rollout([[0.5, 0.5], [1.5, 0.5], [1.6, 0.5], [1.7, 0.5]], [9.0, 1.1, 1.0])
+    assert obj.score([loop]) == 0.0
     distinct = fps()
     distinct.update(baseline())
     assert distinct.score([WALK, OTHER]) == 3.0
