@@ -64,6 +64,9 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--objective", help="objective 'best' ranks by (default fps_drop if the run has it)")
     ev.add_argument("--warmup", type=int, default=100,
                     help="random-play episodes that calibrate the slow-frame threshold (default 100)")
+    ev.add_argument("--choose-episodes", type=int, default=10,
+                    help="with best: fresh episodes each final policy plays to choose the best (default 10; "
+                    "0: the checkpoint's scores)")
     ev.add_argument("--threshold-ms", type=float, help="use this slow-frame threshold instead of calibrating")
     ev.add_argument("--seed", type=int, default=0, help="seed of the evaluation episodes (default 0)")
     ev.add_argument("--jobs", type=int, help="worker processes (default: the first run's parallel.n_jobs)")
@@ -278,7 +281,8 @@ def _evaluate(args: argparse.Namespace, console: Console) -> int:
     try:
         result = evaluate(
             args.run_dirs, args.episodes, out=out, select=args.select, objective=args.objective,
-            warmup=args.warmup, threshold_ms=args.threshold_ms, seed=args.seed, n_jobs=args.jobs,
+            warmup=args.warmup, choose_episodes=args.choose_episodes, threshold_ms=args.threshold_ms,
+            seed=args.seed, n_jobs=args.jobs,
             progress=lambda line: console.print(line, markup=False),
         )
     except EvaluationError as exc:

@@ -68,6 +68,7 @@ class Agent:
     random_policy: bool
     rollouts: RolloutBatch | None = None
     seconds: float = 0.0
+    candidates: tuple[np.ndarray, np.ndarray] | None = None
 
 
 @dataclass
@@ -124,9 +125,33 @@ def load_agent(run_dir: Path, select: str = "best", objective: str | None = None
     exp = load_experiment(run_dir / rundir.CONFIG)
     built = Built.from_experiment(exp)
     ckpt = load_checkpoint(ckpt_path)
+    for obj, state in zip(built.objectives, ckpt.meta.get("objectives", [])):
+        if state is not None and hasattr(obj, "load_state_dict"):
+            obj.load_state_dict(state)  # the thresholds the run had calibrated
     random_policy = exp.search.policy == "random"
     rows = np.arange(1) if random_policy else _pick(built, ckpt.F, select, objective)
-    return Agent(exp.name, run_dir, built, ckpt.genomes[rows], ckpt.policy_ids[rows], random_policy)
+    agent = Agent(exp.name, run_dir, built, ckpt.genomes[rows], ckpt.policy_ids[rows], random_policy)
+    agent.candidates = (ckpt.genomes, ckpt.policy_ids)
+    return agent
+
+
+def rescore(agent: Agent, executor: Executor, episodes: int, seed: int, objective: str | None,
+            progress: ProgressFn | None = None) -> None:
+    """Choose the ``best`` policy again on fresh episodes: every final policy plays
+    ``episodes`` episodes and is scored by the run's objectives (with the thresholds the run
+    calibrated). The checkpoint's scores come from the few episodes of the last generation,
+    and a lucky one wins there; this is the validation step before the evaluation."""
+    genomes, ids = agent.candidates
+    if agent.random_policy or len(ids) < 2 or episodes < 1:
+        return
+    rng = np.random.default_rng(seed)
+    task = PlayTask(agent.built.factory, agent.built.policy_spec, genomes, ids,
+                    rng.integers(0, SEED_MAX, size=len(ids)), episodes)
+    batch = _play(executor, [task], progress, f"{agent.name}: choosing among {len(ids)} final policies")
+    F = np.array([[obj.score(batch[p * episodes:(p + 1) * episodes]) for obj in agent.built.objectives]
+                  for p in range(len(ids))])
+    rows = _pick(agent.built, F, "best", objective)
+    agent.genomes, agent.ids = genomes[rows], ids[rows]
 
 
 def _tasks(agent: Agent, episodes: int, seed: int) -> list[PlayTask]:
@@ -255,6 +280,7 @@ def evaluate(
     select: Literal["best", "front"] = "best",
     objective: str | None = None,
     warmup: int = 100,
+    choose_episodes: int = 10,
     threshold_ms: float | None = None,
     seed: int = 0,
     n_jobs: int | None = None,
@@ -271,6 +297,8 @@ def evaluate(
         objective: The objective ``best`` ranks by (default ``fps_drop`` if the run has
             it, else its first objective).
         warmup: Random-play episodes that calibrate the slow-frame threshold.
+        choose_episodes: With ``best``, fresh episodes each final policy plays to choose
+            the best (:func:`rescore`); 0 takes the checkpoint's scores.
         threshold_ms: Use this threshold instead of calibrating one.
         seed: Seed of the evaluation episodes (the same for every agent).
         n_jobs: Workers (default: the first run's ``parallel.n_jobs``); always local loky
@@ -302,6 +330,8 @@ def evaluate(
             threshold_ms = slow_threshold(warm.frame_ms[warm.valid], cfg.sd_factor, cfg.floor_ms)
         for agent in agents:
             start = time.perf_counter()
+            if select == "best":
+                rescore(agent, executor, choose_episodes, seed + 2, objective, progress)
             agent.rollouts = _play(executor, _tasks(agent, episodes, seed), progress, agent.name)
             agent.seconds = time.perf_counter() - start
         return _write(agents, float(threshold_ms), cfg, bins, Path(out))

@@ -99,3 +99,24 @@ def test_the_best_policy_is_best_on_fps_drop(runs: dict[str, Path]) -> None:
 def test_bad_input_is_one_line(bad_input, runs: dict[str, Path]) -> None:
     assert "not a run directory" in bad_input(["evaluate", "nowhere"])
     assert "--episodes must be at least 1" in bad_input(["evaluate", str(runs["tiny_reline"]), "--episodes", "0"])
+
+
+def test_best_is_chosen_again_on_fresh_episodes(runs: dict[str, Path]) -> None:
+    """rescore: every final policy plays fresh episodes; the one best on fps_drop there
+    (the run's own objective, with the run's threshold) is the agent."""
+    from evo.evaluate import _play, rescore
+    from evo.parallel import Executor, ParallelConfig, PlayTask
+    from evo.rollout import SEED_MAX
+
+    agent = load_agent(runs["tiny_reline"])
+    genomes, ids = agent.candidates
+    with Executor(ParallelConfig(backend="serial")) as ex:
+        rescore(agent, ex, 6, seed=11, objective=None)
+        rng = np.random.default_rng(11)
+        task = PlayTask(agent.built.factory, agent.built.policy_spec, genomes, ids,
+                        rng.integers(0, SEED_MAX, size=len(ids)), 6)
+        batch = _play(ex, [task], None, "again")
+    fps = agent.built.objectives[1]
+    scores = [fps.score(batch[p * 6:(p + 1) * 6]) for p in range(len(ids))]
+    chosen = int(np.flatnonzero(ids == agent.ids[0])[0])
+    assert len(agent.ids) == 1 and scores[chosen] == max(scores)
