@@ -14,6 +14,11 @@ register(
     vector_entry_point="games.cartpole_perf:CartPolePerfVector",
 )
 register(
+    "vizdoom",
+    entry_point="games.vizdoom_game:VizDoomGame",
+    vector_entry_point="games.vizdoom_game:VizDoomVector",
+)
+register(
     "mspacman_perf",
     entry_point="games.mspacman:MsPacmanPerf",
     vector_entry_point="games.mspacman:MsPacmanPerfVector",
