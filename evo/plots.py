@@ -301,7 +301,8 @@ def frame_time_violins(frames: dict[str, np.ndarray], threshold_ms: float, path:
             ax.text(i, threshold_ms, "none found", ha="center", va="bottom", fontsize=8)
     ax.axhline(threshold_ms, color="grey", linestyle="--", linewidth=1, label=f"threshold {threshold_ms:.3g} ms")
     ax.set_xticks(range(len(names)), [f"{n}\n({len(frames[n])} frames)" for n in names], fontsize=8)
-    ax.set_ylabel("frame time at low-FPS points (ms)")
+    ax.set_yscale("log")  # a few frames the machine delayed a lot would flatten the rest
+    ax.set_ylabel("frame time at low-FPS points (ms, log scale)")
     ax.set_title("frame times of the low-FPS points each agent found")
     ax.legend(loc="upper right", fontsize=8)
     return _save(fig, path)

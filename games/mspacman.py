@@ -67,7 +67,7 @@ import gymnasium as gym
 import numpy as np
 
 from games.base import GameSpec, InjectedBug, VecStep
-from games.cartpole_perf import heavy_operation
+from games.cartpole_perf import CLOCKS, heavy_operation
 
 try:
     from ale_py import ALEInterface, LoggerMode, roms
@@ -189,8 +189,10 @@ def _match(bug: Any) -> int | None:
 
 
 def _check_kwargs(
-    heavy_ms: float, max_steps: int, frameskip: int, noop_max: int, obs_type: str
+    heavy_ms: float, max_steps: int, frameskip: int, noop_max: int, obs_type: str, clock: str = "wall"
 ) -> None:
+    if clock not in CLOCKS:
+        raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
     if obs_type != "ram":
         raise ValueError(f"obs_type must be 'ram' (the only one supported), got {obs_type!r}")
     if heavy_ms < 0:
@@ -270,6 +272,10 @@ class MsPacmanPerf(gym.Env):
         obs_type: Only ``"ram"``.
         skip_intro: Start episodes when the game starts reading the joystick (264 frames
             after power-on); False starts them at the intro, as Gymnasium's ALE envs do.
+        clock: ``"wall"`` or ``"cpu"`` (:data:`games.cartpole_perf.CLOCKS`): how the vector
+            form times a frame, and what the heavy operation burns. On a machine shared with
+            other work the wall clock adds the scheduler's delays, several milliseconds at a
+            time, to random frames; the emulator's CPU time does not see them.
     """
 
     metadata = {"render_modes": []}
@@ -283,8 +289,10 @@ class MsPacmanPerf(gym.Env):
         noop_max: int = NOOP_MAX,
         obs_type: str = "ram",
         skip_intro: bool = True,
+        clock: str = "wall",
     ) -> None:
-        _check_kwargs(heavy_ms, max_steps, frameskip, noop_max, obs_type)
+        _check_kwargs(heavy_ms, max_steps, frameskip, noop_max, obs_type, clock)
+        self.clock = clock
         self.heavy_ms = float(heavy_ms)
         self.inject_bugs = bool(inject_bugs)
         self.frameskip = int(frameskip)
@@ -316,7 +324,7 @@ class MsPacmanPerf(gym.Env):
         ale.getRAM(self._ram)
         terminated = bool(ale.game_over())
         if self.inject_bugs and _MOUTH_TABLE[self._ram[RAM_X], self._ram[RAM_Y]] >= 0:
-            heavy_operation(self.heavy_ms)
+            heavy_operation(self.heavy_ms, self.clock)
         self._steps += 1
         truncated = not terminated and self._steps >= self.game_spec.max_steps
         obs = np.multiply(self._ram, _INV_255, dtype=np.float32)
@@ -349,8 +357,8 @@ class MsPacmanPerfVector:
 
     Args:
         num_envs: Number of copies.
-        heavy_ms, max_steps, inject_bugs, frameskip, noop_max, obs_type, skip_intro: Those of
-            :class:`MsPacmanPerf`.
+        heavy_ms, max_steps, inject_bugs, frameskip, noop_max, obs_type, skip_intro, clock:
+            Those of :class:`MsPacmanPerf`.
     """
 
     def __init__(
@@ -364,10 +372,12 @@ class MsPacmanPerfVector:
         noop_max: int = NOOP_MAX,
         obs_type: str = "ram",
         skip_intro: bool = True,
+        clock: str = "wall",
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
-        _check_kwargs(heavy_ms, max_steps, frameskip, noop_max, obs_type)
+        _check_kwargs(heavy_ms, max_steps, frameskip, noop_max, obs_type, clock)
+        self.clock = clock
         self.num_envs = int(num_envs)
         self.heavy_ms = float(heavy_ms)
         self.inject_bugs = bool(inject_bugs)
@@ -406,7 +416,7 @@ class MsPacmanPerfVector:
         active = ~(self._terminated | self._truncated)
         reward = np.zeros(self.num_envs, dtype=np.float64)
         frame_ms = np.zeros(self.num_envs, dtype=np.float64)
-        ram, frames, clock = self._ram, range(self.frameskip), time.perf_counter
+        ram, frames, clock = self._ram, range(self.frameskip), CLOCKS[self.clock]
         for i in np.flatnonzero(active).tolist():
             ale, code = self.ales[i], codes[i]
             t0 = clock()
@@ -423,7 +433,7 @@ class MsPacmanPerfVector:
         if self.inject_bugs:
             slow = active & (_MOUTH_TABLE[ram[:, RAM_X], ram[:, RAM_Y]] >= 0)
             for i in np.flatnonzero(slow).tolist():
-                frame_ms[i] += heavy_operation(self.heavy_ms)
+                frame_ms[i] += heavy_operation(self.heavy_ms, self.clock)
         obs, features = self._observe()
         return VecStep(
             obs=obs,

@@ -148,7 +148,7 @@ def test_the_reference_route_passes_all_four_mouths_and_only_they_are_slow(
     actions = route_actions()
     assert len(actions) == 77 <= env.game_spec.max_steps
     calls: list[float] = []
-    monkeypatch.setattr("games.mspacman.heavy_operation", lambda ms: calls.append(ms) or ms)
+    monkeypatch.setattr("games.mspacman.heavy_operation", lambda ms, clock="wall": calls.append(ms) or ms)
     _, feats = play(env, 0, actions)
     assert len(feats) == len(actions) + 1  # no game over on the way
     mouths = mouth_of(feats[1:, 0], feats[1:, 1])
@@ -186,6 +186,21 @@ def test_steps_in_a_mouth_really_take_heavy_ms() -> None:
     vec.close()
     assert len(charged) == len(slow) and min(charged) >= HEAVY_MS
     assert np.median(neighbour) < 5.0
+
+
+def test_the_cpu_clock_charges_the_heavy_operation_and_no_scheduler_delay() -> None:
+    """clock='cpu': frame times are the emulator thread's CPU time; a mouth step burns
+    heavy_ms of it, an ordinary step a fraction of a millisecond however busy the machine."""
+    vec = MsPacmanPerfVector(1, noop_max=0, heavy_ms=HEAVY_MS, clock="cpu")
+    vec.reset([0])
+    slow, fast = [], []
+    for a in route_actions():
+        step = vec.step(np.array([a]))
+        in_mouth = mouth_of(step.features[:, 0], step.features[:, 1])[0] >= 0
+        (slow if in_mouth else fast).append(step.frame_ms[0])
+    vec.close()
+    assert slow and min(slow) >= HEAVY_MS
+    assert max(fast) < 0.25 * HEAVY_MS
 
 
 def test_no_slow_steps_without_injected_bugs(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -275,6 +290,7 @@ def test_the_intro_is_skipped_unless_asked() -> None:
         ({"max_steps": 0}, "max_steps must be positive"),
         ({"frameskip": 0}, "frameskip must be positive"),
         ({"noop_max": -1}, "noop_max must be >= 0"),
+        ({"clock": "sundial"}, "clock must be one of wall, cpu"),
     ],
 )
 def test_bad_kwargs_say_what_is_wrong(kwargs: dict, message: str) -> None:
