@@ -3,7 +3,10 @@
 The replay plays the recorded actions in fresh copies of the game, as the run played them,
 and hands the episodes to the same oracle with the thresholds it had at the end of the run.
 Statistical oracles (performance) judge across the copies: a replay of a slow frame is
-played ``repeats`` times and must be slow in most of them.
+played in several copies and must be slow in most of them. Those copies are as many as one
+worker stepped at once in the run (at least ``repeats``): a game with real frame times
+renders each frame slower with more copies sharing the cores and caches (ViZDoom's engines
+do), so the replay measures the frame under the run's load, against the run's threshold.
 """
 
 from __future__ import annotations
@@ -44,6 +47,14 @@ def find_bug(run_dir: Path, bug_id: int) -> dict[str, Any]:
     raise KeyError(f"{run_dir}: no bug with id {bug_id} in {rundir.BUGS}")
 
 
+def run_batch(exp: Any) -> int:
+    """Copies one worker of the run stepped at once: the larger of the population's and the
+    offspring's episodes, cut into the run's chunks."""
+    episodes = max(exp.search.population, exp.search.offspring) * exp.search.episodes
+    parts = 1 if exp.parallel.backend == "serial" else exp.parallel.n_jobs
+    return -(-episodes // parts)
+
+
 def replay(run_dir: str | Path, bug_id: int, repeats: int = 3) -> ReplayResult:
     """Replay bug ``bug_id`` of a run ``repeats`` times and re-check it with its oracle."""
     run_dir = Path(run_dir)
@@ -64,6 +75,8 @@ def replay(run_dir: str | Path, bug_id: int, repeats: int = 3) -> ReplayResult:
         if hasattr(oracle, "forget_visits"):
             oracle.forget_visits()  # judge the replays on their own evidence
         actions = [int(a) for a in record["actions"]]
+        if record["kind"] == "performance":
+            repeats = max(repeats, run_batch(exp))
         game = built.factory.make_vector(repeats)
         try:
             result = play(
