@@ -6,8 +6,11 @@ times of a baseline agent, and a point is reported "when more than 50% of its vi
 over t" (ANCHORS.md), so that one hiccup of the machine is not a bug.
 
 Here the baseline is the warm-up rollouts (the first generation's); a point is the bucket of
-the state the frame was rendered in. RELINE's shift ``delta`` for the extra load of training
-is not applied: warm-up and search run in one process under the same load.
+the state the frame was rendered in. RELINE's shift for the load of training is applied per
+batch (``delta``): ``t = t_base + max(0, max(Q1_batch - Q1_base, Q3_batch - Q3_base))``, so
+that a machine that got busier since the warm-up (another run, more game copies sharing the
+caches) does not turn every ordinary frame into a slow one. The quartiles of a batch only
+move when more than a quarter of its frames are slower, which the bugs of a batch are not.
 """
 
 from __future__ import annotations
@@ -52,6 +55,10 @@ class PerformanceConfig(OracleConfig):
     bins: list[int] | None = None
     """Intervals per state feature that make a point; ``None`` uses the game's
     ``feature_bins``."""
+
+    delta: bool = True
+    """Shift the threshold of each batch by RELINE's
+    ``max(Q1_batch - Q1_base, Q3_batch - Q3_base)`` (never below 0)."""
 
 
 def slow_threshold(frame_ms: np.ndarray, sd_factor: float = 5.0, floor_ms: float = 0.0) -> float:
@@ -153,6 +160,7 @@ class PerformanceOracle:
         self.config = config
         self.bins = tuple(spec.feature_bins if config.bins is None else config.bins)
         self.threshold_ms: float | None = None
+        self.quartiles: tuple[float, float] | None = None
         self.points: dict[tuple[int, ...], PointStats] = {}
 
     def calibrate(self, rollouts: Sequence[Rollout]) -> None:
@@ -169,6 +177,20 @@ class PerformanceOracle:
         if not np.isfinite(x).any():
             return
         self.threshold_ms = slow_threshold(x, self.config.sd_factor, self.config.floor_ms)
+        x = x[np.isfinite(x)]
+        q1, q3 = np.percentile(x, [25, 75])
+        self.quartiles = (float(q1), float(q3))
+
+    def batch_threshold(self, frame_ms: np.ndarray) -> float:
+        """The threshold for a batch of frame times: the calibrated one, shifted by RELINE's
+        delta when the batch's quartiles are above the warm-up's."""
+        assert self.threshold_ms is not None
+        x = np.asarray(frame_ms, dtype=np.float64)
+        x = x[np.isfinite(x)]
+        if not self.config.delta or self.quartiles is None or x.size == 0:
+            return self.threshold_ms
+        q1, q3 = np.percentile(x, [25, 75])
+        return self.threshold_ms + max(0.0, float(q1) - self.quartiles[0], float(q3) - self.quartiles[1])
 
     def check(self, rollouts: Sequence[Rollout]) -> list[Bug]:
         """Count this batch's visits per point; report the points that just became slow.
@@ -182,7 +204,6 @@ class PerformanceOracle:
             self.calibrate(rollouts)
             if self.threshold_ms is None:
                 return []
-        t_ms = self.threshold_ms
         cfg = self.config
 
         batch = RolloutBatch.from_rollouts(rollouts) if len(rollouts) else None
@@ -195,6 +216,7 @@ class PerformanceOracle:
         rows, cols = np.nonzero(taken)
         keys = batch.state_keys(self.spec, self.bins)[:, 1:][rows, cols]
         ms_a = batch.frame_ms[rows, cols]
+        t_ms = self.batch_threshold(ms_a)
         slow_a = ms_a > t_ms
         n_keys = int(np.prod(np.asarray(self.bins, dtype=np.float64)))
         present, visits = count_keys(keys, n_keys)
@@ -273,6 +295,7 @@ class PerformanceOracle:
         """Threshold and per-point counts, as plain JSON types."""
         return {
             "threshold_ms": self.threshold_ms,
+            "quartiles": None if self.quartiles is None else list(self.quartiles),
             "points": [s.to_dict(p) for p, s in sorted(self.points.items())],
         }
 
@@ -280,6 +303,8 @@ class PerformanceOracle:
         """Restore what :meth:`state_dict` returned (replaces the current state)."""
         t = d.get("threshold_ms")
         self.threshold_ms = None if t is None else float(t)
+        q = d.get("quartiles")
+        self.quartiles = None if q is None else (float(q[0]), float(q[1]))
         self.points = {
             tuple(int(v) for v in p["point"]): PointStats(
                 visits=int(p["visits"]), slow=int(p["slow"]), max_ms=float(p["max_ms"]),

@@ -59,7 +59,9 @@ def test_point_visited_three_times_all_slow_is_reported_once(spec, make_rollout)
     assert bug.step == 4 and bug.episode_seed == 1 and bug.next_state == (5.5, 5.5)
     assert bug.data["frame_ms"] == 41.0 and bug.data["visits"] == 2 and bug.data["slow"] == 2
     assert bug.data["max_ms"] == 41.0 and bug.data["median_ms"] == 40.5
-    assert bug.data["threshold_ms"] == oracle.threshold_ms
+    # The batch's line: the warm-up's, shifted by delta (this batch's quartiles are 10 ms).
+    assert bug.data["threshold_ms"] == oracle.batch_threshold(np.array([10.0] * 8 + [41.0]))
+    assert oracle.threshold_ms <= bug.data["threshold_ms"] < 13.0
 
 
 def test_report_is_at_the_first_slow_step_of_the_batch(spec, make_rollout):
@@ -103,7 +105,8 @@ def test_check_before_calibrate_calibrates_on_the_batch(spec, make_rollout):
 
 
 def test_bins_override_the_game_resolution(spec, make_rollout):
-    oracle = _calibrated(spec, make_rollout, bins=[2, 2])
+    # delta off: five of this batch's nine frames are slow, which would lift its quartiles.
+    oracle = _calibrated(spec, make_rollout, bins=[2, 2], delta=False)
     # Steps 4..8 land in x >= 5, the east half: bucket (1, 1) of a 2 x 2 cut.
     path = [(0.5 + i, 5.5) for i in range(10)]
     ms = np.array([10.0] * 4 + [60.0] * 5)
@@ -149,3 +152,17 @@ def test_low_fps_points_give_confidence_and_frame_times(spec, make_rollout):
     assert (hot["x_low"], hot["x_high"], hot["y_low"], hot["y_high"]) == (5.0, 6.0, 5.0, 6.0)
     assert (once["visits"], once["slow"], once["confidence"], once["reported"]) == (4, 1, 0.25, False)
     assert list(rows) == ["5 5", "5 7"]  # most confident first
+
+
+def test_delta_follows_a_busier_machine_and_keeps_real_slow_points(spec, make_rollout):
+    """RELINE's delta: when every frame of a batch got 5 ms slower than at warm-up (a busier
+    machine), ordinary frames are not slow; a point far above the shifted line still is."""
+    oracle = _calibrated(spec, make_rollout)  # warm-up frames ~10 ms
+    busier = [make_rollout([(0.5 + i, 2.5) for i in range(10)], frame_ms=15.0, seed=k) for k in range(3)]
+    assert oracle.check(busier) == []
+    plain = _calibrated(spec, make_rollout, delta=False)
+    assert len(plain.check(busier)) == 9  # without delta every cell of the row is "slow"
+    slow = [_path_through(5.5, 90.0, make_rollout, seed=k) for k in range(3)]
+    slow = [make_rollout(r.features, frame_ms=np.where(r.frame_ms > 50, 90.0, 15.0), seed=k)
+            for k, r in enumerate(slow)]
+    assert [b.signature for b in oracle.check(slow)] == ["performance:(5, 5)"]
