@@ -138,7 +138,7 @@ def actor_flops(obs_dim: int, hidden: tuple[int, ...], n_actions: int) -> int:
     return sum(2 * a * b for a, b in zip(sizes[:-1], sizes[1:]))
 
 
-def mspacman_rates(steps: int, copies: int) -> tuple[float, float] | None:
+def mspacman_rates(steps: int, copies: int, repeats: int = 3) -> tuple[float, float] | None:
     """(engine, raw) agent steps per second on MsPacman, or None without ale-py.
 
     Raw: one bare ``ale_py.ALEInterface`` acting with random actions, frames per second
@@ -160,26 +160,34 @@ def mspacman_rates(steps: int, copies: int) -> tuple[float, float] | None:
     actions = ale.getMinimalActionSet()
     rng = np.random.default_rng(0)
     picks = rng.integers(len(actions), size=steps * FRAMESKIP)
-    start = time.perf_counter()
-    for k in picks:
-        ale.act(actions[k])
-        if ale.game_over():
-            ale.reset_game()
-    raw_rate = steps / (time.perf_counter() - start)
+
+    def raw() -> int:
+        for k in picks:
+            ale.act(actions[k])
+            if ale.game_over():
+                ale.reset_game()
+        return steps
 
     make = GameFactory(name="mspacman_perf", kwargs=(("inject_bugs", False),))
     game = make.make_vector(copies)
     spec = PolicySpec(128, game.game_spec.n_actions, (32,))
     genomes = spec.init_genomes(copies, np.random.default_rng(0))
     horizon = min(max(steps // copies, 1), game.game_spec.max_steps)
-    played = 0
-    start = time.perf_counter()
-    while played < steps:
-        draws = draw_episodes(list(range(played, played + copies)), 1, horizon, spec.n_actions)
-        result = play(game, draws.seeds, list(range(copies)), policy_chooser(genomes, spec, 1, draws.gumbel),
-                      max_steps=horizon)
-        played += result.env_steps
-    engine_rate = played / (time.perf_counter() - start)
+
+    def engine() -> int:
+        played = 0
+        while played < steps:
+            draws = draw_episodes(list(range(played, played + copies)), 1, horizon, spec.n_actions)
+            result = play(game, draws.seeds, list(range(copies)),
+                          policy_chooser(genomes, spec, 1, draws.gumbel), max_steps=horizon)
+            played += result.env_steps
+        return played
+
+    # Interleaved, best of each: a noisy machine slows both alike, not one of them.
+    raw_rate = engine_rate = 0.0
+    for _ in range(repeats):
+        raw_rate = max(raw_rate, best_rate(raw, 1))
+        engine_rate = max(engine_rate, best_rate(engine, 1))
     game.close()
     return engine_rate, raw_rate
 
@@ -219,6 +227,23 @@ def main() -> None:
     rows: list[tuple[str, str, str]] = []
 
     one = engine_rate(serial, maze_tasks(population, episodes, hidden, 1), repeats)
+    spec = MAZE.spec()
+    oracles = build_oracles([("crash", {}), ("stuck", {}), ("logic", {}), ("performance", {"floor_ms": 1.0})], spec)
+    tracker = CoverageTracker(spec)
+    warm = serial.map(run_play, maze_tasks(4, 8, hidden, 1))[0].rollouts
+    oracles[-1].calibrate(warm)
+
+    def watch(rollouts: list) -> None:
+        tracker.update(rollouts)
+        check_all(oracles, rollouts)
+
+    # Plain and watched alternately, best of each, so that a burst of load on the machine
+    # does not land on one of the two and pass for the cost (or saving) of watching.
+    tasks = maze_tasks(population, episodes, hidden, 1)
+    watched_one = 0.0
+    for _ in range(repeats):
+        one = max(one, engine_rate(serial, tasks, 1))
+        watched_one = max(watched_one, engine_rate(serial, tasks, 1, watch))
     one_worker = _OneWorker()
     worker = engine_rate(one_worker, maze_tasks(population, episodes, hidden, 2), repeats)
     one_worker.close()
@@ -236,21 +261,10 @@ def main() -> None:
         ("compute limit (policy FLOPs)", f"{limit:,.0f}", f"{flops:,} FLOP per step at {rate / 1e9:.1f} GFLOP/s ({cores} threads); engine {engine / limit:.1%}"),
     ]
 
-    spec = MAZE.spec()
-    oracles = build_oracles([("crash", {}), ("stuck", {}), ("logic", {}), ("performance", {"floor_ms": 1.0})], spec)
-    tracker = CoverageTracker(spec)
-    warm = serial.map(run_play, maze_tasks(4, 8, hidden, 1))[0].rollouts
-    oracles[-1].calibrate(warm)
-
-    def watch(rollouts: list) -> None:
-        tracker.update(rollouts)
-        check_all(oracles, rollouts)
-
-    watched_one = engine_rate(serial, maze_tasks(population, episodes, hidden, 1), repeats, watch)
     overhead = 1.0 - watched_one / one
     rows.append(("Block Maze + oracles + coverage, 1 process", f"{watched_one:,.0f}", f"watching costs {overhead:.1%} of the 1-process rate"))
 
-    pac = mspacman_rates(pacman_steps, 8)
+    pac = mspacman_rates(pacman_steps, 8, repeats)
     if pac is None:
         mspacman_share = None
         rows.append(("MsPacman", "n/a", "ale-py is not installed"))
