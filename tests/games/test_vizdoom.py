@@ -130,32 +130,28 @@ def test_frame_times_are_measured_per_copy(clock: str) -> None:
     assert frames.max() < 1000.0  # milliseconds, not seconds or nanoseconds
 
 
-def test_frame_times_depend_on_the_place() -> None:
-    """Two copies walk the same route in lockstep: the same views cost alike in both (the
-    ranking of their frame times agrees), and the route's slowest place costs well more than
-    its fastest, by far more than the two copies disagree. Lockstep cancels the load of
-    other processes, which drifts over seconds; CPU time leaves out waiting for a core."""
+def test_frame_times_depend_on_the_view() -> None:
+    """Rendering cost is a property of what is in view. Two copies stand at the start and
+    turn on the spot, 30 degrees a step, eleven full circles in lockstep: the two engines agree
+    on which headings cost more (their per-heading medians correlate), and the costliest
+    heading costs well more than the cheapest. Standing still keeps the game's own work the same at every heading; lockstep
+    cancels the load of other processes; CPU time leaves out waiting for a core."""
     clock = "cpu" if os.path.exists("/proc/self/task") else "wall"
-    route = ([0] * 12 + [1] * 6 + [0] * 10 + [2] * 12 + [0] * 10 + [4] * 8 + [3] * 8 + [1] * 12) * 2
-    game = VizDoomVector(2, clock=clock, max_steps=len(route))
+    turns = 12 * 11
+    game = VizDoomVector(2, clock=clock, max_steps=turns)
     try:
         game.reset([0, 0])
-        frames, places = [], []
-        for a in route:
-            step = game.step(np.array([a, a]))
-            frames.append(step.frame_ms)
-            places.append(step.features[0])
-        spec = game.game_spec
+        frames = np.array([game.step(np.array([1, 1])).frame_ms for _ in range(turns)])
     finally:
         game.close()
-    frames = np.array(frames)
-    rank = lambda v: np.argsort(np.argsort(v))  # noqa: E731
-    assert np.corrcoef(rank(frames[:, 0]), rank(frames[:, 1]))[0, 1] > 0.5
-    keys = spec.bucket_keys(np.array(places))
-    medians = [np.median(frames[keys == k]) for k in np.unique(keys) if (keys == k).sum() >= 2]
-    noise = np.median(np.abs(frames[:, 0] - frames[:, 1]))
-    assert max(medians) > 1.25 * min(medians)
-    assert max(medians) - min(medians) > 5 * noise
+    # The first circle also pays for loading textures: leave it out.
+    medians = np.median(frames[12:].reshape(10, 12, 2), axis=0)  # [heading, copy]
+    # Two engines can run at different levels (another core, another clock speed): compare
+    # each copy's profile over the headings, relative to its own median.
+    profile = medians / np.median(medians, axis=0)
+    assert np.corrcoef(profile[:, 0], profile[:, 1])[0, 1] > 0.5
+    cost = profile.mean(axis=1)
+    assert cost.max() > 1.15 * cost.min()
 
 
 def test_a_copy_whose_engine_died_is_an_error_of_that_copy_only() -> None:
