@@ -15,7 +15,6 @@ per-cell tables, and both raise their fatal bugs from the single function
 from __future__ import annotations
 
 import time
-from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NoReturn, Sequence

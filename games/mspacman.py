@@ -60,7 +60,6 @@ x 9.5..149.5. Whether a step is slow is decided on the same position the feature
 
 from __future__ import annotations
 
-import time
 from typing import Any, Sequence
 
 import gymnasium as gym

@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from games.base import GameSpec, Rollout, RolloutBatch, count_keys
 from objectives.base import ObjectiveConfig, register
-from oracles.performance import slow_threshold
+from oracles.performance import load_shift, quartiles, slow_threshold
 
 BONUS_FACTOR = 10.0
 """RELINE: end-of-episode bonus = 10 x the sum of the episode's step rewards."""
@@ -182,19 +182,15 @@ class FpsDrop:
         if x.size == 0:
             return
         self.base_ms = slow_threshold(x, self.config.sd_factor, self.config.floor_ms)
-        q1, q3 = np.percentile(x, [25, 75])
-        self.q1_base, self.q3_base = float(q1), float(q3)
+        self.q1_base, self.q3_base = quartiles(x)
         self.delta_ms = 0.0
         self._warmup_frames = []
 
     def shift(self, frame_ms: np.ndarray) -> float:
         """RELINE's delta for training frame times: ``max(Q1_train - Q1_base, Q3_train - Q3_base)``."""
         assert self.q1_base is not None and self.q3_base is not None
-        x = _finite(frame_ms)
-        if x.size == 0:
-            return self.delta_ms
-        q1, q3 = np.percentile(x, [25, 75])
-        return float(max(q1 - self.q1_base, q3 - self.q3_base))
+        shift = load_shift(frame_ms, (self.q1_base, self.q3_base))
+        return self.delta_ms if shift is None else shift
 
     def update(self, rollouts: Sequence[Rollout]) -> None:
         """Calibrate on the warm-up rollouts, then refresh delta from each later batch."""

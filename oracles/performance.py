@@ -95,6 +95,23 @@ def slow_threshold(frame_ms: np.ndarray, sd_factor: float = 5.0, floor_ms: float
     return max(float(floor_ms), t)
 
 
+def quartiles(frame_ms: np.ndarray) -> tuple[float, float]:
+    """``(Q1, Q3)`` of the finite frame times (RELINE's load measure)."""
+    x = np.asarray(frame_ms, dtype=np.float64).ravel()
+    q1, q3 = np.percentile(x[np.isfinite(x)], [25, 75])
+    return float(q1), float(q3)
+
+
+def load_shift(frame_ms: np.ndarray, base: tuple[float, float]) -> float | None:
+    """RELINE's delta, ``max(Q1 - Q1_base, Q3 - Q3_base)``, of frame times against the
+    baseline's quartiles; None when there is no finite frame time."""
+    x = np.asarray(frame_ms, dtype=np.float64).ravel()
+    if not np.isfinite(x).any():
+        return None
+    q1, q3 = quartiles(x)
+    return max(q1 - base[0], q3 - base[1])
+
+
 def is_low_fps(visits: int, slow: int, min_visits: int = 2, slow_share: float = 0.5) -> bool:
     """RELINE's rule: a point is low-FPS once it has ``min_visits`` visits and more than
     ``slow_share`` of them were slow."""
@@ -177,20 +194,16 @@ class PerformanceOracle:
         if not np.isfinite(x).any():
             return
         self.threshold_ms = slow_threshold(x, self.config.sd_factor, self.config.floor_ms)
-        x = x[np.isfinite(x)]
-        q1, q3 = np.percentile(x, [25, 75])
-        self.quartiles = (float(q1), float(q3))
+        self.quartiles = quartiles(x)
 
     def batch_threshold(self, frame_ms: np.ndarray) -> float:
         """The threshold for a batch of frame times: the calibrated one, shifted by RELINE's
         delta when the batch's quartiles are above the warm-up's."""
         assert self.threshold_ms is not None
-        x = np.asarray(frame_ms, dtype=np.float64)
-        x = x[np.isfinite(x)]
-        if not self.config.delta or self.quartiles is None or x.size == 0:
+        if not self.config.delta or self.quartiles is None:
             return self.threshold_ms
-        q1, q3 = np.percentile(x, [25, 75])
-        return self.threshold_ms + max(0.0, float(q1) - self.quartiles[0], float(q3) - self.quartiles[1])
+        shift = load_shift(frame_ms, self.quartiles)
+        return self.threshold_ms + max(0.0, shift or 0.0)
 
     def check(self, rollouts: Sequence[Rollout]) -> list[Bug]:
         """Count this batch's visits per point; report the points that just became slow.

@@ -9,7 +9,6 @@ from collections import Counter, deque
 from dataclasses import dataclass
 from typing import Any
 
-import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
