@@ -115,6 +115,17 @@ REFERENCE_ROUTE: tuple[tuple[int, int], ...] = (
 
 _INV_255 = np.float32(1.0 / 255.0)
 
+# RAM bytes of the other actors (AtariARI's annotations, Anand et al. 2019, checked here by
+# playing): the four ghosts' x and y, in the coordinates of Pac-Man's bytes 10 and 16, and
+# Pac-Man's direction (0 up, 1 right, 2 down, 3 left).
+GHOSTS_X, GHOSTS_Y = (6, 7, 8, 9), (12, 13, 14, 15)
+RAM_DIRECTION, RAM_LIVES = 56, 123
+# ``obs_type="features"``: [x, y] raw / 255 (what ``state_features`` decodes), direction
+# one-hot [4], each ghost's (dx, dy) from Pac-Man [8], lives left / 3 [1], then the one-hot of
+# Pac-Man's 8 x 12 px cell (the feature buckets) [X_BINS * Y_BINS].
+_CELLS_AT = 15
+OBS_DIMS: dict[str, int] = {"ram": 128, "features": _CELLS_AT + X_BINS * Y_BINS}
+
 
 def features_of(ram_x: np.ndarray | int, ram_y: np.ndarray | int) -> np.ndarray:
     """Pac-Man's sprite centre on the native screen, ``[..., 2]`` float64 ``(x, y)``."""
@@ -150,9 +161,9 @@ _FREE_CELLS: tuple[str, ...] = (
 )
 
 
-def _game_spec(max_steps: int) -> GameSpec:
+def _game_spec(max_steps: int, obs_type: str = "ram") -> GameSpec:
     return GameSpec(
-        obs_shape=(128,),
+        obs_shape=(OBS_DIMS[obs_type],),
         n_actions=len(ACTION_NAMES),
         feature_names=("x", "y"),
         feature_low=(0.0, Y_LOW),
@@ -192,8 +203,8 @@ def _check_kwargs(
 ) -> None:
     if clock not in CLOCKS:
         raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
-    if obs_type != "ram":
-        raise ValueError(f"obs_type must be 'ram' (the only one supported), got {obs_type!r}")
+    if obs_type not in OBS_DIMS:
+        raise ValueError(f"obs_type must be one of {', '.join(OBS_DIMS)}, got {obs_type!r}")
     if heavy_ms < 0:
         raise ValueError(f"heavy_ms must be >= 0, got {heavy_ms}")
     if max_steps < 1:
@@ -220,6 +231,35 @@ def _new_ale(skip_intro: bool) -> tuple[ALEInterface, Any]:
     for _ in range(INTRO_FRAMES if skip_intro else 0):
         ale.act(0)
     return ale, ale.cloneState()
+
+
+def observe(ram: np.ndarray, obs_type: str) -> np.ndarray:
+    """The observation of ``ram [N, 128]`` uint8: ``[N, OBS_DIMS[obs_type]]`` float32.
+
+    ``"ram"`` is the bytes scaled to [0, 1]. ``"features"`` is what the RAM says about the
+    actors (see :data:`OBS_DIMS`): a policy that reads Pac-Man's cell from a one-hot can
+    hold one direction per cell, which is a route through the maze (a direction held at a
+    wall is kept until the next opening, so a cell needs one action, not a turn timed to
+    the pixel); from the raw bytes it would first have to learn where each cell is.
+    """
+    if obs_type == "ram":
+        return np.multiply(ram, _INV_255, dtype=np.float32)
+    n = ram.shape[0]
+    out = np.zeros((n, OBS_DIMS[obs_type]), dtype=np.float32)
+    px = ram[:, RAM_X].astype(np.float32)
+    py = ram[:, RAM_Y].astype(np.float32)
+    out[:, 0] = px * _INV_255
+    out[:, 1] = py * _INV_255
+    rows = np.arange(n)
+    out[rows, 2 + (ram[:, RAM_DIRECTION] & 3)] = 1.0
+    out[:, 6:14:2] = np.clip((ram[:, GHOSTS_X].astype(np.float32) - px[:, None]) / SCREEN_WIDTH, -1.0, 1.0)
+    out[:, 7:14:2] = np.clip((ram[:, GHOSTS_Y].astype(np.float32) - py[:, None]) / Y_HIGH, -1.0, 1.0)
+    out[:, 14] = np.minimum(ram[:, RAM_LIVES], 3) / 3.0
+    feats = features_of(ram[:, RAM_X], ram[:, RAM_Y])
+    cx = np.clip((feats[:, 0] / (SCREEN_WIDTH / X_BINS)).astype(np.int64), 0, X_BINS - 1)
+    cy = np.clip(((feats[:, 1] - Y_LOW) / ((Y_HIGH - Y_LOW) / Y_BINS)).astype(np.int64), 0, Y_BINS - 1)
+    out[rows, _CELLS_AT + cx * Y_BINS + cy] = 1.0
+    return out
 
 
 def _noops(rng: np.random.Generator, noop_max: int) -> int:
@@ -258,7 +298,9 @@ def render_map() -> np.ndarray:
 class MsPacmanPerf(gym.Env):
     """Atari MsPacman with RELINE's four slow tunnel mouths (see the module docstring).
 
-    Observation: the 128 bytes of the console's RAM as float32 in [0, 1] (``obs_type="ram"``).
+    Observation (``obs_type``): ``"ram"``, the 128 bytes of the console's RAM as float32 in
+    [0, 1]; or ``"features"``, Pac-Man's position, direction and cell, the ghosts' offsets
+    and the lives left, read from the RAM (:func:`observe`).
     State features: Pac-Man's sprite centre ``(x, y)`` in native screen pixels. A step that
     ends with it in one of the four mouth boxes burns ``heavy_ms`` of CPU.
 
@@ -268,7 +310,7 @@ class MsPacmanPerf(gym.Env):
         inject_bugs: False plays plain MsPacman with the same horizon.
         frameskip: Frames per agent step, the action held; rewards are summed.
         noop_max: Most NOOP frames played at reset (drawn from the seed).
-        obs_type: Only ``"ram"``.
+        obs_type: ``"ram"`` or ``"features"`` (:func:`observe`).
         skip_intro: Start episodes when the game starts reading the joystick (264 frames
             after power-on); False starts them at the intro, as Gymnasium's ALE envs do.
         clock: ``"wall"`` or ``"cpu"`` (:data:`games.cartpole_perf.CLOCKS`): how the vector
@@ -296,9 +338,11 @@ class MsPacmanPerf(gym.Env):
         self.inject_bugs = bool(inject_bugs)
         self.frameskip = int(frameskip)
         self.noop_max = int(noop_max)
-        self.game_spec = _game_spec(int(max_steps))
+        self.obs_type = obs_type
+        self.game_spec = _game_spec(int(max_steps), obs_type)
         self.injected_bugs: list[InjectedBug] = _injected_bugs() if inject_bugs else []
-        self.observation_space = gym.spaces.Box(0.0, 1.0, shape=(128,), dtype=np.float32)
+        low = 0.0 if obs_type == "ram" else -1.0
+        self.observation_space = gym.spaces.Box(low, 1.0, shape=self.game_spec.obs_shape, dtype=np.float32)
         self.action_space = gym.spaces.Discrete(len(ACTION_NAMES))
         self.ale, self._snapshot = _new_ale(bool(skip_intro))
         self._ram = np.zeros(128, dtype=np.uint8)
@@ -312,7 +356,7 @@ class MsPacmanPerf(gym.Env):
         _start(self.ale, self._snapshot, _noops(self.np_random, self.noop_max), self._ram)
         self._steps = 0
         self._over = False
-        return np.multiply(self._ram, _INV_255, dtype=np.float32), {}
+        return observe(self._ram[None], self.obs_type)[0], {}
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         code = int(_ALE_ACTIONS[_check_actions(np.array([action]), 1)[0]])
@@ -326,13 +370,15 @@ class MsPacmanPerf(gym.Env):
             heavy_operation(self.heavy_ms, self.clock)
         self._steps += 1
         truncated = not terminated and self._steps >= self.game_spec.max_steps
-        obs = np.multiply(self._ram, _INV_255, dtype=np.float32)
+        obs = observe(self._ram[None], self.obs_type)[0]
         return obs, score / 10.0, terminated, truncated, {}
 
     def state_features(self, obs: np.ndarray, info: dict[str, Any]) -> np.ndarray:
-        """Pac-Man's sprite centre ``(x, y)`` in screen pixels, read from the RAM in ``obs``."""
-        ram = np.rint(np.asarray(obs, dtype=np.float64) * 255.0)
-        return features_of(ram[RAM_X], ram[RAM_Y])
+        """Pac-Man's sprite centre ``(x, y)`` in screen pixels, read from the RAM position in
+        ``obs`` (bytes 10 and 16 of ``"ram"``, the first two values of ``"features"``)."""
+        at = (RAM_X, RAM_Y) if self.obs_type == "ram" else (0, 1)
+        ram_x, ram_y = np.rint(np.asarray(obs, dtype=np.float64)[list(at)] * 255.0)
+        return features_of(ram_x, ram_y)
 
     def match(self, bug: Any) -> int | None:
         """Ground truth: which injected bug a reported bug is (see :func:`_match`)."""
@@ -382,7 +428,8 @@ class MsPacmanPerfVector:
         self.inject_bugs = bool(inject_bugs)
         self.frameskip = int(frameskip)
         self.noop_max = int(noop_max)
-        self.game_spec = _game_spec(int(max_steps))
+        self.obs_type = obs_type
+        self.game_spec = _game_spec(int(max_steps), obs_type)
         self.injected_bugs: list[InjectedBug] = _injected_bugs() if inject_bugs else []
         made = [_new_ale(bool(skip_intro)) for _ in range(self.num_envs)]
         self.ales: list[ALEInterface] = [ale for ale, _ in made]
@@ -394,8 +441,7 @@ class MsPacmanPerfVector:
         self._truncated = np.zeros(n, dtype=bool)
 
     def _observe(self) -> tuple[np.ndarray, np.ndarray]:
-        obs = np.multiply(self._ram, _INV_255, dtype=np.float32)
-        return obs, features_of(self._ram[:, RAM_X], self._ram[:, RAM_Y])
+        return observe(self._ram, self.obs_type), features_of(self._ram[:, RAM_X], self._ram[:, RAM_Y])
 
     def reset(self, seeds: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """Start every copy as ``MsPacmanPerf.reset(seed=seeds[i])`` would."""

@@ -14,8 +14,8 @@ pytest.importorskip("ale_py")
 
 from games import GameFactory, VectorGame  # noqa: E402
 from games.mspacman import (  # noqa: E402
-    INTRO_FRAMES, MOUTHS, REFERENCE_ROUTE, MsPacmanPerf, MsPacmanPerfVector,
-    features_of, mouth_of,
+    INTRO_FRAMES, MOUTHS, OBS_DIMS, REFERENCE_ROUTE, X_BINS, Y_BINS, MsPacmanPerf,
+    MsPacmanPerfVector, features_of, mouth_of,
 )
 from oracles.base import Bug  # noqa: E402
 
@@ -282,10 +282,38 @@ def test_the_intro_is_skipped_unless_asked() -> None:
     assert after > start
 
 
+def test_features_observation_shows_where_pacman_and_the_ghosts_are() -> None:
+    ram_env = MsPacmanPerf(heavy_ms=0.0, noop_max=0)
+    env = MsPacmanPerf(heavy_ms=0.0, noop_max=0, obs_type="features")
+    assert env.observation_space.shape == (OBS_DIMS["features"],) == env.game_spec.obs_shape
+    ram_obs, ram_feats = play(ram_env, 0, route_actions())
+    obs, feats = play(env, 0, route_actions())
+    # The same game: the features observation gives the same position as the RAM does.
+    np.testing.assert_array_equal(feats, ram_feats)
+    ram = np.rint(ram_obs * 255).astype(int)
+    cells = obs[:, 15:].reshape(len(obs), X_BINS, Y_BINS)
+    assert (cells.sum(axis=(1, 2)) == 1).all() and (obs[:, 2:6].sum(axis=1) == 1).all()
+    buckets = env.game_spec.buckets(feats)
+    for t in range(len(obs)):
+        assert cells[t, buckets[t, 0], buckets[t, 1]] == 1  # the cell Pac-Man is in
+        # Ghost 0 (RAM bytes 6 and 12) relative to Pac-Man (bytes 10 and 16).
+        assert obs[t, 6] == pytest.approx((ram[t, 6] - ram[t, 10]) / 160, abs=1e-6)
+        assert obs[t, 7] == pytest.approx((ram[t, 12] - ram[t, 16]) / 170, abs=1e-6)
+    # The route goes left, up, left, ...: the direction one-hot follows the joystick.
+    assert obs[5, 2 + 3] == 1 and obs[12, 2 + 0] == 1
+    # The vector form observes the same.
+    game = MsPacmanPerfVector(2, heavy_ms=0.0, noop_max=0, obs_type="features")
+    first, _ = game.reset([0, 0])
+    np.testing.assert_array_equal(first[0], obs[0])
+    for t, a in enumerate(route_actions()[:20]):
+        np.testing.assert_array_equal(game.step(np.array([a, a])).obs[1], obs[t + 1])
+    check_env(env, skip_render_check=True)
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"obs_type": "pixels"}, "obs_type must be 'ram'"),
+        ({"obs_type": "pixels"}, "obs_type must be one of ram, features"),
         ({"heavy_ms": -1.0}, "heavy_ms must be >= 0"),
         ({"max_steps": 0}, "max_steps must be positive"),
         ({"frameskip": 0}, "frameskip must be positive"),
