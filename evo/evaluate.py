@@ -10,9 +10,15 @@ Mann-Whitney U and Cliff's delta. ``evo evaluate`` does the same for run directo
    ``--select front``, its whole Pareto front taking turns; a random-search run plays
    uniformly random actions.
 2. **One threshold for all agents.** ``t = mean + 5 sd`` (sigma-clipped, with the
-   performance oracle's ``floor_ms``) of the frame times of ``warmup`` episodes of random
-   play, measured in this command under the load the agents are then measured under:
-   RELINE's baseline calibration. A frame slower than ``t`` is slow.
+   performance oracle's ``floor_ms``) of the frame times of ``warmup`` episodes, measured in
+   this command under the load the agents are then measured under. RELINE plays them with
+   its RL baseline (the agent that only plays to win): ``--baseline RUN_DIR`` does that with
+   the run's agent, chosen as the evaluated agents are. Without it the warm-up is uniformly
+   random play, which serves where random play renders frames like a trained agent's; on
+   ViZDoom it does not: turning on the spot shows far more varied views than a trained agent
+   sees and puts ``t`` above nearly every frame the agents render.
+   ``--threshold-ms`` gives ``t`` instead. A frame slower than ``t`` is slow; the
+   ``calibration`` column of ``evaluation.csv`` says where ``t`` came from.
 3. **Spotted.** An injected bug is spotted in an episode when a slow frame ended in its
    place (the game's ``match``). Episodes with at least n spotted bugs are Table 1.
 4. **Low-FPS points.** Steps are bucketed into points as the performance oracle does; a
@@ -80,6 +86,9 @@ class Evaluation:
     points: pd.DataFrame
     pairwise: pd.DataFrame
     threshold_ms: float
+    calibration: str
+    """Where ``threshold_ms`` came from: ``random play (100 episodes)``, ``<baseline agent>
+    (100 episodes)`` or ``given``."""
     injected: int
     files: list[Path]
 
@@ -152,6 +161,22 @@ def rescore(agent: Agent, executor: Executor, episodes: int, seed: int, objectiv
                   for p in range(len(ids))])
     rows = _pick(agent.built, F, "best", objective)
     agent.genomes, agent.ids = genomes[rows], ids[rows]
+
+
+def load_baseline(run_dir: Path, select: str, objective: str | None, first: Agent) -> Agent:
+    """The agent whose warm-up episodes calibrate the threshold: RELINE's RL baseline.
+
+    It is chosen by the rules of the evaluated agents (``select``, ``objective``), and must
+    play their game (the same factory): frame times of another game say nothing about
+    which of this game's frames are slow.
+    """
+    base = load_agent(run_dir, select, objective)
+    if repr(base.built.factory) != repr(first.built.factory):
+        if base.built.truth is not None:
+            base.built.truth.close()
+        raise EvaluationError(f"baseline {run_dir} plays {base.built.factory!r}, expected "
+                              f"{first.built.factory!r} (the game of {first.name})")
+    return base
 
 
 def _tasks(agent: Agent, episodes: int, seed: int) -> list[PlayTask]:
@@ -282,6 +307,7 @@ def evaluate(
     warmup: int = 100,
     choose_episodes: int = 10,
     threshold_ms: float | None = None,
+    baseline: str | Path | None = None,
     seed: int = 0,
     n_jobs: int | None = None,
     progress: ProgressFn | None = None,
@@ -296,10 +322,13 @@ def evaluate(
             Pareto front, its policies taking turns.
         objective: The objective ``best`` ranks by (default ``fps_drop`` if the run has
             it, else its first objective).
-        warmup: Random-play episodes that calibrate the slow-frame threshold.
+        warmup: Episodes that calibrate the slow-frame threshold, played by
+            ``baseline``'s agent or at random.
         choose_episodes: With ``best``, fresh episodes each final policy plays to choose
             the best (:func:`rescore`); 0 takes the checkpoint's scores.
         threshold_ms: Use this threshold instead of calibrating one.
+        baseline: A run directory (on the agents' game) whose agent plays the warm-up
+            episodes, as RELINE calibrates on its RL baseline; default random play.
         seed: Seed of the evaluation episodes (the same for every agent).
         n_jobs: Workers (default: the first run's ``parallel.n_jobs``); always local loky
             processes, or this process with ``n_jobs=1``.
@@ -311,6 +340,8 @@ def evaluate(
         raise EvaluationError(f"--warmup must be at least 1, got {warmup}")
     if not run_dirs:
         raise EvaluationError("give at least one run directory")
+    if baseline is not None and threshold_ms is not None:
+        raise EvaluationError("--baseline and --threshold-ms both set the slow-frame threshold; give one")
     agents = [load_agent(Path(d), select, objective) for d in run_dirs]
     _unique_names(agents)
     first = agents[0]
@@ -318,31 +349,42 @@ def evaluate(
     if len(set(labels.values())) > 1:
         odd = next(n for n, lab in labels.items() if lab != labels[first.name])
         raise EvaluationError(f"{odd} plays another game than {first.name}; agents must share one game")
+    base = None if baseline is None else load_baseline(Path(baseline), select, objective, first)
+    # The evaluated runs' performance oracle (sd_factor, floor_ms) turns the baseline's frame
+    # times into t: an RL baseline has no performance oracle of its own.
     cfg = _performance_config(first.built)
     bins = tuple(first.built.spec.feature_bins if cfg.bins is None else cfg.bins)
     jobs = n_jobs or first.built.exp.parallel.n_jobs
     executor = Executor(ParallelConfig(backend="serial" if jobs == 1 else "loky", n_jobs=jobs),
                         first.built.exp.torch_threads)
+    calibration = "given"
     try:
         if threshold_ms is None:
-            baseline = Agent("warm-up", first.run_dir, first.built, first.genomes[:1], first.ids[:1], True)
-            warm = _play(executor, _tasks(baseline, warmup, seed + 1), progress, "warm-up (random play)")
+            if base is None:
+                player = Agent("random play", first.run_dir, first.built, first.genomes[:1], first.ids[:1], True)
+            else:
+                player = base
+                if select == "best":
+                    rescore(base, executor, choose_episodes, seed + 2, objective, progress)
+            warm = _play(executor, _tasks(player, warmup, seed + 1), progress, f"warm-up ({player.name})")
             threshold_ms = slow_threshold(warm.frame_ms[warm.valid], cfg.sd_factor, cfg.floor_ms)
+            calibration = f"{player.name} ({warmup} episodes)"
         for agent in agents:
             start = time.perf_counter()
             if select == "best":
                 rescore(agent, executor, choose_episodes, seed + 2, objective, progress)
             agent.rollouts = _play(executor, _tasks(agent, episodes, seed), progress, agent.name)
             agent.seconds = time.perf_counter() - start
-        return _write(agents, float(threshold_ms), cfg, bins, Path(out))
+        return _write(agents, float(threshold_ms), calibration, cfg, bins, Path(out))
     finally:
         executor.close()
-        for a in agents:
+        for a in [*agents, *([base] if base is not None else [])]:
             if a.built.truth is not None:
                 a.built.truth.close()
 
 
-def _write(agents: Sequence[Agent], t_ms: float, cfg: PerformanceConfig, bins: Sequence[int], out: Path) -> Evaluation:
+def _write(agents: Sequence[Agent], t_ms: float, calibration: str, cfg: PerformanceConfig, bins: Sequence[int],
+           out: Path) -> Evaluation:
     """Score every agent's episodes and write the tables and the figure."""
     out.mkdir(parents=True, exist_ok=True)
     injected = len(agents[0].built.injected)
@@ -371,7 +413,7 @@ def _write(agents: Sequence[Agent], t_ms: float, cfg: PerformanceConfig, bins: S
         row: dict[str, Any] = {
             "agent": agent.name, "run_dir": str(agent.run_dir), "policies": len(agent.ids),
             "episodes": len(batch), "mean_return": float(batch.rewards.sum(axis=1).mean()),
-            "mean_length": float(batch.lengths.mean()), "threshold_ms": t_ms,
+            "mean_length": float(batch.lengths.mean()), "threshold_ms": t_ms, "calibration": calibration,
             "slow_frames": int(steps["slow"].sum()), "low_fps_points": int(len(low)),
             "median_ms_at_low_fps": float(np.median(at_low)) if at_low.size else np.nan,
         }
@@ -391,4 +433,4 @@ def _write(agents: Sequence[Agent], t_ms: float, cfg: PerformanceConfig, bins: S
     from evo.plots import frame_time_violins
 
     files.append(frame_time_violins(violins, t_ms, out / "frame_times.png"))
-    return Evaluation(table, episodes_df, points_df, pairwise, t_ms, injected, files)
+    return Evaluation(table, episodes_df, points_df, pairwise, t_ms, calibration, injected, files)

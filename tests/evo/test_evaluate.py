@@ -120,3 +120,75 @@ def test_best_is_chosen_again_on_fresh_episodes(runs: dict[str, Path]) -> None:
     scores = [fps.score(batch[p * 6:(p + 1) * 6]) for p in range(len(ids))]
     chosen = int(np.flatnonzero(ids == agent.ids[0])[0])
     assert len(agent.ids) == 1 and scores[chosen] == max(scores)
+
+
+@pytest.fixture
+def warmup_frames(monkeypatch: pytest.MonkeyPatch) -> list[np.ndarray]:
+    """The frame times each evaluation calibrates its threshold on, in call order."""
+    import evo.evaluate
+    from oracles.performance import slow_threshold
+
+    seen: list[np.ndarray] = []
+
+    def spy(frame_ms: np.ndarray, *args: float) -> float:
+        seen.append(np.asarray(frame_ms))
+        return slow_threshold(frame_ms, *args)
+
+    monkeypatch.setattr(evo.evaluate, "slow_threshold", spy)
+    return seen
+
+
+def test_baseline_agent_plays_the_warm_up(runs: dict[str, Path], tmp_path: Path,
+                                          warmup_frames: list[np.ndarray]) -> None:
+    """With --baseline the threshold comes from the baseline agent's own warm-up episodes (as
+    many frames as they have steps), not from random play's; a random-search run as baseline
+    is random play."""
+    from evo.evaluate import _play, _tasks, rescore
+    from evo.parallel import Executor, ParallelConfig
+    from oracles.performance import slow_threshold
+
+    base = evaluate([runs["tiny_random"]], 5, out=tmp_path / "a", warmup=10, baseline=runs["tiny_reline"], n_jobs=1)
+    random = evaluate([runs["tiny_random"]], 5, out=tmp_path / "b", warmup=10, n_jobs=1)
+    evaluate([runs["tiny_reline"]], 5, out=tmp_path / "c", warmup=10, baseline=runs["tiny_random"], n_jobs=1)
+    assert list(pd.read_csv(tmp_path / "a" / "evaluation.csv")["calibration"]) == ["tiny_reline (10 episodes)"]
+    assert list(random.table["calibration"]) == ["random play (10 episodes)"]
+    agent = load_agent(runs["tiny_reline"])
+    with Executor(ParallelConfig(backend="serial")) as ex:  # evaluate's warm-up, seed 0
+        rescore(agent, ex, 10, seed=2, objective=None)
+        warm = _play(ex, _tasks(agent, 10, seed=1), None, "warm-up")
+    baseline_frames, random_frames, random_baseline_frames = warmup_frames
+    assert len(baseline_frames) == warm.valid.sum() != len(random_frames)
+    assert len(random_baseline_frames) == len(random_frames)
+    assert base.threshold_ms == slow_threshold(baseline_frames, 5.0, 1.0)
+
+
+def test_same_seed_same_threshold_with_a_baseline(runs: dict[str, Path], tmp_path: Path,
+                                                   warmup_frames: list[np.ndarray]) -> None:
+    """Frame times are measured, so what a seed fixes is the warm-up episodes; here their
+    frames take microseconds and the threshold is the oracle's floor both times."""
+    a = evaluate([runs["tiny_reline"]], 5, out=tmp_path / "a", warmup=10, baseline=runs["tiny_reline"], n_jobs=1)
+    b = evaluate([runs["tiny_reline"]], 5, out=tmp_path / "b", warmup=10, baseline=runs["tiny_reline"], n_jobs=1)
+    assert len(warmup_frames[0]) == len(warmup_frames[1])  # the same warm-up episodes
+    assert a.threshold_ms == b.threshold_ms and a.calibration == b.calibration
+
+
+def test_a_baseline_on_another_game_is_refused(runs: dict[str, Path], tmp_path: Path) -> None:
+    import re
+    import shutil
+
+    import yaml
+
+    other = tmp_path / "other"
+    shutil.copytree(runs["tiny_random"], other)
+    config = yaml.safe_load((other / "config.yaml").read_text())
+    config["game"]["kwargs"]["max_steps"] = 100
+    (other / "config.yaml").write_text(yaml.safe_dump(config))
+    with pytest.raises(EvaluationError, match=f"baseline {re.escape(str(other))} plays .*max_steps', 100.*, expected"):
+        evaluate([runs["tiny_reline"]], 5, out=tmp_path / "out", warmup=10, baseline=other, n_jobs=1)
+
+
+def test_baseline_bad_input_is_one_line(bad_input, runs: dict[str, Path]) -> None:
+    reline = str(runs["tiny_reline"])
+    assert "nowhere: not a run directory" in bad_input(["evaluate", reline, "--baseline", "nowhere"])
+    assert "--baseline and --threshold-ms both set the slow-frame threshold" in bad_input(
+        ["evaluate", reline, "--baseline", str(runs["tiny_random"]), "--threshold-ms", "1"])
