@@ -16,6 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from evo.finetune.a2c import A2CConfig
+from evo.finetune.ppo import PPOConfig
 from evo.parallel import ParallelConfig
 
 
@@ -95,14 +96,21 @@ class NamedConfig(Strict):
 
 
 class FinetuneConfig(Strict):
-    """RL fine-tuning of every offspring between variation and evaluation (Wuji's A2C step)."""
+    """RL fine-tuning of every offspring between variation and evaluation (Wuji's A2C step,
+    or PPO, which learns more from each game step)."""
 
-    algorithm: Literal["none", "a2c"] = "a2c"
+    algorithm: Literal["none", "a2c", "ppo"] = "a2c"
     reward_weights: dict[str, float] = Field(
         default_factory=dict,
         description="Weight of each objective's dense reward (default 1 for each listed objective).",
     )
     a2c: A2CConfig = Field(default_factory=A2CConfig)
+    ppo: PPOConfig = Field(default_factory=PPOConfig)
+
+    @property
+    def settings(self) -> A2CConfig:
+        """The hyperparameters of the chosen algorithm (``a2c`` or ``ppo``)."""
+        return self.ppo if self.algorithm == "ppo" else self.a2c
 
 
 class Experiment(Strict):

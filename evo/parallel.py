@@ -141,7 +141,7 @@ class DenseReward:
 
 @dataclass(frozen=True)
 class TuneTask:
-    """Fine-tune a chunk of policies with A2C."""
+    """Fine-tune a chunk of policies with A2C or PPO (``config``'s class)."""
 
     factory: Any
     policy_spec: PolicySpec

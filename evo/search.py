@@ -207,7 +207,7 @@ class Search:
         reward = DenseReward(objectives, tuple(cfg.reward_weights.get(o.name, 1.0) for o in objectives))
         seeds = self.rng_tune.integers(0, SEED_MAX, size=len(ids))
         tasks = [
-            TuneTask(self.built.factory, self.built.policy_spec, genomes[c], ids[c], seeds[c], cfg.a2c, reward)
+            TuneTask(self.built.factory, self.built.policy_spec, genomes[c], ids[c], seeds[c], cfg.settings, reward)
             for c in chunks(len(ids), self.executor.parts)
         ]
         with self._timed("fine-tuning"):

@@ -81,6 +81,10 @@ class A2CConfig(pydantic.BaseModel):
         description="Standardize advantages over each policy's own steps (off in SB3's A2C).",
     )
 
+    def optimizer(self, params: list[torch.Tensor]) -> torch.optim.Optimizer:
+        """RMSprop, elementwise (no momentum, no centering), so rows stay independent."""
+        return torch.optim.RMSprop(params, lr=self.lr, alpha=RMSPROP_ALPHA, eps=RMSPROP_EPS)
+
 
 @dataclass
 class FinetuneStats:
@@ -221,7 +225,7 @@ def finetune(
 
     # torch.tensor copies, so the caller's array is never written to.
     weights = torch.tensor(genomes, dtype=torch.float32).requires_grad_(True)
-    optimizer = torch.optim.RMSprop([weights], lr=config.lr, alpha=RMSPROP_ALPHA, eps=RMSPROP_EPS)
+    optimizer = config.optimizer([weights])
     stats = FinetuneStats(
         env_steps=0,
         updates=0,
@@ -249,7 +253,6 @@ def finetune(
             break
         traj = result.trajectories
         assert traj is not None  # asked for with keep_trajectories
-        horizon = traj.actions.shape[1]
 
         # 2. Dense rewards from the objectives.
         rewards = np.asarray(reward_fn(result.rollouts, traj), dtype=np.float64)
@@ -259,64 +262,91 @@ def finetune(
             )
         rewards = np.where(traj.alive, rewards, 0.0)
 
-        # 3. One forward pass: every policy on all its observations, s_0 .. s_T.
-        obs = torch.from_numpy(traj.obs).view(n_policies, episodes * (horizon + 1), -1)
-        logits, values = forward(spec.unflatten(weights), obs)
-        logits = logits.view(n_policies, episodes, horizon + 1, -1)[:, :, :horizon]
-        values = values.view(n_policies, episodes, horizon + 1)
+        # 3-6. The gradient step(s): A2C's one step, or PPO's epochs of minibatches.
+        from evo.finetune.ppo import PPOConfig, ppo_update  # ppo builds on this module
 
-        # 4. Advantages; the value after the last step bootstraps truncated episodes only.
-        values_np = values.detach().reshape(n_copies, horizon + 1).numpy().astype(np.float64)
-        last_values = values_np[np.arange(n_copies), traj.lengths]
-        advantages, returns = compute_gae(
-            rewards,
-            values_np[:, :horizon],
-            traj.alive,
-            traj.ended,
-            last_values,
-            config.gamma,
-            config.gae_lambda,
+        update = ppo_update if isinstance(config, PPOConfig) else a2c_update
+        policy_loss, value_loss, mean_entropy = update(
+            weights, optimizer, spec, traj, rewards, config, n_policies, episodes, streams
         )
-
-        # 5. Each policy's A2C loss, a mean over its own valid steps.
-        mask = torch.from_numpy(traj.alive).view(n_policies, episodes * horizon).float()
-        count = mask.sum(dim=1).clamp(min=1.0)
-
-        def policy_mean(x: torch.Tensor) -> torch.Tensor:
-            """``[P, E * T] -> [P]``: mean over each policy's valid steps."""
-            return (x * mask).sum(dim=1) / count
-
-        adv = torch.from_numpy(advantages).float().view(n_policies, episodes * horizon)
-        if config.normalize_advantages:
-            mean = policy_mean(adv).unsqueeze(1)
-            std = policy_mean((adv - mean) ** 2).sqrt().unsqueeze(1)
-            adv = (adv - mean) / (std + 1e-8)
-        targets = torch.from_numpy(returns).float().view(n_policies, episodes * horizon)
-
-        log_probs = F.log_softmax(logits, dim=-1)
-        actions = torch.from_numpy(traj.actions).view(n_policies, episodes, horizon, 1)
-        taken_log_prob = log_probs.gather(-1, actions).view(n_policies, episodes * horizon)
-        entropy = -(log_probs.exp() * log_probs).sum(-1).view(n_policies, episodes * horizon)
-        step_values = values[:, :, :horizon].reshape(n_policies, episodes * horizon)
-
-        policy_loss = -policy_mean(adv * taken_log_prob)
-        value_loss = policy_mean((targets - step_values) ** 2)  # SB3: F.mse_loss, no 1/2
-        mean_entropy = policy_mean(entropy)
-        loss = policy_loss + config.value_coef * value_loss - config.entropy_coef * mean_entropy
-
-        # 6. One step. The sum keeps each row's gradient its own policy's gradient.
-        optimizer.zero_grad()
-        loss.sum().backward()
-        assert weights.grad is not None
-        clip_grad_norm_per_policy_(weights.grad, config.max_grad_norm)
-        optimizer.step()
 
         stats.updates += 1
         stats.mean_return = float(rewards.sum(axis=1).mean())
-        stats.policy_loss = float(policy_loss.detach().mean())
-        stats.value_loss = float(value_loss.detach().mean())
-        stats.entropy = float(mean_entropy.detach().mean())
+        stats.policy_loss = policy_loss
+        stats.value_loss = value_loss
+        stats.entropy = mean_entropy
 
     out = weights.detach().numpy().copy()
     assert out.shape == (n_policies, n_params)
     return out, stats
+
+
+def a2c_update(
+    weights: torch.Tensor,
+    optimizer: torch.optim.Optimizer,
+    spec: PolicySpec,
+    traj: Trajectories,
+    rewards: np.ndarray,
+    config: A2CConfig,
+    n_policies: int,
+    episodes: int,
+    streams: Sequence[np.random.Generator],
+) -> tuple[float, float, float]:
+    """One A2C step on a batch of full episodes: one forward pass over every observation,
+    GAE, each policy's loss, one optimizer step. Returns the mean policy loss, value loss
+    and entropy over policies. (``streams`` is unused: A2C draws nothing here.)"""
+    n_copies = n_policies * episodes
+    horizon = traj.actions.shape[1]
+    # 3. One forward pass: every policy on all its observations, s_0 .. s_T.
+    obs = torch.from_numpy(traj.obs).view(n_policies, episodes * (horizon + 1), -1)
+    logits, values = forward(spec.unflatten(weights), obs)
+    logits = logits.view(n_policies, episodes, horizon + 1, -1)[:, :, :horizon]
+    values = values.view(n_policies, episodes, horizon + 1)
+
+    # 4. Advantages; the value after the last step bootstraps truncated episodes only.
+    values_np = values.detach().reshape(n_copies, horizon + 1).numpy().astype(np.float64)
+    last_values = values_np[np.arange(n_copies), traj.lengths]
+    advantages, returns = compute_gae(
+        rewards,
+        values_np[:, :horizon],
+        traj.alive,
+        traj.ended,
+        last_values,
+        config.gamma,
+        config.gae_lambda,
+    )
+
+    # 5. Each policy's A2C loss, a mean over its own valid steps.
+    mask = torch.from_numpy(traj.alive).view(n_policies, episodes * horizon).float()
+    count = mask.sum(dim=1).clamp(min=1.0)
+
+    def policy_mean(x: torch.Tensor) -> torch.Tensor:
+        """``[P, E * T] -> [P]``: mean over each policy's valid steps."""
+        return (x * mask).sum(dim=1) / count
+
+    adv = torch.from_numpy(advantages).float().view(n_policies, episodes * horizon)
+    if config.normalize_advantages:
+        mean = policy_mean(adv).unsqueeze(1)
+        std = policy_mean((adv - mean) ** 2).sqrt().unsqueeze(1)
+        adv = (adv - mean) / (std + 1e-8)
+    targets = torch.from_numpy(returns).float().view(n_policies, episodes * horizon)
+
+    log_probs = F.log_softmax(logits, dim=-1)
+    actions = torch.from_numpy(traj.actions).view(n_policies, episodes, horizon, 1)
+    taken_log_prob = log_probs.gather(-1, actions).view(n_policies, episodes * horizon)
+    entropy = -(log_probs.exp() * log_probs).sum(-1).view(n_policies, episodes * horizon)
+    step_values = values[:, :, :horizon].reshape(n_policies, episodes * horizon)
+
+    policy_loss = -policy_mean(adv * taken_log_prob)
+    value_loss = policy_mean((targets - step_values) ** 2)  # SB3: F.mse_loss, no 1/2
+    mean_entropy = policy_mean(entropy)
+    loss = policy_loss + config.value_coef * value_loss - config.entropy_coef * mean_entropy
+
+    # 6. One step. The sum keeps each row's gradient its own policy's gradient.
+    optimizer.zero_grad()
+    loss.sum().backward()
+    assert weights.grad is not None
+    clip_grad_norm_per_policy_(weights.grad, config.max_grad_norm)
+    optimizer.step()
+    return (float(policy_loss.detach().mean()), float(value_loss.detach().mean()),
+            float(mean_entropy.detach().mean()))
