@@ -120,11 +120,16 @@ _INV_255 = np.float32(1.0 / 255.0)
 # Pac-Man's direction (0 up, 1 right, 2 down, 3 left).
 GHOSTS_X, GHOSTS_Y = (6, 7, 8, 9), (12, 13, 14, 15)
 RAM_DIRECTION, RAM_LIVES = 56, 123
+# The maze's dots: bytes 60-101, 3 per maze row, one bit a dot, cleared when it is eaten
+# (found by playing: over 3 random games these are the bytes whose bits only ever clear, and
+# they clear on the steps that score a dot). What is eaten is the game's memory of the episode.
+DOTS = slice(60, 102)
 # ``obs_type="features"``: [x, y] raw / 255 (what ``state_features`` decodes), direction
-# one-hot [4], each ghost's (dx, dy) from Pac-Man [8], lives left / 3 [1], then the one-hot of
-# Pac-Man's 8 x 12 px cell (the feature buckets) [X_BINS * Y_BINS].
+# one-hot [4], each ghost's (dx, dy) from Pac-Man [8], lives left / 3 [1], the one-hot of
+# Pac-Man's 8 x 12 px cell (the feature buckets) [X_BINS * Y_BINS], the dot bits [42 * 8].
 _CELLS_AT = 15
-OBS_DIMS: dict[str, int] = {"ram": 128, "features": _CELLS_AT + X_BINS * Y_BINS}
+_DOTS_AT = _CELLS_AT + X_BINS * Y_BINS
+OBS_DIMS: dict[str, int] = {"ram": 128, "features": _DOTS_AT + 8 * (DOTS.stop - DOTS.start)}
 
 
 def features_of(ram_x: np.ndarray | int, ram_y: np.ndarray | int) -> np.ndarray:
@@ -237,10 +242,12 @@ def observe(ram: np.ndarray, obs_type: str) -> np.ndarray:
     """The observation of ``ram [N, 128]`` uint8: ``[N, OBS_DIMS[obs_type]]`` float32.
 
     ``"ram"`` is the bytes scaled to [0, 1]. ``"features"`` is what the RAM says about the
-    actors (see :data:`OBS_DIMS`): a policy that reads Pac-Man's cell from a one-hot can
-    hold one direction per cell, which is a route through the maze (a direction held at a
-    wall is kept until the next opening, so a cell needs one action, not a turn timed to
-    the pixel); from the raw bytes it would first have to learn where each cell is.
+    actors and the maze (see :data:`OBS_DIMS`): a policy that reads Pac-Man's cell from a
+    one-hot can hold one direction per cell, which is a route through the maze (a direction
+    held at a wall is kept until the next opening, so a cell needs one action, not a turn
+    timed to the pixel); from the raw bytes it would first have to learn where each cell
+    is. The dots left tell it where it has been this episode, after a lost life too, which
+    its position alone cannot (the same cell calls for another way once a tunnel is done).
     """
     if obs_type == "ram":
         return np.multiply(ram, _INV_255, dtype=np.float32)
@@ -259,6 +266,7 @@ def observe(ram: np.ndarray, obs_type: str) -> np.ndarray:
     cx = np.clip((feats[:, 0] / (SCREEN_WIDTH / X_BINS)).astype(np.int64), 0, X_BINS - 1)
     cy = np.clip(((feats[:, 1] - Y_LOW) / ((Y_HIGH - Y_LOW) / Y_BINS)).astype(np.int64), 0, Y_BINS - 1)
     out[rows, _CELLS_AT + cx * Y_BINS + cy] = 1.0
+    out[:, _DOTS_AT:] = np.unpackbits(ram[:, DOTS], axis=1)
     return out
 
 

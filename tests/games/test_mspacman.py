@@ -291,7 +291,7 @@ def test_features_observation_shows_where_pacman_and_the_ghosts_are() -> None:
     # The same game: the features observation gives the same position as the RAM does.
     np.testing.assert_array_equal(feats, ram_feats)
     ram = np.rint(ram_obs * 255).astype(int)
-    cells = obs[:, 15:].reshape(len(obs), X_BINS, Y_BINS)
+    cells = obs[:, 15:15 + X_BINS * Y_BINS].reshape(len(obs), X_BINS, Y_BINS)
     assert (cells.sum(axis=(1, 2)) == 1).all() and (obs[:, 2:6].sum(axis=1) == 1).all()
     buckets = env.game_spec.buckets(feats)
     for t in range(len(obs)):
@@ -299,6 +299,14 @@ def test_features_observation_shows_where_pacman_and_the_ghosts_are() -> None:
         # Ghost 0 (RAM bytes 6 and 12) relative to Pac-Man (bytes 10 and 16).
         assert obs[t, 6] == pytest.approx((ram[t, 6] - ram[t, 10]) / 160, abs=1e-6)
         assert obs[t, 7] == pytest.approx((ram[t, 12] - ram[t, 16]) / 170, abs=1e-6)
+    # The dot bits: one bit clears for each dot eaten (the game counts them in RAM byte 119),
+    # and none ever comes back.
+    dots = obs[:, 15 + X_BINS * Y_BINS:]
+    assert dots.shape[1] == 336 and dots[0].sum() > 100
+    eaten = -np.diff(dots.sum(axis=1))
+    assert (eaten >= 0).all()
+    np.testing.assert_array_equal(eaten, np.diff(ram[:, 119]))
+    assert eaten.sum() > 10
     # The route goes left, up, left, ...: the direction one-hot follows the joystick.
     assert obs[5, 2 + 3] == 1 and obs[12, 2 + 0] == 1
     # The vector form observes the same.
