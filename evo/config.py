@@ -13,7 +13,7 @@ from typing import Any, Literal, Sequence
 
 import pydantic
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from evo.finetune.a2c import A2CConfig
 from evo.finetune.ppo import PPOConfig
@@ -51,9 +51,25 @@ class GameConfig(Strict):
 
 
 class PolicyConfig(Strict):
-    """The policy network every individual shares."""
+    """The policy network every individual shares (:class:`evo.policy.PolicySpec`)."""
 
-    hidden: list[int] = Field(default_factory=lambda: [64, 64], description="MLP hidden layer sizes.")
+    conv: list[list[int]] = Field(
+        default_factory=list,
+        description="Conv layers before the hidden layers, [channels, kernel, stride] each (square "
+        "kernels, no padding, ReLU), for games that observe an image (channels, height, width); "
+        "e.g. [[8, 8, 4], [16, 4, 2]]. Empty: an MLP on the flattened observation.",
+    )
+    hidden: list[int] = Field(
+        default_factory=lambda: [64, 64], description="Hidden layer sizes (tanh), after the conv layers if any."
+    )
+
+    @field_validator("conv")
+    @classmethod
+    def _conv_layers(cls, conv: list[list[int]]) -> list[list[int]]:
+        for layer in conv:
+            if len(layer) != 3 or min(layer) < 1:
+                raise ValueError(f"each layer is [channels, kernel, stride] of positive integers, got {layer}")
+        return conv
 
 
 class BudgetConfig(Strict):
@@ -130,7 +146,7 @@ class Experiment(Strict):
     torch_threads: int = Field(
         1,
         ge=1,
-        description="CPU threads torch may use. The policies are small batched MLPs, for "
+        description="CPU threads torch may use. The policies are small batched networks, for "
         "which one thread is fastest: on 2 cores, 2 threads ran the Wuji experiment 3x slower.",
     )
 

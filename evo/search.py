@@ -21,7 +21,7 @@ import torch
 
 from evo import rundir
 from evo.checkpoint import Checkpoint, latest_checkpoint, load_checkpoint, save_checkpoint
-from evo.config import Experiment, dump_experiment, game_factory
+from evo.config import ConfigError, Experiment, PolicyConfig, dump_experiment, game_factory
 from evo.parallel import DenseReward, Executor, PlayTask, TuneTask, chunks, run_play, run_tune
 from evo.policy import PolicySpec
 from evo.select import hypervolume, survive, tournament
@@ -52,6 +52,30 @@ class GenerationReport:
 ProgressFn = Callable[[GenerationReport], None]
 
 
+def build_policy_spec(policy: PolicyConfig, spec: GameSpec) -> PolicySpec:
+    """The policy architecture of an experiment on a game.
+
+    Raises:
+        ConfigError: ``policy.conv`` on a game whose observation is not an image
+            ``(channels, height, width)``, or conv layers that do not fit the image.
+    """
+    obs_dim = int(np.prod(spec.obs_shape))
+    hidden = tuple(policy.hidden)
+    if not policy.conv:
+        return PolicySpec(obs_dim, spec.n_actions, hidden)
+    if len(spec.obs_shape) != 3:
+        raise ConfigError(
+            f"policy.conv: conv layers need a game that observes an image (channels, height, width); "
+            f"this game's observation has shape {tuple(spec.obs_shape)}"
+        )
+    conv = tuple((int(c), int(k), int(s)) for c, k, s in policy.conv)
+    image = (int(spec.obs_shape[0]), int(spec.obs_shape[1]), int(spec.obs_shape[2]))
+    try:
+        return PolicySpec(obs_dim, spec.n_actions, hidden, conv, image)
+    except ValueError as exc:
+        raise ConfigError(f"policy.conv: {exc}") from None
+
+
 @dataclass
 class Built:
     """Everything an experiment builds once: game factory, spec, objectives, oracles."""
@@ -68,8 +92,7 @@ class Built:
     def from_experiment(cls, exp: Experiment) -> "Built":
         factory = game_factory(exp)
         spec = factory.spec()
-        obs_dim = int(np.prod(spec.obs_shape))
-        policy_spec = PolicySpec(obs_dim, spec.n_actions, tuple(exp.policy.hidden))
+        policy_spec = build_policy_spec(exp.policy, spec)
         objectives = build_objectives([(o.name, o.kwargs) for o in exp.objectives], spec)
         oracles = build_oracles([(o.name, o.kwargs) for o in exp.oracles], spec)
         env = factory.make_env()

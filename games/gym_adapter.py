@@ -136,8 +136,9 @@ def _bounds(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def derive_spec(facts: _EnvFacts) -> GameSpec:
     """The game's :class:`GameSpec`: its own when it declares one, else one from its spaces.
 
-    Observations are always handed out flattened, so ``obs_shape`` is ``(flatdim,)`` even
-    when the game declares another shape.
+    Observations are always handed out flattened. ``obs_shape`` is the game's own when it
+    declares one of ``flatdim`` values (an image ``(channels, height, width)`` stays one, for
+    a policy with conv layers), else ``(flatdim,)``.
 
     Raises:
         ValueError: The action space is not ``Discrete``, the observation space cannot be
@@ -164,7 +165,7 @@ def derive_spec(facts: _EnvFacts) -> GameSpec:
                 f"game {facts.label}: game_spec.n_actions={own.n_actions} but the action "
                 f"space is {facts.action_space}"
             )
-        return own if own.obs_shape == (obs_dim,) else replace(own, obs_shape=(obs_dim,))
+        return own if int(np.prod(own.obs_shape)) == obs_dim else replace(own, obs_shape=(obs_dim,))
     if not isinstance(flat_space, spaces.Box):
         raise ValueError(f"game {facts.label}: flattened observation space is not a Box")
     low, high = _bounds(flat_space.low.reshape(-1), flat_space.high.reshape(-1))
@@ -220,6 +221,7 @@ class _GameCopy:
         except BaseException:
             self.close()
             raise
+        self._obs_dim = int(np.prod(self.spec.obs_shape))
         self.broken = False
         self._bind()
 
@@ -235,10 +237,10 @@ class _GameCopy:
         else:
             feats = np.asarray(self._state_features(obs, info), dtype=np.float64).reshape(-1)
         # Checked here so that a malformed observation is the game's error, on its copy.
-        if flat.shape != self.spec.obs_shape:
+        if flat.shape[0] != self._obs_dim:
             raise ValueError(
                 f"observation flattens to {flat.shape[0]} values, the game's spec says "
-                f"{self.spec.obs_shape[0]}"
+                f"{self._obs_dim}"
             )
         if feats.shape[0] != self.spec.n_features:
             raise ValueError(
@@ -630,7 +632,7 @@ class GymVectorGame:
         )
         self.game_spec: GameSpec = self._runner.spec
         n, f = self.num_envs, self.game_spec.n_features
-        self._obs = np.zeros((n, self.game_spec.obs_shape[0]), dtype=np.float32)
+        self._obs = np.zeros((n, int(np.prod(self.game_spec.obs_shape))), dtype=np.float32)
         self._features = np.zeros((n, f), dtype=np.float64)
         self._terminated = np.zeros(n, dtype=bool)
         self._truncated = np.zeros(n, dtype=bool)

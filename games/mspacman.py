@@ -33,6 +33,32 @@ Episodes:
   of 8 reports both; give it a window above 30 for this game, or leave it out (RELINE looks
   for performance bugs only).
 
+Observations (``obs_type``): ``"ram"``, the 128 RAM bytes; ``"features"``, what the RAM
+says about the actors and the dots left (:func:`observe`); or ``"frames"``, the screen as a DQN-style agent sees
+it (Mnih et al. 2015), downsampled for a CPU budget:
+
+- ALE's grayscale screen (``getScreenGrayscale``, 210 x 160) of the step's last frame,
+  max-ed with the frame before it, as DQN does: the game draws only two or three of the four
+  ghosts on any one frame (the others flicker). Over 1,213 random-play steps a single frame
+  showed 2.3 ghosts on average, the max of two frames 3.2 (all four in 51% of the steps).
+- Rows 3..194, max-pooled over 4 x 4 blocks: 48 x 40 pixels (:data:`FRAME_SHAPE`). The rows
+  kept hold the maze below its top border (rows 3..171), the lives and the fruit (173..182)
+  and the score (187..193); rows 0..2 (the border) and 195..209 (blank) are dropped. The
+  150 dots are 4 px wide and 2 high, starting on columns 0 mod 4 and rows 3 mod 4: from row
+  3 on, each lies inside one block, so a dot is one pixel that goes dark when it is eaten (max-pooled, a dot
+  is as bright as a wall: it is the isolated bright pixel in a corridor). Every sprite keeps
+  its own gray level: over 1,051 steps of random play Pac-Man's (167) was in the pooled
+  frame whenever he was on screen, each ghost's (110, 131, 132, 151) in 96-100% of the
+  frames it was on screen (a wall or a brighter sprite in the same block hides the rest).
+  Pooling a screen costs about 4 us, grabbing it about 10 us.
+- The last ``frame_stack`` frames (4 by default, oldest first), scaled to [0, 1] float32:
+  ``obs_shape`` is ``(frame_stack, 48, 40)``, 7,680 floats (30 KB) with 4 frames, so the
+  ``[N, T + 1, obs_dim]`` observations that A2C keeps hold 15.4 MB per 500-step episode
+  (the RAM's 128 bytes: 0.26 MB). ``reset`` fills the stack with its first frame.
+
+``restoreState`` does not restore the screen: every ALE keeps the two frames of its
+snapshot, and a reset with fewer than two no-op frames takes the missing ones from there.
+
 Where Pac-Man is, and the mouths. RAM byte 10 is Pac-Man's x and byte 16 his y. Matched
 against his sprite (colour (210, 164, 74)) on ``getScreenRGB()`` over 6,000 frames, the
 sprite covers screen columns ``ram_x - 12 .. ram_x - 5`` and rows ``ram_y + 1 .. ram_y + 10``
@@ -60,7 +86,7 @@ x 9.5..149.5. Whether a step is slow is decided on the same position the feature
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import gymnasium as gym
 import numpy as np
@@ -130,6 +156,14 @@ DOTS = slice(60, 102)
 _CELLS_AT = 15
 _DOTS_AT = _CELLS_AT + X_BINS * Y_BINS
 OBS_DIMS: dict[str, int] = {"ram": 128, "features": _DOTS_AT + 8 * (DOTS.stop - DOTS.start)}
+OBS_TYPES: tuple[str, ...] = ("ram", "features", "frames")
+
+# ``obs_type="frames"`` (see the module docstring): rows 3..194 of the 210 x 160 screen,
+# max-pooled over 4 x 4 blocks, so that every dot falls inside one block.
+SCREEN_SHAPE = (210, SCREEN_WIDTH)
+FRAME_TOP = 3
+FRAME_SHAPE = (48, 40)
+FRAME_STACK = 4
 
 
 def features_of(ram_x: np.ndarray | int, ram_y: np.ndarray | int) -> np.ndarray:
@@ -166,9 +200,14 @@ _FREE_CELLS: tuple[str, ...] = (
 )
 
 
-def _game_spec(max_steps: int, obs_type: str = "ram") -> GameSpec:
+def obs_shape(obs_type: str, frame_stack: int = FRAME_STACK) -> tuple[int, ...]:
+    """Shape of one observation: ``(OBS_DIMS[obs_type],)``, or ``(frame_stack, 48, 40)``."""
+    return (frame_stack, *FRAME_SHAPE) if obs_type == "frames" else (OBS_DIMS[obs_type],)
+
+
+def _game_spec(max_steps: int, obs_type: str = "ram", frame_stack: int = FRAME_STACK) -> GameSpec:
     return GameSpec(
-        obs_shape=(OBS_DIMS[obs_type],),
+        obs_shape=obs_shape(obs_type, frame_stack),
         n_actions=len(ACTION_NAMES),
         feature_names=("x", "y"),
         feature_low=(0.0, Y_LOW),
@@ -204,12 +243,20 @@ def _match(bug: Any) -> int | None:
 
 
 def _check_kwargs(
-    heavy_ms: float, max_steps: int, frameskip: int, noop_max: int, obs_type: str, clock: str = "wall"
+    heavy_ms: float,
+    max_steps: int,
+    frameskip: int,
+    noop_max: int,
+    obs_type: str,
+    clock: str = "wall",
+    frame_stack: int = FRAME_STACK,
 ) -> None:
     if clock not in CLOCKS:
         raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
-    if obs_type not in OBS_DIMS:
-        raise ValueError(f"obs_type must be one of {', '.join(OBS_DIMS)}, got {obs_type!r}")
+    if obs_type not in OBS_TYPES:
+        raise ValueError(f"obs_type must be one of {', '.join(OBS_TYPES)}, got {obs_type!r}")
+    if frame_stack < 1:
+        raise ValueError(f"frame_stack must be positive, got {frame_stack}")
     if heavy_ms < 0:
         raise ValueError(f"heavy_ms must be >= 0, got {heavy_ms}")
     if max_steps < 1:
@@ -220,7 +267,20 @@ def _check_kwargs(
         raise ValueError(f"noop_max must be >= 0, got {noop_max}")
 
 
-def _new_ale(skip_intro: bool) -> tuple[ALEInterface, Any]:
+class _Start(NamedTuple):
+    """Where every ``reset`` of one ALE starts.
+
+    Attributes:
+        state: ``cloneState()`` after the intro.
+        screens: ``[2, 210, 160]`` uint8 grayscale frames before and at the snapshot, which
+            ``restoreState`` does not bring back (it leaves the screen as it was).
+    """
+
+    state: Any
+    screens: np.ndarray
+
+
+def _new_ale(skip_intro: bool) -> tuple[ALEInterface, _Start]:
     """An ALE with the ROM loaded (once) and the snapshot every ``reset`` starts from."""
     path = roms.get_rom_path("ms_pacman")
     if path is None:  # pragma: no cover - the ROM ships in ale-py's wheel
@@ -233,9 +293,13 @@ def _new_ale(skip_intro: bool) -> tuple[ALEInterface, Any]:
     ale.setInt("max_num_frames_per_episode", 0)  # the horizon is max_steps
     ale.loadROM(str(path))
     ale.reset_game()
+    screens = np.zeros((2, *SCREEN_SHAPE), dtype=np.uint8)
+    ale.getScreenGrayscale(screens[1])
     for _ in range(INTRO_FRAMES if skip_intro else 0):
+        screens[0] = screens[1]
         ale.act(0)
-    return ale, ale.cloneState()
+        ale.getScreenGrayscale(screens[1])
+    return ale, _Start(ale.cloneState(), screens)
 
 
 def observe(ram: np.ndarray, obs_type: str) -> np.ndarray:
@@ -275,12 +339,77 @@ def _noops(rng: np.random.Generator, noop_max: int) -> int:
     return int(rng.integers(0, noop_max + 1))
 
 
-def _start(ale: ALEInterface, snapshot: Any, noops: int, ram: np.ndarray) -> None:
-    """Restore the post-intro snapshot, play ``noops`` NOOP frames, read the RAM into ``ram``."""
-    ale.restoreState(snapshot)
-    for _ in range(noops):
+def _start(
+    ale: ALEInterface, start: _Start, noops: int, ram: np.ndarray, screens: np.ndarray | None = None
+) -> None:
+    """Restore the post-intro snapshot, play ``noops`` NOOP frames, read the RAM into ``ram``
+    and, given ``screens [2, 210, 160]``, the last two frames (the snapshot's own frames
+    stand in for those not played)."""
+    ale.restoreState(start.state)
+    for k in range(noops):
         ale.act(0)
+        if screens is not None and k >= noops - 2:
+            ale.getScreenGrayscale(screens[k - noops + 2])
     ale.getRAM(ram)
+    if screens is not None and noops < 2:
+        screens[: 2 - noops] = start.screens[noops:]
+
+
+def _act(ale: ALEInterface, code: int, frameskip: int, screens: np.ndarray | None = None) -> int:
+    """Hold ALE action ``code`` for ``frameskip`` frames; return the score gained. Given
+    ``screens [2, 210, 160]``, grab the step's last two frames into it (with one frame per
+    step, the one before is the previous step's)."""
+    score = 0
+    for _ in range(frameskip - 1):
+        score += ale.act(code)
+    if screens is not None:
+        if frameskip > 1:
+            ale.getScreenGrayscale(screens[0])
+        else:
+            screens[0] = screens[1]
+    score += ale.act(code)
+    if screens is not None:
+        ale.getScreenGrayscale(screens[1])
+    return score
+
+
+class FrameStack:
+    """The ``obs_type="frames"`` observations of N games: their last ``k`` downsampled frames.
+
+    The games write their last two grayscale frames into :attr:`screens` (:func:`_start`,
+    :func:`_act`); :meth:`fill` and :meth:`push` pool them into a frame (see the module
+    docstring) and start or shift the stacks of the copies named.
+    """
+
+    def __init__(self, n: int, k: int) -> None:
+        self.screens = np.zeros((n, 2, *SCREEN_SHAPE), dtype=np.uint8)
+        self.stack = np.zeros((n, k, *FRAME_SHAPE), dtype=np.uint8)
+        self._frame = np.zeros((n, *FRAME_SHAPE), dtype=np.uint8)
+
+    def _pool(self) -> np.ndarray:
+        """``[N, 48, 40]``: the max of each copy's two frames over 4 x 4 blocks of rows 3..194."""
+        kept = slice(FRAME_TOP, FRAME_TOP + 4 * FRAME_SHAPE[0])
+        m = np.maximum(self.screens[:, 0, kept], self.screens[:, 1, kept])
+        # 4 x 4 blocks as strided maxima: 40x faster than reshape(...).max(axis=(2, 4)) here.
+        m = np.maximum(np.maximum(m[:, 0::4], m[:, 1::4]), np.maximum(m[:, 2::4], m[:, 3::4]))
+        return np.maximum(
+            np.maximum(m[:, :, 0::4], m[:, :, 1::4]), np.maximum(m[:, :, 2::4], m[:, :, 3::4]), out=self._frame
+        )
+
+    def fill(self, rows: np.ndarray | list[int]) -> None:
+        """After a reset: every frame of the copies ``rows`` is their current frame."""
+        frame = self._pool()
+        self.stack[rows] = frame[rows, None]
+
+    def push(self, rows: np.ndarray | list[int]) -> None:
+        """After a step: the copies ``rows`` drop their oldest frame and add the current one."""
+        frame = self._pool()
+        self.stack[rows, :-1] = self.stack[rows, 1:]
+        self.stack[rows, -1] = frame[rows]
+
+    def observation(self) -> np.ndarray:
+        """``[N, k, 48, 40]`` float32 in [0, 1], oldest frame first (a fresh array)."""
+        return np.multiply(self.stack, _INV_255, dtype=np.float32)
 
 
 def _check_actions(actions: np.ndarray, n: int) -> np.ndarray:
@@ -307,8 +436,10 @@ class MsPacmanPerf(gym.Env):
     """Atari MsPacman with RELINE's four slow tunnel mouths (see the module docstring).
 
     Observation (``obs_type``): ``"ram"``, the 128 bytes of the console's RAM as float32 in
-    [0, 1]; or ``"features"``, Pac-Man's position, direction and cell, the ghosts' offsets
-    and the lives left, read from the RAM (:func:`observe`).
+    [0, 1]; ``"features"``, Pac-Man's position, direction and cell, the ghosts' offsets,
+    the lives and the dots left, read from the RAM (:func:`observe`); or ``"frames"``, the last
+    ``frame_stack`` downsampled grayscale screens, ``[frame_stack, 48, 40]`` float32 in [0, 1]
+    (:class:`FrameStack`, the module docstring).
     State features: Pac-Man's sprite centre ``(x, y)`` in native screen pixels. A step that
     ends with it in one of the four mouth boxes burns ``heavy_ms`` of CPU.
 
@@ -318,13 +449,14 @@ class MsPacmanPerf(gym.Env):
         inject_bugs: False plays plain MsPacman with the same horizon.
         frameskip: Frames per agent step, the action held; rewards are summed.
         noop_max: Most NOOP frames played at reset (drawn from the seed).
-        obs_type: ``"ram"`` or ``"features"`` (:func:`observe`).
+        obs_type: ``"ram"``, ``"features"`` (:func:`observe`) or ``"frames"`` (:class:`FrameStack`).
         skip_intro: Start episodes when the game starts reading the joystick (264 frames
             after power-on); False starts them at the intro, as Gymnasium's ALE envs do.
         clock: ``"wall"`` or ``"cpu"`` (:data:`games.cartpole_perf.CLOCKS`): how the vector
             form times a frame, and what the heavy operation burns. On a machine shared with
             other work the wall clock adds the scheduler's delays, several milliseconds at a
             time, to random frames; the emulator's CPU time does not see them.
+        frame_stack: Frames in an observation of ``obs_type="frames"`` (ignored otherwise).
     """
 
     metadata = {"render_modes": []}
@@ -339,51 +471,70 @@ class MsPacmanPerf(gym.Env):
         obs_type: str = "ram",
         skip_intro: bool = True,
         clock: str = "wall",
+        frame_stack: int = FRAME_STACK,
     ) -> None:
-        _check_kwargs(heavy_ms, max_steps, frameskip, noop_max, obs_type, clock)
+        _check_kwargs(heavy_ms, max_steps, frameskip, noop_max, obs_type, clock, frame_stack)
         self.clock = clock
         self.heavy_ms = float(heavy_ms)
         self.inject_bugs = bool(inject_bugs)
         self.frameskip = int(frameskip)
         self.noop_max = int(noop_max)
         self.obs_type = obs_type
-        self.game_spec = _game_spec(int(max_steps), obs_type)
+        self.game_spec = _game_spec(int(max_steps), obs_type, int(frame_stack))
         self.injected_bugs: list[InjectedBug] = _injected_bugs() if inject_bugs else []
-        low = 0.0 if obs_type == "ram" else -1.0
+        low = -1.0 if obs_type == "features" else 0.0
         self.observation_space = gym.spaces.Box(low, 1.0, shape=self.game_spec.obs_shape, dtype=np.float32)
         self.action_space = gym.spaces.Discrete(len(ACTION_NAMES))
         self.ale, self._snapshot = _new_ale(bool(skip_intro))
         self._ram = np.zeros(128, dtype=np.uint8)
+        self._frames = FrameStack(1, int(frame_stack)) if obs_type == "frames" else None
         self._steps = 0
         self._over = True
+
+    def _observe(self) -> np.ndarray:
+        if self._frames is not None:
+            return self._frames.observation()[0]
+        return observe(self._ram[None], self.obs_type)[0]
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
-        _start(self.ale, self._snapshot, _noops(self.np_random, self.noop_max), self._ram)
+        frames = self._frames
+        screens = None if frames is None else frames.screens[0]
+        _start(self.ale, self._snapshot, _noops(self.np_random, self.noop_max), self._ram, screens)
+        if frames is not None:
+            frames.fill([0])
         self._steps = 0
         self._over = False
-        return observe(self._ram[None], self.obs_type)[0], {}
+        return self._observe(), {}
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         code = int(_ALE_ACTIONS[_check_actions(np.array([action]), 1)[0]])
-        ale = self.ale
-        score = 0
-        for _ in range(self.frameskip):
-            score += ale.act(code)
+        ale, frames = self.ale, self._frames
+        score = _act(ale, code, self.frameskip, None if frames is None else frames.screens[0])
         ale.getRAM(self._ram)
+        if frames is not None:
+            frames.push([0])
         terminated = bool(ale.game_over())
         if self.inject_bugs and _MOUTH_TABLE[self._ram[RAM_X], self._ram[RAM_Y]] >= 0:
             heavy_operation(self.heavy_ms, self.clock)
         self._steps += 1
         truncated = not terminated and self._steps >= self.game_spec.max_steps
-        obs = observe(self._ram[None], self.obs_type)[0]
-        return obs, score / 10.0, terminated, truncated, {}
+        return self._observe(), score / 10.0, terminated, truncated, {}
 
     def state_features(self, obs: np.ndarray, info: dict[str, Any]) -> np.ndarray:
         """Pac-Man's sprite centre ``(x, y)`` in screen pixels, read from the RAM position in
-        ``obs`` (bytes 10 and 16 of ``"ram"``, the first two values of ``"features"``)."""
+        ``obs`` (bytes 10 and 16 of ``"ram"``, the first two values of ``"features"``).
+
+        Pixels do not give the position to the pixel (a 4 x 4 block blurs it, a ghost on top
+        hides him): with ``"frames"`` it is read from the RAM after the last ``reset`` or
+        ``step``, which is the state ``obs`` shows when called as the engine calls it, right
+        after each (as :class:`games.vizdoom_game.VizDoomGame` does). It is the RAM the other
+        observation types read, so the features are the same whatever ``obs_type``.
+        """
+        if self.obs_type == "frames":
+            return features_of(self._ram[RAM_X], self._ram[RAM_Y])
         at = (RAM_X, RAM_Y) if self.obs_type == "ram" else (0, 1)
         ram_x, ram_y = np.rint(np.asarray(obs, dtype=np.float64)[list(at)] * 255.0)
         return features_of(ram_x, ram_y)
@@ -401,17 +552,19 @@ class MsPacmanPerfVector:
     """``num_envs`` copies of :class:`MsPacmanPerf`, one ALE instance each, stepped in a loop.
 
     Each ALE loads the ROM once. A step costs, per copy still playing, ``frameskip`` calls of
-    ``act`` and one ``getRAM`` into a preallocated ``[N, 128]`` uint8 array; observations,
-    features and mouths are then computed for all copies at once. No auto-reset: a finished
-    copy keeps its observation, reward 0 and its done flags until the next ``reset``.
+    ``act`` and one ``getRAM`` into a preallocated ``[N, 128]`` uint8 array (with
+    ``"frames"``, also two ``getScreenGrayscale`` into a preallocated ``[N, 2, 210, 160]``);
+    observations, features and mouths are then computed for all copies at once. No
+    auto-reset: a finished copy keeps its observation, reward 0 and its done flags until the
+    next ``reset``.
 
-    ``frame_ms[i]`` is copy ``i``'s own measured wall time: its emulation, plus its heavy
-    operation if it ended in a mouth.
+    ``frame_ms[i]`` is copy ``i``'s own measured wall time: its emulation (and its screen
+    grabs), plus its heavy operation if it ended in a mouth.
 
     Args:
         num_envs: Number of copies.
-        heavy_ms, max_steps, inject_bugs, frameskip, noop_max, obs_type, skip_intro, clock:
-            Those of :class:`MsPacmanPerf`.
+        heavy_ms, max_steps, inject_bugs, frameskip, noop_max, obs_type, skip_intro, clock,
+            frame_stack: Those of :class:`MsPacmanPerf`.
     """
 
     def __init__(
@@ -426,10 +579,11 @@ class MsPacmanPerfVector:
         obs_type: str = "ram",
         skip_intro: bool = True,
         clock: str = "wall",
+        frame_stack: int = FRAME_STACK,
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
-        _check_kwargs(heavy_ms, max_steps, frameskip, noop_max, obs_type, clock)
+        _check_kwargs(heavy_ms, max_steps, frameskip, noop_max, obs_type, clock, frame_stack)
         self.clock = clock
         self.num_envs = int(num_envs)
         self.heavy_ms = float(heavy_ms)
@@ -437,27 +591,34 @@ class MsPacmanPerfVector:
         self.frameskip = int(frameskip)
         self.noop_max = int(noop_max)
         self.obs_type = obs_type
-        self.game_spec = _game_spec(int(max_steps), obs_type)
+        self.game_spec = _game_spec(int(max_steps), obs_type, int(frame_stack))
         self.injected_bugs: list[InjectedBug] = _injected_bugs() if inject_bugs else []
         made = [_new_ale(bool(skip_intro)) for _ in range(self.num_envs)]
         self.ales: list[ALEInterface] = [ale for ale, _ in made]
         self._snapshots = [snapshot for _, snapshot in made]
         n = self.num_envs
         self._ram = np.zeros((n, 128), dtype=np.uint8)
+        self._frames = FrameStack(n, int(frame_stack)) if obs_type == "frames" else None
         self._steps = np.zeros(n, dtype=np.int64)
         self._terminated = np.zeros(n, dtype=bool)
         self._truncated = np.zeros(n, dtype=bool)
 
     def _observe(self) -> tuple[np.ndarray, np.ndarray]:
-        return observe(self._ram, self.obs_type), features_of(self._ram[:, RAM_X], self._ram[:, RAM_Y])
+        frames = self._frames
+        obs = observe(self._ram, self.obs_type) if frames is None else frames.observation()
+        return obs, features_of(self._ram[:, RAM_X], self._ram[:, RAM_Y])
 
     def reset(self, seeds: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """Start every copy as ``MsPacmanPerf.reset(seed=seeds[i])`` would."""
         if len(seeds) != self.num_envs:
             raise ValueError(f"reset got {len(seeds)} seeds for {self.num_envs} copies")
+        frames = self._frames
         for i, seed in enumerate(seeds):
             noops = _noops(np.random.default_rng(int(seed)), self.noop_max)
-            _start(self.ales[i], self._snapshots[i], noops, self._ram[i])
+            screens = None if frames is None else frames.screens[i]
+            _start(self.ales[i], self._snapshots[i], noops, self._ram[i], screens)
+        if frames is not None:
+            frames.fill(np.arange(self.num_envs))
         self._steps.fill(0)
         self._terminated.fill(False)
         self._truncated.fill(False)
@@ -469,13 +630,12 @@ class MsPacmanPerfVector:
         active = ~(self._terminated | self._truncated)
         reward = np.zeros(self.num_envs, dtype=np.float64)
         frame_ms = np.zeros(self.num_envs, dtype=np.float64)
-        ram, frames, clock = self._ram, range(self.frameskip), CLOCKS[self.clock]
-        for i in np.flatnonzero(active).tolist():
+        ram, frameskip, clock, frames = self._ram, self.frameskip, CLOCKS[self.clock], self._frames
+        playing = np.flatnonzero(active)
+        for i in playing.tolist():
             ale, code = self.ales[i], codes[i]
             t0 = clock()
-            score = 0
-            for _ in frames:
-                score += ale.act(code)
+            score = _act(ale, code, frameskip, None if frames is None else frames.screens[i])
             ale.getRAM(ram[i])
             over = ale.game_over()
             frame_ms[i] = (clock() - t0) * 1000.0
@@ -487,6 +647,8 @@ class MsPacmanPerfVector:
             slow = active & (_MOUTH_TABLE[ram[:, RAM_X], ram[:, RAM_Y]] >= 0)
             for i in np.flatnonzero(slow).tolist():
                 frame_ms[i] += heavy_operation(self.heavy_ms, self.clock)
+        if frames is not None:
+            frames.push(playing)
         obs, features = self._observe()
         return VecStep(
             obs=obs,

@@ -104,6 +104,10 @@ def _error(result: subprocess.CompletedProcess[str]) -> str:
         (["run", "exp.yaml", "objectives=[{name: fun}]"], "objectives[0].name: unknown objective 'fun'"),
         (["run", "exp.yaml", "oracles=[{name: psychic}]"], "oracles[0].name: unknown oracle 'psychic'"),
         (["run", "exp.yaml", "game.kwargs.colour=red"], "game.kwargs do not fit block_maze"),
+        (["run", "exp.yaml", "policy.conv=[[8, 8, 4]]"], "policy.conv: conv layers need a game that observes an "
+                                                        "image (channels, height, width); this game's observation "
+                                                        "has shape (29,)"),
+        (["run", "exp.yaml", "policy.conv=[[8, 8]]"], "policy.conv: each layer is [channels, kernel, stride]"),
         (["run"], "give an experiment YAML"),
         (["replay", "no_run_here", "0"], "no_run_here: not a run directory"),
         (["run", "--resume", "no_run_here"], "no_run_here: not a run directory"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 import numpy as np
@@ -78,7 +79,23 @@ def game_reward(rollouts: list[Rollout], traj: Trajectories) -> np.ndarray:
     return traj.rewards
 
 
+class PictureCorridor(Corridor):
+    """The corridor seen as a ``1 x 3 x (length + 1)`` image: the walker is the one bright
+    pixel of the middle row (for policies with conv layers)."""
+
+    def __init__(self, num_envs: int, length: int = 8, horizon: int = 16, goal_ends: bool = True):
+        super().__init__(num_envs, length, horizon, goal_ends)
+        self.game_spec = replace(self.game_spec, obs_shape=(1, 3, length + 1))
+
+    def _obs(self) -> np.ndarray:
+        image = np.zeros((self.num_envs, 1, 3, self.length + 1), dtype=np.float32)
+        image[np.arange(self.num_envs), 0, 1, self.x] = 1.0
+        return image
+
+
 SPEC = PolicySpec(obs_dim=9, n_actions=2, hidden=(16,))
+# 4 kernels of 3 x 3 over the picture: 4 x 1 x 7 values into 16 hidden units.
+CNN_SPEC = PolicySpec(obs_dim=27, n_actions=2, hidden=(16,), conv=((4, 3, 1),), image=(1, 3, 9))
 
 
 def test_corridor_is_a_vector_game() -> None:
@@ -141,11 +158,15 @@ def test_clip_grad_norm_is_per_policy() -> None:
     torch.testing.assert_close(grad, torch.tensor([[0.6, 0.8], [0.3, 0.4]]), rtol=1e-5, atol=1e-6)
 
 
-def run(genomes: np.ndarray, seed: int, config: A2CConfig, goal_ends: bool = True, **kwargs):
-    game = Corridor(genomes.shape[0] * config.episodes, goal_ends=goal_ends)
+def run(
+    genomes: np.ndarray, seed: int, config: A2CConfig, goal_ends: bool = True, spec: PolicySpec = SPEC, **kwargs
+):
+    """Fine-tune on a corridor: the one-hot corridor, or its picture for a spec with conv layers."""
+    game_cls = PictureCorridor if spec.conv else Corridor
+    game = game_cls(genomes.shape[0] * config.episodes, goal_ends=goal_ends)
     return finetune(
         genomes,
-        SPEC,
+        spec,
         game,
         config,
         game_reward,
@@ -155,18 +176,19 @@ def run(genomes: np.ndarray, seed: int, config: A2CConfig, goal_ends: bool = Tru
     )
 
 
-def test_policies_are_fine_tuned_independently() -> None:
+@pytest.mark.parametrize("spec", [SPEC, CNN_SPEC], ids=["mlp", "cnn"])
+def test_policies_are_fine_tuned_independently(spec: PolicySpec) -> None:
     """Fine-tuning [A, B] and [A, C] gives the same A.
 
     Each policy draws its random numbers from its own seed, so what is left to differ is
     only the gradient, which must be A's own.
     """
-    g = SPEC.init_genomes(3, np.random.default_rng(1))
+    g = spec.init_genomes(3, np.random.default_rng(1))
     a, b, c = g[0:1], g[1:2], g[2:3] * 3.0  # C very different, with larger gradients
     config = A2CConfig(updates=5, episodes=3, lr=0.01, normalize_advantages=True)
 
-    with_b, _ = run(np.concatenate([a, b]), seed=7, config=config, goal_ends=False)
-    with_c, _ = run(np.concatenate([a, c]), seed=7, config=config, goal_ends=False)
+    with_b, _ = run(np.concatenate([a, b]), seed=7, config=config, goal_ends=False, spec=spec)
+    with_c, _ = run(np.concatenate([a, c]), seed=7, config=config, goal_ends=False, spec=spec)
 
     assert not np.array_equal(with_b[0], a[0])  # A did change
     # Bitwise equal on this machine; a tolerance leaves room for another BLAS.
@@ -210,6 +232,19 @@ def test_on_rollouts_sees_every_episode() -> None:
     assert len(set(seeds)) == len(seeds)  # fresh episodes every update
 
 
+def test_one_update_of_a_cnn_changes_its_conv_and_dense_weights() -> None:
+    """The gradient flows from the A2C loss through the dense layers into the conv kernels,
+    the flat genome being the leaf tensor."""
+    g = CNN_SPEC.init_genomes(2, np.random.default_rng(3))
+    out, stats = run(g, seed=0, config=A2CConfig(updates=1, episodes=2), spec=CNN_SPEC)
+    assert stats.updates == 1 and np.isfinite(stats.policy_loss) and np.isfinite(stats.value_loss)
+    assert out.dtype == np.float32 and out.shape == g.shape
+    n_conv = 4 * 1 * 3 * 3 + 4
+    for p in range(2):
+        assert not np.array_equal(out[p, :n_conv], g[p, :n_conv]), "conv kernels unchanged"
+        assert not np.array_equal(out[p, n_conv:], g[p, n_conv:]), "dense layers unchanged"
+
+
 def test_mismatched_game_size_is_rejected() -> None:
     g = SPEC.init_genomes(2, np.random.default_rng(0))
     game = Corridor(3)
@@ -225,13 +260,14 @@ def test_config_rejects_unknown_keys() -> None:
 # --- it learns --------------------------------------------------------------------------
 
 
-def test_fine_tuning_learns_to_walk_right() -> None:
+@pytest.mark.parametrize("spec", [SPEC, CNN_SPEC], ids=["mlp", "cnn"])
+def test_fine_tuning_learns_to_walk_right(spec: PolicySpec) -> None:
     """A random walker gets ~2 cells right in 16 steps; after fine-tuning, nearly all 8."""
-    g = SPEC.init_genomes(2, np.random.default_rng(6))
+    g = spec.init_genomes(2, np.random.default_rng(6))
     config = A2CConfig(updates=40, episodes=4, lr=0.01)
     # One update's stats describe the batch played before its step: the initial policies.
-    _, before = run(g, seed=0, config=A2CConfig(updates=1, episodes=4))
-    _, after = run(g, seed=0, config=config)
+    _, before = run(g, seed=0, config=A2CConfig(updates=1, episodes=4), spec=spec)
+    _, after = run(g, seed=0, config=config, spec=spec)
     assert before.mean_return < 4.0
     assert after.mean_return > 6.0
     assert after.mean_return > before.mean_return + 3.0

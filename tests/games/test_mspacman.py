@@ -1,6 +1,7 @@
 """MsPacman with RELINE's tunnel-mouth performance bugs: Gymnasium conformance, exact replays,
 the ALE vector form agreeing with the scalar game, a route through the four mouths that makes
-exactly those steps slow, ground truth, bucket alignment and kwargs checking."""
+exactly those steps slow, ground truth, bucket alignment, the stacked-frames observation and
+kwargs checking."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ pytest.importorskip("ale_py")
 
 from games import GameFactory, VectorGame  # noqa: E402
 from games.mspacman import (  # noqa: E402
-    INTRO_FRAMES, MOUTHS, OBS_DIMS, REFERENCE_ROUTE, X_BINS, Y_BINS, MsPacmanPerf,
+    FRAME_SHAPE, INTRO_FRAMES, MOUTHS, OBS_DIMS, REFERENCE_ROUTE, X_BINS, Y_BINS, MsPacmanPerf,
     MsPacmanPerfVector, features_of, mouth_of,
 )
 from oracles.base import Bug  # noqa: E402
@@ -104,11 +105,12 @@ def test_reset_restores_what_a_freshly_started_game_plays(env: MsPacmanPerf) -> 
                 ale.act(codes[actions[t]])
 
 
-def test_vector_form_equals_the_scalar_game_step_by_step() -> None:
+@pytest.mark.parametrize("obs_type", ["ram", "frames"])
+def test_vector_form_equals_the_scalar_game_step_by_step(obs_type: str) -> None:
     seeds = [0, 1, 2, 3]
     n = len(seeds)
-    vec = MsPacmanPerfVector(n, heavy_ms=0.0, max_steps=420)
-    scalars = [MsPacmanPerf(heavy_ms=0.0, max_steps=420) for _ in seeds]
+    vec = MsPacmanPerfVector(n, heavy_ms=0.0, max_steps=420, obs_type=obs_type)
+    scalars = [MsPacmanPerf(heavy_ms=0.0, max_steps=420, obs_type=obs_type) for _ in seeds]
     try:
         obs, feats = vec.reset(seeds)
         for i, (e, seed) in enumerate(zip(scalars, seeds)):
@@ -318,10 +320,103 @@ def test_features_observation_shows_where_pacman_and_the_ghosts_are() -> None:
     check_env(env, skip_render_check=True)
 
 
+def screen_frames(seed: int, actions: list[int], noop_max: int = 30, frameskip: int = 4) -> tuple[list[np.ndarray], int]:
+    """Every grayscale frame of an episode from an ALE started by hand: power-on, the intro
+    and the seed's no-op frames, then each action held for ``frameskip`` frames. Returns the
+    frames and the index of the frame the episode starts on."""
+    from ale_py import ALEInterface, roms
+
+    noops = int(np.random.default_rng(seed).integers(0, noop_max + 1))
+    ale = ALEInterface()
+    ale.setFloat("repeat_action_probability", 0.0)
+    ale.loadROM(str(roms.get_rom_path("ms_pacman")))
+    ale.reset_game()
+    frames = []
+
+    def grab() -> None:
+        frames.append(np.zeros((210, 160), dtype=np.uint8))
+        ale.getScreenGrayscale(frames[-1])
+
+    grab()
+    for _ in range(INTRO_FRAMES + noops):
+        ale.act(0)
+        grab()
+    start = len(frames) - 1
+    for a in actions:
+        for _ in range(frameskip):
+            ale.act([0, 2, 3, 4, 5][a])
+            grab()
+    return frames, start
+
+
+def downsampled(before: np.ndarray, frame: np.ndarray) -> np.ndarray:
+    """The documented downsampling, written plainly: the max of two frames, rows 3..194,
+    the max of each 4 x 4 block (gray levels, uint8)."""
+    return np.maximum(before, frame)[3:195].reshape(48, 4, 40, 4).max(axis=(1, 3))
+
+
+@pytest.mark.parametrize(("seed", "noops"), [(27, 0), (23, 1), (11, 4)])
+def test_frames_are_the_screen_downsampled_and_stacked(seed: int, noops: int) -> None:
+    """The newest frame of each observation is the screen downsampled; the stack shifts by
+    one frame per step; reset fills it with its first frame. Seeds with 0 and 1 no-op frames
+    start on the frames of the post-intro snapshot, which ``restoreState`` does not restore."""
+    env = MsPacmanPerf(heavy_ms=0.0, obs_type="frames")
+    actions = route_actions()[:30]
+    frames, start = screen_frames(seed, actions)
+    assert start - INTRO_FRAMES == noops
+    play(env, 3, actions[::-1])  # another episode first: its screen must not leak into reset
+    obs, feats = play(env, seed, actions)
+
+    assert obs.shape == (len(actions) + 1, 4, *FRAME_SHAPE) and obs.dtype == np.float32
+    assert env.observation_space.shape == env.game_spec.obs_shape == (4, 48, 40)
+    assert 0.0 <= obs.min() and obs.max() <= 1.0
+    levels = np.rint(obs * 255.0)
+    np.testing.assert_allclose(obs, levels / 255.0, rtol=1e-6)  # gray levels / 255
+    pooled = [downsampled(frames[start - 1], frames[start])]
+    for t in range(1, len(actions) + 1):
+        at = start + 4 * t
+        pooled.append(downsampled(frames[at - 1], frames[at]))
+    for t in range(len(obs)):
+        expected = [pooled[max(s, 0)] for s in range(t - 3, t + 1)]  # oldest first
+        np.testing.assert_array_equal(levels[t], np.stack(expected))
+    assert all((obs[0] == obs[0, -1]).all(axis=(1, 2)))  # reset: four copies of one frame
+    np.testing.assert_array_equal(obs[1:, :-1], obs[:-1, 1:])  # one frame in, the oldest out
+    assert (levels[:, -1] == 167).any(axis=(1, 2)).all()  # Pac-Man's gray is in every frame
+
+
+def test_frames_keep_the_features_of_the_ram_and_pass_check_env() -> None:
+    """The position (state features, and so coverage, mouths and bug locations) is the same
+    whatever the observation: with frames it is read from the RAM, not from the pixels."""
+    _, ram_feats = play(MsPacmanPerf(heavy_ms=0.0, noop_max=0), 0, route_actions())
+    env = MsPacmanPerf(heavy_ms=0.0, noop_max=0, obs_type="frames", frame_stack=2)
+    obs, feats = play(env, 0, route_actions())
+    np.testing.assert_array_equal(feats, ram_feats)
+    assert obs.shape[1:] == env.game_spec.obs_shape == (2, *FRAME_SHAPE)
+    game = MsPacmanPerfVector(1, heavy_ms=0.0, noop_max=0, obs_type="frames", frame_stack=2)
+    first, vec_feats = game.reset([0])
+    np.testing.assert_array_equal(first[0], obs[0])
+    for t, a in enumerate(route_actions()):
+        step = game.step(np.array([a]))
+        np.testing.assert_array_equal(step.obs[0], obs[t + 1])
+        np.testing.assert_array_equal(step.features[0], ram_feats[t + 1])
+    game.close()
+    check_env(env, skip_render_check=True)
+
+
+def test_frames_through_the_registry_keep_their_image_shape() -> None:
+    """The policy reads the image layout from the spec, by name and by entry point alike."""
+    for factory in (
+        GameFactory(name="mspacman_perf", kwargs=(("obs_type", "frames"),)),
+        GameFactory(entry_point="games.mspacman:MsPacmanPerf", kwargs=(("obs_type", "frames"),)),
+    ):
+        assert factory.spec().obs_shape == (4, *FRAME_SHAPE)
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"obs_type": "pixels"}, "obs_type must be one of ram, features"),
+        ({"obs_type": "pixels"}, "obs_type must be one of ram, features, frames"),
+        ({"obs_type": "frames", "frame_stack": 0}, "frame_stack must be positive"),
         ({"heavy_ms": -1.0}, "heavy_ms must be >= 0"),
         ({"max_steps": 0}, "max_steps must be positive"),
         ({"frameskip": 0}, "frameskip must be positive"),
