@@ -171,7 +171,7 @@ def load_baseline(run_dir: Path, select: str, objective: str | None, first: Agen
     which of this game's frames are slow.
     """
     base = load_agent(run_dir, select, objective)
-    if repr(base.built.factory) != repr(first.built.factory):
+    if base.built.factory.played() != first.built.factory.played():
         if base.built.truth is not None:
             base.built.truth.close()
         raise EvaluationError(f"baseline {run_dir} plays {base.built.factory!r}, expected "
@@ -345,7 +345,7 @@ def evaluate(
     agents = [load_agent(Path(d), select, objective) for d in run_dirs]
     _unique_names(agents)
     first = agents[0]
-    labels = {a.name: repr(a.built.factory) for a in agents}
+    labels = {a.name: a.built.factory.played() for a in agents}
     if len(set(labels.values())) > 1:
         odd = next(n for n, lab in labels.items() if lab != labels[first.name])
         raise EvaluationError(f"{odd} plays another game than {first.name}; agents must share one game")

@@ -460,6 +460,8 @@ class MsPacmanPerf(gym.Env):
     """
 
     metadata = {"render_modes": []}
+    # What the agent sees, not the game it plays: `evo evaluate` compares agents across them.
+    observation_kwargs = ("obs_type", "frame_stack")
 
     def __init__(
         self,

@@ -113,6 +113,21 @@ class GameFactory:
         except TypeError as exc:
             raise GameNotFound(f"game.kwargs do not fit {self.label}: {exc}") from exc
 
+    def played(self) -> str:
+        """What makes the game itself, for telling whether two agents play the same game:
+        the factory without the kwargs its class lists in ``observation_kwargs`` (what the
+        agent sees, such as MsPacman's ``obs_type``, not what it plays). Agents that play
+        from RAM and from pixels are compared on one game; a different bug cost is another
+        game."""
+        if self.gym_id is not None:
+            cls = None
+        else:
+            entry = self._entry()
+            cls = load_entry_point(entry.entry_point if entry else self.entry_point)  # type: ignore[arg-type]
+        seen = set(getattr(cls, "observation_kwargs", ()))
+        kwargs = tuple((k, v) for k, v in self.kwargs if k not in seen)
+        return repr(GameFactory(self.name, self.entry_point, self.gym_id, kwargs))
+
     def make_env(self) -> gym.Env:
         """A fresh scalar instance (check_env, the Gymnasium fallback, plans)."""
         kwargs = dict(self.kwargs)

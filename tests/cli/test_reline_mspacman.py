@@ -18,7 +18,7 @@ SMALL = ["budget.generations=1", "search.population=2", "search.episodes=1", "pa
 
 
 def test_three_agents_run_and_the_reline_agent_is_evaluated(tmp_path: Path) -> None:
-    for name, extra in (("reline_mspacman", ["search.offspring=2"]), ("reline_mspacman_rl", []),
+    for name, extra in (("reline_mspacman", []), ("reline_mspacman_rl", []),
                         ("reline_mspacman_random", ["search.offspring=2"])):
         result = evo("run", str(ROOT / "experiments" / f"{name}.yaml"), *SMALL, *extra, "--quiet", "--out", name,
                      cwd=tmp_path)
@@ -34,11 +34,12 @@ def test_three_agents_run_and_the_reline_agent_is_evaluated(tmp_path: Path) -> N
 
 
 def test_the_frames_agent_evolves_and_fine_tunes_a_cnn(tmp_path: Path) -> None:
-    """reline_mspacman_frames.yaml: a generation of offspring, each fine-tuned by one A2C
-    update, all playing from stacked frames; the genomes are the CNN's flat weights."""
+    """reline_mspacman_frames.yaml, with NSGA-II offspring: a generation of children, each
+    fine-tuned by one PPO batch, all playing from stacked frames; the genomes are the CNN's
+    flat weights."""
     result = evo("run", str(ROOT / "experiments" / "reline_mspacman_frames.yaml"), "budget.generations=2",
                  "search.population=2", "search.offspring=2", "search.episodes=1", "parallel.backend=serial",
-                 "game.kwargs.max_steps=60", "finetune.a2c.updates=1", "finetune.a2c.episodes=1", "--quiet",
+                 "game.kwargs.max_steps=60", "finetune.ppo.updates=1", "finetune.ppo.episodes=1", "--quiet",
                  "--out", "frames", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     config = yaml.safe_load((tmp_path / "frames" / "config.yaml").read_text())

@@ -445,3 +445,11 @@ def test_bad_calls_say_what_is_wrong(env: MsPacmanPerf) -> None:
     env.reset(seed=0)
     with pytest.raises(ValueError, match=r"actions must be in 0\.\.4"):
         env.step(-1)
+
+
+def test_observation_kwargs_do_not_make_another_game() -> None:
+    """evo evaluate compares agents that play from RAM, features or pixels as one game."""
+    ram = GameFactory(name="mspacman_perf", kwargs=(("heavy_ms", 2.0),))
+    pixels = GameFactory(name="mspacman_perf", kwargs=(("heavy_ms", 2.0), ("obs_type", "frames"), ("frame_stack", 2)))
+    assert ram.played() == pixels.played()
+    assert ram.played() != GameFactory(name="mspacman_perf", kwargs=(("heavy_ms", 5.0),)).played()
