@@ -146,16 +146,19 @@ _INV_255 = np.float32(1.0 / 255.0)
 # Pac-Man's direction (0 up, 1 right, 2 down, 3 left).
 GHOSTS_X, GHOSTS_Y = (6, 7, 8, 9), (12, 13, 14, 15)
 RAM_DIRECTION, RAM_LIVES = 56, 123
-# The maze's dots: bytes 60-101, 3 per maze row, one bit a dot, cleared when it is eaten
-# (found by playing: over 3 random games these are the bytes whose bits only ever clear, and
-# they clear on the steps that score a dot). What is eaten is the game's memory of the episode.
+# The maze's dots: bytes 60-101, one bit a dot, cleared when it is eaten (found by playing:
+# over 3 random games these are the bytes whose bits only ever clear, and they clear on the
+# steps that score a dot); each byte holds the dots of one stretch of corridor, about 3 bytes
+# to a maze row. What is eaten is the game's memory of the episode.
 DOTS = slice(60, 102)
+_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.float32)
 # ``obs_type="features"``: [x, y] raw / 255 (what ``state_features`` decodes), direction
 # one-hot [4], each ghost's (dx, dy) from Pac-Man [8], lives left / 3 [1], the one-hot of
-# Pac-Man's 8 x 12 px cell (the feature buckets) [X_BINS * Y_BINS], the dot bits [42 * 8].
+# Pac-Man's 8 x 12 px cell (the feature buckets) [X_BINS * Y_BINS], the share of dots left in
+# each byte of the dots [42] (a compact map of where Pac-Man has eaten).
 _CELLS_AT = 15
 _DOTS_AT = _CELLS_AT + X_BINS * Y_BINS
-OBS_DIMS: dict[str, int] = {"ram": 128, "features": _DOTS_AT + 8 * (DOTS.stop - DOTS.start)}
+OBS_DIMS: dict[str, int] = {"ram": 128, "features": _DOTS_AT + (DOTS.stop - DOTS.start)}
 OBS_TYPES: tuple[str, ...] = ("ram", "features", "frames")
 
 # ``obs_type="frames"`` (see the module docstring): rows 3..194 of the 210 x 160 screen,
@@ -330,7 +333,7 @@ def observe(ram: np.ndarray, obs_type: str) -> np.ndarray:
     cx = np.clip((feats[:, 0] / (SCREEN_WIDTH / X_BINS)).astype(np.int64), 0, X_BINS - 1)
     cy = np.clip(((feats[:, 1] - Y_LOW) / ((Y_HIGH - Y_LOW) / Y_BINS)).astype(np.int64), 0, Y_BINS - 1)
     out[rows, _CELLS_AT + cx * Y_BINS + cy] = 1.0
-    out[:, _DOTS_AT:] = np.unpackbits(ram[:, DOTS], axis=1)
+    out[:, _DOTS_AT:] = _POPCOUNT[ram[:, DOTS]] / 8.0
     return out
 
 

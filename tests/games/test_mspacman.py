@@ -301,11 +301,11 @@ def test_features_observation_shows_where_pacman_and_the_ghosts_are() -> None:
         # Ghost 0 (RAM bytes 6 and 12) relative to Pac-Man (bytes 10 and 16).
         assert obs[t, 6] == pytest.approx((ram[t, 6] - ram[t, 10]) / 160, abs=1e-6)
         assert obs[t, 7] == pytest.approx((ram[t, 12] - ram[t, 16]) / 170, abs=1e-6)
-    # The dot bits: one bit clears for each dot eaten (the game counts them in RAM byte 119),
+    # The dots left: one bit clears for each dot eaten (the game counts them in RAM byte 119),
     # and none ever comes back.
     dots = obs[:, 15 + X_BINS * Y_BINS:]
-    assert dots.shape[1] == 336 and dots[0].sum() > 100
-    eaten = -np.diff(dots.sum(axis=1))
+    assert dots.shape[1] == 42 and dots[0].sum() * 8 > 100
+    eaten = -np.diff(dots.sum(axis=1) * 8).round()
     assert (eaten >= 0).all()
     np.testing.assert_array_equal(eaten, np.diff(ram[:, 119]))
     assert eaten.sum() > 10
