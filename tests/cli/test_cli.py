@@ -159,3 +159,71 @@ def test_a_game_that_raises_hangs_or_dies_is_a_crash_bug(tmp_path: Path, fault: 
     expected = {"raise": "RuntimeError", "hang": "GameHang", "die": "GameProcessDied"}[fault]
     assert list(data.bugs["kind"]) == ["crash"]
     assert expected in data.bugs["signature"].iloc[0]
+
+
+def _children(pid: int) -> list[int]:
+    """Processes whose parent is ``pid`` (from /proc)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads worker processes from /proc")
+def test_a_killed_run_stops_its_workers_and_keeps_what_it_played(tmp_path: Path) -> None:
+    """SIGTERM (a scheduler's timeout, `kill`) stops a run like Ctrl-C: exit 130, the worker
+    processes go with it instead of playing on orphaned, and what it played is kept."""
+    import os
+
+    import yaml
+
+    from tests.conftest import TINY
+
+    config = {**TINY, "parallel": {"backend": "loky", "n_jobs": 2}, "budget": {"generations": 400}}
+    (tmp_path / "exp.yaml").write_text(yaml.safe_dump(config))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "evo.cli", "run", "exp.yaml", "--out", "run", "--quiet"], cwd=tmp_path,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    try:
+        _kill_midway(proc, tmp_path / "run" / "generations.csv")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
+def _kill_midway(proc: subprocess.Popen, generations: Path) -> None:
+    import signal
+    import time
+
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (generations.exists() and len(generations.read_text().splitlines()) > 2):
+        time.sleep(0.2)
+    workers = _children(proc.pid)
+    workers += [g for c in list(workers) for g in _children(c)]
+    assert workers, "the run started no worker processes"
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "resume with evo run --resume" in err
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and any(_alive(w) for w in workers):
+        time.sleep(0.2)
+    assert not any(_alive(w) for w in workers)
+    cut = load_run(generations.parent).generations
+    assert 1 <= len(cut) < 400
