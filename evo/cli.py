@@ -4,7 +4,7 @@
     evo replay RUN_DIR BUG_ID
     evo compare EXP.yaml|DIR ... [--seeds N] [--jobs J] [--out DIR]
     evo report RUN_DIR
-    evo evaluate RUN_DIR ... [--episodes N] [--select best|front] [--baseline RUN_DIR] [--out DIR]
+    evo evaluate RUN_DIR ... [--episodes N] [--select best|front] [--baseline RUN_DIR] [--temperature T] [--out DIR]
 
 Bad input (a missing file, an unknown key, a wrong type, an unknown name) is one line on
 stderr and exit code 2, never a traceback.
@@ -73,6 +73,8 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--baseline", type=Path, metavar="RUN_DIR",
                     help="calibrate the threshold on this run's agent (RELINE: the RL baseline) instead of "
                     "random play; needed where random play renders unlike trained agents (ViZDoom)")
+    ev.add_argument("--temperature", type=float, default=1.0,
+                    help="policies play from softmax(logits / T): 1 as trained (default), 0 greedy")
     ev.add_argument("--seed", type=int, default=0, help="seed of the evaluation episodes (default 0)")
     ev.add_argument("--jobs", type=int, help="worker processes (default: the first run's parallel.n_jobs)")
     ev.add_argument("--out", type=Path, help="output folder (default RUN_DIR/evaluation for one run, "
@@ -296,7 +298,7 @@ def _evaluate(args: argparse.Namespace, console: Console) -> int:
         result = evaluate(
             args.run_dirs, args.episodes, out=out, select=args.select, objective=args.objective,
             warmup=args.warmup, choose_episodes=args.choose_episodes, threshold_ms=args.threshold_ms,
-            baseline=args.baseline, seed=args.seed, n_jobs=args.jobs,
+            baseline=args.baseline, temperature=args.temperature, seed=args.seed, n_jobs=args.jobs,
             progress=lambda line: console.print(line, markup=False),
         )
     except EvaluationError as exc:
@@ -318,7 +320,7 @@ def _evaluation_table(result) -> Table:  # result: evo.evaluate.Evaluation
     t = result.table
     table = Table(title=f"evaluation: {int(t['episodes'].iloc[0])} episodes per agent", box=box.SIMPLE_HEAD,
                   caption=f"slow frame: over {result.threshold_ms:.3g} ms; "
-                  "n>=k: episodes in which at least k injected bugs were spotted")
+                  "n>=k: episodes in which at least k injected bugs were spotted" + _actions(t))
     cols = [f"at_least_{n}" for n in range(1, result.injected + 1)]
     for col in ["agent", "return", *(f"n>={c.rsplit('_', 1)[1]}" for c in cols), "slow frames",
                 "low-FPS points", "median ms there", "seconds"]:
@@ -328,6 +330,15 @@ def _evaluation_table(result) -> Table:  # result: evo.evaluate.Evaluation
                       str(r["slow_frames"]), str(r["low_fps_points"]), _fmt(r["median_ms_at_low_fps"], 2),
                       _fmt(r["seconds"]))
     return table
+
+
+def _actions(table) -> str:  # table: evaluation.csv
+    """How the policy agents chose their actions, when not as trained."""
+    temps = table["temperature"].dropna()
+    if temps.empty or (temps == 1.0).all():
+        return ""
+    t = float(temps.iloc[0])
+    return "; policies played greedily" if t == 0 else f"; policies sampled at temperature {t:g}"
 
 
 def _evaluation_pairs(rows) -> Table:  # rows: pairwise.csv of evo evaluate

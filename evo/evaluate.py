@@ -19,9 +19,15 @@ Mann-Whitney U and Cliff's delta. ``evo evaluate`` does the same for run directo
    sees and puts ``t`` above nearly every frame the agents render.
    ``--threshold-ms`` gives ``t`` instead. A frame slower than ``t`` is slow; the
    ``calibration`` column of ``evaluation.csv`` says where ``t`` came from.
-3. **Spotted.** An injected bug is spotted in an episode when a slow frame ended in its
+3. **Actions.** Policies sample their actions, as they were trained to; ``--temperature``
+   plays them from ``softmax(logits / T)`` instead, 0 being greedy (RELINE's DQN agents take
+   the argmax of their Q-values but for a small exploration rate). All policy agents of one evaluation, the baseline's included, play at
+   the same temperature; a random agent stays uniform. On a deterministic game a greedy agent
+   plays only as many different episodes as the game's own randomness allows (MsPacman: 31
+   no-op starts); a temperature between 0 and 1 keeps every episode its own.
+4. **Spotted.** An injected bug is spotted in an episode when a slow frame ended in its
    place (the game's ``match``). Episodes with at least n spotted bugs are Table 1.
-4. **Low-FPS points.** Steps are bucketed into points as the performance oracle does; a
+5. **Low-FPS points.** Steps are bucketed into points as the performance oracle does; a
    point is low-FPS when more than half of its visits (and at least ``min_visits``) were slow.
 
 Outputs (``--out``): ``evaluation.csv`` (one row per agent: Table 1 and the low-FPS summary),
@@ -72,6 +78,7 @@ class Agent:
     genomes: np.ndarray
     ids: np.ndarray
     random_policy: bool
+    temperature: float = 1.0
     rollouts: RolloutBatch | None = None
     seconds: float = 0.0
     candidates: tuple[np.ndarray, np.ndarray] | None = None
@@ -155,7 +162,7 @@ def rescore(agent: Agent, executor: Executor, episodes: int, seed: int, objectiv
         return
     rng = np.random.default_rng(seed)
     task = PlayTask(agent.built.factory, agent.built.policy_spec, genomes, ids,
-                    rng.integers(0, SEED_MAX, size=len(ids)), episodes)
+                    rng.integers(0, SEED_MAX, size=len(ids)), episodes, temperature=agent.temperature)
     batch = _play(executor, [task], progress, f"{agent.name}: choosing among {len(ids)} final policies")
     F = np.array([[obj.score(batch[p * episodes:(p + 1) * episodes]) for obj in agent.built.objectives]
                   for p in range(len(ids))])
@@ -193,6 +200,7 @@ def _tasks(agent: Agent, episodes: int, seed: int) -> list[PlayTask]:
                 tasks.append(PlayTask(
                     agent.built.factory, agent.built.policy_spec, agent.genomes[i : i + 1],
                     agent.ids[i : i + 1], rng.integers(0, SEED_MAX, size=1), count, agent.random_policy,
+                    agent.temperature,
                 ))
         start += n
     return tasks
@@ -308,6 +316,7 @@ def evaluate(
     choose_episodes: int = 10,
     threshold_ms: float | None = None,
     baseline: str | Path | None = None,
+    temperature: float = 1.0,
     seed: int = 0,
     n_jobs: int | None = None,
     progress: ProgressFn | None = None,
@@ -329,6 +338,8 @@ def evaluate(
         threshold_ms: Use this threshold instead of calibrating one.
         baseline: A run directory (on the agents' game) whose agent plays the warm-up
             episodes, as RELINE calibrates on its RL baseline; default random play.
+        temperature: Of every policy agent's action sampling: 1 as trained, lower is
+            surer, 0 greedy.
         seed: Seed of the evaluation episodes (the same for every agent).
         n_jobs: Workers (default: the first run's ``parallel.n_jobs``); always local loky
             processes, or this process with ``n_jobs=1``.
@@ -342,6 +353,8 @@ def evaluate(
         raise EvaluationError("give at least one run directory")
     if baseline is not None and threshold_ms is not None:
         raise EvaluationError("--baseline and --threshold-ms both set the slow-frame threshold; give one")
+    if not temperature >= 0:  # also refuses nan
+        raise EvaluationError(f"--temperature must be at least 0 (0: greedy, 1: as trained), got {temperature}")
     agents = [load_agent(Path(d), select, objective) for d in run_dirs]
     _unique_names(agents)
     first = agents[0]
@@ -350,6 +363,8 @@ def evaluate(
         odd = next(n for n, lab in labels.items() if lab != labels[first.name])
         raise EvaluationError(f"{odd} plays another game than {first.name}; agents must share one game")
     base = None if baseline is None else load_baseline(Path(baseline), select, objective, first)
+    for a in [*agents, *([base] if base is not None else [])]:
+        a.temperature = temperature
     # The evaluated runs' performance oracle (sd_factor, floor_ms) turns the baseline's frame
     # times into t: an RL baseline has no performance oracle of its own.
     cfg = _performance_config(first.built)
@@ -412,6 +427,7 @@ def _write(agents: Sequence[Agent], t_ms: float, calibration: str, cfg: Performa
         samples["bugs spotted per episode"][agent.name] = counts.astype(np.float64)
         row: dict[str, Any] = {
             "agent": agent.name, "run_dir": str(agent.run_dir), "policies": len(agent.ids),
+            "temperature": np.nan if agent.random_policy else agent.temperature,
             "episodes": len(batch), "mean_return": float(batch.rewards.sum(axis=1).mean()),
             "mean_length": float(batch.lengths.mean()), "threshold_ms": t_ms, "calibration": calibration,
             "slow_frames": int(steps["slow"].sum()), "low_fps_points": int(len(low)),

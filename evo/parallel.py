@@ -100,6 +100,8 @@ class PlayTask:
     seeds: np.ndarray
     episodes: int
     random_policy: bool = False
+    temperature: float = 1.0
+    """Of the policies' action sampling (:func:`evo.rollout.policy_chooser`); 0 is greedy."""
 
 
 @dataclass
@@ -116,7 +118,7 @@ def run_play(task: PlayTask) -> PlayResult:
     if task.random_policy:
         choose = random_chooser(draws.gumbel)
     else:
-        choose = policy_chooser(task.genomes, task.policy_spec, task.episodes, draws.gumbel)
+        choose = policy_chooser(task.genomes, task.policy_spec, task.episodes, draws.gumbel, task.temperature)
     result = play(game, draws.seeds, np.repeat(task.ids, task.episodes), choose)
     if result.game_broken:
         _drop_game(task.factory, n)

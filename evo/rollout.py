@@ -221,17 +221,27 @@ def draw_episodes(policy_seeds: Sequence[int], episodes: int, horizon: int, n_ac
     return EpisodeDraws(seeds.reshape(-1), gumbel.reshape(-1, horizon, n_actions))
 
 
-def policy_chooser(genomes: np.ndarray, spec: PolicySpec, episodes: int, gumbel: np.ndarray) -> ActionFn:
+def policy_chooser(genomes: np.ndarray, spec: PolicySpec, episodes: int, gumbel: np.ndarray,
+                   temperature: float = 1.0) -> ActionFn:
     """Actions of P policies, each playing ``episodes`` copies, from one forward pass.
 
     Copies are laid out policy-major: copies ``[p * episodes, (p + 1) * episodes)`` belong
     to policy ``p``. Actions are sampled (Gumbel-max with the pre-drawn ``gumbel [N, T, A]``),
-    not taken greedily: A2C trains stochastic policies, and sampling is also what lets the
-    stuck oracle see a policy try different actions in place.
+    not taken greedily: A2C and PPO train stochastic policies, and sampling is also what lets
+    the stuck oracle see a policy try different actions in place. Search and fine-tuning
+    always sample at ``temperature`` 1; an evaluation may play the policies at a lower one,
+    from ``softmax(logits / temperature)`` (``argmax(logits + temperature * gumbel)``), or
+    greedily at 0: a DQN agent such as RELINE's takes the argmax of its Q-values, apart from a
+    small exploration rate.
     """
+    if temperature < 0:
+        raise ValueError(f"temperature must be at least 0, got {temperature}")
     p = genomes.shape[0]
     actor = PopulationActor(spec, genomes, episodes)
     noise = torch.from_numpy(np.ascontiguousarray(gumbel.transpose(1, 0, 2)))  # [T, N, A]
+    if temperature != 1.0:
+        # Scaled once here; at 0 the noise is dropped (inf * 0 would be nan).
+        noise = noise * temperature if temperature > 0 else torch.zeros_like(noise)
 
     def choose(obs: np.ndarray, t: int) -> np.ndarray:
         with torch.no_grad():

@@ -192,3 +192,28 @@ def test_baseline_bad_input_is_one_line(bad_input, runs: dict[str, Path]) -> Non
     assert "nowhere: not a run directory" in bad_input(["evaluate", reline, "--baseline", "nowhere"])
     assert "--baseline and --threshold-ms both set the slow-frame threshold" in bad_input(
         ["evaluate", reline, "--baseline", str(runs["tiny_random"]), "--threshold-ms", "1"])
+
+
+def test_temperature_changes_how_policies_play_not_random_play(runs: dict[str, Path], tmp_path: Path) -> None:
+    """--temperature 0 plays the policy greedily: other episodes than sampling gives, the
+    same ones again for the same seed; the random agent plays its uniform actions either way."""
+    dirs = [runs["tiny_reline"], runs["tiny_random"]]
+    greedy = evaluate(dirs, 20, out=tmp_path / "greedy", warmup=10, temperature=0.0, n_jobs=1)
+    again = evaluate(dirs, 20, out=tmp_path / "again", warmup=10, temperature=0.0, n_jobs=1)
+    sampled = evaluate(dirs, 20, out=tmp_path / "sampled", warmup=10, n_jobs=1)
+    table = pd.read_csv(tmp_path / "greedy" / "evaluation.csv").set_index("agent")
+    assert table.loc["tiny_reline", "temperature"] == 0.0 and np.isnan(table.loc["tiny_random", "temperature"])
+    assert list(sampled.table["temperature"].fillna(-1)) == [1.0, -1]
+    cols = ["seed", "length", "return"]
+
+    def episodes(result, agent: str) -> pd.DataFrame:
+        return result.episodes.loc[result.episodes["agent"] == agent, cols].reset_index(drop=True)
+
+    pd.testing.assert_frame_equal(episodes(greedy, "tiny_reline"), episodes(again, "tiny_reline"))
+    pd.testing.assert_frame_equal(episodes(greedy, "tiny_random"), episodes(sampled, "tiny_random"))
+    assert not episodes(greedy, "tiny_reline")["length"].equals(episodes(sampled, "tiny_reline")["length"])
+
+
+def test_a_negative_temperature_is_one_line(bad_input, runs: dict[str, Path]) -> None:
+    assert "--temperature must be at least 0 (0: greedy, 1: as trained), got -1.0" in bad_input(
+        ["evaluate", str(runs["tiny_reline"]), "--temperature", "-1"])

@@ -191,8 +191,10 @@ def test_fresh_policy_acts_close_to_uniformly(spec: PolicySpec) -> None:
     assert torch.max(torch.abs(probs - 1 / spec.n_actions)) < 0.02
 
 
-def test_sampled_actions_follow_the_softmax() -> None:
-    """Gumbel-max sampling with pre-drawn noise picks each action at its softmax rate."""
+@pytest.mark.parametrize("temperature", [1.0, 0.5, 2.0, 0.0])
+def test_sampled_actions_follow_the_softmax(temperature: float) -> None:
+    """Gumbel-max sampling with pre-drawn noise picks each action at its rate in
+    softmax(logits / temperature); at temperature 0 always the most likely action."""
     spec = PolicySpec(obs_dim=3, n_actions=4, hidden=(5,))
     genome = spec.init_genomes(1, np.random.default_rng(0))
     # Zero weights, actor bias = the logits we want.
@@ -202,11 +204,21 @@ def test_sampled_actions_follow_the_softmax() -> None:
     params.dense[-2][1][:] = torch.from_numpy(logits)
     episodes = 4000
     draws = draw_episodes([7], episodes, horizon=1, n_actions=4)
-    choose = policy_chooser(genome, spec, episodes, draws.gumbel)
+    choose = policy_chooser(genome, spec, episodes, draws.gumbel, temperature)
     actions = choose(np.zeros((episodes, 3), dtype=np.float32), 0)
     freq = np.bincount(actions, minlength=4) / episodes
-    expected = np.exp(logits) / np.exp(logits).sum()
+    if temperature == 0:
+        expected = np.array([0.0, 0.0, 1.0, 0.0])
+    else:
+        expected = np.exp(logits / temperature) / np.exp(logits / temperature).sum()
     np.testing.assert_allclose(freq, expected, atol=0.03)
+
+
+def test_a_negative_temperature_is_refused() -> None:
+    genome = SPEC.init_genomes(1, np.random.default_rng(0))
+    draws = draw_episodes([7], 2, horizon=1, n_actions=3)
+    with pytest.raises(ValueError, match="temperature must be at least 0"):
+        policy_chooser(genome, SPEC, 2, draws.gumbel, -0.5)
 
 
 def test_draws_are_per_policy_and_seeded() -> None:
