@@ -27,10 +27,12 @@ def test_three_agents_run_and_the_reline_agent_is_evaluated(tmp_path: Path) -> N
         # Every report is a performance report at a tunnel mouth, or a crash/logic finding.
         assert all(b["injected_id"] is not None for b in bugs if b["kind"] == "performance")
     result = evo("evaluate", "reline_mspacman", "reline_mspacman_random", "--episodes", "4", "--warmup", "2",
-                 "--jobs", "1", "--out", "eval", cwd=tmp_path)
+                 "--temperature", "0.5", "--jobs", "1", "--out", "eval", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
+    assert "policies sampled at temperature 0.5" in " ".join(result.stdout.split())  # the caption wraps
     table = pd.read_csv(tmp_path / "eval" / "evaluation.csv")
     assert [f"at_least_{n}" for n in range(1, 5)] == [c for c in table.columns if c.startswith("at_least_")]
+    assert table["temperature"].tolist()[0] == 0.5  # the random agent's is empty: it plays uniformly
 
 
 def test_the_frames_agent_evolves_and_fine_tunes_a_cnn(tmp_path: Path) -> None:
