@@ -21,10 +21,11 @@ Mann-Whitney U and Cliff's delta. ``evo evaluate`` does the same for run directo
    ``calibration`` column of ``evaluation.csv`` says where ``t`` came from.
 3. **Actions.** Policies sample their actions, as they were trained to; ``--temperature``
    plays them from ``softmax(logits / T)`` instead, 0 being greedy (RELINE's DQN agents take
-   the argmax of their Q-values but for a small exploration rate). All policy agents of one evaluation, the baseline's included, play at
-   the same temperature; a random agent stays uniform. On a deterministic game a greedy agent
-   plays only as many different episodes as the game's own randomness allows (MsPacman: 31
-   no-op starts); a temperature between 0 and 1 keeps every episode its own.
+   the argmax of their Q-values but for a small exploration rate). All policy agents of one
+   evaluation, the baseline's included, play at the same temperature; a random agent stays
+   uniform. On a deterministic game a greedy agent plays only as many different episodes as
+   the game's own randomness allows (MsPacman: 31 no-op starts); a temperature between 0
+   and 1 keeps every episode its own.
 4. **Spotted.** An injected bug is spotted in an episode when a slow frame ended in its
    place (the game's ``match``). Episodes with at least n spotted bugs are Table 1.
 5. **Low-FPS points.** Steps are bucketed into points as the performance oracle does; a

@@ -234,7 +234,7 @@ def policy_chooser(genomes: np.ndarray, spec: PolicySpec, episodes: int, gumbel:
     greedily at 0: a DQN agent such as RELINE's takes the argmax of its Q-values, apart from a
     small exploration rate.
     """
-    if temperature < 0:
+    if not temperature >= 0:  # also refuses nan
         raise ValueError(f"temperature must be at least 0, got {temperature}")
     p = genomes.shape[0]
     actor = PopulationActor(spec, genomes, episodes)
