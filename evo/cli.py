@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.table import Table
 
 from evo.config import ConfigError
+from games.base import GameSpecError
 
 EXIT_BAD_INPUT = 2
 
@@ -104,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "evaluate":
             return _evaluate(args, console)
         return _replay(args, console)
-    except (UserError, ConfigError) as exc:
+    except (UserError, ConfigError, GameSpecError) as exc:
         print(f"evo: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:

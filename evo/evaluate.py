@@ -233,6 +233,14 @@ def _steps(agent: Agent, bins: Sequence[int], t_ms: float) -> pd.DataFrame:
     return pd.DataFrame({"episode": ep, "step": step, "key": keys, "frame_ms": ms, "slow": ms > t_ms})
 
 
+def _point_of(agent: Agent, steps: pd.DataFrame, bins: Sequence[int], key: int) -> tuple[int, ...]:
+    """Bucket indices of the point with hashed ``key``, from the state of its first visit."""
+    first = steps.index[steps["key"].to_numpy() == key][0]
+    ep, step = int(steps.at[first, "episode"]), int(steps.at[first, "step"])
+    buckets = agent.built.spec.buckets(agent.rollouts.features[ep, step + 1], bins)  # type: ignore[union-attr]
+    return tuple(int(v) for v in buckets)
+
+
 def _spotted(agent: Agent, steps: pd.DataFrame) -> list[set[int]]:
     """Per episode, the injected bugs whose place a slow frame ended in."""
     batch = agent.rollouts
@@ -262,7 +270,7 @@ def _points(agent: Agent, steps: pd.DataFrame, bins: Sequence[int], cfg: Perform
     spec = agent.built.spec
     rows = []
     for r in table.to_dict("records"):
-        point = tuple(int(v) for v in np.unravel_index(int(r["key"]), tuple(bins)))
+        point = _point_of(agent, mine, bins, int(r["key"]))
         rows.append({
             "agent": agent.name, "point": " ".join(map(str, point)), **point_bounds(spec, bins, point),
             "visits": int(r["visits"]), "slow": int(r["slow"]), "confidence": r["slow"] / r["visits"],

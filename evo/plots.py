@@ -160,21 +160,25 @@ def pareto_fronts(runs: Sequence[RunData], path: str | Path) -> Path:
     return _save(fig, path)
 
 
-def _visited_grid(keys: Sequence[int], facts: GameFacts) -> np.ndarray:
-    """Decode coverage keys (mixed radix over ``feature_bins``, as ``GameSpec.bucket_keys``)
-    into a ``[bins0, bins1]`` bool grid of the first two features (others projected away)."""
+def _visited_grid(coverage: dict, facts: GameFacts) -> np.ndarray:
+    """The coverage tracker's map cells as a ``[bins0, bins1]`` bool grid of the first two
+    features (others projected away). Runs from before bucket keys were hashed kept only
+    mixed-radix keys over ``feature_bins``; those are decoded instead."""
     radix = np.asarray(facts.spec.feature_bins, dtype=np.int64)
-    rest = np.asarray(list(keys), dtype=np.int64)
-    digits = np.zeros((len(rest), len(radix)), dtype=np.int64)
-    for j in range(len(radix) - 1, -1, -1):
-        digits[:, j] = rest % radix[j]
-        rest = rest // radix[j]
     shape = (int(radix[0]), int(radix[1])) if len(radix) >= 2 else (1, int(radix[0]))
     grid = np.zeros(shape, dtype=bool)
-    if len(radix) >= 2:
-        grid[digits[:, 0], digits[:, 1]] = True
+    if "cells" in coverage:
+        cells = np.asarray(coverage["cells"], dtype=np.int64).reshape(-1, min(len(radix), 2))
     else:
-        grid[0, digits[:, 0]] = True
+        rest = np.asarray(list(coverage["visited"]), dtype=np.int64)
+        cells = np.zeros((len(rest), len(radix)), dtype=np.int64)
+        for j in range(len(radix) - 1, -1, -1):
+            cells[:, j] = rest % radix[j]
+            rest = rest // radix[j]
+    if len(radix) >= 2:
+        grid[cells[:, 0], cells[:, 1]] = True
+    else:
+        grid[0, cells[:, 0]] = True
     return grid
 
 
@@ -213,7 +217,7 @@ def coverage_maps(runs: Sequence[RunData], path: str | Path) -> Path | None:
                 ckpt = latest_checkpoint(run.path)
                 if ckpt is None:
                     continue
-                grid = _visited_grid(load_checkpoint(ckpt).meta["coverage"]["visited"], facts)
+                grid = _visited_grid(load_checkpoint(ckpt).meta["coverage"], facts)
                 share = grid.astype(float) if share is None else share + grid
             if share is None:
                 ax.set_axis_off()

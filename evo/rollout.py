@@ -173,8 +173,13 @@ def play(
     trajectories = None
     if obs_t is not None:
         steps = np.arange(horizon)[None, :]
+        # Only the steps played are copied: np.zeros leaves the rest of a long horizon
+        # unallocated (an 84x84x3 game with the default 1000 steps would otherwise take
+        # gigabytes for the 60 steps its episodes last). The shape stays [N, T + 1, D].
+        obs_out = np.zeros((n, horizon + 1, obs_t.shape[2]), dtype=np.float32)
+        obs_out[:, : used + 1] = obs_t[: used + 1].transpose(1, 0, 2)
         trajectories = Trajectories(
-            obs=np.ascontiguousarray(obs_t.transpose(1, 0, 2)),
+            obs=obs_out,
             actions=np.ascontiguousarray(actions_t.T),
             rewards=np.ascontiguousarray(rewards_t.T),
             alive=steps < lengths[:, None],

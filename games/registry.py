@@ -64,6 +64,38 @@ def load_entry_point(entry_point: str) -> Callable[..., Any]:
         raise GameNotFound(f"entry_point {entry_point!r}: {module_name!r} has no {attr!r}") from exc
 
 
+GYM_NAMESPACES = {"ALE": "ale_py"}
+"""Gymnasium id namespaces whose package registers them when imported (ale-py's Atari
+games); imported on demand, so an installed extra's ids work without a line of code."""
+
+
+def register_gym_namespace(gym_id: str) -> None:
+    """Import the package that registers ``gym_id``'s namespace, if it is a known one.
+
+    Called wherever an id is looked up or made, workers included: a spawned or remote
+    process starts with Gymnasium's own ids only.
+    """
+    namespace = gym_id.split("/", 1)[0] if "/" in gym_id else None
+    module = GYM_NAMESPACES.get(namespace or "")
+    if module is None:
+        return
+    try:
+        importlib.import_module(module)
+    except ImportError as exc:
+        raise GameNotFound(
+            f"game.gym_id {gym_id!r}: namespace {namespace} needs the {module} package "
+            f"({exc}); install the project's extra for it (atari)"
+        ) from exc
+
+
+def _gym_id_hint(gym_id: str) -> str:
+    """What to write instead of an id that older Gymnasium or ALE versions had."""
+    if gym_id.startswith("ALE/") and "-ram-" in gym_id:
+        base = gym_id.replace("-ram-", "-")
+        return f"; ale-py has no -ram ids for v5: use gym_id: {base!r} with kwargs: {{obs_type: ram}}"
+    return ""
+
+
 def _load_plugins() -> None:
     for ep in entry_points(group="evo.games"):
         if ep.name not in _GAMES:
@@ -102,10 +134,13 @@ class GameFactory:
         """Fail early, with a message naming the key, if the game or its kwargs are wrong."""
         entry = self._entry()
         if self.gym_id is not None:
+            register_gym_namespace(self.gym_id)
             try:
                 gym.spec(self.gym_id)
             except gym.error.Error as exc:
-                raise GameNotFound(f"game.gym_id {self.gym_id!r} is not a Gymnasium id ({exc})") from exc
+                raise GameNotFound(
+                    f"game.gym_id {self.gym_id!r} is not a Gymnasium id ({exc}){_gym_id_hint(self.gym_id)}"
+                ) from exc
             return
         target = load_entry_point(entry.entry_point if entry else self.entry_point)  # type: ignore[arg-type]
         try:
@@ -132,6 +167,7 @@ class GameFactory:
         """A fresh scalar instance (check_env, the Gymnasium fallback, plans)."""
         kwargs = dict(self.kwargs)
         if self.gym_id is not None:
+            register_gym_namespace(self.gym_id)
             return gym.make(self.gym_id, **kwargs)
         entry = self._entry()
         cls = load_entry_point(entry.entry_point if entry else self.entry_point)  # type: ignore[arg-type]

@@ -12,7 +12,7 @@ from typing import Any, Literal, Sequence
 import numpy as np
 from pydantic import Field
 
-from games.base import GameSpec, Rollout, RolloutBatch, count_keys
+from games.base import GameSpec, Rollout, RolloutBatch
 from objectives.base import ObjectiveConfig, register
 
 
@@ -43,7 +43,7 @@ def visited_keys(spec: GameSpec, bins: Sequence[int], rollouts: Sequence[Rollout
     """Sorted distinct bucket keys of every state the rollouts visited."""
     if isinstance(rollouts, RolloutBatch):
         keys = rollouts.state_keys(spec, bins)[rollouts.state_mask()]
-        return count_keys(keys, int(np.prod(np.asarray(bins, dtype=np.float64))))[0]
+        return np.unique(keys)
     return np.unique(np.concatenate([spec.bucket_keys(r.features, bins) for r in rollouts]))
 
 
@@ -91,15 +91,28 @@ class CoverageTracker:
         self.spec = spec
         self.bins = resolve_bins(spec, intervals)
         self.visited: set[int] = set()
+        self.cells: set[tuple[int, ...]] = set()
+        """Map cells visited: the buckets of the first two state features at the game's
+        ``feature_bins`` (keys are hashes, so the coverage maps read these instead)."""
 
     def update(self, rollouts: Sequence[Rollout]) -> int:
         """Add the rollouts' buckets; return the run's coverage."""
-        if len(rollouts):
-            self.visited.update(visited_keys(self.spec, self.bins, rollouts).tolist())
+        if not len(rollouts):
+            return len(self.visited)
+        batch = RolloutBatch.from_rollouts(rollouts)
+        mask = batch.state_mask()
+        keys, first = np.unique(batch.state_keys(self.spec, self.bins)[mask], return_index=True)
+        new = np.fromiter((k not in self.visited for k in keys.tolist()), dtype=bool, count=keys.size)
+        if new.any():
+            self.visited.update(keys[new].tolist())
+            states = batch.features[mask][first[new]]
+            cells = self.spec.buckets(states)[:, :2]
+            self.cells.update(tuple(int(v) for v in c) for c in cells)
         return len(self.visited)
 
     def state_dict(self) -> dict[str, Any]:
-        return {"visited": sorted(self.visited)}
+        return {"visited": sorted(self.visited), "cells": sorted(list(c) for c in self.cells)}
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
         self.visited = set(int(k) for k in state["visited"])
+        self.cells = set(tuple(int(v) for v in c) for c in state.get("cells", []))

@@ -21,7 +21,7 @@ from typing import Any, Sequence
 import numpy as np
 from pydantic import Field
 
-from games.base import GameSpec, Rollout, RolloutBatch, count_keys
+from games.base import GameSpec, Rollout, RolloutBatch
 from oracles.base import Bug, OracleConfig, register
 
 RECENT_FRAMES = 64
@@ -231,11 +231,11 @@ class PerformanceOracle:
         ms_a = batch.frame_ms[rows, cols]
         t_ms = self.batch_threshold(ms_a)
         slow_a = ms_a > t_ms
-        n_keys = int(np.prod(np.asarray(self.bins, dtype=np.float64)))
-        present, visits = count_keys(keys, n_keys)
-        slow_present, slow_counts = count_keys(keys[slow_a], n_keys)
+        present, first, visits = np.unique(keys, return_index=True, return_counts=True)
+        slow_present, slow_counts = np.unique(keys[slow_a], return_counts=True)
         slow_of = dict(zip(slow_present.tolist(), slow_counts.tolist()))
-        points = np.stack(np.unravel_index(present, self.bins), axis=1) if present.size else []
+        # Keys are hashes: a point's bucket indices come from the state of its first visit.
+        points = self.spec.buckets(batch.features[rows[first], cols[first] + 1], self.bins)
 
         found: list[tuple[int, int, Bug]] = []
         for key, n_visits, point_arr in zip(present.tolist(), visits.tolist(), points):

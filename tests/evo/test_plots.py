@@ -55,13 +55,31 @@ def test_coverage_maps(runs: list[RunData], tmp_path: Path) -> None:
     _assert_png(plots.coverage_maps(runs[:1], tmp_path / "one.png"))
 
 
-def test_visited_keys_decode_to_the_cells_played(runs: list[RunData]) -> None:
-    """Coverage keys are mixed-radix numbers over feature_bins; decoding gives back cells."""
+def test_coverage_map_shows_the_cells_played(runs: list[RunData]) -> None:
+    """The tracker keeps the map cells it visited; the map grid marks exactly those."""
+    from objectives.coverage import CoverageTracker
+    from games.base import RolloutBatch
+
     facts = game_facts(runs[0].config)
-    cells = np.array([[1, 2], [3, 4], [18, 0]], dtype=np.float64)
-    keys = facts.spec.bucket_keys(cells)
-    grid = plots._visited_grid(keys.tolist(), facts)
+    states = np.array([[[1, 2], [3, 4], [18, 0], [18, 0]]], dtype=np.float64)
+    batch = RolloutBatch(
+        policy=np.zeros(1, dtype=np.int64), episode_seed=np.zeros(1, dtype=np.int64),
+        actions=np.zeros((1, 3), dtype=np.int64), rewards=np.zeros((1, 3)), features=states,
+        frame_ms=np.zeros((1, 3)), lengths=np.array([3]), terminated=np.array([True]),
+        truncated=np.array([False]),
+    )
+    tracker = CoverageTracker(facts.spec)
+    assert tracker.update(batch) == 3
+    grid = plots._visited_grid(tracker.state_dict(), facts)
     assert grid.shape == tuple(facts.spec.feature_bins)
+    assert sorted(zip(*np.nonzero(grid))) == [(1, 2), (3, 4), (18, 0)]
+
+
+def test_coverage_map_of_a_run_from_before_hashed_keys(runs: list[RunData]) -> None:
+    """Checkpoints written before keys were hashed hold mixed-radix keys; they still draw."""
+    facts = game_facts(runs[0].config)
+    legacy = [1 * 20 + 2, 3 * 20 + 4, 18 * 20 + 0]
+    grid = plots._visited_grid({"visited": legacy}, facts)
     assert sorted(zip(*np.nonzero(grid))) == [(1, 2), (3, 4), (18, 0)]
 
 

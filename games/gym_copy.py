@@ -1,0 +1,252 @@
+"""One copy of a Gymnasium game and the conversions the engine needs, in-process or in a
+worker process (:mod:`games.gym_process`); :class:`games.gym_adapter.GymVectorGame` steps many.
+
+Everything a game can do wrong while it plays propagates from here as an exception on its
+copy, which the caller turns into data (a crash or logic bug of that copy). What a game gets
+wrong about itself is found once, when the copy is built, and raised as one
+:class:`games.base.GameSpecError` line instead of a crash report per step.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, NamedTuple, Sequence
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from games.base import GameError, GameSpecError
+from games.gym_spec import PROBE_EPISODES, PROBE_STEPS, EnvFacts, derive, with_learned_bounds
+
+
+def game_error(exc: BaseException) -> GameError:
+    """:meth:`GameError.from_exception`, safe against exceptions whose ``str`` fails."""
+    try:
+        return GameError.from_exception(exc)
+    except Exception:  # noqa: BLE001 - a broken __str__ must not become an engine crash
+        return GameError(type=type(exc).__name__, message="<unprintable exception>")
+
+
+class StepResult(NamedTuple):
+    """One copy's step, as a worker sends it back."""
+
+    obs: np.ndarray
+    reward: float
+    terminated: bool
+    truncated: bool
+    features: np.ndarray
+    frame_ms: float
+    violations: list[str]
+
+
+GAME_FAULTS = (Exception, SystemExit)
+"""What a game's code may raise that is the game's fault. ``KeyboardInterrupt`` is not: the
+user pressed Ctrl-C and the engine must stop."""
+
+_LEARNED: dict[str, Any] = {}
+"""Specs with learned bounds, per game (``repr`` of its ``make_env``), so that a process
+probes a game once however many copies it makes."""
+
+
+class GameCopy:
+    """One env and the conversions the engine needs; used in-process and inside a worker.
+
+    Any exception from the game (including from its ``state_features`` or a malformed
+    observation) propagates to the caller and marks the copy broken: the next ``reset``
+    makes a fresh env first, since the old one may be in any state.
+
+    Raises:
+        GameSpecError: From the constructor: the game's spec contradicts its spaces or its
+            ``state_features``, or a game whose bounds must be learned cannot be played.
+    """
+
+    def __init__(self, make_env: Callable[[], gym.Env]) -> None:
+        self._make_env = make_env
+        self.env = make_env()
+        self.broken = False
+        try:
+            self._bind()
+            facts = EnvFacts.of(self.env)
+            first = self._first_features(facts)
+            derived = derive(facts, None if first is None else first.shape[0])
+            self.spec = derived.spec
+            self._features = derived.features
+            self._obs_dim = int(np.prod(self.spec.obs_shape))
+            if derived.learn_bounds:
+                key = repr(make_env)
+                if key not in _LEARNED:
+                    _LEARNED[key] = with_learned_bounds(self.spec, self._probe())
+                self.spec = _LEARNED[key]
+            elif facts.game_spec is not None and first is not None:
+                self._check_own_spec(first)
+        except BaseException:
+            self.close()
+            raise
+
+    def _bind(self) -> None:
+        self._obs_space = self.env.observation_space
+        self._action_start = int(getattr(self.env.action_space, "start", 0))
+        self._state_features = getattr(self.env.unwrapped, "state_features", None)
+
+    def _first_features(self, facts: EnvFacts) -> np.ndarray | None:
+        """The game's own ``state_features`` of a first reset (seeds 0, 1, ... until one
+        resets), or None when it has none. A game with a spec whose resets fail is left to
+        show that while playing (a bug, not a spec mistake); one without a spec cannot be
+        read at all, which is one line at start."""
+        if not facts.has_state_features:
+            return None
+        for seed in range(PROBE_EPISODES):
+            try:
+                obs, info = self.env.reset(seed=seed)
+                break
+            except GAME_FAULTS:
+                self.broken = True
+        else:
+            if facts.game_spec is not None:
+                return None
+            raise GameSpecError(
+                f"game {facts.label}: has state_features but no game_spec, and could not be "
+                f"played to learn their bounds (reset failed for seeds 0 to {PROBE_EPISODES - 1}); "
+                "declare a game_spec"
+            )
+        try:
+            return np.asarray(self._state_features(obs, info), dtype=np.float64).reshape(-1)  # type: ignore[misc]
+        except GAME_FAULTS as exc:
+            raise GameSpecError(
+                f"game {facts.label}: state_features failed on the first observation "
+                f"({type(exc).__name__}: {exc})"
+            ) from None
+
+    def _check_own_spec(self, first: np.ndarray) -> None:
+        if first.shape[0] != self.spec.n_features:
+            raise GameSpecError(
+                f"game {EnvFacts.of(self.env).label}: state_features returns {first.shape[0]} "
+                f"values but its game_spec names {self.spec.n_features} "
+                f"({', '.join(self.spec.feature_names)}); make them agree, or drop game_spec "
+                "and the engine learns the bounds"
+            )
+
+    def _probe(self) -> np.ndarray:
+        """States of seeded random play, for the bounds of the game's own features."""
+        rng = np.random.default_rng(0)
+        n_actions = int(self.env.action_space.n)  # type: ignore[attr-defined]
+        seen: list[np.ndarray] = []
+        try:
+            for episode in range(PROBE_EPISODES):
+                _, feats = self.reset(episode)
+                seen.append(feats)
+                done = False
+                while not done and len(seen) < PROBE_STEPS:
+                    result = self.step(int(rng.integers(n_actions)))
+                    seen.append(result.features)
+                    done = result.terminated or result.truncated
+                if len(seen) >= PROBE_STEPS:
+                    break
+        except GAME_FAULTS:
+            pass  # a game that fails while probed is reported when it fails in play
+        if not seen:
+            raise GameSpecError(
+                f"game {EnvFacts.of(self.env).label}: has state_features but no game_spec, and "
+                "could not be played to learn their bounds (reset fails); declare a game_spec"
+            )
+        self.broken = True  # start the run from a fresh game
+        return np.stack(seen)
+
+    def convert(self, obs: Any, info: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+        """Flat float32 observation and float64 state features of one observation."""
+        flat = np.asarray(spaces.flatten(self._obs_space, obs), dtype=np.float32).reshape(-1)
+        # Checked here so that a malformed observation is the game's error, on its copy.
+        if flat.shape[0] != self._obs_dim:
+            raise ValueError(
+                f"observation flattens to {flat.shape[0]} values, the game's spec says "
+                f"{self._obs_dim}"
+            )
+        if self._state_features is None:
+            feats = np.asarray(self._features(flat), dtype=np.float64)  # type: ignore[misc]
+        else:
+            feats = np.asarray(self._state_features(obs, info), dtype=np.float64).reshape(-1)
+        if feats.shape[0] != self.spec.n_features:
+            raise ValueError(
+                f"state_features returned {feats.shape[0]} values, {self.spec.n_features} before"
+            )
+        return flat, feats
+
+    def reset(self, seed: int) -> tuple[np.ndarray, np.ndarray]:
+        try:
+            if self.broken:
+                self.close()
+                self.env = self._make_env()
+                self._bind()
+                self.broken = False
+            obs, info = self.env.reset(seed=int(seed))
+            return self.convert(obs, info)
+        except BaseException:
+            self.broken = True
+            raise
+
+    def step(self, action: int) -> StepResult:
+        try:
+            start = time.perf_counter()
+            obs, reward, terminated, truncated, info = self.env.step(self._action_start + action)
+            elapsed_ms = (time.perf_counter() - start) * 1e3
+            flat, feats = self.convert(obs, info)
+            frame_ms = float(info["frame_ms"]) if "frame_ms" in info else elapsed_ms
+            violations = info.get("violations") or []
+            if isinstance(violations, str):
+                violations = [violations]
+            return StepResult(
+                flat, float(reward), bool(terminated), bool(truncated), feats, frame_ms,
+                [str(v) for v in violations],
+            )
+        except BaseException:
+            self.broken = True
+            raise
+
+    def close(self) -> None:
+        """Close the env; a game that fails to close is not worth a finding here."""
+        try:
+            self.env.close()
+        except GAME_FAULTS:
+            pass
+
+
+Reply = Any
+"""What a runner returns per copy: ``(obs, features)``, a :class:`StepResult`, or the
+:class:`GameError` that replaced it."""
+
+
+class InProcessRunner:
+    """The fast path: the envs live in this process and are stepped in a plain loop."""
+
+    def __init__(self, make_env: Callable[[], gym.Env], num_envs: int) -> None:
+        self.copies: list[GameCopy] = []
+        try:
+            for _ in range(num_envs):
+                self.copies.append(GameCopy(make_env))
+        except BaseException:
+            self.close()
+            raise
+        self.spec = self.copies[0].spec
+
+    def reset(self, seeds: Sequence[int]) -> list[Reply]:
+        out: list[Reply] = []
+        for copy, seed in zip(self.copies, seeds):
+            try:
+                out.append(copy.reset(seed))
+            except GAME_FAULTS as exc:
+                out.append(game_error(exc))
+        return out
+
+    def step(self, indices: Sequence[int], actions: Sequence[int]) -> list[Reply]:
+        out: list[Reply] = []
+        for i, action in zip(indices, actions):
+            try:
+                out.append(self.copies[i].step(action))
+            except GAME_FAULTS as exc:
+                out.append(game_error(exc))
+        return out
+
+    def close(self) -> None:
+        for copy in self.copies:
+            copy.close()

@@ -1,0 +1,77 @@
+"""Any game plugs in: the default experiment with nothing changed but its game, end to end.
+
+Each game here is one a new user brought (tests/games/plugin_envs.py) or a Gymnasium id of an
+installed extra. Before the contracts were reshaped, the first reported every step as a crash
+bug, the second and third ended in a traceback, and the ALE id was not found.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+import yaml
+
+from evo.report import load_run
+from tests.cli.test_cli import ROOT, _error, evo
+
+
+def _default_with(game: dict[str, Any], tmp_path: Path, **search: Any) -> Path:
+    """experiments/wuji_block_maze.yaml with another game and 2 generations, in-process."""
+    exp = yaml.safe_load((ROOT / "experiments" / "wuji_block_maze.yaml").read_text())
+    exp["game"] = game
+    exp["budget"] = {"generations": 2}
+    exp["parallel"] = {"backend": "serial"}
+    exp["search"].update(search)
+    path = tmp_path / "exp.yaml"
+    path.write_text(yaml.safe_dump(exp))
+    return path
+
+
+def _run(path: Path, tmp_path: Path) -> Path:
+    out = tmp_path / "run"
+    result = evo("run", str(path), "--out", str(out), "--quiet", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "Traceback" not in result.stderr
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["OwnFeatures", "WideObservation", "PixelWalk"])
+def test_a_new_game_runs_the_default_experiment_and_reports_coverage(game: str, tmp_path: Path) -> None:
+    # The pixel game keeps the default settings but a population of 8: fine-tuning 30
+    # policies of 1.4M weights over the 1000-step default horizon takes a minute of CPU.
+    small = {"population": 8, "offspring": 8} if game == "PixelWalk" else {}
+    path = _default_with({"entry_point": f"tests.games.plugin_envs:{game}"}, tmp_path, **small)
+    run_dir = _run(path, tmp_path)
+    run = load_run(run_dir)
+    coverage = run.generations["coverage"].tolist()
+    assert len(coverage) == 2 and coverage[0] > 1 and coverage[1] >= coverage[0]
+    kinds = set(run.bugs["kind"]) if len(run.bugs) else set()
+    assert not kinds & {"crash", "logic"}, run.bugs[["kind", "message"]].head().to_string()
+
+
+@pytest.mark.slow
+def test_an_atari_game_by_its_gymnasium_id_runs_and_reports_coverage(tmp_path: Path) -> None:
+    """ALE's ids work when ale-py is installed (the atari extra): Pong from its 128 RAM bytes."""
+    game = {"gym_id": "ALE/Pong-v5", "kwargs": {"obs_type": "ram", "max_num_frames_per_episode": 1200}}
+    path = _default_with(game, tmp_path, population=4, offspring=4, episodes=1)
+    run = load_run(_run(path, tmp_path))
+    assert run.generations["coverage"].iloc[-1] > 10
+    assert run.generations["env_steps"].iloc[-1] > 1000
+    assert "crash" not in set(run.bugs.get("kind", pd.Series(dtype=str)))
+
+
+def test_an_ale_ram_id_that_ale_py_no_longer_has_gets_one_line_saying_what_to_write(tmp_path: Path) -> None:
+    path = _default_with({"gym_id": "ALE/Pong-ram-v5"}, tmp_path)
+    line = _error(evo("run", str(path), "--out", str(tmp_path / "run"), cwd=tmp_path))
+    assert "'ALE/Pong-ram-v5'" in line and "kwargs: {obs_type: ram}" in line and "'ALE/Pong-v5'" in line
+
+
+def test_a_game_whose_spec_contradicts_its_features_is_one_line_at_start(tmp_path: Path) -> None:
+    path = _default_with({"entry_point": "tests.games.plugin_envs:ContradictorySpec"}, tmp_path)
+    line = _error(evo("run", str(path), "--out", str(tmp_path / "run"), cwd=tmp_path))
+    assert "state_features returns 2 values but its game_spec names 5 (x, y, dx, dy, t)" in line
+    assert not (tmp_path / "run" / "bugs.jsonl").exists()

@@ -1,0 +1,108 @@
+"""Gymnasium games written as a new user would write them, for the "any game plugs in" tests.
+
+None of them declares more than the Gymnasium API asks for, except where a test says so:
+each is a walk on a 12 x 12 plane towards a goal corner, observed in a different way.
+
+- :class:`OwnFeatures`: observes 5 numbers and defines ``state_features`` (2 numbers, the
+  position) but no ``game_spec``.
+- :class:`WideObservation`: observes 28 floats (the position among 26 noisy sensor values),
+  nothing else.
+- :class:`PixelWalk`: observes 84 x 84 x 3 uint8 frames of the plane, nothing else.
+- :class:`ContradictorySpec`: declares a ``game_spec`` naming 5 features while its
+  ``state_features`` returns 2 (a mistake in a game's own spec).
+
+Use from a YAML as ``game: {entry_point: "tests.games.plugin_envs:PixelWalk"}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from games.base import GameSpec
+
+SIZE = 12
+MOVES = np.array([[0, 1], [0, -1], [1, 0], [-1, 0]])
+
+
+class _Walk(gym.Env[np.ndarray, int]):
+    """A walk from (0, 0) to (SIZE - 1, SIZE - 1); 4 moves; reward 1 at the goal, -0.01 a
+    step; a move is lost with probability 0.1 (seeded), so seeds differ; 60-step horizon."""
+
+    metadata: dict[str, Any] = {"render_modes": []}
+    max_steps = 60
+
+    def __init__(self) -> None:
+        self.action_space = spaces.Discrete(4)
+        self.pos = np.zeros(2, dtype=np.int64)
+        self.t = 0
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        self.pos[:] = 0
+        self.t = 0
+        return self._obs(), {}
+
+    def step(self, action: int):
+        if self.np_random.random() >= 0.1:
+            self.pos = np.clip(self.pos + MOVES[int(action)], 0, SIZE - 1)
+        self.t += 1
+        goal = bool((self.pos == SIZE - 1).all())
+        return self._obs(), 1.0 if goal else -0.01, goal, self.t >= self.max_steps, {}
+
+    def _obs(self) -> np.ndarray:
+        raise NotImplementedError
+
+
+class OwnFeatures(_Walk):
+    """5 numbers observed (position, distance to the goal, time); 2 state features."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.observation_space = spaces.Box(-np.inf, np.inf, (5,), np.float32)
+
+    def _obs(self) -> np.ndarray:
+        x, y = self.pos
+        return np.array([x, y, SIZE - 1 - x, SIZE - 1 - y, self.t], dtype=np.float32)
+
+    def state_features(self, obs: np.ndarray, info: dict[str, Any]) -> np.ndarray:
+        return np.asarray(obs[:2], dtype=np.float64)
+
+
+class WideObservation(_Walk):
+    """28 floats: the position scaled to [0, 1], then 26 sensors of seeded noise."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.observation_space = spaces.Box(0.0, 1.0, (28,), np.float32)
+
+    def _obs(self) -> np.ndarray:
+        noise = self.np_random.random(26, dtype=np.float32)
+        return np.concatenate([self.pos / (SIZE - 1), noise]).astype(np.float32)
+
+
+class PixelWalk(_Walk):
+    """84 x 84 x 3 frames: a grey plane, the goal in green, the walker a white 7 x 7 square."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.observation_space = spaces.Box(0, 255, (84, 84, 3), np.uint8)
+
+    def _obs(self) -> np.ndarray:
+        frame = np.full((84, 84, 3), 60, dtype=np.uint8)
+        frame[77:, 77:] = (0, 200, 0)
+        r, c = self.pos * 7
+        frame[r : r + 7, c : c + 7] = (255, 255, 255)
+        return frame
+
+
+class ContradictorySpec(OwnFeatures):
+    """Declares 5 features in its spec; its state_features returns 2."""
+
+    game_spec = GameSpec(
+        obs_shape=(5,), n_actions=4, feature_names=("x", "y", "dx", "dy", "t"),
+        feature_low=(0.0,) * 5, feature_high=(12.0,) * 5, feature_bins=(12,) * 5, max_steps=60,
+    )
