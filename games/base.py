@@ -85,23 +85,30 @@ class GameSpec:
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
-def hash_rows(rows: np.ndarray) -> np.ndarray:
-    """``[..., F]`` integers to ``[...]`` int64 hashes (boost's hash_combine over the row,
-    then splitmix64's finaliser), computed column by column so memory stays ``[...]``.
+def _mix(h: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser, in place: a bijection of uint64 that spreads every input bit."""
+    h ^= h >> np.uint64(30)
+    h *= np.uint64(0xBF58476D1CE4E5B9)
+    h ^= h >> np.uint64(27)
+    h *= np.uint64(0x94D049BB133111EB)
+    h ^= h >> np.uint64(31)
+    return h
 
-    Distinct rows collide with probability about ``2**-64`` per pair: a run that visits a
-    billion buckets expects no collision.
+
+def hash_rows(rows: np.ndarray) -> np.ndarray:
+    """``[..., F]`` integers to ``[...]`` int64 hashes, column by column so memory stays ``[...]``.
+
+    Each step mixes the running hash with the next column through splitmix64's finaliser, a
+    bijection: two rows that first differ in column j differ after step j, and stay apart
+    unless a 64-bit mix of them happens to cancel (about ``2**-64`` per pair: a run that
+    visits a billion buckets expects no collision).
     """
     rows = np.asarray(rows)
     h = np.full(rows.shape[:-1], np.uint64(rows.shape[-1]), dtype=np.uint64)
     with np.errstate(over="ignore"):
         for j in range(rows.shape[-1]):
-            h ^= rows[..., j].astype(np.uint64) + _GOLDEN + (h << np.uint64(6)) + (h >> np.uint64(2))
-        h ^= h >> np.uint64(30)
-        h *= np.uint64(0xBF58476D1CE4E5B9)
-        h ^= h >> np.uint64(27)
-        h *= np.uint64(0x94D049BB133111EB)
-        h ^= h >> np.uint64(31)
+            h ^= rows[..., j].astype(np.uint64) + _GOLDEN * np.uint64(j + 1)
+            _mix(h)
     return h.view(np.int64)
 
 

@@ -81,6 +81,13 @@ def test_bucket_keys_never_overflow() -> None:
     assert np.unique(wide.bucket_keys(rng.integers(0, 8, (5000, 88)).astype(float))).size == 5000
 
 
+def test_bucket_keys_of_every_cell_of_a_large_grid_are_distinct() -> None:
+    """Small integers are where weak hash combiners collide (boost's did on a 20 x 20 maze)."""
+    for shape in ((64, 64), (20, 20, 8), (512, 512)):
+        grid = np.stack(np.meshgrid(*[np.arange(k) for k in shape], indexing="ij"), -1).reshape(-1, len(shape))
+        assert np.unique(hash_rows(grid)).size == grid.shape[0]
+
+
 def test_bucket_keys_tell_apart_rows_that_differ_in_one_place() -> None:
     base = np.zeros((64, 6), dtype=np.int64)
     rows = np.concatenate([base[:1]] + [np.eye(1, 6, j, dtype=np.int64) * v for j in range(6) for v in (1, 2, 3)])
