@@ -16,11 +16,13 @@ Games know nothing of evolution: nothing here imports from ``evo``, ``objectives
 
 from __future__ import annotations
 
+import math
 import traceback
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence, runtime_checkable
 
 import numpy as np
+import pandas as pd
 
 BUG_KINDS = ("crash", "stuck", "logic", "performance", "balance")
 
@@ -71,15 +73,65 @@ class GameSpec:
         idx = np.floor((np.asarray(features, dtype=np.float64) - low) / width * bins_arr)
         return np.clip(idx, 0, bins_arr - 1).astype(np.int64)
 
-    def bucket_keys(self, features: np.ndarray, bins: Sequence[int] | None = None) -> np.ndarray:
-        """One int64 key per state: a 64-bit hash of its bucket tuple, for set operations.
+    def key_space(self, bins: Sequence[int] | None = None) -> int | None:
+        """How many bucket keys there can be when keys are dense (see :meth:`bucket_keys`);
+        None when the bucket space is too large and keys are hashes."""
+        n = math.prod(int(b) for b in (self.feature_bins if bins is None else bins))
+        return n if n <= DENSE_KEYS else None
 
-        A hash rather than a mixed-radix number, so that no number of features or bins
-        overflows (28 features of 10 bins are 10^28 buckets; an image's cells far more).
-        Keys identify buckets; they are not decoded: code that needs the bucket indices
-        takes them from the features with :meth:`buckets`.
+    def bucket_keys(self, features: np.ndarray, bins: Sequence[int] | None = None) -> np.ndarray:
+        """One int64 key per state, identifying its bucket, for set operations.
+
+        A bucket space of at most :data:`DENSE_KEYS` buckets (a grid game's cells) gets
+        exact dense keys, the mixed-radix number of the bucket indices, counted in linear
+        time; a larger one (28 features of 10 bins are 10^28 buckets, an image's cells far
+        more) gets a 64-bit hash of them, so nothing overflows. Keys identify buckets and are
+        not decoded: code that needs bucket indices takes them from the features with
+        :meth:`buckets`.
         """
-        return hash_rows(self.buckets(features, bins))
+        b = self.buckets(features, bins)
+        if self.key_space(bins) is None:
+            return hash_rows(b)
+        radix = np.asarray(self.feature_bins if bins is None else bins, dtype=np.int64)
+        key = np.zeros(b.shape[:-1], dtype=np.int64)
+        for j in range(b.shape[-1]):
+            key = key * radix[j] + b[..., j]
+        return key
+
+
+DENSE_KEYS = 1 << 22
+"""Bucket spaces up to this size get dense keys, counted with ``np.bincount``."""
+
+
+def count_keys(keys: np.ndarray, key_space: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct ``keys`` (sorted) and how often each occurs, in linear time: ``np.bincount``
+    over a dense key space (``key_space`` keys, :meth:`GameSpec.key_space`), a hash table
+    (pandas) over hashed keys."""
+    keys = np.asarray(keys, dtype=np.int64).reshape(-1)
+    if key_space is not None:
+        counts = np.bincount(keys, minlength=key_space)
+        present = np.flatnonzero(counts)
+        return present, counts[present]
+    codes, uniques = pd.factorize(keys, sort=True)
+    return np.asarray(uniques, dtype=np.int64), np.bincount(codes, minlength=len(uniques))
+
+
+def tally(keys: np.ndarray, key_space: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct ``keys``, the index where each first occurs, and how often each occurs, in
+    linear time (see :func:`count_keys`): sorted over a dense key space, in order of first
+    appearance over hashed keys."""
+    keys = np.asarray(keys, dtype=np.int64).reshape(-1)
+    if key_space is not None:
+        counts = np.bincount(keys, minlength=key_space)
+        present = np.flatnonzero(counts)
+        first = np.full(key_space, keys.size, dtype=np.int64)
+        np.minimum.at(first, keys, np.arange(keys.size, dtype=np.int64))
+        return present, first[present], counts[present]
+    codes, uniques = pd.factorize(keys)
+    # Codes number the keys in order of appearance: the running maximum steps up by one
+    # exactly where a key appears for the first time.
+    first = np.flatnonzero(np.diff(np.maximum.accumulate(codes), prepend=-1) > 0)
+    return np.asarray(uniques, dtype=np.int64), first, np.bincount(codes, minlength=len(uniques))
 
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)

@@ -12,7 +12,7 @@ from typing import Any, Literal, Sequence
 import numpy as np
 from pydantic import Field
 
-from games.base import GameSpec, Rollout, RolloutBatch
+from games.base import GameSpec, Rollout, RolloutBatch, count_keys, tally
 from objectives.base import ObjectiveConfig, register
 
 
@@ -43,7 +43,7 @@ def visited_keys(spec: GameSpec, bins: Sequence[int], rollouts: Sequence[Rollout
     """Sorted distinct bucket keys of every state the rollouts visited."""
     if isinstance(rollouts, RolloutBatch):
         keys = rollouts.state_keys(spec, bins)[rollouts.state_mask()]
-        return np.unique(keys)
+        return count_keys(keys, spec.key_space(bins))[0]
     return np.unique(np.concatenate([spec.bucket_keys(r.features, bins) for r in rollouts]))
 
 
@@ -101,7 +101,7 @@ class CoverageTracker:
             return len(self.visited)
         batch = RolloutBatch.from_rollouts(rollouts)
         mask = batch.state_mask()
-        keys, first = np.unique(batch.state_keys(self.spec, self.bins)[mask], return_index=True)
+        keys, first, _ = tally(batch.state_keys(self.spec, self.bins)[mask], self.spec.key_space(self.bins))
         new = np.fromiter((k not in self.visited for k in keys.tolist()), dtype=bool, count=keys.size)
         if new.any():
             self.visited.update(keys[new].tolist())

@@ -38,7 +38,7 @@ from typing import Any, Literal, Sequence
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from games.base import GameSpec, Rollout, RolloutBatch
+from games.base import GameSpec, Rollout, RolloutBatch, count_keys
 from objectives.base import ObjectiveConfig, register
 from oracles.performance import load_shift, quartiles, slow_threshold
 
@@ -235,7 +235,7 @@ class FpsDrop:
                 self.spec.bucket_keys(np.asarray(r.features)[1:], self.bins)[self.slow_steps(r, t)]
                 for r in rollouts
             ])
-        return float(np.unique(keys).size)
+        return float(count_keys(keys, self.spec.key_space(self.bins))[0].size)
 
     def _episode_points(self, rollout: Rollout, t_ms: float) -> int:
         """Points of one episode where more than half of its visits there were slow:

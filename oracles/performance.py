@@ -21,7 +21,7 @@ from typing import Any, Sequence
 import numpy as np
 from pydantic import Field
 
-from games.base import GameSpec, Rollout, RolloutBatch
+from games.base import GameSpec, Rollout, RolloutBatch, tally
 from oracles.base import Bug, OracleConfig, register
 
 RECENT_FRAMES = 64
@@ -231,8 +231,9 @@ class PerformanceOracle:
         ms_a = batch.frame_ms[rows, cols]
         t_ms = self.batch_threshold(ms_a)
         slow_a = ms_a > t_ms
-        present, first, visits = np.unique(keys, return_index=True, return_counts=True)
-        slow_present, slow_counts = np.unique(keys[slow_a], return_counts=True)
+        space = self.spec.key_space(self.bins)
+        present, first, visits = tally(keys, space)
+        slow_present, _, slow_counts = tally(keys[slow_a], space)
         slow_of = dict(zip(slow_present.tolist(), slow_counts.tolist()))
         # Keys are hashes: a point's bucket indices come from the state of its first visit.
         points = self.spec.buckets(batch.features[rows[first], cols[first] + 1], self.bins)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from games.base import GameSpec, Rollout, hash_rows
+from games.base import GameSpec, Rollout, count_keys, hash_rows, tally
 
 # A 5 x 3 grid over [0, 10] x [-3, 3]: cells 2 wide in x, 2 tall in y.
 SPEC = GameSpec(
@@ -94,6 +95,32 @@ def test_bucket_keys_tell_apart_rows_that_differ_in_one_place() -> None:
     assert np.unique(hash_rows(rows)).size == rows.shape[0]
     # Order matters: (1, 2) and (2, 1) are different buckets.
     assert hash_rows(np.array([[1, 2]]))[0] != hash_rows(np.array([[2, 1]]))[0]
+
+
+def test_small_bucket_spaces_keep_dense_keys_and_large_ones_are_hashed() -> None:
+    assert SPEC.key_space() == 15
+    keys = SPEC.bucket_keys(cell_centres(SPEC, (5, 3)))
+    assert sorted(keys.ravel().tolist()) == list(range(15))  # dense: counted with bincount
+    huge = GameSpec(
+        obs_shape=(28,), n_actions=2, feature_names=tuple(f"f{j}" for j in range(28)),
+        feature_low=(0.0,) * 28, feature_high=(1.0,) * 28, feature_bins=(10,) * 28, max_steps=5,
+    )
+    assert huge.key_space() is None
+
+
+@pytest.mark.parametrize("space", [8, None])
+def test_count_and_tally_agree_with_numpy(space: int | None) -> None:
+    keys = np.array([5, 3, 5, 7, 3, 3, 0])
+    if space is None:
+        keys = hash_rows(keys[:, None])
+    present, counts = count_keys(keys, space)
+    want, want_counts = np.unique(keys, return_counts=True)
+    np.testing.assert_array_equal(present, want)
+    np.testing.assert_array_equal(counts, want_counts)
+    distinct, first, n = tally(keys, space)
+    assert sorted(distinct.tolist()) == sorted(want.tolist())
+    for key, i, c in zip(distinct, first, n):
+        assert keys[i] == key and np.flatnonzero(keys == key)[0] == i and c == (keys == key).sum()
 
 
 def test_rollout_length_and_return() -> None:
