@@ -15,8 +15,8 @@ import pydantic
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from evo.finetune.a2c import A2CConfig
-from evo.finetune.ppo import PPOConfig
+from evo.finetune import REGISTRY as FINETUNE_ALGORITHMS
+from evo.finetune import A2CConfig, PPOConfig, UpdateConfig
 from evo.parallel import ParallelConfig
 
 
@@ -115,18 +115,28 @@ class FinetuneConfig(Strict):
     """RL fine-tuning of every offspring between variation and evaluation (Wuji's A2C step,
     or PPO, which learns more from each game step)."""
 
-    algorithm: Literal["none", "a2c", "ppo"] = "a2c"
+    algorithm: str = Field(
+        "a2c", description="A registered algorithm (a2c, ppo), its settings under its own key; none: no fine-tuning."
+    )
     reward_weights: dict[str, float] = Field(
         default_factory=dict,
         description="Weight of each objective's dense reward (default 1 for each listed objective).",
     )
-    a2c: A2CConfig = Field(default_factory=A2CConfig)
-    ppo: PPOConfig = Field(default_factory=PPOConfig)
+    a2c: A2CConfig = Field(default_factory=A2CConfig, description="Settings of a2c.")
+    ppo: PPOConfig = Field(default_factory=PPOConfig, description="Settings of ppo.")
+
+    @field_validator("algorithm")
+    @classmethod
+    def _registered(cls, name: str) -> str:
+        known = ["none", *sorted(n for n in FINETUNE_ALGORITHMS if n in cls.model_fields)]
+        if name not in known:
+            raise ValueError(f"unknown algorithm {name!r}; expected one of {', '.join(known)}")
+        return name
 
     @property
-    def settings(self) -> A2CConfig:
-        """The hyperparameters of the chosen algorithm (``a2c`` or ``ppo``)."""
-        return self.ppo if self.algorithm == "ppo" else self.a2c
+    def settings(self) -> UpdateConfig:
+        """The hyperparameters of the chosen algorithm (a2c's when it is ``none``)."""
+        return getattr(self, "a2c" if self.algorithm == "none" else self.algorithm)
 
 
 class Experiment(Strict):

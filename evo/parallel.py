@@ -31,7 +31,7 @@ import numpy as np
 import torch
 from pydantic import BaseModel, ConfigDict, Field
 
-from evo.finetune.a2c import A2CConfig, finetune
+from evo.finetune import Diagnostics, UpdateConfig, finetune
 from evo.policy import PolicySpec
 from evo.rollout import Trajectories, draw_episodes, play, policy_chooser, random_chooser
 from games.base import Rollout, RolloutBatch, VectorGame
@@ -143,20 +143,25 @@ class DenseReward:
 
 @dataclass(frozen=True)
 class TuneTask:
-    """Fine-tune a chunk of policies with A2C or PPO (``config``'s class)."""
+    """Fine-tune a chunk of policies with a registered algorithm (``a2c``, ``ppo``)."""
 
     factory: Any
     policy_spec: PolicySpec
     genomes: np.ndarray
     ids: np.ndarray
     seeds: np.ndarray
-    config: A2CConfig
+    algorithm: str
+    config: UpdateConfig
     reward: DenseReward
 
 
 @dataclass
 class TuneResult:
+    """What a worker sends back: the tuned genomes, every batch it played (for the oracles)
+    and each policy's RL diagnostics averaged over its updates (for ``generations.csv``)."""
+
     genomes: np.ndarray
+    diagnostics: Diagnostics
     batches: list[RolloutBatch] = field(default_factory=list)
 
 
@@ -165,12 +170,12 @@ def run_tune(task: TuneTask) -> TuneResult:
     n = len(task.ids) * task.config.episodes
     batches: list[RolloutBatch] = []
     tuned, stats = finetune(
-        task.genomes, task.policy_spec, _game(task.factory, n), task.config, task.reward,
-        task.seeds, task.ids, on_rollouts=batches.append,
+        task.genomes, task.policy_spec, _game(task.factory, n), task.algorithm, task.config,
+        task.reward, task.seeds, task.ids, on_rollouts=batches.append,
     )
     if stats.game_broken:
         _drop_game(task.factory, n)
-    return TuneResult(tuned, batches)
+    return TuneResult(tuned, stats.diagnostics, batches)
 
 
 # ---------------------------------------------------------------------------------- executor

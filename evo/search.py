@@ -22,6 +22,7 @@ import torch
 from evo import rundir
 from evo.checkpoint import Checkpoint, latest_checkpoint, load_checkpoint, save_checkpoint
 from evo.config import ConfigError, Experiment, PolicyConfig, dump_experiment, game_factory
+from evo.finetune import DIAGNOSTICS, Diagnostics
 from evo.parallel import DenseReward, Executor, PlayTask, TuneTask, chunks, run_play, run_tune
 from evo.policy import PolicySpec
 from evo.select import hypervolume, survive, tournament
@@ -155,6 +156,8 @@ class Search:
         self.population: Population | None = None
         self.senses = [o.sense for o in self.built.objectives]
         self.names = [o.name for o in self.built.objectives]
+        self._rl: tuple[int, dict[str, float]] | None = None
+        """The generation last fine-tuned and its mean RL diagnostics, for its row."""
 
     # ----------------------------------------------------------------- games and play
     def close(self) -> None:
@@ -230,11 +233,14 @@ class Search:
         reward = DenseReward(objectives, tuple(cfg.reward_weights.get(o.name, 1.0) for o in objectives))
         seeds = self.rng_tune.integers(0, SEED_MAX, size=len(ids))
         tasks = [
-            TuneTask(self.built.factory, self.built.policy_spec, genomes[c], ids[c], seeds[c], cfg.settings, reward)
+            TuneTask(self.built.factory, self.built.policy_spec, genomes[c], ids[c], seeds[c], cfg.algorithm,
+                     cfg.settings, reward)
             for c in chunks(len(ids), self.executor.parts)
         ]
         with self._timed("fine-tuning"):
             results = self.executor.map(run_tune, tasks)
+        # Per policy, in population order: the same means however the population was cut.
+        self._rl = (self.counters.generation, Diagnostics.concat([r.diagnostics for r in results]).means())
         # Oracles see the batches in the order a single process would have played them:
         # update by update, policies in population order.
         for u in range(max(len(r.batches) for r in results)):
@@ -303,6 +309,10 @@ class Search:
         if self.built.truth is not None:
             found = {b.injected_id for b in self.archive if b.injected_id is not None}
             row["injected_found"] = len(found)
+        # CleanRL's diagnostics of this generation's fine-tuning; NaN in a generation without.
+        tuned = self._rl[1] if self._rl is not None and self._rl[0] == c.generation else {}
+        for name in DIAGNOSTICS:
+            row[f"rl_{name}"] = tuned.get(name, float("nan"))
         return row
 
     def _default_hv_ref(self, F: np.ndarray) -> list[float]:

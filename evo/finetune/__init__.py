@@ -1,5 +1,36 @@
-"""Gradient fine-tuning of offspring between generations (Wuji's DRL step)."""
+"""Gradient fine-tuning of offspring between generations (Wuji's DRL step): A2C or PPO.
 
-from evo.finetune.a2c import A2CConfig, FinetuneStats, RewardFn, compute_gae, finetune
+:mod:`evo.finetune.base` holds the contracts and the registry, :mod:`evo.finetune.loop` the
+loop that knows no algorithm; importing this package registers both algorithms.
+"""
 
-__all__ = ["A2CConfig", "FinetuneStats", "RewardFn", "compute_gae", "finetune"]
+from evo.finetune import a2c, ppo  # noqa: F401  (register themselves)
+from evo.finetune.a2c import A2CConfig
+from evo.finetune.base import (
+    DIAGNOSTICS,
+    REGISTRY,
+    Batch,
+    Diagnostics,
+    UpdateConfig,
+    Updater,
+    compute_gae,
+    register,
+)
+from evo.finetune.loop import FinetuneStats, RewardFn, finetune
+from evo.finetune.ppo import PPOConfig
+
+__all__ = [
+    "A2CConfig",
+    "Batch",
+    "DIAGNOSTICS",
+    "Diagnostics",
+    "FinetuneStats",
+    "PPOConfig",
+    "REGISTRY",
+    "RewardFn",
+    "UpdateConfig",
+    "Updater",
+    "compute_gae",
+    "finetune",
+    "register",
+]

@@ -1,4 +1,4 @@
-"""PPO updates for the batched fine-tuning loop of :mod:`evo.finetune.a2c`.
+"""PPO: several epochs of clipped minibatch steps per batch of full episodes.
 
 A2C takes one gradient step per batch of full episodes. That is Wuji's recipe, and it is
 cheap, but it learns from each game step once: at 500-step episodes a policy gets one step
@@ -7,13 +7,12 @@ rollouts. PPO (Schulman et al. 2017) reuses each batch for several epochs of min
 steps and clips the probability ratio so that the reuse cannot move a policy far from the
 one that played; with the defaults here a batch gives 16 steps instead of 1.
 
-The batch layout and the rules that keep policies independent are A2C's
-(:mod:`evo.finetune.a2c`): the loss is the sum of the policies' own losses, the optimizer
-(Adam, as CleanRL's ``ppo``) is elementwise, gradients are clipped per policy, advantages
-are normalized per policy. Minibatches are drawn per policy from its own generator: each
-policy gets the same number of step slots, shuffled among its own ``episodes * T`` slots
-(slots past an episode's end are masked), so a policy's update never depends on another's
-episode lengths or random numbers.
+The rules that keep policies independent are in :mod:`evo.finetune.base`: the loss is the
+sum of the policies' own losses, the optimizer (Adam, as CleanRL's ``ppo``) is elementwise,
+gradients are clipped per policy, advantages are normalized per policy. Minibatches are drawn
+per policy from its own generator: each policy gets the same number of step slots, shuffled
+among its own ``episodes * T`` slots (slots past an episode's end are masked), so a policy's
+update never depends on another's episode lengths or random numbers.
 """
 
 from __future__ import annotations
@@ -25,14 +24,23 @@ import pydantic
 import torch
 import torch.nn.functional as F
 
-from evo.finetune.a2c import A2CConfig, clip_grad_norm_per_policy_, compute_gae
+from evo.finetune.base import (
+    Batch,
+    Diagnostics,
+    UpdateConfig,
+    approx_kl,
+    clip_grad_norm_per_policy_,
+    compute_gae,
+    explained_variance,
+    per_policy,
+    register,
+)
 from evo.policy import PolicySpec, forward
-from evo.rollout import Trajectories
 
 ADAM_EPS = 1e-5  # CleanRL's ppo.py
 
 
-class PPOConfig(A2CConfig):
+class PPOConfig(UpdateConfig):
     """Hyperparameters of PPO fine-tuning; defaults follow CleanRL's ``ppo.py`` where they
     apply (Adam at 2.5e-4, 4 epochs, clip 0.2, normalized advantages)."""
 
@@ -44,26 +52,32 @@ class PPOConfig(A2CConfig):
     minibatches: int = pydantic.Field(4, ge=1, description="Gradient steps per pass; each sees 1/minibatches of the batch.")
     clip_coef: float = pydantic.Field(0.2, gt=0, description="Clip of the probability ratio (1 +- clip_coef).")
 
-    def optimizer(self, params: list[torch.Tensor]) -> torch.optim.Optimizer:
-        """Adam, elementwise, so rows stay independent."""
-        return torch.optim.Adam(params, lr=self.lr, eps=ADAM_EPS)
+
+def adam(config: UpdateConfig, params: list[torch.Tensor]) -> torch.optim.Optimizer:
+    """Adam, elementwise, so rows stay independent."""
+    return torch.optim.Adam(params, lr=config.lr, eps=ADAM_EPS)
 
 
+@register("ppo", PPOConfig, adam)
 def ppo_update(
     weights: torch.Tensor,
     optimizer: torch.optim.Optimizer,
     spec: PolicySpec,
-    traj: Trajectories,
-    rewards: np.ndarray,
-    config: A2CConfig,
-    n_policies: int,
-    episodes: int,
+    batch: Batch,
+    config: UpdateConfig,
     streams: Sequence[np.random.Generator],
-) -> tuple[float, float, float]:
+) -> Diagnostics:
     """``config.epochs`` passes of ``config.minibatches`` clipped-surrogate steps over one
-    batch of full episodes. Returns the last step's mean policy loss, value loss and entropy.
+    batch of full episodes.
+
+    Returns:
+        Each policy's diagnostics: losses and entropy averaged over the update's minibatch
+        steps, the fraction of valid steps whose ratio was clipped over all of them (CleanRL's
+        ``clipfracs``), the KL from the policy that played to the updated one, and the
+        explained variance of the values that played.
     """
     assert isinstance(config, PPOConfig)
+    traj, rewards, n_policies, episodes = batch.traj, batch.rewards, batch.n_policies, batch.episodes
     n_copies = n_policies * episodes
     horizon = traj.actions.shape[1]
     slots = episodes * horizon
@@ -94,7 +108,10 @@ def ppo_update(
 
     rows = torch.arange(n_policies).unsqueeze(1)
     size = -(-slots // config.minibatches)
-    losses = (float("nan"),) * 3
+    # Per-policy sums over the minibatch steps, for the diagnostics.
+    sums = {name: np.zeros(n_policies) for name in ("policy_loss", "value_loss", "entropy")}
+    steps = 0
+    clipped, valid = np.zeros(n_policies), np.zeros(n_policies)
     for _ in range(config.epochs):
         order = torch.from_numpy(np.stack([g.permutation(slots) for g in streams]))  # [P, slots]
         for start in range(0, slots, size):
@@ -117,6 +134,20 @@ def ppo_update(
             assert weights.grad is not None
             clip_grad_norm_per_policy_(weights.grad, config.max_grad_norm)
             optimizer.step()
-            losses = (float(policy_loss.detach().mean()), float(value_loss.detach().mean()),
-                      float(mean_entropy.detach().mean()))
-    return losses
+
+            steps += 1
+            for name, term in (("policy_loss", policy_loss), ("value_loss", value_loss), ("entropy", mean_entropy)):
+                sums[name] += per_policy(term)
+            # CleanRL: clipfracs += [((ratio - 1.0).abs() > clip_coef).float().mean()]
+            outside = ((ratio.detach() - 1.0).abs() > config.clip_coef).double().numpy()
+            clipped += (outside * mask.double().numpy()).sum(axis=1)
+            valid += mask.double().numpy().sum(axis=1)
+
+    return Diagnostics(
+        policy_loss=sums["policy_loss"] / steps,
+        value_loss=sums["value_loss"] / steps,
+        entropy=sums["entropy"] / steps,
+        approx_kl=approx_kl(weights, spec, obs, actions, old_log_prob, alive),
+        clip_frac=np.where(valid > 0, clipped / np.maximum(valid, 1.0), np.nan),
+        explained_variance=explained_variance(values_np[:, :horizon], returns, traj.alive, n_policies),
+    )

@@ -1,4 +1,4 @@
-"""A2C fine-tuning: GAE by hand, per-policy independence, determinism, and that it learns."""
+"""A2C and PPO fine-tuning: GAE by hand, per-policy independence, determinism, and that it learns."""
 
 from __future__ import annotations
 
@@ -10,13 +10,8 @@ import pydantic
 import pytest
 import torch
 
-from evo.finetune.a2c import (
-    A2CConfig,
-    clip_grad_norm_per_policy_,
-    compute_gae,
-    finetune,
-)
-from evo.finetune.ppo import PPOConfig
+from evo.finetune import A2CConfig, PPOConfig, UpdateConfig, compute_gae, finetune
+from evo.finetune.base import clip_grad_norm_per_policy_
 from evo.policy import PolicySpec
 from evo.rollout import Trajectories
 from games.base import GameSpec, Rollout, VecStep, VectorGame
@@ -159,15 +154,17 @@ def test_clip_grad_norm_is_per_policy() -> None:
 
 
 def run(
-    genomes: np.ndarray, seed: int, config: A2CConfig, goal_ends: bool = True, spec: PolicySpec = SPEC, **kwargs
+    genomes: np.ndarray, seed: int, config: UpdateConfig, goal_ends: bool = True, spec: PolicySpec = SPEC, **kwargs
 ):
-    """Fine-tune on a corridor: the one-hot corridor, or its picture for a spec with conv layers."""
+    """Fine-tune on a corridor: the one-hot corridor, or its picture for a spec with conv layers;
+    PPO for a :class:`PPOConfig`, A2C otherwise."""
     game_cls = PictureCorridor if spec.conv else Corridor
     game = game_cls(genomes.shape[0] * config.episodes, goal_ends=goal_ends)
     return finetune(
         genomes,
         spec,
         game,
+        "ppo" if isinstance(config, PPOConfig) else "a2c",
         config,
         game_reward,
         [seed * 1000 + p for p in range(genomes.shape[0])],
@@ -237,7 +234,8 @@ def test_one_update_of_a_cnn_changes_its_conv_and_dense_weights() -> None:
     the flat genome being the leaf tensor."""
     g = CNN_SPEC.init_genomes(2, np.random.default_rng(3))
     out, stats = run(g, seed=0, config=A2CConfig(updates=1, episodes=2), spec=CNN_SPEC)
-    assert stats.updates == 1 and np.isfinite(stats.policy_loss) and np.isfinite(stats.value_loss)
+    assert stats.updates == 1
+    assert np.isfinite(stats.diagnostics.policy_loss).all() and np.isfinite(stats.diagnostics.value_loss).all()
     assert out.dtype == np.float32 and out.shape == g.shape
     n_conv = 4 * 1 * 3 * 3 + 4
     for p in range(2):
@@ -249,7 +247,7 @@ def test_mismatched_game_size_is_rejected() -> None:
     g = SPEC.init_genomes(2, np.random.default_rng(0))
     game = Corridor(3)
     with pytest.raises(ValueError, match="copies"):
-        finetune(g, SPEC, game, A2CConfig(episodes=2), game_reward, [0, 1], [0, 1])
+        finetune(g, SPEC, game, "a2c", A2CConfig(episodes=2), game_reward, [0, 1], [0, 1])
 
 
 def test_config_rejects_unknown_keys() -> None:
