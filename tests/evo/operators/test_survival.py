@@ -1,12 +1,22 @@
-"""NSGA-II selection through pymoo: survival, tournaments, hypervolume, senses, convergence."""
+"""Survival through pymoo: NSGA-II rank and crowding, NSGA-III reference directions, senses, convergence."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from evo.select import hypervolume, survive, tournament
-from evo.variation import gaussian_mutation, single_point_crossover
+from evo.operators.crossover import single_point_crossover
+from evo.operators.hypervolume import hypervolume
+from evo.operators.mutation import gaussian_mutation
+from evo.operators.selection import tournament
+from evo.operators.base import OperatorSettings
+from evo.operators.survival import (
+    NSGA3Survival,
+    default_partitions,
+    reference_directions,
+    survive,
+    survive_nsga3,
+)
 
 # A front of three points and two dominated ones, for maximising both objectives.
 FRONT_AND_TWO = np.array([[1.0, 3.0], [2.0, 2.0], [3.0, 1.0], [0.5, 0.5], [1.0, 1.0]])
@@ -65,56 +75,6 @@ def test_survive_is_seeded() -> None:
     np.testing.assert_array_equal(a.index, b.index)
 
 
-@pytest.mark.parametrize("sense", ["max", "min"])
-def test_tournament_favours_the_dominating_individual(sense: str) -> None:
-    # A chain: in the given sense, individual 9 ("max") or 0 ("min") dominates all others.
-    F = np.array([[i, i] for i in range(10)], dtype=float)
-    best, worst = (9, 0) if sense == "max" else (0, 9)
-    rng = np.random.default_rng(0)
-    kept = survive(F, [sense, sense], 10, rng)
-    pairs = tournament(F, [sense, sense], kept, 500, rng)
-
-    assert pairs.shape == (500, 2)
-    assert pairs.min() >= 0 and pairs.max() < len(kept.index)
-    picked = np.bincount(kept.index[pairs].ravel(), minlength=10) / pairs.size
-    # The best wins every tournament it enters (about 2 of 10 slots); the worst none.
-    assert picked[best] > 0.15
-    assert picked[worst] < 0.02
-
-
-def test_tournament_indexes_into_the_survivors() -> None:
-    F = np.array([[i, i] for i in range(20)], dtype=float)
-    rng = np.random.default_rng(0)
-    kept = survive(F, ["max", "max"], 6, rng)
-    assert sorted(kept.index.tolist()) == list(range(14, 20))
-    pairs = tournament(F, ["max", "max"], kept, 300, rng)
-    assert pairs.min() >= 0 and pairs.max() < 6
-    assert np.bincount(kept.index[pairs].ravel()).argmax() == 19
-
-
-def test_hypervolume_of_a_staircase_in_every_sense() -> None:
-    pts = np.array([[1.0, 3.0], [2.0, 2.0], [3.0, 1.0]])
-    # Maximised against (0, 0): boxes 1x3, 2x2, 3x1 overlap into area 6.
-    assert hypervolume(pts, ["max", "max"], np.array([0.0, 0.0])) == pytest.approx(6.0)
-    # The same staircase moved by (1, 1), against (1, 1).
-    assert hypervolume(pts + 1.0, ["max", "max"], np.array([1.0, 1.0])) == pytest.approx(6.0)
-    # Minimised against (4, 4): the mirror image, also 6.
-    assert hypervolume(pts, ["min", "min"], np.array([4.0, 4.0])) == pytest.approx(6.0)
-    # Max the first, min the second, against (0, 4): (1,1), (2,2), (3,3) give 3 + 2 + 1.
-    mixed = np.array([[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]])
-    assert hypervolume(mixed, ["max", "min"], np.array([0.0, 4.0])) == pytest.approx(6.0)
-    assert hypervolume(mixed + 1.0, ["max", "min"], np.array([1.0, 5.0])) == pytest.approx(6.0)
-
-
-def test_hypervolume_ignores_dominated_points_and_points_past_the_reference() -> None:
-    ref = np.array([0.0, 0.0])
-    pts = np.array([[1.0, 3.0], [2.0, 2.0], [3.0, 1.0]])
-    more = np.vstack([pts, [[1.0, 1.0], [-1.0, 5.0]]])
-    assert hypervolume(more, ["max", "max"], ref) == pytest.approx(6.0)
-    # The wrong sense puts every point behind the reference: nothing is covered.
-    assert hypervolume(pts, ["min", "min"], ref) == pytest.approx(0.0)
-
-
 def zdt1(x: np.ndarray) -> np.ndarray:
     """ZDT1 (both minimised); the Pareto front is f2 = 1 - sqrt(f1), x[1:] = 0."""
     f1 = x[:, 0].astype(np.float64)
@@ -160,3 +120,55 @@ def test_nsga2_converges_on_zdt1() -> None:
     assert hv > bound
     assert baseline < 0.2
     assert nsga2_on_zdt1(seed=0) == hv, "a seeded run must repeat exactly"
+
+
+def nearest_direction(P: np.ndarray, directions: np.ndarray) -> np.ndarray:
+    """Index of the reference direction closest in angle to each row of ``P``."""
+    unit = P / np.linalg.norm(P, axis=1, keepdims=True)
+    return (unit @ (directions / np.linalg.norm(directions, axis=1, keepdims=True)).T).argmax(axis=1)
+
+
+def test_nsga3_keeps_one_point_per_reference_direction_on_a_five_objective_front() -> None:
+    # DTLZ1's linear front (sum f = 0.5) sampled on a fine Das-Dennis grid, plus dominated
+    # copies; the coarse grid's 70 directions are all among the fine grid's 495 points.
+    M = 5
+    coarse = reference_directions(M, 4)
+    front = reference_directions(M, 8) * 0.5
+    F = np.vstack([front, front[::7] * 1.5 + 0.1])
+    kept = survive_nsga3(F, ["min"] * M, len(coarse), np.random.default_rng(0), coarse)
+
+    assert (kept.rank == 0).all()
+    got = {tuple(row) for row in np.round(F[kept.index] * 2.0, 9)}
+    assert got == {tuple(row) for row in np.round(coarse, 9)}  # exactly the reference points
+    # NSGA-II's crowding, on the same set, leaves about half of the directions empty.
+    nsga2 = survive(F, ["min"] * M, len(coarse), np.random.default_rng(0))
+    assert len(set(nearest_direction(F[nsga2.index], coarse))) < 0.6 * len(coarse)
+
+
+def test_nsga3_honours_senses_and_is_seeded() -> None:
+    M = 3
+    directions = reference_directions(M, 3)
+    F = np.random.default_rng(0).random((60, M))
+    a = survive_nsga3(-F, ["max"] * M, 12, np.random.default_rng(1), directions)
+    b = survive_nsga3(F, ["min"] * M, 12, np.random.default_rng(1), directions)
+    np.testing.assert_array_equal(a.index, b.index)  # maximising -F is minimising F
+    for d in np.setdiff1d(np.arange(60), a.index):
+        for k in a.index:
+            assert not dominates(F[d], F[k]), f"dropped {d} dominates survivor {k}"
+    c = survive_nsga3(F, ["min"] * M, 12, np.random.default_rng(1), directions)
+    np.testing.assert_array_equal(b.index, c.index)
+
+
+@pytest.mark.parametrize(
+    ("n_obj", "population", "partitions", "points"), [(2, 30, 29, 30), (3, 30, 6, 28), (5, 30, 2, 15), (1, 30, 1, 1)]
+)
+def test_default_partitions_give_no_more_directions_than_the_population(
+    n_obj: int, population: int, partitions: int, points: int
+) -> None:
+    assert default_partitions(n_obj, population) == partitions
+    assert reference_directions(n_obj, partitions).shape == (points, n_obj)
+
+
+def test_nsga3_survival_reads_its_partitions_from_the_settings() -> None:
+    assert NSGA3Survival(OperatorSettings(n_obj=3, population=30, partitions=3)).ref_dirs.shape == (10, 3)
+    assert NSGA3Survival(OperatorSettings(n_obj=3, population=30)).ref_dirs.shape == (28, 3)
