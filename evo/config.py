@@ -116,6 +116,12 @@ class OperatorsConfig(Strict):
         check_name(str(info.field_name), name)
         return name
 
+    @model_validator(mode="after")
+    def _partitions_for_nsga3(self) -> "OperatorsConfig":
+        if self.partitions is not None and self.survival != "nsga3":
+            raise ValueError(f"partitions are NSGA-III's reference directions; survival is {self.survival!r}, not nsga3")
+        return self
+
 
 class SearchConfig(Strict):
     """The evolutionary loop (Wuji's defaults: population and offspring 30)."""

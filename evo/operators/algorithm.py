@@ -12,7 +12,19 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from evo.operators.base import Crossover, Mutation, OperatorSettings, ParentSelection, Population, Survival, build
+from evo.operators.base import (
+    REGISTRIES,
+    Crossover,
+    Mutation,
+    OperatorSettings,
+    ParentSelection,
+    Population,
+    Survival,
+    build,
+)
+
+KINDS = tuple(REGISTRIES)
+"""The YAML keys of ``search.operators`` that name an operator, in the order of the fields below."""
 
 
 @dataclass(frozen=True)
@@ -31,7 +43,7 @@ class Operators:
         Raises:
             ValueError: A name that is not registered (one line, listing the known ones).
         """
-        return cls(*(build(kind, names[kind], settings) for kind in ("survival", "selection", "crossover", "mutation")))
+        return cls(*(build(kind, names[kind], settings) for kind in KINDS))
 
     @classmethod
     def from_search(cls, search: Any, n_obj: int) -> "Operators":
@@ -40,8 +52,7 @@ class Operators:
         settings = OperatorSettings(
             n_obj, search.population, search.crossover_prob, search.mutation_sigma, search.mutation_rate, ops.partitions
         )
-        names = {"survival": ops.survival, "selection": ops.selection, "crossover": ops.crossover, "mutation": ops.mutation}
-        return cls.build(names, settings)
+        return cls.build({kind: getattr(ops, kind) for kind in KINDS}, settings)
 
     @property
     def needs_cases(self) -> bool:

@@ -44,7 +44,8 @@ def run(config: dict[str, Any], out: Path, **kwargs: Any) -> Search:
 
 def test_defaults_are_wujis_operators(tiny_config) -> None:
     ops = parse_experiment(tiny_config).search.operators
-    assert (ops.survival, ops.selection, ops.crossover, ops.mutation) == ("nsga2", "tournament", "single_point", "gaussian")
+    names = (ops.survival, ops.selection, ops.crossover, ops.mutation)
+    assert names == ("nsga2", "tournament", "single_point", "gaussian")
     built = Operators.from_search(parse_experiment(tiny_config).search, n_obj=2)
     assert isinstance(built.survival, NSGA2Survival) and isinstance(built.selection, Tournament)
     assert not built.needs_cases
@@ -73,6 +74,9 @@ def test_bad_operator_keys_through_the_cli(bad_input) -> None:
     line = bad_input(["run", "exp.yaml", "search.operators.survival=nsga4"])
     assert "search.operators.survival" in line and "nsga3" in line
     assert "search.operators.partitions" in bad_input(["run", "exp.yaml", "search.operators.partitions=0"])
+    assert "search.operators: partitions are NSGA-III's" in bad_input(
+        ["run", "exp.yaml", "search.operators.partitions=4"]
+    )
     assert "search.operators.elitism: unknown key" in bad_input(["run", "exp.yaml", "search.operators.elitism=1"])
 
 
