@@ -119,7 +119,9 @@ class OperatorsConfig(Strict):
     @model_validator(mode="after")
     def _partitions_for_nsga3(self) -> "OperatorsConfig":
         if self.partitions is not None and self.survival != "nsga3":
-            raise ValueError(f"partitions are NSGA-III's reference directions; survival is {self.survival!r}, not nsga3")
+            raise ValueError(
+                f"partitions are NSGA-III's reference directions; survival is {self.survival!r}, not nsga3"
+            )
         return self
 
 

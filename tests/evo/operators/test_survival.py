@@ -172,3 +172,47 @@ def test_default_partitions_give_no_more_directions_than_the_population(
 def test_nsga3_survival_reads_its_partitions_from_the_settings() -> None:
     assert NSGA3Survival(OperatorSettings(n_obj=3, population=30, partitions=3)).ref_dirs.shape == (10, 3)
     assert NSGA3Survival(OperatorSettings(n_obj=3, population=30)).ref_dirs.shape == (28, 3)
+
+
+def dtlz2(x: np.ndarray, n_obj: int) -> np.ndarray:
+    """DTLZ2 (all minimised); the Pareto front is the unit sphere's positive orthant, x[M-1:] = 0.5."""
+    g = ((x[:, n_obj - 1 :] - 0.5) ** 2).sum(axis=1)
+    theta = x[:, : n_obj - 1].astype(np.float64) * np.pi / 2
+    f = np.ones((len(x), n_obj)) * (1.0 + g)[:, None]
+    for m in range(n_obj):
+        f[:, m] *= np.prod(np.cos(theta[:, : n_obj - 1 - m]), axis=1)
+        if m > 0:
+            f[:, m] *= np.sin(theta[:, n_obj - 1 - m])
+    return f
+
+
+def engine_loop_on_dtlz2(seed: int, nsga3: bool) -> tuple[float, int]:
+    """The engine's loop on 3-objective DTLZ2: mean distance of the final population to the
+    front, and how many of the 28 reference directions (6 partitions) it covers."""
+    M, n_var, pop, senses = 3, 7, 28, ["min"] * 3
+    directions = reference_directions(M, 6)
+    rng = np.random.default_rng(seed)
+
+    def keep(F: np.ndarray, n: int):
+        return survive_nsga3(F, senses, n, rng, directions) if nsga3 else survive(F, senses, n, rng)
+
+    X = rng.random((pop, n_var)).astype(np.float32)
+    F = dtlz2(X, M)
+    for _ in range(100):
+        kept = keep(F, pop)
+        pairs = tournament(F, senses, kept, pop, rng)
+        X, F = X[kept.index], F[kept.index]
+        kids = single_point_crossover(X[pairs[:, 0]], X[pairs[:, 1]], prob=0.9, rng=rng)
+        kids = np.clip(gaussian_mutation(kids, sigma=0.1, rate=1.0 / n_var, rng=rng), 0.0, 1.0)
+        X, F = np.concatenate([X, kids]), np.concatenate([F, dtlz2(kids, M)])
+    F = F[keep(F, pop).index]
+    return float(np.abs(np.linalg.norm(F, axis=1) - 1.0).mean()), len(set(nearest_direction(F, directions)))
+
+
+def test_nsga3_converges_and_spreads_on_dtlz2() -> None:
+    # Seeds 0-2 of this loop end 0.03-0.06 from the front covering 20-27 of the 28
+    # directions; with NSGA-II survival instead they end 0.42-0.48 away covering 14-16.
+    distance, covered = engine_loop_on_dtlz2(seed=0, nsga3=True)
+    nsga2_distance, nsga2_covered = engine_loop_on_dtlz2(seed=0, nsga3=False)
+    assert distance < 0.15 and covered >= 18
+    assert distance < nsga2_distance and covered > nsga2_covered
