@@ -27,12 +27,14 @@ class Checkpoint:
         F: ``[P, M]`` their objective values.
         meta: JSON-able state: generation, env_steps, wall_s, rng states, objective and
             oracle state, coverage, hypervolume reference.
+        cases: ``[P, M, E]`` per-episode scores, when parent selection uses them (lexicase).
     """
 
     genomes: np.ndarray
     policy_ids: np.ndarray
     F: np.ndarray
     meta: dict[str, Any]
+    cases: np.ndarray | None = None
 
 
 def checkpoint_path(run_dir: Path, generation: int) -> Path:
@@ -44,15 +46,15 @@ def save_checkpoint(run_dir: Path, ckpt: Checkpoint) -> Path:
     path = checkpoint_path(run_dir, int(ckpt.meta["generation"]))
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    torch.save(
-        {
-            "genomes": torch.from_numpy(np.ascontiguousarray(ckpt.genomes, dtype=np.float32)),
-            "policy_ids": torch.from_numpy(np.asarray(ckpt.policy_ids, dtype=np.int64)),
-            "F": torch.from_numpy(np.asarray(ckpt.F, dtype=np.float64)),
-            "meta": json.dumps(ckpt.meta),
-        },
-        tmp,
-    )
+    data = {
+        "genomes": torch.from_numpy(np.ascontiguousarray(ckpt.genomes, dtype=np.float32)),
+        "policy_ids": torch.from_numpy(np.asarray(ckpt.policy_ids, dtype=np.int64)),
+        "F": torch.from_numpy(np.asarray(ckpt.F, dtype=np.float64)),
+        "meta": json.dumps(ckpt.meta),
+    }
+    if ckpt.cases is not None:
+        data["cases"] = torch.from_numpy(np.ascontiguousarray(ckpt.cases, dtype=np.float64))
+    torch.save(data, tmp)
     os.replace(tmp, path)
     return path
 
@@ -64,6 +66,7 @@ def load_checkpoint(path: Path) -> Checkpoint:
         policy_ids=data["policy_ids"].numpy(),
         F=data["F"].numpy(),
         meta=json.loads(data["meta"]),
+        cases=data["cases"].numpy() if "cases" in data else None,
     )
 
 

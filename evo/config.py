@@ -86,6 +86,45 @@ class BudgetConfig(Strict):
         return self
 
 
+class OperatorsConfig(Strict):
+    """The search operators by registered name (evo/operators/); the defaults are Wuji's loop."""
+
+    survival: str = Field(
+        "nsga2", description="Who survives each generation: nsga2 (rank, then crowding distance) or "
+        "nsga3 (rank, then niches around Das-Dennis reference directions; for many objectives).",
+    )
+    selection: str = Field(
+        "tournament", description="How parents are picked: tournament (binary: domination, then "
+        "crowding) or lexicase (DEAP's automatic epsilon-lexicase over each objective's score on "
+        "each episode, which keeps specialists that a mean hides).",
+    )
+    crossover: str = Field("single_point", description="single_point: one cut, search.crossover_prob.")
+    mutation: str = Field(
+        "gaussian", description="gaussian: N(0, search.mutation_sigma) on each weight with "
+        "probability search.mutation_rate.",
+    )
+    partitions: int | None = Field(
+        None, ge=1, description="nsga3: Das-Dennis partitions of the reference directions "
+        "(null: the most whose number of directions does not exceed search.population).",
+    )
+
+    @field_validator("survival", "selection", "crossover", "mutation")
+    @classmethod
+    def _registered(cls, name: str, info: pydantic.ValidationInfo) -> str:
+        from evo.operators import check_name  # lazy: pymoo and DEAP load with the operators
+
+        check_name(str(info.field_name), name)
+        return name
+
+    @model_validator(mode="after")
+    def _partitions_for_nsga3(self) -> "OperatorsConfig":
+        if self.partitions is not None and self.survival != "nsga3":
+            raise ValueError(
+                f"partitions are NSGA-III's reference directions; survival is {self.survival!r}, not nsga3"
+            )
+        return self
+
+
 class SearchConfig(Strict):
     """The evolutionary loop (Wuji's defaults: population and offspring 30)."""
 
@@ -101,6 +140,9 @@ class SearchConfig(Strict):
     hv_ref: list[float] | None = Field(
         None, description="Hypervolume reference point, one value per objective (default: "
         "the first generation's worst values)."
+    )
+    operators: OperatorsConfig = Field(
+        default_factory=OperatorsConfig, description="Survival, parent selection, crossover and mutation by name."
     )
 
 

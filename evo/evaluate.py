@@ -118,7 +118,7 @@ def _pick(built: Built, F: np.ndarray, select: str, objective: str | None) -> np
     if select == "front":
         from pymoo.util.nds.non_dominated_sorting import NonDominatedSorting
 
-        from evo.select import to_minimisation
+        from evo.operators import to_minimisation
 
         return np.sort(NonDominatedSorting().do(to_minimisation(F, senses), only_non_dominated_front=True))
     name = objective or ("fps_drop" if "fps_drop" in names else names[0])

@@ -19,7 +19,7 @@ from matplotlib.figure import Figure
 
 from evo.checkpoint import latest_checkpoint, load_checkpoint
 from evo.report import GameFacts, RunData, found_curve, game_facts
-from evo.select import to_minimisation
+from evo.operators import to_minimisation
 from objectives import REGISTRY as OBJECTIVES
 
 KIND_COLOURS = {

@@ -25,8 +25,7 @@ from evo.config import ConfigError, Experiment, PolicyConfig, dump_experiment, g
 from evo.finetune import DIAGNOSTICS, Diagnostics
 from evo.parallel import DenseReward, Executor, PlayTask, TuneTask, chunks, run_play, run_tune
 from evo.policy import PolicySpec
-from evo.select import hypervolume, survive, tournament
-from evo.variation import gaussian_mutation, single_point_crossover
+from evo.operators import Operators, Population, episode_cases, hypervolume
 from games.base import BUG_KINDS, GameSpec, Rollout, RolloutBatch
 from objectives import build_objectives
 from objectives.coverage import CoverageTracker
@@ -111,13 +110,6 @@ class Built:
 
 
 @dataclass
-class Population:
-    genomes: np.ndarray
-    ids: np.ndarray
-    F: np.ndarray
-
-
-@dataclass
 class Counters:
     generation: int = 0
     env_steps: int = 0
@@ -158,6 +150,7 @@ class Search:
         self.names = [o.name for o in self.built.objectives]
         self._rl: tuple[int, dict[str, float]] | None = None
         """The generation last fine-tuned and its mean RL diagnostics, for its row."""
+        self.operators = Operators.from_search(exp.search, len(self.senses))
 
     # ----------------------------------------------------------------- games and play
     def close(self) -> None:
@@ -206,7 +199,7 @@ class Search:
             rundir.append_bugs(self.run_dir, new)
         self._new_bugs.extend(new)
 
-    def _score(self, genomes: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    def _score(self, genomes: np.ndarray, ids: np.ndarray) -> Population:
         episodes = self.exp.search.episodes
         rollouts = self._play(genomes, ids, episodes)
         F = np.zeros((len(ids), len(self.built.objectives)))
@@ -214,10 +207,11 @@ class Search:
             mine = rollouts[p * episodes : (p + 1) * episodes]
             for k, objective in enumerate(self.built.objectives):
                 F[p, k] = objective.score(mine)
+        cases = episode_cases(self.built.objectives, rollouts, episodes) if self.operators.needs_cases else None
         for objective in self.built.objectives:
             if hasattr(objective, "update"):
                 objective.update(rollouts)
-        return F
+        return Population(genomes, ids, F, cases)
 
     # ----------------------------------------------------------------- evolution
     def _new_ids(self, n: int) -> np.ndarray:
@@ -252,14 +246,8 @@ class Search:
             return self._offspring_untimed(pop)
 
     def _offspring_untimed(self, pop: Population) -> tuple[np.ndarray, np.ndarray]:
-        s = self.exp.search
-        kept = survive(pop.F, self.senses, len(pop.ids), self.rng_vary)
-        pairs = tournament(pop.F, self.senses, kept, s.offspring, self.rng_vary)
-        first = pop.genomes[kept.index[pairs[:, 0]]]
-        second = pop.genomes[kept.index[pairs[:, 1]]]
-        children = single_point_crossover(first, second, s.crossover_prob, self.rng_vary)
-        children = gaussian_mutation(children, s.mutation_sigma, s.mutation_rate, self.rng_vary)
-        return children, self._new_ids(s.offspring)
+        n = self.exp.search.offspring
+        return self.operators.offspring(pop, self.senses, n, self.rng_vary), self._new_ids(n)
 
     def _initial(self) -> Population:
         s = self.exp.search
@@ -267,29 +255,22 @@ class Search:
             genomes = np.zeros((s.population, 1), dtype=np.float32)
         else:
             genomes = self.built.policy_spec.init_genomes(s.population, self.rng_init)
-        ids = self._new_ids(s.population)
-        return Population(genomes, ids, self._score(genomes, ids))
+        return self._score(genomes, self._new_ids(s.population))
 
     def _step(self, pop: Population) -> Population:
         s = self.exp.search
         if s.offspring == 0:
             # No evolution: the same policies play again (the RL-alone and random baselines).
-            tuned = self._finetune(pop.genomes, pop.ids)
-            return Population(tuned, pop.ids, self._score(tuned, pop.ids))
+            return self._score(self._finetune(pop.genomes, pop.ids), pop.ids)
         if s.policy == "random":
             genomes = np.zeros((s.offspring, 1), dtype=np.float32)
             ids = self._new_ids(s.offspring)
         else:
             genomes, ids = self._offspring(pop)
             genomes = self._finetune(genomes, ids)
-        F = self._score(genomes, ids)
-        all_genomes = np.concatenate([pop.genomes, genomes])
-        all_ids = np.concatenate([pop.ids, ids])
-        all_F = np.concatenate([pop.F, F])
+        children = self._score(genomes, ids)
         with self._timed("selection"):
-            kept = survive(all_F, self.senses, s.population, self.rng_vary)
-        order = np.sort(kept.index)  # keep population order stable: parents first
-        return Population(all_genomes[order], all_ids[order], all_F[order])
+            return self.operators.survivors(pop.concat(children), self.senses, s.population, self.rng_vary)
 
     # ----------------------------------------------------------------- bookkeeping
     def _row(self, pop: Population) -> dict[str, Any]:
@@ -340,7 +321,7 @@ class Search:
             "objectives": [_state(o) for o in self.built.objectives],
             "oracles": [_state(o) for o in self.built.oracles],
         }
-        save_checkpoint(self.run_dir, Checkpoint(pop.genomes, pop.ids, pop.F, meta))
+        save_checkpoint(self.run_dir, Checkpoint(pop.genomes, pop.ids, pop.F, meta, pop.cases))
 
     def _write_low_fps_points(self) -> None:
         """``low_fps_points.csv``: the performance oracle's points with a slow frame so far."""
@@ -367,7 +348,7 @@ class Search:
             _load_state(oracle, state)
         # What a killed run wrote after its last checkpoint is redone, so it is cut here.
         self.archive = rundir.truncate_to_generation(self.run_dir, c.generation)
-        return Population(ckpt.genomes, ckpt.policy_ids, ckpt.F)
+        return Population(ckpt.genomes, ckpt.policy_ids, ckpt.F, ckpt.cases)
 
     def _done(self) -> bool:
         b = self.exp.budget

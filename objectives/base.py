@@ -2,7 +2,7 @@
 
 An objective knows rollouts and nothing of evolution or of a particular game. Objectives are
 combined in the order the YAML lists them; their ``sense`` is honoured, and signs flip only
-at the pymoo boundary (``evo.select``).
+at the pymoo boundary (``evo.operators``).
 """
 
 from __future__ import annotations

@@ -1,13 +1,15 @@
-"""Wuji's variation operators on flat genomes: single-point crossover and Gaussian mutation.
+"""Crossover on flat genomes: Wuji's single-point crossover over whole populations.
 
-Plain numpy functions over whole populations with a seeded generator. DEAP's ``cxOnePoint``
-and ``mutGaussian`` do the same per individual, but they draw from Python's global
-``random`` (breaking seeded runs) and swap numpy slices as views, so they are not used here.
+A plain numpy function with a seeded generator. DEAP's ``cxOnePoint`` does the same per
+individual, but it draws from Python's global ``random`` and swaps numpy slices as views,
+so it is not used here.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from evo.operators.base import CROSSOVER, OperatorSettings, register
 
 
 def single_point_crossover(
@@ -28,10 +30,12 @@ def single_point_crossover(
     return np.where(take_second, second, first).astype(np.float32)
 
 
-def gaussian_mutation(
-    genomes: np.ndarray, sigma: float, rate: float, rng: np.random.Generator
-) -> np.ndarray:
-    """Add N(0, sigma) noise to each weight with probability ``rate`` (Wuji's GN operator)."""
-    noise = rng.standard_normal(genomes.shape).astype(np.float32) * np.float32(sigma)
-    mask = rng.random(genomes.shape) < rate
-    return (genomes + noise * mask).astype(np.float32)
+@register(CROSSOVER, "single_point")
+class SinglePoint:
+    """:func:`single_point_crossover` with ``search.crossover_prob``."""
+
+    def __init__(self, settings: OperatorSettings) -> None:
+        self.prob = settings.crossover_prob
+
+    def __call__(self, first: np.ndarray, second: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return single_point_crossover(first, second, self.prob, rng)
