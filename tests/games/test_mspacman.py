@@ -1,8 +1,7 @@
 """MsPacman with RELINE's tunnel-mouth performance bugs: Gymnasium conformance, exact replays,
 the ALE vector form agreeing with the scalar game, a route through the four mouths that makes
 exactly those steps slow, ground truth, bucket alignment, the frames observation (stacked by
-the frame_stack wrapper) and
-kwargs checking."""
+the frame_stack wrapper) and kwargs checking."""
 
 from __future__ import annotations
 
