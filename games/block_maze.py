@@ -26,41 +26,14 @@ from games.maze_layout import (
 )
 from games.vector_env import VectorEnv
 
-__all__ = [
-    "CRASH", "LOGIC_ASSERT", "LOGIC_IN_BLOCK", "LOGIC_SCORE", "MIN_BUG_DISTANCE", "MOVES", "NONE",
-    "OBS_SIZE", "PERFORMANCE", "PRESETS", "SCORE_JUMP", "STUCK", "STUCK_SLACK", "BlockMaze",
-    "BlockMazeVector", "MazeLayout", "generate_layout",
-]
+__all__ = ["CRASH", "LOGIC_ASSERT", "LOGIC_IN_BLOCK", "LOGIC_SCORE", "MIN_BUG_DISTANCE", "MOVES",
+           "NONE", "OBS_SIZE", "PERFORMANCE", "PRESETS", "SCORE_JUMP", "STUCK", "STUCK_SLACK",
+           "BlockMaze", "BlockMazeVector", "MazeLayout", "generate_layout"]
 
 # Rewards of the released game. They are exclusive: a step earns exactly one of them.
 GOAL_REWARD = 10.0
 BUMP_REWARD = -1.0
 STEP_REWARD = -0.01
-
-
-_FATAL = (CRASH, LOGIC_ASSERT)
-
-
-def _raise_fatal_bug(event: int, cell: tuple[int, int]) -> NoReturn:
-    """Raise the exception of a crash or assertion bug at ``cell``: a real raise, so the
-    recorded error's innermost frame (``file:function:line``, which oracles use to tell bugs
-    apart) is the game's own."""
-    row, col = cell
-    if event == CRASH:
-        raise RuntimeError(f"tile handler failed at ({row}, {col})")
-    raise AssertionError(f"invariant broken: tile state inconsistent at ({row}, {col})")
-
-
-def _game_spec(size: int, max_steps: int) -> GameSpec:
-    return GameSpec(
-        obs_shape=(OBS_SIZE,),
-        n_actions=len(MOVES),
-        feature_names=("row", "col"),
-        feature_low=(0.0, 0.0),
-        feature_high=(float(size - 1), float(size - 1)),
-        feature_bins=(size, size),
-        max_steps=max_steps,
-    )
 
 
 def _match(bugs: Sequence[InjectedBug], bug: Any) -> int | None:
@@ -90,6 +63,32 @@ def _match(bugs: Sequence[InjectedBug], bug: Any) -> int | None:
             if injected.kind == bug.kind and injected.location == (float(cell[0]), float(cell[1])):
                 return injected.id
     return None
+
+
+_FATAL = (CRASH, LOGIC_ASSERT)
+
+
+def _raise_fatal_bug(event: int, cell: tuple[int, int]) -> NoReturn:
+    """Raise the exception of a crash or assertion bug at ``cell``: a real raise, so the
+    recorded error's innermost frame (``file:function:line``, which oracles use to tell bugs
+    apart) is the game's own. Bug signatures hold these two lines' numbers (78, 79): moving
+    them changes every saved run's crash and assertion signatures."""
+    row, col = cell
+    if event == CRASH:
+        raise RuntimeError(f"tile handler failed at ({row}, {col})")
+    raise AssertionError(f"invariant broken: tile state inconsistent at ({row}, {col})")
+
+
+def _game_spec(size: int, max_steps: int) -> GameSpec:
+    return GameSpec(
+        obs_shape=(OBS_SIZE,),
+        n_actions=len(MOVES),
+        feature_names=("row", "col"),
+        feature_low=(0.0, 0.0),
+        feature_high=(float(size - 1), float(size - 1)),
+        feature_bins=(size, size),
+        max_steps=max_steps,
+    )
 
 
 class BlockMazeVector:
