@@ -108,8 +108,8 @@ class CartPolePerfVector:
     Gymnasium's equations (Euler integration, the same thresholds), one array operation per
     term over all copies; only copies that end a step in a bug interval run the heavy
     operation, one by one. Reset draws each copy's start state exactly as Gymnasium's
-    ``CartPoleEnv.reset`` does for the same seed. No auto-reset: a finished copy keeps its state, reward 0 and its
-    done flags until the next ``reset``.
+    ``CartPoleEnv.reset`` does for the same seed. No auto-reset: a finished copy keeps its
+    state, reward 0 and its done flags until the next ``reset``.
 
     ``frame_ms[i]`` is the batch's own wall time shared evenly between the copies plus the
     measured heavy time of copy ``i``, if it ran one.
