@@ -28,6 +28,16 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class WrapperConfig(Strict):
+    """One observation wrapper (:mod:`games.wrappers`): changes what the agent sees, not the game."""
+
+    name: str = Field(description="frame_stack, resize or grayscale (games.wrappers.WRAPPERS).")
+    kwargs: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Passed to the wrapper: frame_stack {k}, resize {height, width, mode: area|max}.",
+    )
+
+
 class GameConfig(Strict):
     """Which game to test. Exactly one of ``name``, ``entry_point`` and ``gym_id``."""
 
@@ -40,6 +50,12 @@ class GameConfig(Strict):
         gt=0,
         description="Run each copy of a Gymnasium game in its own process and count a step "
         "slower than this as a hang (a crash bug). Null: in-process, no hang detection.",
+    )
+    wrappers: list[WrapperConfig] = Field(
+        default_factory=list,
+        description="Observation wrappers applied in order, first innermost, e.g. [{name: grayscale}, "
+        "{name: resize, kwargs: {height: 48, width: 40}}, {name: frame_stack, kwargs: {k: 4}}]. "
+        "Agents that differ only in these play the same game.",
     )
 
     @model_validator(mode="after")
@@ -302,6 +318,33 @@ def validate_names(exp: Experiment) -> None:
         game_factory(exp).validate()
     except GameNotFound as exc:
         raise ConfigError(str(exc)) from None
+    if exp.game.wrappers:
+        _validate_wrappers(exp)
+
+
+def _validate_wrappers(exp: Experiment) -> None:
+    """Unknown wrappers, kwargs they do not take or values they refuse, and observations they
+    cannot transform fail here as one line naming ``game.wrappers[i]``. Reading the game's
+    observation shape builds it once."""
+    import dataclasses
+
+    from games.wrappers import check_wrapper, wrapped_spec
+
+    for i, w in enumerate(exp.game.wrappers):
+        try:
+            check_wrapper(w.name, w.kwargs)
+        except ValueError as exc:
+            raise ConfigError(f"game.wrappers[{i}]: {exc}") from None
+    factory = game_factory(exp)
+    try:
+        spec = dataclasses.replace(factory, wrappers=()).spec()
+    except ValueError as exc:
+        raise ConfigError(f"game.kwargs: {exc}") from None
+    for i in range(len(factory.wrappers)):
+        try:
+            wrapped_spec(spec, factory.wrappers[: i + 1])
+        except ValueError as exc:
+            raise ConfigError(f"game.wrappers[{i}]: {exc}") from None
 
 
 def game_factory(exp: Experiment):  # -> games.GameFactory (import kept lazy for the CLI's start-up)
@@ -315,6 +358,7 @@ def game_factory(exp: Experiment):  # -> games.GameFactory (import kept lazy for
         gym_id=g.gym_id,
         kwargs=tuple(sorted(g.kwargs.items())),
         step_timeout_s=g.step_timeout_s,
+        wrappers=tuple((w.name, tuple(sorted(w.kwargs.items()))) for w in g.wrappers),
     )
 
 

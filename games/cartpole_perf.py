@@ -5,8 +5,9 @@ CartPole with two places where a frame is slow: the cart at x in (-0.50, -0.45) 
 (0.45, 0.50). Here every step that ends with the cart in one of them runs a heavy operation
 for ``heavy_ms`` milliseconds of real CPU work, so the engine, which times ``step`` itself,
 sees the slow frame; nothing is reported in ``info``. Episodes are capped at 1000 steps
-(RELINE). The physics are Gymnasium's ``CartPoleEnv``, which :class:`CartPolePerf`
-subclasses; :class:`CartPolePerfVector` steps many copies with the same equations in numpy.
+(RELINE). :class:`CartPolePerfVector` steps many copies with Gymnasium's ``CartPoleEnv``
+equations in numpy; :class:`CartPolePerf` is the generic scalar adapter over one copy
+(:class:`games.vector_env.VectorEnv`), with ``CartPoleEnv``'s spaces and rendering.
 
 Whether a step is slow is decided on the cart position as the observation shows it (float32),
 so a slow frame and the state features it is bucketed by always agree.
@@ -15,7 +16,6 @@ so a slow frame and the state features it is bucketed by always agree.
 from __future__ import annotations
 
 import math
-import time
 from typing import Any, Sequence
 
 import numpy as np
@@ -23,6 +23,10 @@ from gymnasium.envs.classic_control.cartpole import CartPoleEnv
 from gymnasium.utils import seeding
 
 from games.base import GameSpec, InjectedBug, VecStep
+from games.frame_cost import CLOCKS, BatchClock, heavy_operation
+from games.vector_env import VectorEnv
+
+__all__ = ["BUG_INTERVALS", "CLOCKS", "CartPolePerf", "CartPolePerfVector", "bug_of", "heavy_operation"]
 
 # RELINE: CartPole's performance bugs at cart position x in (-0.50, -0.45) and (0.45, 0.50).
 BUG_INTERVALS: tuple[tuple[float, float], ...] = ((-0.50, -0.45), (0.45, 0.50))
@@ -46,33 +50,6 @@ _LENGTH = 0.5
 _POLEMASS_LENGTH = _MASSPOLE * _LENGTH
 _FORCE_MAG = 10.0
 _TAU = 0.02
-
-
-CLOCKS = {"wall": time.perf_counter, "cpu": time.thread_time}
-"""How a game measures frame time: ``wall`` (what a player waits) or ``cpu`` (the CPU time
-of the thread that steps the game, which a busy machine's scheduler does not inflate)."""
-
-
-def heavy_operation(heavy_ms: float, clock: str = "wall") -> float:
-    """Keep the CPU busy for ``heavy_ms`` milliseconds by ``clock`` (the bug's real cost).
-
-    The work (re-integrating a pole trajectory at a fine time step, over and over) is really
-    done, so a frame-time oracle that times ``step`` sees it. By the ``cpu`` clock it is
-    ``heavy_ms`` of this thread's CPU time, however long the scheduler makes it take.
-
-    Returns:
-        The measured duration in milliseconds, by ``clock``.
-    """
-    now = CLOCKS[clock]
-    t0 = now()
-    deadline = t0 + heavy_ms / 1000.0
-    theta = np.linspace(-0.2, 0.2, 256)
-    while now() < deadline:
-        omega = np.zeros_like(theta)
-        for _ in range(16):
-            omega += 1e-4 * _GRAVITY / _LENGTH * np.sin(theta)
-            theta = theta + 1e-4 * omega
-    return (now() - t0) * 1000.0
 
 
 def bug_of(x: np.ndarray | float) -> np.ndarray:
@@ -125,69 +102,14 @@ def _check_kwargs(heavy_ms: float, max_steps: int) -> None:
         raise ValueError(f"max_steps must be positive, got {max_steps}")
 
 
-class CartPolePerf(CartPoleEnv):
-    """Gymnasium's CartPole with RELINE's two slow regions and a 1000-step horizon.
-
-    Observation, actions, reward (+1 per step) and termination are CartPole's. A step that
-    ends with the cart strictly inside (-0.50, -0.45) or (0.45, 0.50) burns ``heavy_ms`` of
-    CPU. State features are ``(x, theta)``: where the cart is and how the pole leans. The
-    velocities are left out: the bugs depend on the position only, they have no natural
-    bounds, and two more dimensions would spread a point's visits (the performance oracle
-    needs several per point) and reward jitter in speed as coverage.
-
-    Args:
-        heavy_ms: CPU time a slow frame burns, in milliseconds.
-        max_steps: Episode horizon (truncation).
-        inject_bugs: False plays plain CartPole with the same horizon.
-        render_mode: Passed to ``CartPoleEnv``.
-    """
-
-    def __init__(
-        self,
-        heavy_ms: float = 2.0,
-        max_steps: int = MAX_STEPS,
-        inject_bugs: bool = True,
-        render_mode: str | None = None,
-    ) -> None:
-        _check_kwargs(heavy_ms, max_steps)
-        super().__init__(render_mode=render_mode)
-        self.heavy_ms = float(heavy_ms)
-        self.inject_bugs = bool(inject_bugs)
-        self.game_spec = _game_spec(int(max_steps))
-        self.injected_bugs: list[InjectedBug] = _injected_bugs() if inject_bugs else []
-        self._steps = 0
-
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray, dict[str, Any]]:
-        self._steps = 0
-        return super().reset(seed=seed, options=options)
-
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        obs, reward, terminated, _, info = super().step(action)
-        if self.inject_bugs and bug_of(float(obs[0])) >= 0:
-            heavy_operation(self.heavy_ms)
-        self._steps += 1
-        truncated = not terminated and self._steps >= self.game_spec.max_steps
-        return obs, reward, terminated, truncated, info
-
-    def state_features(self, obs: np.ndarray, info: dict[str, Any]) -> np.ndarray:
-        """Cart position and pole angle, ``(x, theta)``."""
-        return np.asarray(obs, dtype=np.float64)[[0, 2]]
-
-    def match(self, bug: Any) -> int | None:
-        """Ground truth: which injected bug a reported bug is (see :func:`_match`)."""
-        return _match(bug) if self.inject_bugs else None
-
-
 class CartPolePerfVector:
-    """``num_envs`` copies of :class:`CartPolePerf` stepped together in numpy.
+    """``num_envs`` copies of CartPole with RELINE's slow regions, stepped together in numpy.
 
     Gymnasium's equations (Euler integration, the same thresholds), one array operation per
     term over all copies; only copies that end a step in a bug interval run the heavy
-    operation, one by one. Reset draws each copy's start state exactly as the scalar game
-    does for the same seed. No auto-reset: a finished copy keeps its state, reward 0 and its
-    done flags until the next ``reset``.
+    operation, one by one. Reset draws each copy's start state exactly as Gymnasium's
+    ``CartPoleEnv.reset`` does for the same seed. No auto-reset: a finished copy keeps its
+    state, reward 0 and its done flags until the next ``reset``.
 
     ``frame_ms[i]`` is the batch's own wall time shared evenly between the copies plus the
     measured heavy time of copy ``i``, if it ran one.
@@ -237,7 +159,7 @@ class CartPolePerfVector:
 
     def step(self, actions: np.ndarray) -> VecStep:
         """Step every copy still playing with CartPole's physics."""
-        t0 = time.perf_counter()
+        clock = BatchClock()
         actions = np.asarray(actions, dtype=np.int64)
         if actions.shape != (self.num_envs,):
             raise ValueError(f"step needs {self.num_envs} actions, got shape {actions.shape}")
@@ -272,14 +194,13 @@ class CartPolePerfVector:
         if self.inject_bugs:
             for i in np.flatnonzero(active & (bug_of(obs[:, 0]) >= 0)).tolist():
                 heavy[i] = heavy_operation(self.heavy_ms)
-        batch_ms = (time.perf_counter() - t0) * 1000.0 - float(heavy.sum())
         return VecStep(
             obs=obs,
             reward=reward,
             terminated=self._terminated.copy(),
             truncated=self._truncated.copy(),
             features=features,
-            frame_ms=heavy + batch_ms / self.num_envs,
+            frame_ms=clock.frame_ms(heavy),
         )
 
     def match(self, bug: Any) -> int | None:
@@ -288,3 +209,55 @@ class CartPolePerfVector:
 
     def close(self) -> None:
         """Nothing to release: the game lives in this process's arrays."""
+
+
+class CartPolePerf(VectorEnv):
+    """Gymnasium's CartPole with RELINE's two slow regions and a 1000-step horizon.
+
+    Observation, actions, reward (+1 per step) and termination are CartPole's. A step that
+    ends with the cart strictly inside (-0.50, -0.45) or (0.45, 0.50) burns ``heavy_ms`` of
+    CPU. State features are ``(x, theta)``: where the cart is and how the pole leans. The
+    velocities are left out: the bugs depend on the position only, they have no natural
+    bounds, and two more dimensions would spread a point's visits (the performance oracle
+    needs several per point) and reward jitter in speed as coverage.
+
+    One copy of :class:`CartPolePerfVector` (:class:`games.vector_env.VectorEnv`); ``state``
+    is its physical state, as ``CartPoleEnv.state`` is.
+
+    Args:
+        heavy_ms: CPU time a slow frame burns, in milliseconds.
+        max_steps: Episode horizon (truncation).
+        inject_bugs: False plays plain CartPole with the same horizon.
+        render_mode: ``CartPoleEnv``'s: None, ``"human"`` or ``"rgb_array"``.
+    """
+
+    metadata = CartPoleEnv.metadata
+
+    def __init__(
+        self,
+        heavy_ms: float = 2.0,
+        max_steps: int = MAX_STEPS,
+        inject_bugs: bool = True,
+        render_mode: str | None = None,
+    ) -> None:
+        game = CartPolePerfVector(1, heavy_ms=heavy_ms, max_steps=max_steps, inject_bugs=inject_bugs)
+        self._view = CartPoleEnv(render_mode=render_mode)
+        super().__init__(game, self._view.observation_space, render_mode=render_mode)
+
+    @property
+    def state(self) -> np.ndarray:
+        """``(x, x_dot, theta, theta_dot)`` of the cart (a view: writing it moves the cart)."""
+        return self.game.state[0]
+
+    @state.setter
+    def state(self, value: np.ndarray) -> None:
+        self.game.state[0] = np.asarray(value, dtype=np.float64)
+
+    def render(self) -> Any:
+        """``CartPoleEnv``'s drawing of the current state."""
+        self._view.state = self.state.copy()
+        return self._view.render()
+
+    def close(self) -> None:
+        self._view.close()
+        super().close()

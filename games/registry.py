@@ -16,6 +16,7 @@ from typing import Any, Callable
 import gymnasium as gym
 
 from games.base import GameSpec, VectorGame
+from games.wrappers import wrap
 
 
 class GameNotFound(LookupError):
@@ -114,6 +115,7 @@ class GameFactory:
     gym_id: str | None = None
     kwargs: tuple[tuple[str, Any], ...] = ()
     step_timeout_s: float | None = None
+    wrappers: tuple = ()
 
     @property
     def label(self) -> str:
@@ -178,7 +180,7 @@ class GameFactory:
         entry = self._entry()
         if entry is not None and entry.vector_entry_point is not None:
             cls = load_entry_point(entry.vector_entry_point)
-            return cls(num_envs=num_envs, **dict(self.kwargs))
+            return wrap(cls(num_envs=num_envs, **dict(self.kwargs)), self.wrappers)
         from games.gym_adapter import GymVectorGame
 
         # Resolve a name to its entry point here: worker processes of the isolated mode do
@@ -186,7 +188,7 @@ class GameFactory:
         target = self if entry is None else GameFactory(
             entry_point=entry.entry_point, kwargs=self.kwargs, step_timeout_s=self.step_timeout_s
         )
-        return GymVectorGame(target.make_env, num_envs, step_timeout_s=self.step_timeout_s)
+        return wrap(GymVectorGame(target.make_env, num_envs, step_timeout_s=self.step_timeout_s), self.wrappers)
 
     def spec(self) -> GameSpec:
         """The game's :class:`GameSpec`, read from a single-copy vector instance."""

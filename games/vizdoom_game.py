@@ -24,9 +24,12 @@ work, not the place; CPU time keeps only the engine's own cost.
 
 Rendering cost is a property of what is in view: where the player stands and where it
 looks. The state features are therefore ``(x, y, angle)``: map position cut into cells of
-:data:`CELL` map units and the view direction into 8 octants. The scalar game puts no
-measured time in ``info`` (Gymnasium's determinism check compares infos); the engine times
-its ``step`` itself. The vector form measures each copy separately.
+looks. The state features are therefore ``(x, y, angle)``: map position cut into cells of
+:data:`games.doom_level.CELL` map units and the view direction into 8 octants. The rules
+live in :class:`VizDoomVector`, which measures each copy separately; :class:`VizDoomGame`
+is the generic scalar adapter over one copy (:class:`games.vector_env.VectorEnv`), which
+puts no measured time in ``info`` (Gymnasium's determinism check compares infos). Starting
+an engine is :mod:`games.doom_engine`, reading the level's geometry :mod:`games.doom_level`.
 
 No ground truth: the slow places are whatever the level and the renderer make them, so the
 game declares no ``injected_bugs`` and no ``match``.
@@ -36,48 +39,27 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
-import struct
-import tempfile
 import time
-from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Any, Sequence
 
-import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
 from games.base import GameError, GameSpec, VecStep
+from games.doom_engine import (
+    DEFAULT_FRAME_SKIP, DEFAULT_MAP, DEFAULT_MAX_STEPS, DEFAULT_RESOLUTION, DEFAULT_WAD, EXIT_REWARD,
+    DoomSettings, check_settings, child_pids, new_engine,
+)
+from games.doom_level import CELL, level_geometry
 from games.gym_adapter import game_error
+from games.vector_env import VectorEnv
 
-# Defaults chosen by measurement on 2 cores loaded by other work (load average 3-4), without
-# monsters: every 256-unit grid point of a map warped to, 4 view directions, the median of 5
-# frames, two passes. At 320x240, Freedoom 2 MAP01's views take 0.50 / 0.59 / 0.80 ms of engine
-# CPU time (5th / 50th / 95th percentile) and the passes rank them alike (Spearman 0.98; wall
-# clock 0.96). Of MAP02-MAP08 only MAP04 varies more (1.8x from 5th to 95th percentile against
-# 1.6x); MAP01 is kept because its slowest views lie a few hundred steps from the start, where
-# even random agents reach them. Larger screens cost more but vary less relative to their
-# cost, and their wall times drown in the machine's load (640x480: 1.75 / 1.92 / 2.38 ms,
-# wall-clock Spearman 0.0-0.4). Along walked routes at 320x240 the slowest places take about
-# twice the fastest (0.45 vs 1.0 ms).
-DEFAULT_WAD = "freedoom2.wad"
-DEFAULT_MAP = "MAP01"
-DEFAULT_RESOLUTION = "320x240"
-DEFAULT_FRAME_SKIP = 4
-DEFAULT_MAX_STEPS = 400
+__all__ = ["ACTIONS", "EXIT_REWARD", "VizDoomGame", "VizDoomVector", "child_pids", "game_spec"]
 
-CELL = 64.0
-"""Map units per bucket of x and y: a Doom grid block, about two player widths. At the
-default frame skip the player runs about 60 units a step, so a step moves about a cell."""
 ANGLE_BINS = 8
 """View direction cut into octants: what is in view, and so what rendering costs, changes
 with the direction (measured at 320x240 on a 64-unit grid: the 8 directions at one point
 differ by a median 0.26 ms, the points' means by 0.8 ms from 5th to 95th percentile)."""
-MARGIN = 16.0
-"""Map units added around the level's linedefs before rounding the bounds out to whole
-cells (the player's radius)."""
 
 TURN_PER_TIC = 7.5
 """Degrees a turning action turns per tic: 30 degrees a step at the default frame skip."""
@@ -90,10 +72,6 @@ VELOCITY_SCALE = 20.0
 """Map units per tic that map to 1 in the observation (running tops out near 17)."""
 EXPLORE_REWARD = 1.0
 """Reward for entering a cell (of :data:`CELL` units) for the first time in the episode."""
-EXIT_REWARD = 100.0
-"""Reward for leaving the level through its exit (Doom's own goal)."""
-MIN_HEADROOM = 56.0
-"""Doom's player height: a sector lower than this cannot be stood in (for ``render_map``)."""
 
 # (name, move forward, move backward, turn degrees per tic: positive = left).
 ACTIONS: tuple[tuple[str, int, int, float], ...] = (
@@ -104,226 +82,10 @@ ACTIONS: tuple[tuple[str, int, int, float], ...] = (
     ("forward_right", 1, 0, -TURN_PER_TIC),
     ("backward", 0, 1, 0.0),
 )
-CLOCKS = ("wall", "cpu")
-IWADS = ("freedoom1.wad", "freedoom2.wad", "doom.wad", "doom2.wad", "plutonia.wad", "tnt.wad")
 
 OBS_SIZE = 7 + DEPTH_COLUMNS
 _OBS_LOW = np.array([-1.0] * 6 + [0.0] + [0.0] * DEPTH_COLUMNS, dtype=np.float32)
 _OBS_HIGH = np.array([1.0] * 6 + [2.0] + [1.0] * DEPTH_COLUMNS, dtype=np.float32)
-
-
-def _vzd() -> Any:
-    """The ``vizdoom`` module, imported on first use with a clear message if it is missing."""
-    try:
-        import vizdoom
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "the vizdoom game needs the vizdoom package: pip install 'evo-game-testing[vizdoom]'"
-        ) from exc
-    return vizdoom
-
-
-# --------------------------------------------------------------------------- settings
-
-
-@dataclass(frozen=True)
-class DoomSettings:
-    """The checked kwargs of one configured game, shared by the scalar and vector forms."""
-
-    wad_path: str
-    is_iwad: bool
-    doom_map: str
-    resolution: str
-    frame_skip: int
-    max_steps: int
-    monsters: bool
-    clock: str
-
-
-def _wad_maps(path: str) -> list[str]:
-    """Names of the maps in a WAD: marker lumps followed by ``THINGS`` or ``TEXTMAP``."""
-    with open(path, "rb") as f:
-        header = f.read(12)
-        if len(header) < 12 or header[:4] not in (b"IWAD", b"PWAD"):
-            raise ValueError(f"wad {path!r} is not a WAD file")
-        count, offset = struct.unpack("<ii", header[4:])
-        f.seek(offset)
-        table = f.read(16 * count)
-    names = [table[i * 16 + 8: i * 16 + 16].rstrip(b"\0").decode("ascii", "replace").upper()
-             for i in range(len(table) // 16)]
-    return [n for n, nxt in zip(names, names[1:]) if nxt in ("THINGS", "TEXTMAP")]
-
-
-def _resolve_wad(wad: str) -> str:
-    """A WAD given by path, or by name in the vizdoom package or its ``scenarios`` folder."""
-    if os.path.isfile(wad):
-        return os.path.abspath(wad)
-    root = Path(_vzd().__file__).parent
-    for candidate in (root / wad, root / "scenarios" / wad):
-        if candidate.is_file():
-            return str(candidate)
-    shipped = sorted(p.name for p in root.glob("*.wad")) + sorted(
-        p.name for p in (root / "scenarios").glob("*.wad"))
-    raise ValueError(f"wad {wad!r} is neither a file nor a WAD shipped with vizdoom "
-                     f"({', '.join(shipped)})")
-
-
-def check_settings(
-    wad: str, doom_map: str, resolution: str, frame_skip: int, max_steps: int,
-    monsters: bool, clock: str,
-) -> DoomSettings:
-    """Check the kwargs of the game and resolve the WAD.
-
-    Raises:
-        ValueError: naming the kwarg that is wrong and what it may be.
-    """
-    if int(frame_skip) < 1:
-        raise ValueError(f"frame_skip must be at least 1 tic, got {frame_skip}")
-    if int(max_steps) < 1:
-        raise ValueError(f"max_steps must be positive, got {max_steps}")
-    if clock not in CLOCKS:
-        raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
-    res = str(resolution).upper()
-    if not hasattr(_vzd().ScreenResolution, f"RES_{res}"):
-        known = sorted(n[4:].lower() for n in dir(_vzd().ScreenResolution) if n.startswith("RES_"))
-        raise ValueError(f"resolution {resolution!r} is not a ViZDoom resolution "
-                         f"({', '.join(known)})")
-    path = _resolve_wad(str(wad))
-    maps = _wad_maps(path)
-    if str(doom_map).upper() not in maps:
-        raise ValueError(f"doom_map {doom_map!r} is not in {os.path.basename(path)} "
-                         f"(maps: {', '.join(maps) or 'none'})")
-    return DoomSettings(
-        wad_path=path, is_iwad=os.path.basename(path).lower() in IWADS,
-        doom_map=str(doom_map).upper(), resolution=res, frame_skip=int(frame_skip),
-        max_steps=int(max_steps), monsters=bool(monsters), clock=clock,
-    )
-
-
-# --------------------------------------------------------------------------- one engine
-
-
-def _child_pids(name: str) -> set[int]:
-    """Pids of this process's children whose command name is ``name`` (Linux ``/proc``)."""
-    me = os.getpid()
-    out: set[int] = set()
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                stat = f.read().decode("ascii", "replace")
-        except OSError:
-            continue
-        comm = stat[stat.find("(") + 1: stat.rfind(")")]
-        fields = stat[stat.rfind(")") + 2:].split()
-        if comm == name and int(fields[1]) == me:
-            out.add(int(entry))
-    return out
-
-
-def _new_game(settings: DoomSettings, *, sectors: bool = False) -> Any:
-    """A configured, initialised, headless ``DoomGame``."""
-    vzd = _vzd()
-    game = vzd.DoomGame()
-    if settings.is_iwad:
-        game.set_doom_game_path(settings.wad_path)
-    else:
-        game.set_doom_scenario_path(settings.wad_path)
-    game.set_doom_map(settings.doom_map)
-    # ZDoom keeps its settings in an ini file, by default _vizdoom.ini in the working folder.
-    game.set_doom_config_path(os.path.join(tempfile.gettempdir(), "evo_vizdoom.ini"))
-    game.set_screen_resolution(getattr(vzd.ScreenResolution, f"RES_{settings.resolution}"))
-    game.set_screen_format(vzd.ScreenFormat.GRAY8)
-    game.set_depth_buffer_enabled(True)
-    game.set_render_hud(False)
-    game.set_render_messages(False)
-    game.set_window_visible(False)
-    game.set_sound_enabled(False)
-    game.set_mode(vzd.Mode.PLAYER)
-    game.set_episode_timeout(0)  # the horizon is max_steps, counted here
-    game.set_episode_start_time(1)
-    game.set_living_reward(0.0)
-    game.set_map_exit_reward(EXIT_REWARD)
-    game.set_doom_skill(3)
-    game.set_available_buttons([
-        vzd.Button.MOVE_FORWARD, vzd.Button.MOVE_BACKWARD, vzd.Button.USE, vzd.Button.SPEED,
-        vzd.Button.TURN_LEFT_RIGHT_DELTA,
-    ])
-    game.set_available_game_variables([
-        vzd.GameVariable.POSITION_X, vzd.GameVariable.POSITION_Y, vzd.GameVariable.ANGLE,
-        vzd.GameVariable.VELOCITY_X, vzd.GameVariable.VELOCITY_Y, vzd.GameVariable.HEALTH,
-    ])
-    game.set_sectors_info_enabled(sectors)
-    if not settings.monsters:
-        game.add_game_args("-nomonsters")
-    game.init()
-    return game
-
-
-@dataclass(frozen=True, eq=False)
-class LevelGeometry:
-    """What the game needs to know about a level once: its bounds and where one can stand.
-
-    Attributes:
-        low: (x, y) of the lowest corner, rounded out to whole cells.
-        high: (x, y) of the highest corner.
-        bins: Cells along x and y.
-        walls: ``[bins_x, bins_y]`` uint8, 1 where a cell's centre lies in no sector the
-            player fits in.
-    """
-
-    low: tuple[float, float]
-    high: tuple[float, float]
-    bins: tuple[int, int]
-    walls: np.ndarray
-
-
-def _inside(px: np.ndarray, py: np.ndarray, lines: np.ndarray) -> np.ndarray:
-    """Even-odd test of points against a sector's linedefs ``[L, 4]`` (x1, y1, x2, y2)."""
-    x1, y1, x2, y2 = (lines[:, k][None, :] for k in range(4))
-    px, py = px[:, None], py[:, None]
-    crosses = (y1 > py) != (y2 > py)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        at = (x2 - x1) * (py - y1) / (y2 - y1) + x1
-    return ((crosses & (px < at)).sum(axis=1) % 2) == 1
-
-
-def level_geometry(settings: DoomSettings) -> LevelGeometry:
-    """The geometry of the level ``settings`` play, read once per process."""
-    return _level_geometry(settings.wad_path, settings.is_iwad, settings.doom_map)
-
-
-@lru_cache(maxsize=8)
-def _level_geometry(wad_path: str, is_iwad: bool, doom_map: str) -> LevelGeometry:
-    """Read the level's sectors with an engine of its own, so that no timed frame pays for
-    them (sector info cannot be switched off once an engine runs)."""
-    probe = DoomSettings(wad_path, is_iwad, doom_map, resolution="160X120", frame_skip=1,
-                         max_steps=1, monsters=False, clock="wall")
-    game = _new_game(probe, sectors=True)
-    try:
-        game.new_episode()
-        sectors = [
-            (np.array([[ln.x1, ln.y1, ln.x2, ln.y2] for ln in s.lines], dtype=np.float64),
-             float(s.ceiling_height - s.floor_height))
-            for s in game.get_state().sectors if len(s.lines)
-        ]
-    finally:
-        game.close()
-    points = np.concatenate([lines for lines, _ in sectors]).reshape(-1, 2)
-    low = np.floor((points.min(axis=0) - MARGIN) / CELL) * CELL
-    high = np.ceil((points.max(axis=0) + MARGIN) / CELL) * CELL
-    bins = np.round((high - low) / CELL).astype(int)
-    cx = low[0] + (np.arange(bins[0]) + 0.5) * CELL
-    cy = low[1] + (np.arange(bins[1]) + 0.5) * CELL
-    gx, gy = (g.ravel() for g in np.meshgrid(cx, cy, indexing="ij"))
-    floor = np.zeros(gx.shape, dtype=bool)
-    for lines, headroom in sectors:
-        if headroom >= MIN_HEADROOM:
-            floor |= _inside(gx, gy, lines)
-    walls = (~floor).reshape(int(bins[0]), int(bins[1])).astype(np.uint8)
-    return LevelGeometry((float(low[0]), float(low[1])), (float(high[0]), float(high[1])),
-                         (int(bins[0]), int(bins[1])), walls)
 
 
 def game_spec(settings: DoomSettings) -> GameSpec:
@@ -353,8 +115,8 @@ class DoomCopy:
         self._low = np.array(geo.low)
         self._size = np.array(geo.high) - self._low
         self._cpu: Any = None
-        before = _child_pids("vizdoom") if settings.clock == "cpu" else set()
-        self.game = _new_game(settings)
+        before = child_pids("vizdoom") if settings.clock == "cpu" else set()
+        self.game = new_engine(settings)
         if settings.clock == "cpu":
             self._open_cpu_clock(before)
         self.steps = 0
@@ -365,7 +127,7 @@ class DoomCopy:
         self._total = 0.0
 
     def _open_cpu_clock(self, before: set[int]) -> None:
-        new = sorted(_child_pids("vizdoom") - before)
+        new = sorted(child_pids("vizdoom") - before)
         path = f"/proc/{new[-1]}/task/{new[-1]}/schedstat" if new else ""
         try:
             self._cpu = open(path, "rb", buffering=0)  # noqa: SIM115 - closed in close()
@@ -466,104 +228,6 @@ class DoomCopy:
 # --------------------------------------------------------------------------- game forms
 
 
-class VizDoomGame(gym.Env):
-    """A Doom level as a Gymnasium env: explore it; the engine times the frames.
-
-    Actions (``Discrete(6)``): forward, turn left, turn right, forward and turn left,
-    forward and turn right, backward; the player always runs, turns are 7.5 degrees a tic,
-    and moving forward presses USE (doors, switches).
-
-    Observation (float32, 23 values), what an MLP can steer by: x and y scaled to [-1, 1]
-    over the level's bounds, sine and cosine of the view angle, the velocity (x, y) scaled
-    by 20 units a tic, health / 100, and a depth profile: the nearest depth in each of 16
-    column strips of the band around the screen's middle row, scaled to [0, 1] (0 = close,
-    so a wall ahead shows as low values in the middle strips). No pixels: the engine's
-    policies are MLPs over a flat vector.
-
-    Reward: +1 the first time an episode enters a cell of 64x64 map units, +100 for
-    leaving through the level's exit, 0 otherwise (no living reward): exploring is playing
-    the level. An episode terminates at the exit or on death (with ``monsters``), and is
-    truncated after ``max_steps`` steps.
-
-    State features: ``(x, y, angle)`` in map units and degrees; cells of 64 units and 8
-    octants (:func:`game_spec`).
-
-    Args:
-        wad: A WAD file path, or the name of one shipped with vizdoom (``freedoom2.wad``,
-            ``freedoom1.wad``, or a scenario such as ``my_way_home.wad``).
-        doom_map: Map lump in the WAD (``MAP01``, ``E1M1``).
-        resolution: Screen size of the software renderer, ``"320x240"``, ``"640x480"``...
-            (see the measurements at the top of the module).
-        frame_skip: Tics each action is held; only the last one is rendered. At least 2 for
-            doors to open on every forward step (USE needs a release in between).
-        max_steps: Episode horizon (truncation).
-        monsters: Play with the level's monsters (they move, so what is in view, and so the
-            frame time, then also depends on the time; the player can die). Off by default.
-        clock: How the vector form measures frame time: ``"wall"`` (``time.perf_counter``
-            around the engine calls) or ``"cpu"`` (the engine process's CPU time in them,
-            Linux only). Measured at 320x240 while other processes loaded both cores: two
-            passes over the views of Freedoom 2 MAP01-MAP08 ranked them alike with Spearman
-            0.79-0.98 by CPU time but 0.34-0.96 by wall time; two copies walking one route
-            in lockstep agree by either clock (0.9-0.98), but over a run's minutes the wall
-            clock adds spikes of several ms where a core was busy elsewhere.
-        render_mode: Unused (the game runs headless); accepted for Gymnasium.
-    """
-
-    metadata = {"render_modes": []}
-
-    def __init__(
-        self,
-        wad: str = DEFAULT_WAD,
-        doom_map: str = DEFAULT_MAP,
-        resolution: str = DEFAULT_RESOLUTION,
-        frame_skip: int = DEFAULT_FRAME_SKIP,
-        max_steps: int = DEFAULT_MAX_STEPS,
-        monsters: bool = False,
-        clock: str = "wall",
-        render_mode: str | None = None,
-    ) -> None:
-        self.settings = check_settings(wad, doom_map, resolution, frame_skip, max_steps,
-                                       monsters, clock)
-        self.game_spec = game_spec(self.settings)
-        self.action_space = spaces.Discrete(len(ACTIONS))
-        self.observation_space = spaces.Box(_OBS_LOW, _OBS_HIGH, dtype=np.float32)
-        self.render_mode = render_mode
-        self._copy: DoomCopy | None = None
-
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray, dict[str, Any]]:
-        super().reset(seed=seed)
-        if seed is None:
-            seed = int(self.np_random.integers(2**31 - 1))
-        if self._copy is None:
-            self._copy = DoomCopy(self.settings)
-        self._copy.reset(seed)
-        return self._copy.obs.copy(), {}
-
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        if self._copy is None:
-            raise RuntimeError("step called before reset")
-        reward, terminated, truncated, _ = self._copy.step(int(action))
-        return self._copy.obs.copy(), reward, terminated, truncated, {}
-
-    def state_features(self, obs: np.ndarray, info: dict[str, Any]) -> np.ndarray:
-        """``(x, y, angle)`` of the player after the last reset or step."""
-        if self._copy is None:
-            raise RuntimeError("state_features called before reset")
-        return self._copy.features.copy()
-
-    def render_map(self) -> np.ndarray:
-        """The level from above: ``[x cell, y cell]`` uint8, 1 where no one can stand."""
-        return level_geometry(self.settings).walls.copy()
-
-    def close(self) -> None:
-        """Stop the engine process (safe to call twice)."""
-        copy, self._copy = self._copy, None
-        if copy is not None:
-            copy.close()
-
-
 class VizDoomVector:
     """``num_envs`` Doom engines stepped one after another, each timed on its own.
 
@@ -653,7 +317,7 @@ class VizDoomVector:
         )
 
     def render_map(self) -> np.ndarray:
-        """The level from above (see :meth:`VizDoomGame.render_map`)."""
+        """The level from above: ``[x cell, y cell]`` uint8, 1 where no one can stand."""
         return level_geometry(self.settings).walls.copy()
 
     def close(self) -> None:
@@ -664,3 +328,64 @@ class VizDoomVector:
                 with contextlib.suppress(Exception):  # keep closing the others
                     copy.close()
 
+
+class VizDoomGame(VectorEnv):
+    """A Doom level as a Gymnasium env: explore it; the engine times the frames.
+
+    Actions (``Discrete(6)``): forward, turn left, turn right, forward and turn left,
+    forward and turn right, backward; the player always runs, turns are 7.5 degrees a tic,
+    and moving forward presses USE (doors, switches).
+
+    Observation (float32, 23 values), what an MLP can steer by: x and y scaled to [-1, 1]
+    over the level's bounds, sine and cosine of the view angle, the velocity (x, y) scaled
+    by 20 units a tic, health / 100, and a depth profile: the nearest depth in each of 16
+    column strips of the band around the screen's middle row, scaled to [0, 1] (0 = close,
+    so a wall ahead shows as low values in the middle strips). No pixels: the engine's
+    policies are MLPs over a flat vector.
+
+    Reward: +1 the first time an episode enters a cell of 64x64 map units, +100 for
+    leaving through the level's exit, 0 otherwise (no living reward): exploring is playing
+    the level. An episode terminates at the exit or on death (with ``monsters``), and is
+    truncated after ``max_steps`` steps.
+
+    State features: ``(x, y, angle)`` in map units and degrees; cells of 64 units and 8
+    octants (:func:`game_spec`).
+
+    Args:
+        wad: A WAD file path, or the name of one shipped with vizdoom (``freedoom2.wad``,
+            ``freedoom1.wad``, or a scenario such as ``my_way_home.wad``).
+        doom_map: Map lump in the WAD (``MAP01``, ``E1M1``).
+        resolution: Screen size of the software renderer, ``"320x240"``, ``"640x480"``...
+            (see the measurements in :mod:`games.doom_engine`).
+        frame_skip: Tics each action is held; only the last one is rendered. At least 2 for
+            doors to open on every forward step (USE needs a release in between).
+        max_steps: Episode horizon (truncation).
+        monsters: Play with the level's monsters (they move, so what is in view, and so the
+            frame time, then also depends on the time; the player can die). Off by default.
+        clock: How the vector form measures frame time: ``"wall"`` (``time.perf_counter``
+            around the engine calls) or ``"cpu"`` (the engine process's CPU time in them,
+            Linux only). Measured at 320x240 while other processes loaded both cores: two
+            passes over the views of Freedoom 2 MAP01-MAP08 ranked them alike with Spearman
+            0.79-0.98 by CPU time but 0.34-0.96 by wall time; two copies walking one route
+            in lockstep agree by either clock (0.9-0.98), but over a run's minutes the wall
+            clock adds spikes of several ms where a core was busy elsewhere.
+        render_mode: Unused (the game runs headless); accepted for Gymnasium.
+    """
+
+    def __init__(
+        self,
+        wad: str = DEFAULT_WAD,
+        doom_map: str = DEFAULT_MAP,
+        resolution: str = DEFAULT_RESOLUTION,
+        frame_skip: int = DEFAULT_FRAME_SKIP,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        monsters: bool = False,
+        clock: str = "wall",
+        render_mode: str | None = None,
+    ) -> None:
+        game = VizDoomVector(1, wad=wad, doom_map=doom_map, resolution=resolution,
+                             frame_skip=frame_skip, max_steps=max_steps, monsters=monsters,
+                             clock=clock)
+        super().__init__(game, spaces.Box(_OBS_LOW, _OBS_HIGH, dtype=np.float32))
+        self.settings = game.settings
+        self.render_mode = render_mode

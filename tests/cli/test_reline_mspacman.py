@@ -60,7 +60,7 @@ def test_the_frames_agent_evolves_and_fine_tunes_a_cnn(tmp_path: Path) -> None:
     [
         ("policy.conv=[[8, 64, 4]]", "policy.conv: conv layer 0 has a 64x64 kernel for a 48x40 input"),
         ("game.kwargs.obs_type=ram", "policy.conv: conv layers need a game that observes an image "
-                                     "(channels, height, width); this game's observation has shape (128,)"),
+                                     "(channels, height, width); this game's observation has shape (512,)"),
     ],
 )
 def test_a_cnn_that_does_not_fit_the_observation_is_bad_input(bad_input, override: str, expected: str) -> None:

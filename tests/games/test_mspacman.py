@@ -1,11 +1,12 @@
 """MsPacman with RELINE's tunnel-mouth performance bugs: Gymnasium conformance, exact replays,
 the ALE vector form agreeing with the scalar game, a route through the four mouths that makes
-exactly those steps slow, ground truth, bucket alignment, the stacked-frames observation and
-kwargs checking."""
+exactly those steps slow, ground truth, bucket alignment, the frames observation (stacked by
+the frame_stack wrapper) and kwargs checking."""
 
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ from games.mspacman import (  # noqa: E402
     FRAME_SHAPE, INTRO_FRAMES, MOUTHS, OBS_DIMS, REFERENCE_ROUTE, X_BINS, Y_BINS, MsPacmanPerf,
     MsPacmanPerfVector, features_of, mouth_of,
 )
+from games.wrappers import wrap  # noqa: E402
 from oracles.base import Bug  # noqa: E402
 
 HEAVY_MS = 20.0  # far above an ordinary step (about 0.3 ms), so a busy machine cannot blur it
@@ -357,9 +359,10 @@ def downsampled(before: np.ndarray, frame: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize(("seed", "noops"), [(27, 0), (23, 1), (11, 4)])
 def test_frames_are_the_screen_downsampled_and_stacked(seed: int, noops: int) -> None:
-    """The newest frame of each observation is the screen downsampled; the stack shifts by
-    one frame per step; reset fills it with its first frame. Seeds with 0 and 1 no-op frames
-    start on the frames of the post-intro snapshot, which ``restoreState`` does not restore."""
+    """Each observation is the screen downsampled; the frame_stack wrapper shifts its stack by
+    one frame per step and a reset fills it with its first frame. Seeds with 0 and 1 no-op
+    frames start on the frames of the post-intro snapshot, which ``restoreState`` does not
+    restore."""
     env = MsPacmanPerf(heavy_ms=0.0, obs_type="frames")
     actions = route_actions()[:30]
     frames, start = screen_frames(seed, actions)
@@ -367,8 +370,8 @@ def test_frames_are_the_screen_downsampled_and_stacked(seed: int, noops: int) ->
     play(env, 3, actions[::-1])  # another episode first: its screen must not leak into reset
     obs, feats = play(env, seed, actions)
 
-    assert obs.shape == (len(actions) + 1, 4, *FRAME_SHAPE) and obs.dtype == np.float32
-    assert env.observation_space.shape == env.game_spec.obs_shape == (4, 48, 40)
+    assert obs.shape == (len(actions) + 1, 1, *FRAME_SHAPE) and obs.dtype == np.float32
+    assert env.observation_space.shape == env.game_spec.obs_shape == (1, 48, 40)
     assert 0.0 <= obs.min() and obs.max() <= 1.0
     levels = np.rint(obs * 255.0)
     np.testing.assert_allclose(obs, levels / 255.0, rtol=1e-6)  # gray levels / 255
@@ -376,23 +379,31 @@ def test_frames_are_the_screen_downsampled_and_stacked(seed: int, noops: int) ->
     for t in range(1, len(actions) + 1):
         at = start + 4 * t
         pooled.append(downsampled(frames[at - 1], frames[at]))
-    for t in range(len(obs)):
+    np.testing.assert_array_equal(levels[:, 0], np.stack(pooled))
+    assert (levels[:, 0] == 167).any(axis=(1, 2)).all()  # Pac-Man's gray is in every frame
+
+    game = wrap(MsPacmanPerfVector(1, heavy_ms=0.0, obs_type="frames"), [("frame_stack", {"k": 4})])
+    assert game.game_spec.obs_shape == (4, 48, 40)
+    stacked = [game.reset([seed])[0][0]] + [game.step(np.array([a])).obs[0] for a in actions]
+    stacked_levels = np.rint(np.array(stacked) * 255.0)
+    for t in range(len(stacked)):
         expected = [pooled[max(s, 0)] for s in range(t - 3, t + 1)]  # oldest first
-        np.testing.assert_array_equal(levels[t], np.stack(expected))
-    assert all((obs[0] == obs[0, -1]).all(axis=(1, 2)))  # reset: four copies of one frame
-    np.testing.assert_array_equal(obs[1:, :-1], obs[:-1, 1:])  # one frame in, the oldest out
-    assert (levels[:, -1] == 167).any(axis=(1, 2)).all()  # Pac-Man's gray is in every frame
+        np.testing.assert_array_equal(stacked_levels[t], np.stack(expected))
+    stacked = np.array(stacked)
+    assert all((stacked[0] == stacked[0, -1]).all(axis=(1, 2)))  # reset: four copies of one frame
+    np.testing.assert_array_equal(stacked[1:, :-1], stacked[:-1, 1:])  # one frame in, the oldest out
+    game.close()
 
 
 def test_frames_keep_the_features_of_the_ram_and_pass_check_env() -> None:
     """The position (state features, and so coverage, mouths and bug locations) is the same
     whatever the observation: with frames it is read from the RAM, not from the pixels."""
     _, ram_feats = play(MsPacmanPerf(heavy_ms=0.0, noop_max=0), 0, route_actions())
-    env = MsPacmanPerf(heavy_ms=0.0, noop_max=0, obs_type="frames", frame_stack=2)
+    env = MsPacmanPerf(heavy_ms=0.0, noop_max=0, obs_type="frames")
     obs, feats = play(env, 0, route_actions())
     np.testing.assert_array_equal(feats, ram_feats)
-    assert obs.shape[1:] == env.game_spec.obs_shape == (2, *FRAME_SHAPE)
-    game = MsPacmanPerfVector(1, heavy_ms=0.0, noop_max=0, obs_type="frames", frame_stack=2)
+    assert obs.shape[1:] == env.game_spec.obs_shape == (1, *FRAME_SHAPE)
+    game = MsPacmanPerfVector(1, heavy_ms=0.0, noop_max=0, obs_type="frames")
     first, vec_feats = game.reset([0])
     np.testing.assert_array_equal(first[0], obs[0])
     for t, a in enumerate(route_actions()):
@@ -404,19 +415,21 @@ def test_frames_keep_the_features_of_the_ram_and_pass_check_env() -> None:
 
 
 def test_frames_through_the_registry_keep_their_image_shape() -> None:
-    """The policy reads the image layout from the spec, by name and by entry point alike."""
+    """The policy reads the image layout from the spec, by name and by entry point alike,
+    with the wrappers' shape when there are some."""
+    stack = (("frame_stack", (("k", 4),)),)
     for factory in (
         GameFactory(name="mspacman_perf", kwargs=(("obs_type", "frames"),)),
         GameFactory(entry_point="games.mspacman:MsPacmanPerf", kwargs=(("obs_type", "frames"),)),
     ):
-        assert factory.spec().obs_shape == (4, *FRAME_SHAPE)
+        assert factory.spec().obs_shape == (1, *FRAME_SHAPE)
+        assert replace(factory, wrappers=stack).spec().obs_shape == (4, *FRAME_SHAPE)
 
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
         ({"obs_type": "pixels"}, "obs_type must be one of ram, features, frames"),
-        ({"obs_type": "frames", "frame_stack": 0}, "frame_stack must be positive"),
         ({"heavy_ms": -1.0}, "heavy_ms must be >= 0"),
         ({"max_steps": 0}, "max_steps must be positive"),
         ({"frameskip": 0}, "frameskip must be positive"),
@@ -450,6 +463,7 @@ def test_bad_calls_say_what_is_wrong(env: MsPacmanPerf) -> None:
 def test_observation_kwargs_do_not_make_another_game() -> None:
     """evo evaluate compares agents that play from RAM, features or pixels as one game."""
     ram = GameFactory(name="mspacman_perf", kwargs=(("heavy_ms", 2.0),))
-    pixels = GameFactory(name="mspacman_perf", kwargs=(("heavy_ms", 2.0), ("obs_type", "frames"), ("frame_stack", 2)))
+    pixels = GameFactory(name="mspacman_perf", kwargs=(("heavy_ms", 2.0), ("obs_type", "frames")),
+                         wrappers=(("frame_stack", (("k", 2),)),))
     assert ram.played() == pixels.played()
     assert ram.played() != GameFactory(name="mspacman_perf", kwargs=(("heavy_ms", 5.0),)).played()
