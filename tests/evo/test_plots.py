@@ -57,7 +57,7 @@ def test_coverage_maps(runs: list[RunData], tmp_path: Path) -> None:
 
 def test_visited_keys_decode_to_the_cells_played(runs: list[RunData]) -> None:
     """Coverage keys are mixed-radix numbers over feature_bins; decoding gives back cells."""
-    facts = game_facts(runs[0].config)
+    facts = game_facts(runs[0])
     cells = np.array([[1, 2], [3, 4], [18, 0]], dtype=np.float64)
     keys = facts.spec.bucket_keys(cells)
     grid = plots._visited_grid(keys.tolist(), facts)
