@@ -1,7 +1,8 @@
 """Read run directories into pandas: the end-of-run summary, and tables that compare runs.
 
-``load_run(path)`` is the entry point for notebooks: it returns the run's resolved config and
-its ``generations.csv`` and ``bugs.jsonl`` as DataFrames. ``compare(run_dirs)`` and
+``load_run(path)`` is the entry point for notebooks: it returns the run's resolved config,
+its ``generations.csv`` and ``bugs.jsonl`` as DataFrames, and its game's facts (``game.json``:
+no live game is built to report a run). ``compare(run_dirs)`` and
 ``pairwise(run_dirs)`` are the ``summary.csv`` and ``pairwise.csv`` of ``evo compare``.
 """
 

@@ -11,6 +11,8 @@ batch (``delta``): ``t = t_base + max(0, max(Q1_batch - Q1_base, Q3_batch - Q3_b
 that a machine that got busier since the warm-up (another run, more game copies sharing the
 caches) does not turn every ordinary frame into a slow one. The quartiles of a batch only
 move when more than a quarter of its frames are slower, which the bugs of a batch are not.
+The line itself is :class:`oracles.frame_threshold.FrameThreshold`, shared with ``fps_drop``
+and ``evo evaluate``.
 """
 
 from __future__ import annotations
