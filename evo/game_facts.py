@@ -93,8 +93,15 @@ def game_label(game: dict[str, Any]) -> str:
 def write_game_facts(run_dir: Path, facts: GameFacts) -> Path:
     """Write ``game.json`` into a run directory."""
     path = run_dir / GAME
-    path.write_text(json.dumps(facts.to_json()))
+    path.write_text(json.dumps(facts.to_json(), default=_plain))
     return path
+
+
+def _plain(value: Any) -> Any:
+    """numpy numbers and arrays in a game's spec as JSON numbers and lists."""
+    if isinstance(value, (np.generic, np.ndarray)):
+        return value.tolist()
+    raise TypeError(f"{type(value).__name__} in a game's facts is not JSON")
 
 
 def read_game_facts(run_dir: Path) -> GameFacts | None:
