@@ -270,7 +270,7 @@ def _report(args: argparse.Namespace, console: Console) -> int:
     if not (run_dir / GENERATIONS).is_file():
         raise UserError(f"{run_dir}: run has no {GENERATIONS} (not one generation finished)")
     run = load_run(run_dir)
-    facts = game_facts(run.config)
+    facts = game_facts(run)
     console.print(_metric_table(summary(run, len(facts.injected) if facts.has_truth else None),
                                 f"{run.config['name']} (seed {run.config.get('seed', 0)})"))
     figures = run_dir / "plots"

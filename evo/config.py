@@ -211,12 +211,32 @@ class Experiment(Strict):
     finetune: FinetuneConfig = Field(default_factory=FinetuneConfig)
     parallel: ParallelConfig = Field(default_factory=ParallelConfig)
     runs_dir: str = Field("runs", description="Parent folder of run directories.")
+    device: str = Field(
+        "cpu",
+        description="Torch device of the objectives' and oracles' tensors (their context): "
+        "cpu, cuda or cuda:N.",
+    )
     torch_threads: int = Field(
         1,
         ge=1,
         description="CPU threads torch may use. The policies are small batched networks, for "
         "which one thread is fastest: on 2 cores, 2 threads ran the Wuji experiment 3x slower.",
     )
+
+    @field_validator("device")
+    @classmethod
+    def _device(cls, device: str) -> str:
+        kind, _, index = device.partition(":")
+        if kind not in ("cpu", "cuda") or (index and (kind == "cpu" or not index.isdigit())):
+            raise ValueError(f"expected cpu, cuda or cuda:N, got {device!r}")
+        if kind == "cuda":
+            import torch
+
+            if not torch.cuda.is_available():
+                raise ValueError(f"{device} requested but torch sees no CUDA device here; use cpu")
+            if index and int(index) >= torch.cuda.device_count():
+                raise ValueError(f"{device} requested but there are {torch.cuda.device_count()} CUDA devices")
+        return device
 
     @model_validator(mode="after")
     def _consistent(self) -> "Experiment":
@@ -363,5 +383,13 @@ def game_factory(exp: Experiment):  # -> games.GameFactory (import kept lazy for
 
 
 def dump_experiment(exp: Experiment) -> str:
-    """The resolved config as YAML (every default filled in), for ``config.yaml``."""
-    return yaml.safe_dump(exp.model_dump(mode="json"), sort_keys=False)
+    """The resolved config as YAML (every default filled in, every objective's and oracle's
+    kwargs included, validated through their config models), for ``config.yaml``."""
+    from objectives import resolved_kwargs as objective_kwargs
+    from oracles import resolved_kwargs as oracle_kwargs
+
+    raw = exp.model_dump(mode="json")
+    for section, resolve in (("objectives", objective_kwargs), ("oracles", oracle_kwargs)):
+        for entry in raw[section]:
+            entry["kwargs"] = resolve(entry["name"], entry["kwargs"])
+    return yaml.safe_dump(raw, sort_keys=False)

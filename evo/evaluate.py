@@ -57,7 +57,8 @@ from evo.rollout import SEED_MAX
 from evo.search import Built
 from evo.stats import cliffs_delta, delta_magnitude, holm, mann_whitney
 from games.base import RolloutBatch
-from oracles.performance import PerformanceConfig, is_low_fps, point_bounds, slow_threshold
+from oracles.frame_threshold import slow_threshold
+from oracles.performance import PerformanceConfig, is_low_fps, point_bounds
 
 BATCH_EPISODES = 50
 """Episodes one task plays at once (the vector game's copies): large enough for one forward
@@ -106,7 +107,7 @@ ProgressFn = Callable[[str], None]
 
 def _performance_config(built: Built) -> PerformanceConfig:
     for oracle in built.oracles:
-        if getattr(oracle, "name", None) == "performance":
+        if oracle.name == "performance":
             return oracle.config
     return PerformanceConfig()
 
@@ -143,7 +144,7 @@ def load_agent(run_dir: Path, select: str = "best", objective: str | None = None
     built = Built.from_experiment(exp)
     ckpt = load_checkpoint(ckpt_path)
     for obj, state in zip(built.objectives, ckpt.meta.get("objectives", [])):
-        if state is not None and hasattr(obj, "load_state_dict"):
+        if state is not None:
             obj.load_state_dict(state)  # the thresholds the run had calibrated
     random_policy = exp.search.policy == "random"
     rows = np.arange(1) if random_policy else _pick(built, ckpt.F, select, objective)

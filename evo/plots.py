@@ -18,8 +18,9 @@ from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.figure import Figure
 
 from evo.checkpoint import latest_checkpoint, load_checkpoint
-from evo.report import GameFacts, RunData, found_curve, game_facts
+from evo.game_facts import GameFacts
 from evo.operators import to_minimisation
+from evo.report import RunData, found_curve, game_facts
 from objectives import REGISTRY as OBJECTIVES
 
 KIND_COLOURS = {
@@ -39,7 +40,7 @@ def _by_game(runs: Sequence[RunData]) -> dict[str, dict[str, list[RunData]]]:
     """game label -> strategy -> runs, both in order of first appearance."""
     out: dict[str, dict[str, list[RunData]]] = {}
     for run in runs:
-        out.setdefault(game_facts(run.config).label, {}).setdefault(run.config["name"], []).append(run)
+        out.setdefault(game_facts(run).label, {}).setdefault(run.config["name"], []).append(run)
     return out
 
 
@@ -73,7 +74,7 @@ def bugs_over(runs: Sequence[RunData], x: Literal["env_steps", "wall_s"], path: 
             curves = []
             for run in group:
                 curve = found_curve(run)
-                truth = game_facts(run.config).has_truth
+                truth = game_facts(run).has_truth
                 at = np.searchsorted(curve[x].to_numpy(), grid, side="right") - 1
                 curves.append(curve["found"].to_numpy()[np.clip(at, 0, None)])
             stack = np.vstack(curves).astype(float)
@@ -82,7 +83,7 @@ def bugs_over(runs: Sequence[RunData], x: Literal["env_steps", "wall_s"], path: 
             ax.fill_between(grid, stack.min(axis=0), stack.max(axis=0), color=_colour(i),
                             alpha=0.15, step="post", linewidth=0)
         if truth:
-            injected = len(game_facts(next(iter(strategies.values()))[0].config).injected)
+            injected = len(game_facts(next(iter(strategies.values()))[0]).injected)
             ax.axhline(injected, color="grey", linestyle=":", linewidth=1, label=f"injected ({injected})")
         ax.set_title(label, fontsize=10)
         ax.set_xlabel(X_LABELS[x])
@@ -136,7 +137,7 @@ def pareto_fronts(runs: Sequence[RunData], path: str | Path) -> Path:
                 skipped.append(name)
                 continue
             F = np.concatenate([f[:, :2] for f in finals])
-            senses = [getattr(OBJECTIVES[n][1], "sense", "max") for n in names]
+            senses = [OBJECTIVES[n][1].sense for n in names]
             ax.scatter(F[:, 0], F[:, 1], s=10, alpha=0.35, color=_colour(i))
             front = _front(F, senses)
             ax.plot(front[:, 0], front[:, 1], color=_colour(i), marker="o", markersize=4,
@@ -211,7 +212,7 @@ def coverage_maps(runs: Sequence[RunData], path: str | Path) -> Path | None:
         for ax in row[len(strategies):]:
             ax.set_axis_off()
         for ax, (name, group) in zip(row, strategies.items()):
-            facts = game_facts(group[0].config)
+            facts = game_facts(group[0])
             share = None
             for run in group:
                 ckpt = latest_checkpoint(run.path)

@@ -68,12 +68,11 @@ def replay(run_dir: str | Path, bug_id: int, repeats: int = 3) -> ReplayResult:
         k = oracle_names.index(record["oracle"])
         oracle = built.oracles[k]
         ckpt = latest_checkpoint(run_dir)
-        if ckpt is not None and hasattr(oracle, "load_state_dict"):
+        if ckpt is not None:
             state = load_checkpoint(ckpt).meta["oracles"][k]
             if state is not None:
                 oracle.load_state_dict(state)
-        if hasattr(oracle, "forget_visits"):
-            oracle.forget_visits()  # judge the replays on their own evidence
+        oracle.forget_visits()  # judge the replays on their own evidence
         actions = [int(a) for a in record["actions"]]
         if record["kind"] == "performance":
             repeats = max(repeats, run_batch(exp))

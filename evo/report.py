@@ -1,7 +1,8 @@
 """Read run directories into pandas: the end-of-run summary, and tables that compare runs.
 
-``load_run(path)`` is the entry point for notebooks: it returns the run's resolved config and
-its ``generations.csv`` and ``bugs.jsonl`` as DataFrames. ``compare(run_dirs)`` and
+``load_run(path)`` is the entry point for notebooks: it returns the run's resolved config,
+its ``generations.csv`` and ``bugs.jsonl`` as DataFrames, and its game's facts (``game.json``:
+no live game is built to report a run). ``compare(run_dirs)`` and
 ``pairwise(run_dirs)`` are the ``summary.csv`` and ``pairwise.csv`` of ``evo compare``.
 """
 
@@ -18,8 +19,9 @@ import pandas as pd
 import yaml
 
 from evo import rundir
+from evo.game_facts import GameFacts, build_game_facts, read_game_facts
 from evo.stats import cliffs_delta, delta_magnitude, holm, mann_whitney, time_to_fraction
-from games.base import BUG_KINDS, GameSpec
+from games.base import BUG_KINDS
 
 BUG_COLUMNS = [
     "id", "kind", "oracle", "signature", "message", "generation", "env_steps", "wall_s",
@@ -36,12 +38,14 @@ class RunData:
         config: The resolved experiment config (``config.yaml``) as a dict.
         generations: One row per generation (``generations.csv``).
         bugs: One row per bug (``bugs.jsonl``).
+        game: The game's facts (``game.json``); None for a run written without it.
     """
 
     path: Path
     config: dict[str, Any]
     generations: pd.DataFrame
     bugs: pd.DataFrame
+    game: GameFacts | None = None
 
 
 def load_run(path: str | Path) -> RunData:
@@ -64,7 +68,7 @@ def load_run(path: str | Path) -> RunData:
     bugs = pd.DataFrame(records, columns=BUG_COLUMNS if not records else None)
     if "injected_id" in bugs:
         bugs["injected_id"] = bugs["injected_id"].astype("Int64")
-    return RunData(path, config, generations, bugs)
+    return RunData(path, config, generations, bugs, read_game_facts(path))
 
 
 def summary(run: RunData, injected: int | None = None) -> pd.DataFrame:
@@ -110,58 +114,10 @@ FRACTIONS: tuple[tuple[str, float], ...] = (("50", 0.5), ("90", 0.9), ("100", 1.
 """Shares of the injected bugs whose time to find is reported (column suffixes)."""
 
 
-@dataclass(frozen=True)
-class GameFacts:
-    """What scoring and plotting a run need from its game, built once per game config.
-
-    Attributes:
-        label: The game and its kwargs, e.g. ``block_maze(maze_seed=0, preset=large)``;
-            strategies are only compared with others on the same label.
-        spec: The game's :class:`games.base.GameSpec`.
-        has_truth: The game knows its injected bugs (``match``); bugs found then means
-            distinct injected bugs found, otherwise bug reports.
-        injected: The game's ground truth (``injected_bugs``), empty without it.
-        walls: The optional ``render_map()`` of the game: 2-D, 1 = wall, indexed by the
-            buckets of the first two state features; None when the game has none.
-    """
-
-    label: str
-    spec: GameSpec
-    has_truth: bool
-    injected: tuple[Any, ...]
-    walls: np.ndarray | None
-
-
-def game_label(config: dict[str, Any]) -> str:
-    """``name(k=v, ...)`` of a run's game section."""
-    game = config["game"]
-    source = game.get("name") or game.get("entry_point") or game.get("gym_id") or "?"
-    kwargs = ", ".join(f"{k}={v}" for k, v in sorted((game.get("kwargs") or {}).items()))
-    return f"{source}({kwargs})"
-
-
-def game_facts(config: dict[str, Any]) -> GameFacts:
-    """Build the game of a run's resolved config once (cached per game section), read its facts."""
-    key = json.dumps(config["game"], sort_keys=True)
-    if key not in _FACTS:
-        from evo.config import game_factory, parse_experiment
-
-        factory = game_factory(parse_experiment(config))
-        spec = factory.spec()
-        env = factory.make_env()
-        try:
-            game = env.unwrapped
-            has_truth = hasattr(game, "match")
-            injected = tuple(getattr(game, "injected_bugs", ())) if has_truth else ()
-            render_map = getattr(game, "render_map", None)
-            walls = np.asarray(render_map()) if callable(render_map) else None
-        finally:
-            env.close()
-        _FACTS[key] = GameFacts(game_label(config), spec, has_truth, injected, walls)
-    return _FACTS[key]
-
-
-_FACTS: dict[str, GameFacts] = {}
+def game_facts(run: RunData) -> GameFacts:
+    """The facts of a run's game: its ``game.json``, or for a run directory written before
+    ``game.json`` existed, the game built once from its config."""
+    return run.game if run.game is not None else build_game_facts(run.config)
 
 
 def found_curve(run: RunData, facts: GameFacts | None = None) -> pd.DataFrame:
@@ -170,7 +126,7 @@ def found_curve(run: RunData, facts: GameFacts | None = None) -> pd.DataFrame:
     Bugs found are distinct injected bugs when the game has ground truth, bug reports
     otherwise. The first row is the start (0, 0, 0).
     """
-    facts = facts or game_facts(run.config)
+    facts = facts or game_facts(run)
     bugs = run.bugs
     rows = [(0.0, 0.0, 0)]
     seen: set[int] = set()
@@ -185,7 +141,7 @@ def found_curve(run: RunData, facts: GameFacts | None = None) -> pd.DataFrame:
 
 def run_metrics(run: RunData) -> dict[str, Any]:
     """One row of :func:`runs_table`: what a run found, how fast, and at what cost."""
-    facts = game_facts(run.config)
+    facts = game_facts(run)
     bugs = run.bugs
     last = run.generations.iloc[-1] if len(run.generations) else None
     matched = bugs["injected_id"].dropna() if len(bugs) else pd.Series(dtype="Int64")

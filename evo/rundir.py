@@ -1,4 +1,5 @@
-"""The run directory: ``config.yaml``, ``generations.csv``, ``bugs.jsonl``, ``checkpoints/``.
+"""The run directory: ``config.yaml``, ``game.json``, ``generations.csv``, ``bugs.jsonl``,
+the components' tables (``low_fps_points.csv``...), ``checkpoints/``.
 
 Files are appended as the run goes, one generation or bug at a time, so that whatever is
 killed keeps what was already found; ``--resume`` cuts the files back to the last
@@ -11,14 +12,17 @@ import csv
 import json
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
+from evo.game_facts import GameFacts, write_game_facts
 from oracles.archive import ArchivedBug, BugArchive, append_jsonl, to_record
 
 CONFIG = "config.yaml"
 GENERATIONS = "generations.csv"
 BUGS = "bugs.jsonl"
-LOW_FPS_POINTS = "low_fps_points.csv"
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def new_run_dir(runs_dir: str | Path, experiment: str, seed: int) -> Path:
@@ -33,12 +37,14 @@ def new_run_dir(runs_dir: str | Path, experiment: str, seed: int) -> Path:
     return path
 
 
-def start(run_dir: Path, config_yaml: str) -> None:
-    """Create the run directory with its resolved config and an empty bug file."""
+def start(run_dir: Path, config_yaml: str, game: GameFacts) -> None:
+    """Create the run directory with its resolved config, its game's facts (``game.json``)
+    and an empty bug file."""
     run_dir.mkdir(parents=True, exist_ok=True)
     if (run_dir / GENERATIONS).exists() or (run_dir / BUGS).exists():
         raise FileExistsError(f"{run_dir} already holds a run; use --resume or another --out")
     (run_dir / CONFIG).write_text(config_yaml)
+    write_game_facts(run_dir, game)
     (run_dir / BUGS).touch()
 
 
@@ -73,13 +79,23 @@ def truncate_to_generation(run_dir: Path, generation: int) -> BugArchive:
     return BugArchive.from_records(to_record(b) for b in kept)
 
 
-def write_low_fps_points(run_dir: Path, rows: Sequence[dict[str, Any]]) -> None:
-    """Rewrite ``low_fps_points.csv`` (the performance oracle's points so far), atomically."""
-    import pandas as pd
+def write_tables(run_dir: Path, tables: Sequence[Mapping[str, "pd.DataFrame"]]) -> None:
+    """Rewrite each component's tables as ``<name>.csv``, each atomically.
 
-    path = run_dir / LOW_FPS_POINTS
-    tmp = path.with_suffix(".tmp")
-    columns = None if rows else ["point", "visits", "slow", "confidence", "median_ms", "max_ms",
-                                 "threshold_ms", "reported"]
-    pd.DataFrame(list(rows), columns=columns).to_csv(tmp, index=False)
-    tmp.replace(path)
+    Args:
+        run_dir: The run directory.
+        tables: Per component, what its ``tables()`` returned.
+
+    Raises:
+        ValueError: two components handed over a table of one name.
+    """
+    seen: set[str] = set()
+    for named in tables:
+        for name, table in named.items():
+            if name in seen:
+                raise ValueError(f"two components write the table {name!r}; names must be unique")
+            seen.add(name)
+            path = run_dir / f"{name}.csv"
+            tmp = path.with_suffix(".tmp")
+            table.to_csv(tmp, index=False)
+            tmp.replace(path)

@@ -23,6 +23,7 @@ from evo import rundir
 from evo.checkpoint import Checkpoint, latest_checkpoint, load_checkpoint, save_checkpoint
 from evo.config import ConfigError, Experiment, PolicyConfig, dump_experiment, game_factory
 from evo.finetune import DIAGNOSTICS, Diagnostics
+from evo.game_facts import GameFacts, game_label
 from evo.parallel import DenseReward, Executor, PlayTask, TuneTask, chunks, run_play, run_tune
 from evo.policy import PolicySpec
 from evo.operators import Operators, Population, episode_cases, hypervolume
@@ -31,6 +32,7 @@ from objectives import build_objectives
 from objectives.coverage import CoverageTracker
 from oracles import build_oracles, calibrate_all, check_all
 from oracles.archive import ArchivedBug, BugArchive
+from oracles.component import Component, Context
 
 SEED_MAX = 2**63 - 1
 
@@ -78,7 +80,7 @@ def build_policy_spec(policy: PolicyConfig, spec: GameSpec) -> PolicySpec:
 
 @dataclass
 class Built:
-    """Everything an experiment builds once: game factory, spec, objectives, oracles."""
+    """Everything an experiment builds once: game factory, spec, objectives, oracles, facts."""
 
     exp: Experiment
     factory: Any
@@ -86,27 +88,36 @@ class Built:
     policy_spec: PolicySpec
     objectives: list[Any]
     oracles: list[Any]
+    facts: GameFacts
     truth: Any | None = None
 
     @classmethod
-    def from_experiment(cls, exp: Experiment) -> "Built":
+    def from_experiment(cls, exp: Experiment, run_dir: Path | None = None) -> "Built":
+        """Build it all; components get their contexts (``run_dir`` None: no run directory)."""
         factory = game_factory(exp)
         spec = factory.spec()
         policy_spec = build_policy_spec(exp.policy, spec)
-        objectives = build_objectives([(o.name, o.kwargs) for o in exp.objectives], spec)
-        oracles = build_oracles([(o.name, o.kwargs) for o in exp.oracles], spec)
+        context = Context(exp.seed, exp.device, run_dir)
+        objectives = build_objectives([(o.name, o.kwargs) for o in exp.objectives], spec, context)
+        oracles = build_oracles([(o.name, o.kwargs) for o in exp.oracles], spec, context)
         env = factory.make_env()
-        truth = env.unwrapped if hasattr(env.unwrapped, "match") else None
+        facts = GameFacts.of_game(game_label(exp.game.model_dump(mode="json")), spec, env.unwrapped)
+        truth = env.unwrapped if facts.has_truth else None
         if truth is None:
             env.close()
-        return cls(exp, factory, spec, policy_spec, objectives, oracles, truth)
+        return cls(exp, factory, spec, policy_spec, objectives, oracles, facts, truth)
+
+    @property
+    def components(self) -> list[Component]:
+        """Objectives then oracles: everything the loop calibrates, updates and saves."""
+        return [*self.objectives, *self.oracles]
 
     def match(self, bug: Any) -> int | None:
         return None if self.truth is None else self.truth.match(bug)
 
     @property
     def injected(self) -> list[Any]:
-        return list(getattr(self.truth, "injected_bugs", [])) if self.truth is not None else []
+        return list(self.facts.injected)
 
 
 @dataclass
@@ -131,7 +142,7 @@ class Search:
         self.exp = exp
         self.run_dir = Path(run_dir)
         self.progress = progress
-        self.built = Built.from_experiment(exp)
+        self.built = Built.from_experiment(exp, self.run_dir)
         self.spec = self.built.spec
         self.archive = BugArchive()
         self.tracker = CoverageTracker(self.spec)
@@ -189,7 +200,7 @@ class Search:
         c.env_steps += int(sum(r.length for r in rollouts))
         self.tracker.update(rollouts)
         if not c.calibrated:  # the first episodes of the run are its warm-up
-            calibrate_all(self.built.oracles, rollouts)
+            calibrate_all(self.built.components, rollouts)
             c.calibrated = True
         bugs = check_all(self.built.oracles, rollouts)
         new = self.archive.add(
@@ -208,9 +219,8 @@ class Search:
             for k, objective in enumerate(self.built.objectives):
                 F[p, k] = objective.score(mine)
         cases = episode_cases(self.built.objectives, rollouts, episodes) if self.operators.needs_cases else None
-        for objective in self.built.objectives:
-            if hasattr(objective, "update"):
-                objective.update(rollouts)
+        for component in self.built.components:
+            component.update(rollouts)
         return Population(genomes, ids, F, cases)
 
     # ----------------------------------------------------------------- evolution
@@ -318,16 +328,14 @@ class Search:
                 for name in ("rng_vary", "rng_play", "rng_tune", "rng_init")
             },
             "coverage": self.tracker.state_dict(),
-            "objectives": [_state(o) for o in self.built.objectives],
-            "oracles": [_state(o) for o in self.built.oracles],
+            "objectives": [o.state_dict() for o in self.built.objectives],
+            "oracles": [o.state_dict() for o in self.built.oracles],
         }
         save_checkpoint(self.run_dir, Checkpoint(pop.genomes, pop.ids, pop.F, meta, pop.cases))
 
-    def _write_low_fps_points(self) -> None:
-        """``low_fps_points.csv``: the performance oracle's points with a slow frame so far."""
-        for oracle in self.built.oracles:
-            if hasattr(oracle, "low_fps_points"):
-                rundir.write_low_fps_points(self.run_dir, oracle.low_fps_points())
+    def _write_tables(self) -> None:
+        """Every table the objectives and oracles hand over, as ``<name>.csv``."""
+        rundir.write_tables(self.run_dir, [c.tables() for c in self.built.components])
 
     def _restore(self) -> Population:
         path = latest_checkpoint(self.run_dir)
@@ -342,10 +350,9 @@ class Search:
         for name, state in m["rng"].items():
             getattr(self, name).bit_generator.state = state
         self.tracker.load_state_dict(m["coverage"])
-        for obj, state in zip(self.built.objectives, m["objectives"]):
-            _load_state(obj, state)
-        for oracle, state in zip(self.built.oracles, m["oracles"]):
-            _load_state(oracle, state)
+        for component, state in zip(self.built.components, [*m["objectives"], *m["oracles"]]):
+            if state is not None:  # None: a component without state in an older checkpoint
+                component.load_state_dict(state)
         # What a killed run wrote after its last checkpoint is redone, so it is cut here.
         self.archive = rundir.truncate_to_generation(self.run_dir, c.generation)
         return Population(ckpt.genomes, ckpt.policy_ids, ckpt.F, ckpt.cases)
@@ -369,7 +376,7 @@ class Search:
             if resume:
                 pop = self._restore()
             else:
-                rundir.start(self.run_dir, dump_experiment(self.exp))
+                rundir.start(self.run_dir, dump_experiment(self.exp), self.built.facts)
                 pop = self._initial()
                 self._finish_generation(pop)
             while not self._done():
@@ -388,7 +395,7 @@ class Search:
             row = self._row(pop)
             rundir.append_generation(self.run_dir, row)
             self._checkpoint(pop)
-            self._write_low_fps_points()
+            self._write_tables()
         if self.progress is not None:
             c = self.counters
             self.progress(
@@ -398,13 +405,4 @@ class Search:
                 )
             )
         self._new_bugs = []
-
-
-def _state(obj: Any) -> Any:
-    return obj.state_dict() if hasattr(obj, "state_dict") else None
-
-
-def _load_state(obj: Any, state: Any) -> None:
-    if state is not None and hasattr(obj, "load_state_dict"):
-        obj.load_state_dict(state)
 

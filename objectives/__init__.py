@@ -7,22 +7,38 @@ from typing import Any, Sequence
 from games.base import GameSpec
 from objectives import coverage, fps_drop, winning  # noqa: F401  (register themselves)
 from objectives.base import REGISTRY, Objective, step_rewards
+from oracles.component import Context, check_component, contexts
 
 
-def build_objectives(entries: Sequence[tuple[str, dict[str, Any]]], spec: GameSpec) -> list[Objective]:
+def build_objectives(
+    entries: Sequence[tuple[str, dict[str, Any]]], spec: GameSpec, context: Context | None = None,
+) -> list[Objective]:
     """Objectives in YAML order, their kwargs validated by each one's config model.
+
+    Args:
+        entries: ``(name, kwargs)`` per objective.
+        spec: The game's spec.
+        context: The experiment's context (``seed`` the experiment's); each objective gets
+            its own (:meth:`Context.for_component`). Default: seed 0, cpu, no run directory.
 
     Raises:
         KeyError: an unknown name (the message lists the known ones).
         pydantic.ValidationError: kwargs of the wrong name or type.
     """
-    built = []
-    for name, kwargs in entries:
+    for name, _ in entries:
         if name not in REGISTRY:
             raise KeyError(f"unknown objective {name!r}; known: {', '.join(sorted(REGISTRY))}")
+    names = [name for name, _ in entries]
+    built = []
+    for (name, kwargs), ctx in zip(entries, contexts(context or Context(), "objectives", names)):
         config_model, factory = REGISTRY[name]
-        built.append(factory(spec, config_model(**kwargs)))
+        built.append(check_component(factory(spec, config_model(**kwargs), ctx), "objective", name))
     return built
 
 
-__all__ = ["REGISTRY", "Objective", "build_objectives", "step_rewards"]
+def resolved_kwargs(name: str, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """An objective's kwargs with every default filled in (for ``config.yaml``)."""
+    return REGISTRY[name][0](**kwargs).model_dump(mode="json")
+
+
+__all__ = ["REGISTRY", "Objective", "build_objectives", "resolved_kwargs", "step_rewards"]

@@ -13,18 +13,20 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from games.base import GameSpec, Rollout
+from oracles.component import Context
 
 
 @runtime_checkable
 class Objective(Protocol):
     """Scores the rollouts of one policy.
 
-    Optional methods, duck-typed:
-        ``step_rewards(rollout) -> np.ndarray``: ``[T]`` dense reward that RL fine-tuning
-        uses for this objective, larger is better whatever the sense.
-        ``update(all_rollouts)``: for objectives with state across policies (an archive),
-        called once per generation after scoring.
-        ``state_dict() -> dict`` / ``load_state_dict(d)``: JSON-able state for checkpoints.
+    Every built objective derives from :class:`oracles.component.Component`, whose hooks
+    the loop calls on all of them: ``calibrate``, ``update(all_rollouts)`` (once per
+    generation after scoring: archives, baselines), ``state_dict`` / ``load_state_dict``
+    (JSON types and tensors) and ``tables``.
+
+    Optional, duck-typed: ``step_rewards(rollout) -> np.ndarray``, the ``[T]`` dense reward
+    that RL fine-tuning uses for this objective, larger is better whatever the sense.
     """
 
     name: str
@@ -49,7 +51,8 @@ class ObjectiveConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-ObjectiveFactory = Callable[[GameSpec, Any], Objective]
+ObjectiveFactory = Callable[[GameSpec, Any, Context], Objective]
+"""Builds an objective from the game's spec, its validated config and its context."""
 
 REGISTRY: dict[str, tuple[type[ObjectiveConfig], ObjectiveFactory]] = {}
 
@@ -59,7 +62,9 @@ def register(
 ) -> Callable[[ObjectiveFactory], ObjectiveFactory]:
     """Class decorator: make an objective available to YAMLs as ``{name: <name>}``.
 
-    The objective class is called as ``cls(spec, config)``.
+    The objective class is called as ``cls(spec, config, context)`` (see
+    :class:`oracles.component.Context`) and must derive from
+    :class:`oracles.component.Component`.
     """
 
     def wrap(factory: ObjectiveFactory) -> ObjectiveFactory:

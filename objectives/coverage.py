@@ -14,6 +14,7 @@ from pydantic import Field
 
 from games.base import GameSpec, Rollout, RolloutBatch, count_keys, tally
 from objectives.base import ObjectiveConfig, register
+from oracles.component import Component, Context
 
 
 class CoverageConfig(ObjectiveConfig):
@@ -48,7 +49,7 @@ def visited_keys(spec: GameSpec, bins: Sequence[int], rollouts: Sequence[Rollout
 
 
 @register("coverage", CoverageConfig)
-class Coverage:
+class Coverage(Component):
     """Distinct state buckets visited across a policy's episodes (larger is better).
 
     Dense reward for RL: +1 on each step that enters a bucket not yet seen in the episode,
@@ -59,7 +60,7 @@ class Coverage:
     name = "coverage"
     sense: Literal["max", "min"] = "max"
 
-    def __init__(self, spec: GameSpec, config: CoverageConfig) -> None:
+    def __init__(self, spec: GameSpec, config: CoverageConfig, context: Context) -> None:
         self.spec = spec
         self.bins = resolve_bins(spec, config.intervals)
 

@@ -11,8 +11,8 @@ In this engine:
 - **Baseline** (``update``): the frame times of the first ``warmup_rollouts`` rollouts given
   to :meth:`FpsDrop.update` (by default every rollout of its first call, i.e. the first
   generation's evaluation). ``t_base = max(floor_ms, mean + sd_factor * sd)`` with sigma
-  clipping (:func:`oracles.performance.slow_threshold`, the performance oracle's rule), and
-  ``Q1_base``, ``Q3_base`` are the 25th and 75th percentiles of the unclipped baseline.
+  clipping and ``Q1_base``, ``Q3_base`` the 25th and 75th percentiles of the unclipped
+  baseline: :class:`oracles.frame_threshold.FrameThreshold`, the performance oracle's line.
 - **Shift** (``delta: true``): every later ``update(all_rollouts)`` (one per generation, the
   generation's evaluation batch of the whole population) recomputes ``Q1_train`` and
   ``Q3_train`` from that batch's frame times and sets
@@ -40,7 +40,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from games.base import GameSpec, Rollout, RolloutBatch, count_keys
 from objectives.base import ObjectiveConfig, register
-from oracles.performance import load_shift, quartiles, slow_threshold
+from oracles.component import Component, Context
+from oracles.frame_threshold import FrameThreshold, finite
 
 BONUS_FACTOR = 10.0
 """RELINE: end-of-episode bonus = 10 x the sum of the episode's step rewards."""
@@ -108,22 +109,17 @@ class FpsDropConfig(ObjectiveConfig):
     )
 
 
-def _finite(frames: np.ndarray) -> np.ndarray:
-    x = np.asarray(frames, dtype=np.float64).ravel()
-    return x[np.isfinite(x)]
-
-
 def _frames(rollouts: Sequence[Rollout]) -> np.ndarray:
     """Every finite frame time of the rollouts, in order."""
     if isinstance(rollouts, RolloutBatch):
-        return _finite(rollouts.frame_ms[rollouts.valid])
+        return finite(rollouts.frame_ms[rollouts.valid])
     if not len(rollouts):
         return np.zeros(0)
-    return _finite(np.concatenate([np.asarray(r.frame_ms, dtype=np.float64) for r in rollouts]))
+    return finite(np.concatenate([np.asarray(r.frame_ms, dtype=np.float64) for r in rollouts]))
 
 
 @register("fps_drop", FpsDropConfig)
-class FpsDrop:
+class FpsDrop(Component):
     """Distinct points where a frame rendered slower than the calibrated threshold.
 
     ``score`` (larger is better) counts the points (buckets of the state after a step) with
@@ -134,7 +130,7 @@ class FpsDrop:
     name = "fps_drop"
     sense: Literal["max", "min"] = "max"
 
-    def __init__(self, spec: GameSpec, config: FpsDropConfig) -> None:
+    def __init__(self, spec: GameSpec, config: FpsDropConfig, context: Context) -> None:
         n = spec.n_features
         if config.bins is not None and len(config.bins) != n:
             raise ValueError(f"fps_drop.bins has {len(config.bins)} entries, expected {n} (one per state feature)")
@@ -146,9 +142,7 @@ class FpsDrop:
         self.spec = spec
         self.config = config
         self.bins = tuple(spec.feature_bins if config.bins is None else config.bins)
-        self.base_ms: float | None = None
-        self.q1_base: float | None = None
-        self.q3_base: float | None = None
+        self.line = FrameThreshold(config.sd_factor, config.floor_ms, config.delta)
         self.delta_ms = 0.0
         self._warmup_frames: list[float] = []
         self._warmup_seen = 0
@@ -156,41 +150,35 @@ class FpsDrop:
     # ------------------------------------------------------------------ threshold
     @property
     def calibrated(self) -> bool:
-        return self.base_ms is not None
+        return self.line.calibrated
+
+    @property
+    def base_ms(self) -> float | None:
+        """The calibrated five-sigma line before the shift; None before calibration."""
+        return self.line.base_ms
+
+    @property
+    def q1_base(self) -> float | None:
+        return self.line.q1_ms
+
+    @property
+    def q3_base(self) -> float | None:
+        return self.line.q3_ms
 
     @property
     def threshold_ms(self) -> float | None:
         """``t = t_base + max(0, delta)``; None before calibration."""
-        if self.base_ms is None:
-            return None
-        shift = max(0.0, self.delta_ms) if self.config.delta else 0.0
-        return self.base_ms + shift
-
-    def _provisional(self, rollouts: Sequence[Rollout]) -> float:
-        x = _frames(rollouts)
-        if x.size == 0:
-            return float("inf")
-        return slow_threshold(x, self.config.sd_factor, self.config.floor_ms)
+        return self.line.at(self.delta_ms) if self.calibrated else None
 
     def _threshold_for(self, rollouts: Sequence[Rollout]) -> float:
         t = self.threshold_ms
-        return self._provisional(rollouts) if t is None else t
+        return self.line.provisional(_frames(rollouts)) if t is None else t
 
-    def calibrate(self, frame_ms: np.ndarray) -> None:
+    def _set_baseline(self, frame_ms: np.ndarray) -> None:
         """Set the baseline (threshold and quartiles) from warm-up frame times."""
-        x = _finite(frame_ms)
-        if x.size == 0:
-            return
-        self.base_ms = slow_threshold(x, self.config.sd_factor, self.config.floor_ms)
-        self.q1_base, self.q3_base = quartiles(x)
-        self.delta_ms = 0.0
-        self._warmup_frames = []
-
-    def shift(self, frame_ms: np.ndarray) -> float:
-        """RELINE's delta for training frame times: ``max(Q1_train - Q1_base, Q3_train - Q3_base)``."""
-        assert self.q1_base is not None and self.q3_base is not None
-        shift = load_shift(frame_ms, (self.q1_base, self.q3_base))
-        return self.delta_ms if shift is None else shift
+        if self.line.calibrate(frame_ms):
+            self.delta_ms = 0.0
+            self._warmup_frames = []
 
     def update(self, rollouts: Sequence[Rollout]) -> None:
         """Calibrate on the warm-up rollouts, then refresh delta from each later batch."""
@@ -201,10 +189,11 @@ class FpsDrop:
             self._warmup_frames.extend(_frames(rollouts[:take]).tolist())
             self._warmup_seen += take
             if want is None or self._warmup_seen >= want:
-                self.calibrate(np.asarray(self._warmup_frames))
+                self._set_baseline(np.asarray(self._warmup_frames))
             rest = rollouts[take:]
         if self.calibrated and self.config.delta and len(rest):
-            self.delta_ms = self.shift(_frames(rest))
+            shift = self.line.delta(_frames(rest))
+            self.delta_ms = self.delta_ms if shift is None else shift
 
     # ------------------------------------------------------------------ slow steps
     def _in_region(self, features: np.ndarray) -> np.ndarray:
@@ -269,9 +258,9 @@ class FpsDrop:
     def state_dict(self) -> dict[str, Any]:
         """Baseline, quartiles, delta and any unfinished warm-up, as plain JSON types."""
         return {
-            "base_ms": self.base_ms,
-            "q1_base": self.q1_base,
-            "q3_base": self.q3_base,
+            "base_ms": self.line.base_ms,
+            "q1_base": self.line.q1_ms,
+            "q3_base": self.line.q3_ms,
             "delta_ms": self.delta_ms,
             "warmup_seen": self._warmup_seen,
             "warmup_frames": list(self._warmup_frames),
@@ -279,12 +268,8 @@ class FpsDrop:
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
         """Restore what :meth:`state_dict` returned."""
-        def opt(v: Any) -> float | None:
-            return None if v is None else float(v)
-
-        self.base_ms = opt(state.get("base_ms"))
-        self.q1_base = opt(state.get("q1_base"))
-        self.q3_base = opt(state.get("q3_base"))
+        self.line.load_state_dict({"base_ms": state.get("base_ms"), "q1_ms": state.get("q1_base"),
+                                   "q3_ms": state.get("q3_base")})
         self.delta_ms = float(state.get("delta_ms", 0.0))
         self._warmup_seen = int(state.get("warmup_seen", 0))
         self._warmup_frames = [float(v) for v in state.get("warmup_frames", [])]

@@ -8,6 +8,7 @@ import numpy as np
 
 from games.base import GameSpec, Rollout, RolloutBatch
 from objectives.base import ObjectiveConfig, register
+from oracles.component import Component, Context
 
 
 class WinningConfig(ObjectiveConfig):
@@ -15,7 +16,7 @@ class WinningConfig(ObjectiveConfig):
 
 
 @register("winning", WinningConfig)
-class Winning:
+class Winning(Component):
     """Mean episode return over the policy's episodes.
 
     Wuji drives the population towards completing the mission, because some bugs only show
@@ -25,7 +26,7 @@ class Winning:
     name = "winning"
     sense: Literal["max", "min"] = "max"
 
-    def __init__(self, spec: GameSpec, config: WinningConfig) -> None:
+    def __init__(self, spec: GameSpec, config: WinningConfig, context: Context) -> None:
         self.spec = spec
 
     def score(self, rollouts: Sequence[Rollout]) -> float:

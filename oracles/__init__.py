@@ -12,10 +12,12 @@ from games.base import GameSpec, Rollout
 from oracles import crash, logic, performance, stuck  # noqa: F401  (register themselves)
 from oracles.archive import ArchivedBug, BugArchive, append_jsonl, from_record, to_record
 from oracles.base import REGISTRY, Bug, Oracle, OracleConfig, register
+from oracles.component import Component, Context, check_component, contexts
 
 
 def build_oracles(
     entries: Sequence[tuple[str, Mapping[str, Any] | None]], spec: GameSpec,
+    context: Context | None = None,
 ) -> list[Oracle]:
     """Make the oracles an experiment lists, in its order.
 
@@ -23,28 +25,35 @@ def build_oracles(
         entries: ``(name, kwargs)`` per oracle; the kwargs are checked against the oracle's
             registered pydantic config (unknown keys and wrong types are errors).
         spec: the game's spec, which oracles read for actions and feature buckets.
+        context: the experiment's context (``seed`` the experiment's); each oracle gets its
+            own (:meth:`Context.for_component`). Default: seed 0, cpu, no run directory.
 
     Raises:
         KeyError: for a name nobody registered; the message lists the known names.
         pydantic.ValidationError: for bad kwargs.
     """
-    oracles: list[Oracle] = []
-    for name, kwargs in entries:
+    for name, _ in entries:
         if name not in REGISTRY:
             known = ", ".join(sorted(REGISTRY))
             raise KeyError(f"unknown oracle {name!r}; known oracles: {known}")
+    names = [name for name, _ in entries]
+    oracles: list[Oracle] = []
+    for (name, kwargs), ctx in zip(entries, contexts(context or Context(), "oracles", names)):
         config_cls, factory = REGISTRY[name]
         config = config_cls.model_validate(dict(kwargs or {}))
-        oracles.append(factory(spec, config))
+        oracles.append(check_component(factory(spec, config, ctx), "oracle", name))
     return oracles
 
 
-def calibrate_all(oracles: Sequence[Oracle], rollouts: Sequence[Rollout]) -> None:
-    """Give the warm-up rollouts to every oracle that has thresholds to set."""
-    for oracle in oracles:
-        fn = getattr(oracle, "calibrate", None)
-        if fn is not None:
-            fn(rollouts)
+def resolved_kwargs(name: str, kwargs: Mapping[str, Any] | None) -> dict[str, Any]:
+    """An oracle's kwargs with every default filled in (for ``config.yaml``)."""
+    return REGISTRY[name][0].model_validate(dict(kwargs or {})).model_dump(mode="json")
+
+
+def calibrate_all(components: Sequence[Component], rollouts: Sequence[Rollout]) -> None:
+    """Give the warm-up rollouts to every component (objectives and oracles alike)."""
+    for component in components:
+        component.calibrate(rollouts)
 
 
 def check_all(oracles: Sequence[Oracle], rollouts: Sequence[Rollout]) -> list[Bug]:
@@ -56,6 +65,7 @@ def check_all(oracles: Sequence[Oracle], rollouts: Sequence[Rollout]) -> list[Bu
 
 
 __all__ = [
-    "REGISTRY", "ArchivedBug", "Bug", "BugArchive", "Oracle", "OracleConfig", "append_jsonl",
-    "build_oracles", "calibrate_all", "check_all", "from_record", "register", "to_record",
+    "REGISTRY", "ArchivedBug", "Bug", "BugArchive", "Component", "Context", "Oracle",
+    "OracleConfig", "append_jsonl", "build_oracles", "calibrate_all", "check_all", "from_record",
+    "register", "resolved_kwargs", "to_record",
 ]

@@ -16,6 +16,7 @@ from typing import Any, Callable, Protocol, Sequence, runtime_checkable
 from pydantic import BaseModel, ConfigDict
 
 from games.base import GameSpec, Rollout
+from oracles.component import Context
 
 
 @dataclass(frozen=True)
@@ -76,11 +77,11 @@ class Bug:
 class Oracle(Protocol):
     """Reports bugs seen in rollouts.
 
-    Optional methods, duck-typed:
-        ``calibrate(rollouts)``: called once with the warm-up rollouts (the first
-        generation's) before any check, for oracles with thresholds.
-        ``state_dict() -> dict`` and ``load_state_dict(d)``: JSON-able state, so a resumed
-        run and a replay see the same thresholds and counts.
+    Every built oracle derives from :class:`oracles.component.Component`, whose hooks the
+    loop calls on all of them: ``calibrate(rollouts)`` (once, with the warm-up rollouts,
+    before any check: thresholds), ``update``, ``state_dict`` / ``load_state_dict`` (so a
+    resumed run and a replay see the same thresholds and counts) and ``tables`` (the
+    performance oracle's ``low_fps_points``).
     """
 
     name: str
@@ -96,8 +97,8 @@ class OracleConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-OracleFactory = Callable[[GameSpec, Any], Oracle]
-"""Builds an oracle from the game's spec and its validated config."""
+OracleFactory = Callable[[GameSpec, Any, Context], Oracle]
+"""Builds an oracle from the game's spec, its validated config and its context."""
 
 REGISTRY: dict[str, tuple[type[OracleConfig], OracleFactory]] = {}
 
@@ -105,7 +106,9 @@ REGISTRY: dict[str, tuple[type[OracleConfig], OracleFactory]] = {}
 def register(name: str, config: type[OracleConfig]) -> Callable[[OracleFactory], OracleFactory]:
     """Class decorator: make an oracle available to YAMLs as ``{name: <name>}``.
 
-    The oracle class is called as ``cls(spec, config)``.
+    The oracle class is called as ``cls(spec, config, context)`` (see
+    :class:`oracles.component.Context`) and must derive from
+    :class:`oracles.component.Component`.
     """
 
     def wrap(factory: OracleFactory) -> OracleFactory:

@@ -13,6 +13,7 @@ from typing import Any, Sequence
 
 from games.base import GameSpec, Rollout, with_events
 from oracles.base import Bug, OracleConfig, register
+from oracles.component import Component, Context
 
 
 class CrashConfig(OracleConfig):
@@ -43,12 +44,12 @@ def at_last_step(
 
 
 @register("crash", CrashConfig)
-class CrashOracle:
+class CrashOracle(Component):
     """Reports every rollout that ended in an error that is not an ``AssertionError``."""
 
     name = "crash"
 
-    def __init__(self, spec: GameSpec, config: CrashConfig) -> None:
+    def __init__(self, spec: GameSpec, config: CrashConfig, context: Context) -> None:
         self.spec = spec
         self.config = config
 

@@ -11,6 +11,7 @@ from typing import Sequence
 
 from games.base import GameSpec, Rollout, with_events
 from oracles.base import Bug, OracleConfig, register
+from oracles.component import Component, Context
 from oracles.crash import at_last_step
 
 
@@ -19,12 +20,12 @@ class LogicConfig(OracleConfig):
 
 
 @register("logic", LogicConfig)
-class LogicOracle:
+class LogicOracle(Component):
     """Reports failed assertions (at the last step) and every reported violation."""
 
     name = "logic"
 
-    def __init__(self, spec: GameSpec, config: LogicConfig) -> None:
+    def __init__(self, spec: GameSpec, config: LogicConfig, context: Context) -> None:
         self.spec = spec
         self.config = config
 

@@ -11,27 +11,29 @@ batch (``delta``): ``t = t_base + max(0, max(Q1_batch - Q1_base, Q3_batch - Q3_b
 that a machine that got busier since the warm-up (another run, more game copies sharing the
 caches) does not turn every ordinary frame into a slow one. The quartiles of a batch only
 move when more than a quarter of its frames are slower, which the bugs of a batch are not.
+The line itself is :class:`oracles.frame_threshold.FrameThreshold`, shared with ``fps_drop``
+and ``evo evaluate``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 from pydantic import Field
 
 from games.base import GameSpec, Rollout, RolloutBatch, tally
 from oracles.base import Bug, OracleConfig, register
+from oracles.component import Component, Context
+from oracles.frame_threshold import FrameThreshold
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 RECENT_FRAMES = 64
 """Frame times kept per point for its median: the latest ones, a bounded sample so that
 memory does not grow with the number of visits."""
-
-CLIP_ROUNDS = 10
-"""Most rounds of sigma clipping in :func:`slow_threshold`; it is stable after 2-3 in
-practice."""
-
 
 class PerformanceConfig(OracleConfig):
     """Settings of the performance oracle."""
@@ -59,57 +61,6 @@ class PerformanceConfig(OracleConfig):
     delta: bool = True
     """Shift the threshold of each batch by RELINE's
     ``max(Q1_batch - Q1_base, Q3_batch - Q3_base)`` (never below 0)."""
-
-
-def slow_threshold(frame_ms: np.ndarray, sd_factor: float = 5.0, floor_ms: float = 0.0) -> float:
-    """The frame time above which a frame is slow, from baseline frame times.
-
-    Iterative sigma clipping: frames above ``mean + sd_factor * sd`` are dropped and the
-    statistics recomputed, until nothing more is dropped (at most :data:`CLIP_ROUNDS`
-    rounds). Without it, the slow frames of a bug that the warm-up policies already hit
-    would inflate ``sd`` and hide that very bug.
-
-    Args:
-        frame_ms: baseline frame times; non-finite values are ignored.
-        sd_factor: how many standard deviations above the mean is slow.
-        floor_ms: the threshold is never below this.
-
-    Returns:
-        ``max(floor_ms, mean + sd_factor * sd)`` of the clipped sample.
-
-    Raises:
-        ValueError: if there is no finite frame time.
-    """
-    x = np.asarray(frame_ms, dtype=np.float64).ravel()
-    x = x[np.isfinite(x)]
-    if x.size == 0:
-        raise ValueError("no finite frame times to calibrate the performance threshold on")
-    # RELINE: t = mean + 5 sd of baseline frame times
-    t = float(x.mean() + sd_factor * x.std())
-    for _ in range(CLIP_ROUNDS):
-        keep = x <= t
-        if keep.all():
-            break
-        x = x[keep]
-        t = float(x.mean() + sd_factor * x.std())
-    return max(float(floor_ms), t)
-
-
-def quartiles(frame_ms: np.ndarray) -> tuple[float, float]:
-    """``(Q1, Q3)`` of the finite frame times (RELINE's load measure)."""
-    x = np.asarray(frame_ms, dtype=np.float64).ravel()
-    q1, q3 = np.percentile(x[np.isfinite(x)], [25, 75])
-    return float(q1), float(q3)
-
-
-def load_shift(frame_ms: np.ndarray, base: tuple[float, float]) -> float | None:
-    """RELINE's delta, ``max(Q1 - Q1_base, Q3 - Q3_base)``, of frame times against the
-    baseline's quartiles; None when there is no finite frame time."""
-    x = np.asarray(frame_ms, dtype=np.float64).ravel()
-    if not np.isfinite(x).any():
-        return None
-    q1, q3 = quartiles(x)
-    return max(q1 - base[0], q3 - base[1])
 
 
 def is_low_fps(visits: int, slow: int, min_visits: int = 2, slow_share: float = 0.5) -> bool:
@@ -162,12 +113,12 @@ class PointStats:
 
 
 @register("performance", PerformanceConfig)
-class PerformanceOracle:
+class PerformanceOracle(Component):
     """Reports each point once when most of its visits so far rendered slowly."""
 
     name = "performance"
 
-    def __init__(self, spec: GameSpec, config: PerformanceConfig) -> None:
+    def __init__(self, spec: GameSpec, config: PerformanceConfig, context: Context) -> None:
         if config.bins is not None and len(config.bins) != spec.n_features:
             raise ValueError(
                 f"performance.bins has {len(config.bins)} entries, expected one per state "
@@ -176,8 +127,7 @@ class PerformanceOracle:
         self.spec = spec
         self.config = config
         self.bins = tuple(spec.feature_bins if config.bins is None else config.bins)
-        self.threshold_ms: float | None = None
-        self.quartiles: tuple[float, float] | None = None
+        self.line = FrameThreshold(config.sd_factor, config.floor_ms, config.delta)
         self.points: dict[tuple[int, ...], PointStats] = {}
 
     def calibrate(self, rollouts: Sequence[Rollout]) -> None:
@@ -190,20 +140,17 @@ class PerformanceOracle:
         frames = [f for f in frames if f.size]
         if not frames:
             return
-        x = np.concatenate(frames)
-        if not np.isfinite(x).any():
-            return
-        self.threshold_ms = slow_threshold(x, self.config.sd_factor, self.config.floor_ms)
-        self.quartiles = quartiles(x)
+        self.line.calibrate(np.concatenate(frames))
+
+    @property
+    def threshold_ms(self) -> float | None:
+        """The calibrated (unshifted) slow-frame line; None before calibration."""
+        return self.line.base_ms
 
     def batch_threshold(self, frame_ms: np.ndarray) -> float:
         """The threshold for a batch of frame times: the calibrated one, shifted by RELINE's
         delta when the batch's quartiles are above the warm-up's."""
-        assert self.threshold_ms is not None
-        if not self.config.delta or self.quartiles is None:
-            return self.threshold_ms
-        shift = load_shift(frame_ms, self.quartiles)
-        return self.threshold_ms + max(0.0, shift or 0.0)
+        return self.line.for_batch(frame_ms)
 
     def check(self, rollouts: Sequence[Rollout]) -> list[Bug]:
         """Count this batch's visits per point; report the points that just became slow.
@@ -277,6 +224,15 @@ class PerformanceOracle:
         found.sort(key=lambda x: (x[0], x[1]))
         return [bug for _, _, bug in found]
 
+    def tables(self) -> dict[str, "pd.DataFrame"]:
+        """``low_fps_points``: :meth:`low_fps_points` as a table, for the run directory."""
+        import pandas as pd
+
+        rows = self.low_fps_points()
+        columns = None if rows else ["point", "visits", "slow", "confidence", "median_ms", "max_ms",
+                                     "threshold_ms", "reported"]
+        return {"low_fps_points": pd.DataFrame(rows, columns=columns)}
+
     def low_fps_points(self) -> list[dict[str, Any]]:
         """Every point that had a slow frame, slowest share first: what ``low_fps_points.csv``
         holds. ``confidence`` is the share of the point's visits that were slow; ``reported``
@@ -307,18 +263,17 @@ class PerformanceOracle:
 
     def state_dict(self) -> dict[str, Any]:
         """Threshold and per-point counts, as plain JSON types."""
+        q = (self.line.q1_ms, self.line.q3_ms)
         return {
-            "threshold_ms": self.threshold_ms,
-            "quartiles": None if self.quartiles is None else list(self.quartiles),
+            "threshold_ms": self.line.base_ms,
+            "quartiles": None if q[0] is None else list(q),
             "points": [s.to_dict(p) for p, s in sorted(self.points.items())],
         }
 
     def load_state_dict(self, d: dict[str, Any]) -> None:
         """Restore what :meth:`state_dict` returned (replaces the current state)."""
-        t = d.get("threshold_ms")
-        self.threshold_ms = None if t is None else float(t)
-        q = d.get("quartiles")
-        self.quartiles = None if q is None else (float(q[0]), float(q[1]))
+        q = d.get("quartiles") or (None, None)
+        self.line.load_state_dict({"base_ms": d.get("threshold_ms"), "q1_ms": q[0], "q3_ms": q[1]})
         self.points = {
             tuple(int(v) for v in p["point"]): PointStats(
                 visits=int(p["visits"]), slow=int(p["slow"]), max_ms=float(p["max_ms"]),

@@ -24,6 +24,7 @@ from pydantic import Field
 
 from games.base import GameSpec, Rollout, RolloutBatch
 from oracles.base import Bug, OracleConfig, register
+from oracles.component import Component, Context
 
 
 class StuckConfig(OracleConfig):
@@ -43,12 +44,12 @@ class StuckConfig(OracleConfig):
 
 
 @register("stuck", StuckConfig)
-class StuckOracle:
+class StuckOracle(Component):
     """Reports, once per rollout, the first step at which the game ignored ``window`` steps."""
 
     name = "stuck"
 
-    def __init__(self, spec: GameSpec, config: StuckConfig) -> None:
+    def __init__(self, spec: GameSpec, config: StuckConfig, context: Context) -> None:
         self.spec = spec
         self.config = config
         self.min_distinct = (

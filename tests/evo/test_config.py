@@ -28,8 +28,49 @@ def test_resolved_config_round_trips(tiny_config) -> None:
 
     exp = parse_experiment(tiny_config)
     again = parse_experiment(yaml.safe_load(dump_experiment(exp)))
-    assert again == exp
+    # The dump fills in the objectives' and oracles' defaults; reading it back and dumping
+    # again changes nothing.
+    assert dump_experiment(again) == dump_experiment(exp)
+    assert again.model_copy(update={"objectives": exp.objectives, "oracles": exp.oracles}) == exp
     assert again.finetune.a2c.lr == exp.finetune.a2c.lr  # defaults are written out
+
+
+def test_config_yaml_lists_every_objective_and_oracle_default(tiny_config) -> None:
+    """A reader of config.yaml sees every threshold the run used, defaults included."""
+    import yaml
+
+    from objectives.fps_drop import FpsDropConfig
+    from oracles.performance import PerformanceConfig
+
+    tiny_config["objectives"].append({"name": "fps_drop", "kwargs": {"sd_factor": 3.0}})
+    written = yaml.safe_load(dump_experiment(parse_experiment(tiny_config)))
+    fps = written["objectives"][2]["kwargs"]
+    assert fps == {**FpsDropConfig().model_dump(mode="json"), "sd_factor": 3.0}
+    assert fps["floor_ms"] == 0.0 and fps["warmup_rollouts"] is None and fps["delta"] is True
+    perf = written["oracles"][3]["kwargs"]
+    assert perf == {**PerformanceConfig().model_dump(mode="json"), "floor_ms": 1.0}
+    assert perf["sd_factor"] == 5.0 and perf["slow_share"] == 0.5 and perf["min_visits"] == 2
+    assert written["oracles"][1]["kwargs"]["window"] == 8  # stuck's default window
+
+
+def test_device_defaults_to_cpu_and_cuda_without_a_gpu_is_one_line(tiny_config, monkeypatch) -> None:
+    import torch
+
+    assert parse_experiment(tiny_config).device == "cpu"
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    with pytest.raises(ConfigError, match=r"^device: cuda requested but torch sees no CUDA device here; use cpu$"):
+        parse_experiment({**tiny_config, "device": "cuda"})
+    with pytest.raises(ConfigError, match=r"^device: expected cpu, cuda or cuda:N, got 'gpu'$"):
+        parse_experiment({**tiny_config, "device": "gpu"})
+
+
+def test_device_cuda_is_accepted_where_torch_sees_one(tiny_config, monkeypatch) -> None:
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    assert parse_experiment({**tiny_config, "device": "cuda"}).device == "cuda"
+    assert parse_experiment({**tiny_config, "device": "cuda:0"}).device == "cuda:0"
 
 
 @pytest.mark.parametrize(

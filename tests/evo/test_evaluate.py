@@ -126,7 +126,7 @@ def test_best_is_chosen_again_on_fresh_episodes(runs: dict[str, Path]) -> None:
 def warmup_frames(monkeypatch: pytest.MonkeyPatch) -> list[np.ndarray]:
     """The frame times each evaluation calibrates its threshold on, in call order."""
     import evo.evaluate
-    from oracles.performance import slow_threshold
+    from oracles.frame_threshold import slow_threshold
 
     seen: list[np.ndarray] = []
 
@@ -145,7 +145,7 @@ def test_baseline_agent_plays_the_warm_up(runs: dict[str, Path], tmp_path: Path,
     is random play."""
     from evo.evaluate import _play, _tasks, rescore
     from evo.parallel import Executor, ParallelConfig
-    from oracles.performance import slow_threshold
+    from oracles.frame_threshold import slow_threshold
 
     base = evaluate([runs["tiny_random"]], 5, out=tmp_path / "a", warmup=10, baseline=runs["tiny_reline"], n_jobs=1)
     random = evaluate([runs["tiny_random"]], 5, out=tmp_path / "b", warmup=10, n_jobs=1)

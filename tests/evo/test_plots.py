@@ -60,7 +60,7 @@ def test_coverage_map_shows_the_cells_played(runs: list[RunData]) -> None:
     from objectives.coverage import CoverageTracker
     from games.base import RolloutBatch
 
-    facts = game_facts(runs[0].config)
+    facts = game_facts(runs[0])
     states = np.array([[[1, 2], [3, 4], [18, 0], [18, 0]]], dtype=np.float64)
     batch = RolloutBatch(
         policy=np.zeros(1, dtype=np.int64), episode_seed=np.zeros(1, dtype=np.int64),
@@ -77,7 +77,7 @@ def test_coverage_map_shows_the_cells_played(runs: list[RunData]) -> None:
 
 def test_coverage_map_of_a_run_from_before_hashed_keys(runs: list[RunData]) -> None:
     """Checkpoints written before keys were hashed hold mixed-radix keys; they still draw."""
-    facts = game_facts(runs[0].config)
+    facts = game_facts(runs[0])
     legacy = [1 * 20 + 2, 3 * 20 + 4, 18 * 20 + 0]
     grid = plots._visited_grid({"visited": legacy}, facts)
     assert sorted(zip(*np.nonzero(grid))) == [(1, 2), (3, 4), (18, 0)]

@@ -12,6 +12,7 @@ from games.block_maze import BlockMazeVector
 from objectives.coverage import Coverage, CoverageConfig, CoverageTracker
 from objectives.winning import Winning, WinningConfig
 from oracles import build_oracles
+from oracles.component import Context
 
 ALL = [("crash", {}), ("stuck", {"window": 4}), ("logic", {}), ("performance", {"floor_ms": 1.0})]
 
@@ -66,8 +67,8 @@ def test_oracles_find_the_same_bugs_on_a_batch_and_on_a_list(batch) -> None:
 
 def test_objectives_and_coverage_agree_on_a_batch_and_a_list(batch) -> None:
     spec = BlockMazeVector(1).game_spec
-    coverage = Coverage(spec, CoverageConfig())
-    winning = Winning(spec, WinningConfig())
+    coverage = Coverage(spec, CoverageConfig(), Context())
+    winning = Winning(spec, WinningConfig(), Context())
     assert coverage.score(batch[:4]) == coverage.score(list(batch[:4]))
     assert winning.score(batch[:4]) == pytest.approx(winning.score(list(batch[:4])))
     a, b = CoverageTracker(spec), CoverageTracker(spec)

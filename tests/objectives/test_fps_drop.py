@@ -13,6 +13,7 @@ import pytest
 from games.base import GameSpec, Rollout, RolloutBatch
 from objectives import build_objectives
 from objectives.fps_drop import FpsDrop, FpsDropConfig
+from oracles.component import Context
 
 # A 4 x 4 grid over [0, 4) x [0, 4): one bucket per unit cell.
 SPEC = GameSpec(
@@ -40,7 +41,7 @@ def baseline(n: int = 200, outliers: Sequence[float] = ()) -> list[Rollout]:
 
 
 def fps(**kwargs) -> FpsDrop:
-    return FpsDrop(SPEC, FpsDropConfig(**kwargs))
+    return FpsDrop(SPEC, FpsDropConfig(**kwargs), Context())
 
 
 # Steps into cells (1,0) slow, (1,0) slow again, (2,2) fast, (3,3) slow.

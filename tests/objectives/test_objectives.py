@@ -13,6 +13,7 @@ from games.base import GameSpec, Rollout
 from objectives import REGISTRY, Objective, build_objectives, step_rewards
 from objectives.coverage import Coverage, CoverageConfig, CoverageTracker, resolve_bins
 from objectives.winning import Winning, WinningConfig
+from oracles.component import Context
 
 # A 4 x 4 grid over [0, 4) x [0, 4): one bucket per unit cell.
 SPEC = GameSpec(
@@ -33,7 +34,7 @@ def rollout(positions: Sequence[Sequence[float]], rewards: Sequence[float] | Non
 
 
 def coverage(intervals: list[int] | int | None = None) -> Coverage:
-    return Coverage(SPEC, CoverageConfig(intervals=intervals))
+    return Coverage(SPEC, CoverageConfig(intervals=intervals), Context())
 
 
 # Cells (0,0) (1,0) (1,1) (0,0): three distinct cells; points inside a cell share it.
@@ -43,7 +44,7 @@ OTHER = rollout([[0.5, 0.5], [3.5, 3.5], [3.2, 2.8]])
 
 
 def test_winning_is_the_mean_episode_return() -> None:
-    win = Winning(SPEC, WinningConfig())
+    win = Winning(SPEC, WinningConfig(), Context())
     episodes = [
         rollout([[0, 0]] * 3, rewards=[1.0, 2.0]),
         rollout([[0, 0]] * 2, rewards=[-0.5]),
@@ -56,7 +57,7 @@ def test_winning_is_the_mean_episode_return() -> None:
 
 def test_winning_step_rewards_are_the_game_rewards() -> None:
     ep = rollout([[0, 0]] * 4, rewards=[0.0, 1.5, -1.0])
-    dense = step_rewards(Winning(SPEC, WinningConfig()), ep)
+    dense = step_rewards(Winning(SPEC, WinningConfig(), Context()), ep)
     np.testing.assert_array_equal(dense, [0.0, 1.5, -1.0])
     dense[:] = 9.0
     np.testing.assert_array_equal(ep.rewards, [0.0, 1.5, -1.0])  # the rollout is not aliased

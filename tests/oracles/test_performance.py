@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 from games.base import GameSpec
-from oracles.performance import PerformanceConfig, PerformanceOracle, slow_threshold
+from oracles.frame_threshold import slow_threshold
+from oracles.performance import PerformanceConfig, PerformanceOracle
+from oracles.component import Context
 
 SLOW_CELL = (5, 5)
 
@@ -27,7 +29,7 @@ def _calibrated(spec: GameSpec, make_rollout, **kwargs) -> PerformanceOracle:
     rng = np.random.default_rng(1)
     path = [(0.5 + i % 10, 0.5) for i in range(201)]
     warm = [make_rollout(path, frame_ms=rng.normal(10.0, 0.5, 200)) for _ in range(5)]
-    oracle = PerformanceOracle(spec, PerformanceConfig(**kwargs))
+    oracle = PerformanceOracle(spec, PerformanceConfig(**kwargs), Context())
     oracle.calibrate(warm)
     return oracle
 
@@ -96,7 +98,7 @@ def test_floor_keeps_fast_frames_from_being_slow(spec, make_rollout):
 
 
 def test_check_before_calibrate_calibrates_on_the_batch(spec, make_rollout):
-    oracle = PerformanceOracle(spec, PerformanceConfig())
+    oracle = PerformanceOracle(spec, PerformanceConfig(), Context())
     batch = [_path_through(5.5, 500.0, make_rollout, seed=k) for k in range(3)]
     batch += [_path_through(y + 0.5, None, make_rollout) for y in range(10)]
     bugs = oracle.check(batch)
@@ -113,7 +115,7 @@ def test_bins_override_the_game_resolution(spec, make_rollout):
     batch = [make_rollout(path, frame_ms=ms)]
     assert [b.signature for b in oracle.check(batch)] == ["performance:(1, 1)"]
     with pytest.raises(ValueError, match="bins"):
-        PerformanceOracle(spec, PerformanceConfig(bins=[2]))
+        PerformanceOracle(spec, PerformanceConfig(bins=[2]), Context())
 
 
 def test_state_dict_round_trip_gives_identical_decisions(spec, make_rollout):
@@ -121,7 +123,7 @@ def test_state_dict_round_trip_gives_identical_decisions(spec, make_rollout):
     first = [_path_through(5.5, 60.0, make_rollout), _path_through(2.5, 60.0, make_rollout)]
     first += [_path_through(7.5, None, make_rollout)]
     assert a.check(first) == []
-    b = PerformanceOracle(spec, PerformanceConfig())
+    b = PerformanceOracle(spec, PerformanceConfig(), Context())
     b.load_state_dict(json.loads(json.dumps(a.state_dict())))
     assert b.state_dict() == a.state_dict()
 

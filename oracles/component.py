@@ -1,0 +1,137 @@
+"""What every objective and oracle is built with and answers to: the component contract.
+
+Objectives and oracles are both *components* of an experiment: made by a factory from the
+game's spec, their validated config and a :class:`Context`; calibrated on the warm-up
+rollouts, updated once per generation, checkpointed, and able to hand tables to the run
+directory. :class:`Component` gives each of these hooks a default that does nothing, so the
+generation loop calls them on every component alike, with no name looked up and no
+``hasattr``.
+
+This module lives in ``oracles/`` because both packages can reach it without importing
+``evo/``: objectives already import from oracles (the slow-frame threshold of
+:mod:`oracles.frame_threshold`), oracles import nothing of objectives, and ``games/`` knows
+no components. It imports neither torch nor pandas at module level, so the CLI starts fast.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Sequence
+
+import numpy as np
+
+from games.base import Rollout
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+COMPONENT_STREAM = 4
+"""First spawn-key entry of the components' seed streams. ``evo.search`` spawns children
+0-3 of the experiment's SeedSequence for variation, play, fine-tuning and initial weights;
+components draw from below child 4, one stream per component."""
+
+
+def component_seed(experiment_seed: int, section: str, name: str, occurrence: int) -> int:
+    """The seed of one component, from the experiment's ``np.random.SeedSequence``.
+
+    The stream is keyed by what the component is (its section, registered name, and how many
+    components of that name come before it in the section), not by its position in the YAML,
+    so adding or removing a component leaves every other component's draws as they were.
+
+    Args:
+        experiment_seed: The experiment's ``seed``.
+        section: ``objectives`` or ``oracles``.
+        name: The registered name.
+        occurrence: 0 for the first component of that name in the section, 1 for the next...
+
+    Returns:
+        A non-negative int below 2**63 (fits ``torch.manual_seed`` and numpy).
+    """
+    key = (COMPONENT_STREAM, zlib.crc32(section.encode()), zlib.crc32(name.encode()), occurrence)
+    seq = np.random.SeedSequence(experiment_seed, spawn_key=key)
+    return int(seq.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a component's factory gets besides the game's spec and its config.
+
+    Attributes:
+        seed: The component's own seed (:func:`component_seed`); draw every random number
+            from it (``np.random.default_rng(seed)``, ``torch.Generator().manual_seed(seed)``).
+        device: The torch device its tensors live on (the experiment's ``device``: ``cpu``,
+            ``cuda`` or ``cuda:N``), for ``torch.device(context.device)``.
+        run_dir: The run directory, None where there is none (a replay, an evaluation):
+            what a component must keep across a resume belongs in its ``state_dict``.
+    """
+
+    seed: int = 0
+    device: str = "cpu"
+    run_dir: Path | None = None
+
+    def for_component(self, section: str, name: str, occurrence: int) -> "Context":
+        """This experiment-level context (``seed`` = the experiment's) for one component."""
+        return Context(component_seed(self.seed, section, name, occurrence), self.device, self.run_dir)
+
+
+def contexts(base: Context, section: str, names: Sequence[str]) -> list[Context]:
+    """One context per component of a section, in order (see :meth:`Context.for_component`)."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        out.append(base.for_component(section, name, seen.get(name, 0)))
+        seen[name] = seen.get(name, 0) + 1
+    return out
+
+
+class Component:
+    """Base of every objective and oracle: the hooks the loop calls, each a no-op here.
+
+    Override what the component needs:
+        ``calibrate(rollouts)``: once, with the run's first rollouts (the warm-up), before
+        any bug check: thresholds.
+        ``update(rollouts)``: once per generation, with the whole population's evaluation
+        rollouts, after scoring: archives, baselines, learned models.
+        ``state_dict()`` / ``load_state_dict(state)``: what a resumed run and a replay need;
+        JSON types and torch tensors (stored as tensors in the checkpoint).
+        ``tables()``: ``{name: DataFrame}`` the run directory keeps as ``<name>.csv``,
+        rewritten after every generation.
+        ``forget_visits()``: before a replay, drop the evidence gathered from the run's
+        episodes but keep what was calibrated, so the replay is judged on its own.
+    """
+
+    def calibrate(self, rollouts: Sequence[Rollout]) -> None:
+        """Set thresholds from the warm-up rollouts; nothing to set by default."""
+
+    def update(self, rollouts: Sequence[Rollout]) -> None:
+        """Learn from a generation's rollouts; nothing to learn by default."""
+
+    def state_dict(self) -> dict[str, Any]:
+        """State to checkpoint (JSON types and tensors); none by default."""
+        return {}
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        """Restore what :meth:`state_dict` returned; nothing by default."""
+
+    def tables(self) -> dict[str, "pd.DataFrame"]:
+        """Tables for the run directory, ``{file stem: DataFrame}``; none by default."""
+        return {}
+
+    def forget_visits(self) -> None:
+        """Drop per-visit evidence before a replay; nothing kept by default."""
+
+
+def check_component(built: Any, section: str, name: str) -> Any:
+    """``built`` itself when it is a :class:`Component`.
+
+    Raises:
+        TypeError: a factory that made something else (names it and the fix).
+    """
+    if not isinstance(built, Component):
+        raise TypeError(
+            f"{section} {name!r} built a {type(built).__name__}, which does not derive from "
+            f"oracles.component.Component (the hooks the loop calls)"
+        )
+    return built
