@@ -19,7 +19,8 @@ from typing import Any
 from evo import rundir
 from evo.checkpoint import latest_checkpoint, load_checkpoint
 from evo.config import load_experiment
-from evo.rollout import play, scripted_chooser
+from evo.agents.script import ScriptAgent
+from evo.rollout import play
 from evo.search import Built
 
 
@@ -83,7 +84,7 @@ def replay(run_dir: str | Path, bug_id: int, repeats: int = 3) -> ReplayResult:
                 game,
                 [int(record["seed"])] * repeats,
                 [int(record["policy"])] * repeats,
-                scripted_chooser([actions] * repeats),
+                ScriptAgent([actions] * repeats, built.spec.n_actions),
                 max_steps=len(actions),
             )
         finally:

@@ -20,6 +20,7 @@ import numpy as np
 import torch
 
 from evo import rundir
+from evo.agents import AgentKind, agent_kind
 from evo.checkpoint import Checkpoint, latest_checkpoint, load_checkpoint, save_checkpoint
 from evo.config import ConfigError, Experiment, PolicyConfig, dump_experiment, game_factory
 from evo.parallel import DenseReward, Executor, PlayTask, TuneTask, chunks, run_play, run_tune
@@ -101,6 +102,10 @@ class Built:
             env.close()
         return cls(exp, factory, spec, policy_spec, objectives, oracles, truth)
 
+    @property
+    def agents(self) -> AgentKind:
+        return agent_kind(self.exp.search.policy, self.policy_spec)
+
     def match(self, bug: Any) -> int | None:
         return None if self.truth is None else self.truth.match(bug)
 
@@ -165,9 +170,8 @@ class Search:
     def _play(self, genomes: np.ndarray, ids: np.ndarray, episodes: int) -> RolloutBatch:
         """Every policy plays ``episodes`` episodes; chunks of the population run in parallel."""
         seeds = self.rng_play.integers(0, SEED_MAX, size=len(ids))
-        random_policy = self.exp.search.policy == "random"
         tasks = [
-            PlayTask(self.built.factory, self.built.policy_spec, genomes[c], ids[c], seeds[c], episodes, random_policy)
+            PlayTask(self.built.factory, self.built.agents.spec(genomes[c]), ids[c], seeds[c], episodes)
             for c in chunks(len(ids), self.executor.parts)
         ]
         with self._timed("evaluation"):
@@ -224,7 +228,7 @@ class Search:
 
     def _finetune(self, genomes: np.ndarray, ids: np.ndarray) -> np.ndarray:
         cfg = self.exp.finetune
-        if cfg.algorithm == "none" or self.exp.search.policy == "random" or len(ids) == 0:
+        if cfg.algorithm == "none" or not self.built.agents.evolves or len(ids) == 0:
             return genomes
         objectives = tuple(self.built.objectives)
         reward = DenseReward(objectives, tuple(cfg.reward_weights.get(o.name, 1.0) for o in objectives))
@@ -256,12 +260,8 @@ class Search:
         return children, self._new_ids(s.offspring)
 
     def _initial(self) -> Population:
-        s = self.exp.search
-        if s.policy == "random":
-            genomes = np.zeros((s.population, 1), dtype=np.float32)
-        else:
-            genomes = self.built.policy_spec.init_genomes(s.population, self.rng_init)
-        ids = self._new_ids(s.population)
+        genomes = self.built.agents.init_genomes(self.exp.search.population, self.rng_init)
+        ids = self._new_ids(self.exp.search.population)
         return Population(genomes, ids, self._score(genomes, ids))
 
     def _step(self, pop: Population) -> Population:
@@ -270,12 +270,11 @@ class Search:
             # No evolution: the same policies play again (the RL-alone and random baselines).
             tuned = self._finetune(pop.genomes, pop.ids)
             return Population(tuned, pop.ids, self._score(tuned, pop.ids))
-        if s.policy == "random":
-            genomes = np.zeros((s.offspring, 1), dtype=np.float32)
-            ids = self._new_ids(s.offspring)
-        else:
+        if self.built.agents.evolves:
             genomes, ids = self._offspring(pop)
             genomes = self._finetune(genomes, ids)
+        else:  # fresh agents every generation (random testing)
+            genomes, ids = self.built.agents.init_genomes(s.offspring, self.rng_init), self._new_ids(s.offspring)
         F = self._score(genomes, ids)
         all_genomes = np.concatenate([pop.genomes, genomes])
         all_ids = np.concatenate([pop.ids, ids])

@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 import torch
 
+from evo.agents import PopulationAgent
 from evo.policy import PolicySpec, PopulationActor, forward
-from evo.rollout import draw_episodes, policy_chooser
+from evo.rollout import draw_episodes
 
 SPEC = PolicySpec(obs_dim=5, n_actions=3, hidden=(7, 4))
 # Two conv layers on 2 x 12 x 10 images: 3 x 5 x 4, then 4 x 3 x 2 = 24 values into 5 hidden.
@@ -204,8 +205,8 @@ def test_sampled_actions_follow_the_softmax(temperature: float) -> None:
     params.dense[-2][1][:] = torch.from_numpy(logits)
     episodes = 4000
     draws = draw_episodes([7], episodes, horizon=1, n_actions=4)
-    choose = policy_chooser(genome, spec, episodes, draws.gumbel, temperature)
-    actions = choose(np.zeros((episodes, 3), dtype=np.float32), 0)
+    agent = PopulationAgent(genome, spec, episodes, draws.gumbel, temperature)
+    actions, _ = agent.act(np.zeros((episodes, 3), dtype=np.float32), np.zeros((episodes, 2)), None, 0)
     freq = np.bincount(actions, minlength=4) / episodes
     if temperature == 0:
         expected = np.array([0.0, 0.0, 1.0, 0.0])
@@ -218,7 +219,7 @@ def test_a_negative_temperature_is_refused() -> None:
     genome = SPEC.init_genomes(1, np.random.default_rng(0))
     draws = draw_episodes([7], 2, horizon=1, n_actions=3)
     with pytest.raises(ValueError, match="temperature must be at least 0"):
-        policy_chooser(genome, SPEC, 2, draws.gumbel, -0.5)
+        PopulationAgent(genome, SPEC, 2, draws.gumbel, -0.5)
 
 
 def test_draws_are_per_policy_and_seeded() -> None:
