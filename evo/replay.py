@@ -1,6 +1,6 @@
 """Replay a reported bug from its episode seed and actions, and say whether it showed again.
 
-The replay plays the recorded actions in fresh copies of the game, as the run played them,
+The script agent plays the recorded actions in fresh copies of the game, as the run did,
 and hands the episodes to the same oracle with the thresholds it had at the end of the run.
 Statistical oracles (performance) judge across the copies: a replay of a slow frame is
 played in several copies and must be slow in most of them. Those copies are as many as one
