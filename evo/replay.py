@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from evo import rundir
+from evo.agents.script import ScriptAgent
 from evo.checkpoint import latest_checkpoint, load_checkpoint
 from evo.config import load_experiment
-from evo.agents.script import ScriptAgent
 from evo.rollout import play
 from evo.search import Built
 

@@ -30,8 +30,8 @@ import pydantic
 import torch
 import torch.nn.functional as F
 
-from evo.policy import PolicySpec, forward
 from evo.agents.population import PopulationAgent
+from evo.policy import PolicySpec, forward
 from evo.rollout import Trajectories, draw_episodes, play
 from games.base import Rollout, VectorGame
 
