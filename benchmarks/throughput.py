@@ -34,6 +34,7 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from evo.agents import PopulationSpec  # noqa: E402
 from evo.config import load_experiment  # noqa: E402
 from evo.parallel import Executor, ParallelConfig, PlayTask, chunks, run_play  # noqa: E402
 from evo.policy import PolicySpec  # noqa: E402
@@ -62,7 +63,8 @@ def maze_tasks(population: int, episodes: int, hidden: tuple[int, ...], parts: i
     genomes = spec.init_genomes(population, np.random.default_rng(0))
     ids = np.arange(population)
     seeds = np.arange(population) + 1000
-    return [PlayTask(MAZE, spec, genomes[c], ids[c], seeds[c], episodes) for c in chunks(population, parts)]
+    return [PlayTask(MAZE, PopulationSpec(spec, genomes[c]), ids[c], seeds[c], episodes)
+            for c in chunks(population, parts)]
 
 
 class _OneWorker:
@@ -150,7 +152,8 @@ def mspacman_rates(steps: int, copies: int, repeats: int = 3) -> tuple[float, fl
         from ale_py import ALEInterface, LoggerMode, roms
     except ImportError:
         return None
-    from evo.rollout import draw_episodes, play, policy_chooser
+    from evo.agents import PopulationAgent
+    from evo.rollout import draw_episodes, play
     from games.mspacman import FRAMESKIP
 
     ALEInterface.setLoggerMode(LoggerMode.Error)
@@ -179,7 +182,7 @@ def mspacman_rates(steps: int, copies: int, repeats: int = 3) -> tuple[float, fl
         while played < steps:
             draws = draw_episodes(list(range(played, played + copies)), 1, horizon, spec.n_actions)
             result = play(game, draws.seeds, list(range(copies)),
-                          policy_chooser(genomes, spec, 1, draws.gumbel), max_steps=horizon)
+                          PopulationAgent(genomes, spec, 1, draws.gumbel), max_steps=horizon)
             played += result.env_steps
         return played
 

@@ -50,6 +50,7 @@ import numpy as np
 import pandas as pd
 
 from evo import rundir
+from evo.agents import AgentKind, RandomTesting
 from evo.checkpoint import latest_checkpoint, load_checkpoint
 from evo.config import load_experiment
 from evo.parallel import Executor, ParallelConfig, PlayTask, run_play
@@ -71,15 +72,15 @@ class EvaluationError(ValueError):
 
 
 @dataclass
-class Agent:
-    """One evaluated agent: a run directory, the policies it plays and what they did."""
+class RunPlayer:
+    """The player of an evaluated run: its directory, its agents (``kind.spec(genomes)``) and what they did."""
 
     name: str
     run_dir: Path
     built: Built
+    kind: AgentKind
     genomes: np.ndarray
     ids: np.ndarray
-    random_policy: bool
     temperature: float = 1.0
     rollouts: RolloutBatch | None = None
     seconds: float = 0.0
@@ -133,8 +134,8 @@ def _pick(built: Built, F: np.ndarray, select: str, objective: str | None) -> np
     return order[:1]
 
 
-def load_agent(run_dir: Path, select: str = "best", objective: str | None = None) -> Agent:
-    """The agent of a run directory: its config, game and chosen final policies."""
+def load_player(run_dir: Path, select: str = "best", objective: str | None = None) -> RunPlayer:
+    """The player of a run directory: its config, game and chosen final policies."""
     if not (run_dir / rundir.CONFIG).is_file():
         raise EvaluationError(f"{run_dir}: not a run directory (no {rundir.CONFIG})")
     ckpt_path = latest_checkpoint(run_dir)
@@ -146,25 +147,24 @@ def load_agent(run_dir: Path, select: str = "best", objective: str | None = None
     for obj, state in zip(built.objectives, ckpt.meta.get("objectives", [])):
         if state is not None:
             obj.load_state_dict(state)  # the thresholds the run had calibrated
-    random_policy = exp.search.policy == "random"
-    rows = np.arange(1) if random_policy else _pick(built, ckpt.F, select, objective)
-    agent = Agent(exp.name, run_dir, built, ckpt.genomes[rows], ckpt.policy_ids[rows], random_policy)
-    agent.candidates = (ckpt.genomes, ckpt.policy_ids)
-    return agent
+    rows = _pick(built, ckpt.F, select, objective) if built.agents.evolves else np.arange(1)  # random: all alike
+    player = RunPlayer(exp.name, run_dir, built, built.agents, ckpt.genomes[rows], ckpt.policy_ids[rows])
+    player.candidates = (ckpt.genomes, ckpt.policy_ids)
+    return player
 
 
-def rescore(agent: Agent, executor: Executor, episodes: int, seed: int, objective: str | None,
+def rescore(agent: RunPlayer, executor: Executor, episodes: int, seed: int, objective: str | None,
             progress: ProgressFn | None = None) -> None:
     """Choose the ``best`` policy again on fresh episodes: every final policy plays
     ``episodes`` episodes and is scored by the run's objectives (with the thresholds the run
     calibrated). The checkpoint's scores come from the few episodes of the last generation,
     and a lucky one wins there; this is the validation step before the evaluation."""
     genomes, ids = agent.candidates
-    if agent.random_policy or len(ids) < 2 or episodes < 1:
+    if not agent.kind.evolves or len(ids) < 2 or episodes < 1:
         return
     rng = np.random.default_rng(seed)
-    task = PlayTask(agent.built.factory, agent.built.policy_spec, genomes, ids,
-                    rng.integers(0, SEED_MAX, size=len(ids)), episodes, temperature=agent.temperature)
+    task = PlayTask(agent.built.factory, agent.kind.spec(genomes, agent.temperature), ids,
+                    rng.integers(0, SEED_MAX, size=len(ids)), episodes)
     batch = _play(executor, [task], progress, f"{agent.name}: choosing among {len(ids)} final policies")
     F = np.array([[obj.score(batch[p * episodes:(p + 1) * episodes]) for obj in agent.built.objectives]
                   for p in range(len(ids))])
@@ -172,14 +172,14 @@ def rescore(agent: Agent, executor: Executor, episodes: int, seed: int, objectiv
     agent.genomes, agent.ids = genomes[rows], ids[rows]
 
 
-def load_baseline(run_dir: Path, select: str, objective: str | None, first: Agent) -> Agent:
+def load_baseline(run_dir: Path, select: str, objective: str | None, first: RunPlayer) -> RunPlayer:
     """The agent whose warm-up episodes calibrate the threshold: RELINE's RL baseline.
 
     It is chosen by the rules of the evaluated agents (``select``, ``objective``), and must
     play their game (the same factory): frame times of another game say nothing about
     which of this game's frames are slow.
     """
-    base = load_agent(run_dir, select, objective)
+    base = load_player(run_dir, select, objective)
     if base.built.factory.played() != first.built.factory.played():
         if base.built.truth is not None:
             base.built.truth.close()
@@ -188,7 +188,7 @@ def load_baseline(run_dir: Path, select: str, objective: str | None, first: Agen
     return base
 
 
-def _tasks(agent: Agent, episodes: int, seed: int) -> list[PlayTask]:
+def _tasks(agent: RunPlayer, episodes: int, seed: int) -> list[PlayTask]:
     """``episodes`` episodes of the agent's policies, taking turns, in batches."""
     rng = np.random.default_rng(seed)
     tasks = []
@@ -200,9 +200,8 @@ def _tasks(agent: Agent, episodes: int, seed: int) -> list[PlayTask]:
             count = len(range(i, n, len(agent.ids)))
             if count:
                 tasks.append(PlayTask(
-                    agent.built.factory, agent.built.policy_spec, agent.genomes[i : i + 1],
-                    agent.ids[i : i + 1], rng.integers(0, SEED_MAX, size=1), count, agent.random_policy,
-                    agent.temperature,
+                    agent.built.factory, agent.kind.spec(agent.genomes[i : i + 1], agent.temperature),
+                    agent.ids[i : i + 1], rng.integers(0, SEED_MAX, size=1), count,
                 ))
         start += n
     return tasks
@@ -223,7 +222,7 @@ def _play(executor: Executor, tasks: Sequence[PlayTask], progress: ProgressFn | 
     return RolloutBatch.concat(out)
 
 
-def _steps(agent: Agent, bins: Sequence[int], t_ms: float) -> pd.DataFrame:
+def _steps(agent: RunPlayer, bins: Sequence[int], t_ms: float) -> pd.DataFrame:
     """One row per step played: episode, point key, frame time, slow."""
     batch = agent.rollouts
     assert batch is not None
@@ -234,15 +233,16 @@ def _steps(agent: Agent, bins: Sequence[int], t_ms: float) -> pd.DataFrame:
     return pd.DataFrame({"episode": ep, "step": step, "key": keys, "frame_ms": ms, "slow": ms > t_ms})
 
 
-def _point_of(agent: Agent, steps: pd.DataFrame, bins: Sequence[int], key: int) -> tuple[int, ...]:
-    """Bucket indices of the point with hashed ``key``, from the state of its first visit."""
+def _point_of(agent: RunPlayer, steps: pd.DataFrame, bins: Sequence[int], key: int) -> tuple[int, ...]:
+    """Bucket indices of the point with ``key``, from the state of its first visit (keys
+    are not decoded: large bucket spaces are hashed)."""
     first = steps.index[steps["key"].to_numpy() == key][0]
     ep, step = int(steps.at[first, "episode"]), int(steps.at[first, "step"])
     buckets = agent.built.spec.buckets(agent.rollouts.features[ep, step + 1], bins)  # type: ignore[union-attr]
     return tuple(int(v) for v in buckets)
 
 
-def _spotted(agent: Agent, steps: pd.DataFrame) -> list[set[int]]:
+def _spotted(agent: RunPlayer, steps: pd.DataFrame) -> list[set[int]]:
     """Per episode, the injected bugs whose place a slow frame ended in."""
     batch = agent.rollouts
     assert batch is not None
@@ -259,7 +259,7 @@ def _spotted(agent: Agent, steps: pd.DataFrame) -> list[set[int]]:
     return found
 
 
-def _points(agent: Agent, steps: pd.DataFrame, bins: Sequence[int], cfg: PerformanceConfig, t_ms: float) -> pd.DataFrame:
+def _points(agent: RunPlayer, steps: pd.DataFrame, bins: Sequence[int], cfg: PerformanceConfig, t_ms: float) -> pd.DataFrame:
     """Per point with a slow frame: visits, slow visits, confidence, median and max frame time."""
     slow_keys = steps.loc[steps["slow"], "key"].unique()
     mine = steps[steps["key"].isin(slow_keys)]
@@ -305,7 +305,7 @@ def _pairwise(samples: dict[str, dict[str, np.ndarray]]) -> pd.DataFrame:
                                        "p_holm", "significant", "delta", "magnitude"])
 
 
-def _unique_names(agents: Sequence[Agent]) -> None:
+def _unique_names(agents: Sequence[RunPlayer]) -> None:
     """Agents are named after their experiment; two runs of one experiment get their folder."""
     counts: dict[str, int] = {}
     for a in agents:
@@ -365,7 +365,7 @@ def evaluate(
         raise EvaluationError("--baseline and --threshold-ms both set the slow-frame threshold; give one")
     if not temperature >= 0:  # also refuses nan
         raise EvaluationError(f"--temperature must be at least 0 (0: greedy, 1: as trained), got {temperature}")
-    agents = [load_agent(Path(d), select, objective) for d in run_dirs]
+    agents = [load_player(Path(d), select, objective) for d in run_dirs]
     _unique_names(agents)
     first = agents[0]
     labels = {a.name: a.built.factory.played() for a in agents}
@@ -386,7 +386,8 @@ def evaluate(
     try:
         if threshold_ms is None:
             if base is None:
-                player = Agent("random play", first.run_dir, first.built, first.genomes[:1], first.ids[:1], True)
+                player = RunPlayer("random play", first.run_dir, first.built, RandomTesting(),
+                                   first.genomes[:1, :0], first.ids[:1])  # no parameters
             else:
                 player = base
                 if select == "best":
@@ -408,7 +409,7 @@ def evaluate(
                 a.built.truth.close()
 
 
-def _write(agents: Sequence[Agent], t_ms: float, calibration: str, cfg: PerformanceConfig, bins: Sequence[int],
+def _write(agents: Sequence[RunPlayer], t_ms: float, calibration: str, cfg: PerformanceConfig, bins: Sequence[int],
            out: Path) -> Evaluation:
     """Score every agent's episodes and write the tables and the figure."""
     out.mkdir(parents=True, exist_ok=True)
@@ -437,7 +438,7 @@ def _write(agents: Sequence[Agent], t_ms: float, calibration: str, cfg: Performa
         samples["bugs spotted per episode"][agent.name] = counts.astype(np.float64)
         row: dict[str, Any] = {
             "agent": agent.name, "run_dir": str(agent.run_dir), "policies": len(agent.ids),
-            "temperature": np.nan if agent.random_policy else agent.temperature,
+            "temperature": agent.temperature if agent.kind.evolves else np.nan,
             "episodes": len(batch), "mean_return": float(batch.rewards.sum(axis=1).mean()),
             "mean_length": float(batch.lengths.mean()), "threshold_ms": t_ms, "calibration": calibration,
             "slow_frames": int(steps["slow"].sum()), "low_fps_points": int(len(low)),

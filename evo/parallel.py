@@ -1,10 +1,10 @@
 """Parallel evaluation and fine-tuning through joblib: local processes, Ray or Dask.
 
-The population is cut into contiguous chunks, one task each. A task carries flat numpy
-genomes, the game factory and one seed per policy, never torch modules or live games; the
-worker builds (and keeps) its own vector game and plays its chunk as one batch. Because every
-policy draws its random numbers from its own seed, a run gives the same results serially,
-with any number of local workers, and on a Ray or Dask cluster.
+The population is cut into contiguous chunks, one task each. A task carries an agent spec or
+flat numpy genomes, the game factory and one seed per policy, never torch modules or live
+games; the worker builds (and keeps) its own vector game and plays its chunk as one batch.
+Because every policy draws its random numbers from its own seed, a run gives the same
+results serially, with any number of local workers, and on a Ray or Dask cluster.
 
 Backends (``parallel:`` in the YAML):
 - ``serial``: in this process, no pickling (what tests and tiny runs use).
@@ -31,9 +31,10 @@ import numpy as np
 import torch
 from pydantic import BaseModel, ConfigDict, Field
 
+from evo.agents.base import AgentSpec
 from evo.finetune import Diagnostics, UpdateConfig, finetune
 from evo.policy import PolicySpec
-from evo.rollout import Trajectories, draw_episodes, play, policy_chooser, random_chooser
+from evo.rollout import Trajectories, draw_episodes, play
 from games.base import Rollout, RolloutBatch, VectorGame
 from objectives.base import step_rewards
 
@@ -91,17 +92,21 @@ def close_games() -> None:
 
 @dataclass(frozen=True)
 class PlayTask:
-    """Play ``episodes`` episodes with each of a chunk of policies."""
+    """Play ``episodes`` episodes with each of a chunk of agents.
+
+    Attributes:
+        factory: The game factory (the worker makes and keeps its vector game).
+        agent: What plays (:class:`evo.agents.base.AgentSpec`), built in the worker.
+        ids: ``[P]`` policy ids recorded in the rollouts.
+        seeds: ``[P]`` one seed per policy: its episode seeds and its sampling noise.
+        episodes: Episodes each policy plays.
+    """
 
     factory: Any
-    policy_spec: PolicySpec
-    genomes: np.ndarray
+    agent: AgentSpec
     ids: np.ndarray
     seeds: np.ndarray
     episodes: int
-    random_policy: bool = False
-    temperature: float = 1.0
-    """Of the policies' action sampling (:func:`evo.rollout.policy_chooser`); 0 is greedy."""
 
 
 @dataclass
@@ -115,11 +120,8 @@ def run_play(task: PlayTask) -> PlayResult:
     game = _game(task.factory, n)
     spec = game.game_spec
     draws = draw_episodes(task.seeds, task.episodes, spec.max_steps, spec.n_actions)
-    if task.random_policy:
-        choose = random_chooser(draws.gumbel)
-    else:
-        choose = policy_chooser(task.genomes, task.policy_spec, task.episodes, draws.gumbel, task.temperature)
-    result = play(game, draws.seeds, np.repeat(task.ids, task.episodes), choose)
+    agent = task.agent.build(task.episodes, draws.gumbel)
+    result = play(game, draws.seeds, np.repeat(task.ids, task.episodes), agent)
     if result.game_broken:
         _drop_game(task.factory, n)
     return PlayResult(result.rollouts)

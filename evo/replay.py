@@ -1,6 +1,6 @@
 """Replay a reported bug from its episode seed and actions, and say whether it showed again.
 
-The replay plays the recorded actions in fresh copies of the game, as the run played them,
+The script agent plays the recorded actions in fresh copies of the game, as the run did,
 and hands the episodes to the same oracle with the thresholds it had at the end of the run.
 Statistical oracles (performance) judge across the copies: a replay of a slow frame is
 played in several copies and must be slow in most of them. Those copies are as many as one
@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from evo import rundir
+from evo.agents.script import ScriptAgent
 from evo.checkpoint import latest_checkpoint, load_checkpoint
 from evo.config import load_experiment
-from evo.rollout import play, scripted_chooser
+from evo.rollout import play
 from evo.search import Built
 
 
@@ -82,7 +83,7 @@ def replay(run_dir: str | Path, bug_id: int, repeats: int = 3) -> ReplayResult:
                 game,
                 [int(record["seed"])] * repeats,
                 [int(record["policy"])] * repeats,
-                scripted_chooser([actions] * repeats),
+                ScriptAgent([actions] * repeats, built.spec.n_actions),
                 max_steps=len(actions),
             )
         finally:

@@ -1,8 +1,9 @@
 """Play episodes: a whole population x episodes batch steps together against a vector game.
 
-One step of the loop is one batched forward pass for every policy and episode, one call of
-the vector game, and writes into preallocated arrays. Rollout records are cut out of those
-arrays once the episodes are over.
+One step of the loop is one call of the agent for all copies (for the evolved population, one
+batched forward pass for every policy and episode), one call of the vector game, and writes
+into preallocated arrays. Rollout records are cut out of those arrays once the episodes are
+over.
 
 A game that raises from ``step`` as a whole (rather than per copy) is a finding, not an
 engine failure: every copy still running gets the error, and the caller gets
@@ -13,16 +14,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
-import torch
 
-from evo.policy import PolicySpec, PopulationActor
+from evo.agents.base import Agent
 from games.base import GameError, RolloutBatch, VectorGame
-
-ActionFn = Callable[[np.ndarray, int], np.ndarray]
-"""``(obs [N, obs_dim], t) -> actions [N]``: who chooses the actions of a batch."""
 
 
 @dataclass
@@ -68,7 +65,7 @@ def play(
     game: VectorGame,
     seeds: Sequence[int],
     policy_ids: Sequence[int],
-    choose: ActionFn,
+    agent: Agent,
     *,
     keep_trajectories: bool = False,
     max_steps: int | None = None,
@@ -79,7 +76,8 @@ def play(
         game: A vector game with ``num_envs == len(seeds)``.
         seeds: Episode seed of each copy.
         policy_ids: Policy id recorded in each copy's rollout.
-        choose: Picks the actions of all copies from their observations.
+        agent: Picks the actions of all copies (:class:`evo.agents.base.Agent`); it is
+            reset with the copies' seeds.
         keep_trajectories: Also return observations for RL fine-tuning.
         max_steps: Stop earlier than the game's horizon (a replay stops at its bug's step).
     """
@@ -88,8 +86,10 @@ def play(
         raise ValueError(f"play: {len(seeds)} seeds and {len(policy_ids)} ids for {n} copies")
     spec = game.game_spec
     horizon = spec.max_steps if max_steps is None else min(spec.max_steps, max_steps)
-    obs, feats = game.reset([int(s) for s in seeds])
+    episode_seeds = [int(s) for s in seeds]
+    obs, feats = game.reset(episode_seeds)
     obs = np.asarray(obs, dtype=np.float32).reshape(n, -1)
+    agent.reset(episode_seeds)
 
     # Time-major buffers: each step writes one contiguous row; transposed views at the end.
     actions_t = np.zeros((horizon, n), dtype=np.int64)
@@ -112,7 +112,7 @@ def play(
     # frozen by the game and cut off below at its length, and masked writes cost more.
     for t in range(horizon):
         alive = ~done
-        a = choose(obs, t)
+        a, _ = agent.act(obs, features_t[t], None, t)  # no vector game gives infos yet
         actions_t[t] = a
         start = time.perf_counter()
         try:
@@ -224,57 +224,3 @@ def draw_episodes(policy_seeds: Sequence[int], episodes: int, horizon: int, n_ac
     np.log(uniform, out=uniform)
     gumbel = np.negative(uniform, out=uniform)
     return EpisodeDraws(seeds.reshape(-1), gumbel.reshape(-1, horizon, n_actions))
-
-
-def policy_chooser(genomes: np.ndarray, spec: PolicySpec, episodes: int, gumbel: np.ndarray,
-                   temperature: float = 1.0) -> ActionFn:
-    """Actions of P policies, each playing ``episodes`` copies, from one forward pass.
-
-    Copies are laid out policy-major: copies ``[p * episodes, (p + 1) * episodes)`` belong
-    to policy ``p``. Actions are sampled (Gumbel-max with the pre-drawn ``gumbel [N, T, A]``),
-    not taken greedily: A2C and PPO train stochastic policies, and sampling is also what lets
-    the stuck oracle see a policy try different actions in place. Search and fine-tuning
-    always sample at ``temperature`` 1; an evaluation may play the policies at a lower one,
-    from ``softmax(logits / temperature)`` (``argmax(logits + temperature * gumbel)``), or
-    greedily at 0: a DQN agent such as RELINE's takes the argmax of its Q-values, apart from a
-    small exploration rate.
-    """
-    if not temperature >= 0:  # also refuses nan
-        raise ValueError(f"temperature must be at least 0, got {temperature}")
-    p = genomes.shape[0]
-    actor = PopulationActor(spec, genomes, episodes)
-    noise = torch.from_numpy(np.ascontiguousarray(gumbel.transpose(1, 0, 2)))  # [T, N, A]
-    if temperature != 1.0:
-        # Scaled once here; at 0 the noise is dropped (inf * 0 would be nan).
-        noise = noise * temperature if temperature > 0 else torch.zeros_like(noise)
-
-    def choose(obs: np.ndarray, t: int) -> np.ndarray:
-        with torch.no_grad():
-            logits = actor.logits(torch.from_numpy(obs).view(p, episodes, -1))
-            scores = logits.view(p * episodes, -1).add_(noise[t])
-            return scores.argmax(dim=1).numpy()
-
-    return choose
-
-
-def random_chooser(gumbel: np.ndarray) -> ActionFn:
-    """Uniform random actions (the argmax of pure Gumbel noise): the random-testing baseline."""
-    actions = np.argmax(gumbel, axis=2).T.copy()  # [T, N]
-
-    def choose(obs: np.ndarray, t: int) -> np.ndarray:
-        return actions[t]
-
-    return choose
-
-
-def scripted_chooser(action_lists: Sequence[Sequence[int]]) -> ActionFn:
-    """Replays fixed action sequences, one per copy (action 0 once a sequence runs out)."""
-    width = max((len(a) for a in action_lists), default=0)
-    table = np.zeros((len(action_lists), max(width, 1)), dtype=np.int64)
-    for i, acts in enumerate(action_lists):
-        table[i, : len(acts)] = acts
-
-    def choose(obs: np.ndarray, t: int) -> np.ndarray:
-        return table[:, min(t, table.shape[1] - 1)]
-
-    return choose

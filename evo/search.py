@@ -20,6 +20,7 @@ import numpy as np
 import torch
 
 from evo import rundir
+from evo.agents import AgentKind, agent_kind
 from evo.checkpoint import Checkpoint, latest_checkpoint, load_checkpoint, save_checkpoint
 from evo.config import ConfigError, Experiment, PolicyConfig, dump_experiment, game_factory
 from evo.finetune import DIAGNOSTICS, Diagnostics
@@ -112,6 +113,10 @@ class Built:
         """Objectives then oracles: everything the loop calibrates, updates and saves."""
         return [*self.objectives, *self.oracles]
 
+    @property
+    def agents(self) -> AgentKind:
+        return agent_kind(self.exp.search.policy, self.policy_spec)
+
     def match(self, bug: Any) -> int | None:
         return None if self.truth is None else self.truth.match(bug)
 
@@ -172,9 +177,8 @@ class Search:
     def _play(self, genomes: np.ndarray, ids: np.ndarray, episodes: int) -> RolloutBatch:
         """Every policy plays ``episodes`` episodes; chunks of the population run in parallel."""
         seeds = self.rng_play.integers(0, SEED_MAX, size=len(ids))
-        random_policy = self.exp.search.policy == "random"
         tasks = [
-            PlayTask(self.built.factory, self.built.policy_spec, genomes[c], ids[c], seeds[c], episodes, random_policy)
+            PlayTask(self.built.factory, self.built.agents.spec(genomes[c]), ids[c], seeds[c], episodes)
             for c in chunks(len(ids), self.executor.parts)
         ]
         with self._timed("evaluation"):
@@ -231,7 +235,7 @@ class Search:
 
     def _finetune(self, genomes: np.ndarray, ids: np.ndarray) -> np.ndarray:
         cfg = self.exp.finetune
-        if cfg.algorithm == "none" or self.exp.search.policy == "random" or len(ids) == 0:
+        if cfg.algorithm == "none" or not self.built.agents.evolves or len(ids) == 0:
             return genomes
         objectives = tuple(self.built.objectives)
         reward = DenseReward(objectives, tuple(cfg.reward_weights.get(o.name, 1.0) for o in objectives))
@@ -261,10 +265,7 @@ class Search:
 
     def _initial(self) -> Population:
         s = self.exp.search
-        if s.policy == "random":
-            genomes = np.zeros((s.population, 1), dtype=np.float32)
-        else:
-            genomes = self.built.policy_spec.init_genomes(s.population, self.rng_init)
+        genomes = self.built.agents.init_genomes(s.population, self.rng_init)
         return self._score(genomes, self._new_ids(s.population))
 
     def _step(self, pop: Population) -> Population:
@@ -272,12 +273,11 @@ class Search:
         if s.offspring == 0:
             # No evolution: the same policies play again (the RL-alone and random baselines).
             return self._score(self._finetune(pop.genomes, pop.ids), pop.ids)
-        if s.policy == "random":
-            genomes = np.zeros((s.offspring, 1), dtype=np.float32)
-            ids = self._new_ids(s.offspring)
-        else:
+        if self.built.agents.evolves:
             genomes, ids = self._offspring(pop)
             genomes = self._finetune(genomes, ids)
+        else:  # fresh agents every generation (random testing)
+            genomes, ids = self.built.agents.init_genomes(s.offspring, self.rng_init), self._new_ids(s.offspring)
         children = self._score(genomes, ids)
         with self._timed("selection"):
             return self.operators.survivors(pop.concat(children), self.senses, s.population, self.rng_vary)

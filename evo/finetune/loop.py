@@ -20,7 +20,8 @@ import torch
 
 from evo.finetune.base import REGISTRY, Batch, Diagnostics, UpdateConfig
 from evo.policy import PolicySpec
-from evo.rollout import Trajectories, draw_episodes, play, policy_chooser
+from evo.agents.population import PopulationAgent
+from evo.rollout import Trajectories, draw_episodes, play
 from games.base import Rollout, VectorGame
 
 RewardFn = Callable[[list[Rollout], Trajectories], np.ndarray]
@@ -105,7 +106,7 @@ def finetune(
             f"finetune: game has {game.num_envs} copies, expected {n_policies} policies x "
             f"{episodes} episodes = {n_copies}"
         )
-    # Copies are policy-major (policy_chooser's layout): copy i belongs to policy i // episodes.
+    # Copies are policy-major (PopulationAgent's layout): copy i belongs to policy i // episodes.
     copy_ids = np.repeat(np.asarray(policy_ids, dtype=np.int64), episodes)
 
     # torch.tensor copies, so the caller's array is never written to.
@@ -120,8 +121,8 @@ def finetune(
     for _ in range(config.updates):
         # 1. Play a batch of full episodes with the current weights.
         draws = draw_episodes([g.integers(0, 2**63 - 1) for g in streams], episodes, max_steps, n_actions)
-        choose = policy_chooser(weights.detach().numpy().copy(), spec, episodes, draws.gumbel)
-        result = play(game, draws.seeds, copy_ids, choose, keep_trajectories=True)
+        agent = PopulationAgent(weights.detach().numpy().copy(), spec, episodes, draws.gumbel)
+        result = play(game, draws.seeds, copy_ids, agent, keep_trajectories=True)
         if on_rollouts is not None:
             on_rollouts(result.rollouts)
         env_steps += result.env_steps

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from evo.config import parse_experiment
-from evo.evaluate import EvaluationError, _spotted, _steps, evaluate, load_agent
+from evo.evaluate import EvaluationError, _spotted, _steps, evaluate, load_player
 from evo.search import Search
 from games.base import Rollout, RolloutBatch
 
@@ -72,7 +72,7 @@ def _cart_rollout(xs: list[float], frame_ms: list[float]) -> Rollout:
 
 
 def test_a_bug_is_spotted_only_by_a_slow_frame_ending_in_its_interval(runs: dict[str, Path]) -> None:
-    agent = load_agent(runs["tiny_reline"])
+    agent = load_player(runs["tiny_reline"])
     agent.rollouts = RolloutBatch.from_rollouts([
         _cart_rollout([0.40, 0.47, 0.52], [2.1, 0.3]),     # slow frame ended at 0.47: bug 1
         _cart_rollout([-0.40, -0.47, -0.52], [0.3, 0.4]),  # in bug 0's interval, but fast
@@ -86,14 +86,14 @@ def test_a_bug_is_spotted_only_by_a_slow_frame_ending_in_its_interval(runs: dict
 def test_the_best_policy_is_best_on_fps_drop(runs: dict[str, Path]) -> None:
     from evo.checkpoint import latest_checkpoint, load_checkpoint
 
-    agent = load_agent(runs["tiny_reline"])
+    agent = load_player(runs["tiny_reline"])
     F = load_checkpoint(latest_checkpoint(runs["tiny_reline"])).F
     best = F[:, 1].max()
     chosen = int(np.flatnonzero(load_checkpoint(latest_checkpoint(runs["tiny_reline"])).policy_ids == agent.ids[0])[0])
     assert F[chosen, 1] == best
-    assert len(load_agent(runs["tiny_reline"], select="front").ids) >= 1
+    assert len(load_player(runs["tiny_reline"], select="front").ids) >= 1
     with pytest.raises(EvaluationError, match="--objective 'coverage' is not an objective"):
-        load_agent(runs["tiny_reline"], objective="coverage")
+        load_player(runs["tiny_reline"], objective="coverage")
 
 
 def test_bad_input_is_one_line(bad_input, runs: dict[str, Path]) -> None:
@@ -108,12 +108,12 @@ def test_best_is_chosen_again_on_fresh_episodes(runs: dict[str, Path]) -> None:
     from evo.parallel import Executor, ParallelConfig, PlayTask
     from evo.rollout import SEED_MAX
 
-    agent = load_agent(runs["tiny_reline"])
+    agent = load_player(runs["tiny_reline"])
     genomes, ids = agent.candidates
     with Executor(ParallelConfig(backend="serial")) as ex:
         rescore(agent, ex, 6, seed=11, objective=None)
         rng = np.random.default_rng(11)
-        task = PlayTask(agent.built.factory, agent.built.policy_spec, genomes, ids,
+        task = PlayTask(agent.built.factory, agent.kind.spec(genomes), ids,
                         rng.integers(0, SEED_MAX, size=len(ids)), 6)
         batch = _play(ex, [task], None, "again")
     fps = agent.built.objectives[1]
@@ -152,7 +152,7 @@ def test_baseline_agent_plays_the_warm_up(runs: dict[str, Path], tmp_path: Path,
     evaluate([runs["tiny_reline"]], 5, out=tmp_path / "c", warmup=10, baseline=runs["tiny_random"], n_jobs=1)
     assert list(pd.read_csv(tmp_path / "a" / "evaluation.csv")["calibration"]) == ["tiny_reline (10 episodes)"]
     assert list(random.table["calibration"]) == ["random play (10 episodes)"]
-    agent = load_agent(runs["tiny_reline"])
+    agent = load_player(runs["tiny_reline"])
     with Executor(ParallelConfig(backend="serial")) as ex:  # evaluate's warm-up, seed 0
         rescore(agent, ex, 10, seed=2, objective=None)
         warm = _play(ex, _tasks(agent, 10, seed=1), None, "warm-up")

@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from evo.policy import PolicySpec, PopulationActor, forward
-from evo.rollout import draw_episodes, policy_chooser
+from evo.rollout import draw_episodes
 
 SPEC = PolicySpec(obs_dim=5, n_actions=3, hidden=(7, 4))
 # Two conv layers on 2 x 12 x 10 images: 3 x 5 x 4, then 4 x 3 x 2 = 24 values into 5 hidden.
@@ -189,36 +189,6 @@ def test_fresh_policy_acts_close_to_uniformly(spec: PolicySpec) -> None:
     probs = torch.softmax(logits, dim=-1)
     # Actor gain 0.01 keeps |logits| ~ 0.01 (worst deviation here ~0.004); gain 1 gives ~0.5.
     assert torch.max(torch.abs(probs - 1 / spec.n_actions)) < 0.02
-
-
-@pytest.mark.parametrize("temperature", [1.0, 0.5, 2.0, 0.0])
-def test_sampled_actions_follow_the_softmax(temperature: float) -> None:
-    """Gumbel-max sampling with pre-drawn noise picks each action at its rate in
-    softmax(logits / temperature); at temperature 0 always the most likely action."""
-    spec = PolicySpec(obs_dim=3, n_actions=4, hidden=(5,))
-    genome = spec.init_genomes(1, np.random.default_rng(0))
-    # Zero weights, actor bias = the logits we want.
-    genome[:] = 0.0
-    logits = np.array([0.0, 1.0, 2.0, -1.0], dtype=np.float32)
-    params = spec.unflatten(torch.from_numpy(genome))
-    params.dense[-2][1][:] = torch.from_numpy(logits)
-    episodes = 4000
-    draws = draw_episodes([7], episodes, horizon=1, n_actions=4)
-    choose = policy_chooser(genome, spec, episodes, draws.gumbel, temperature)
-    actions = choose(np.zeros((episodes, 3), dtype=np.float32), 0)
-    freq = np.bincount(actions, minlength=4) / episodes
-    if temperature == 0:
-        expected = np.array([0.0, 0.0, 1.0, 0.0])
-    else:
-        expected = np.exp(logits / temperature) / np.exp(logits / temperature).sum()
-    np.testing.assert_allclose(freq, expected, atol=0.03)
-
-
-def test_a_negative_temperature_is_refused() -> None:
-    genome = SPEC.init_genomes(1, np.random.default_rng(0))
-    draws = draw_episodes([7], 2, horizon=1, n_actions=3)
-    with pytest.raises(ValueError, match="temperature must be at least 0"):
-        policy_chooser(genome, SPEC, 2, draws.gumbel, -0.5)
 
 
 def test_draws_are_per_policy_and_seeded() -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from evo.policy import PolicySpec
-from evo.rollout import draw_episodes, play, policy_chooser, random_chooser, scripted_chooser
+from evo.agents import PopulationAgent, ScriptAgent, UniformAgent
+from evo.rollout import draw_episodes, play
 
 
 def noise(n: int, horizon: int = 40, n_actions: int = 4, seed: int = 0) -> np.ndarray:
@@ -18,7 +19,7 @@ def test_rollouts_record_each_copy_and_count_steps() -> None:
     game = BlockMazeVector(6, inject_bugs=False)
     spec = PolicySpec(29, 4, (8,))
     genomes = spec.init_genomes(3, np.random.default_rng(0))
-    result = play(game, list(range(6)), [10, 10, 11, 11, 12, 12], policy_chooser(genomes, spec, 2, noise(6)))
+    result = play(game, list(range(6)), [10, 10, 11, 11, 12, 12], PopulationAgent(genomes, spec, 2, noise(6)))
     assert [r.policy for r in result.rollouts] == [10, 10, 11, 11, 12, 12]
     assert result.env_steps == sum(r.length for r in result.rollouts)
     for r in result.rollouts:
@@ -31,9 +32,9 @@ def test_rollouts_record_each_copy_and_count_steps() -> None:
 
 def test_scripted_replay_repeats_an_episode() -> None:
     game = BlockMazeVector(4)
-    first = play(game, [5] * 4, [0] * 4, random_chooser(noise(4, seed=3)))
+    first = play(game, [5] * 4, [0] * 4, UniformAgent(noise(4, seed=3)))
     actions = [list(r.actions) for r in first.rollouts]
-    again = play(game, [5] * 4, [0] * 4, scripted_chooser(actions))
+    again = play(game, [5] * 4, [0] * 4, ScriptAgent(actions, 4))
     for a, b in zip(first.rollouts, again.rollouts):
         np.testing.assert_array_equal(a.features, b.features)
         assert a.error == b.error
@@ -41,7 +42,7 @@ def test_scripted_replay_repeats_an_episode() -> None:
 
 def test_max_steps_stops_a_replay_at_the_bug_step() -> None:
     game = BlockMazeVector(2, inject_bugs=False)
-    result = play(game, [0, 0], [0, 0], random_chooser(noise(2)), max_steps=5)
+    result = play(game, [0, 0], [0, 0], UniformAgent(noise(2)), max_steps=5)
     assert [r.length for r in result.rollouts] == [5, 5]
 
 
@@ -70,7 +71,7 @@ class ExplodingGame:
 
 
 def test_a_game_failing_as_a_whole_is_a_crash_of_every_running_copy() -> None:
-    result = play(ExplodingGame(), [0, 1, 2], [0, 1, 2], random_chooser(noise(3, 10, 2)))
+    result = play(ExplodingGame(), [0, 1, 2], [0, 1, 2], UniformAgent(noise(3, 10, 2)))
     assert result.game_broken
     for r in result.rollouts:
         assert r.length == 3 and r.terminated

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from evo.rollout import draw_episodes, play, random_chooser
+from evo.agents import UniformAgent
+from evo.rollout import draw_episodes, play
 from games import GameFactory, GameNotFound, register, registered
 from games.base import VectorGame
 
@@ -23,7 +24,7 @@ def test_every_registered_game_repeats_under_one_seed(name: str) -> None:
     def episodes():
         game = GameFactory(name=name).make_vector(8)
         try:
-            return play(game, list(range(8)), [0] * 8, random_chooser(draw_episodes([1], 8, game.game_spec.max_steps, game.game_spec.n_actions).gumbel))
+            return play(game, list(range(8)), [0] * 8, UniformAgent(draw_episodes([1], 8, game.game_spec.max_steps, game.game_spec.n_actions).gumbel))
         finally:
             game.close()
 
@@ -49,7 +50,7 @@ def test_gym_id_and_entry_point_games_fall_back_to_the_adapter() -> None:
         game = factory.make_vector(3)
         try:
             assert type(game).__name__ == "GymVectorGame"
-            result = play(game, [0, 1, 2], [0, 0, 0], random_chooser(draw_episodes([0], 3, game.game_spec.max_steps, game.game_spec.n_actions).gumbel))
+            result = play(game, [0, 1, 2], [0, 0, 0], UniformAgent(draw_episodes([0], 3, game.game_spec.max_steps, game.game_spec.n_actions).gumbel))
             assert result.env_steps > 0
         finally:
             game.close()

@@ -7,7 +7,8 @@ import pickle
 import numpy as np
 import pytest
 
-from evo.rollout import draw_episodes, play, random_chooser
+from evo.agents import UniformAgent
+from evo.rollout import draw_episodes, play
 from games.block_maze import BlockMazeVector
 from objectives.coverage import Coverage, CoverageConfig, CoverageTracker
 from objectives.winning import Winning, WinningConfig
@@ -22,7 +23,7 @@ def batch():
     """Random walkers in the bugged maze: crashes, violations, stuck and slow cells."""
     game = BlockMazeVector(400, heavy_ms=2.0)
     draws = draw_episodes(list(range(100)), 4, 40, 4)
-    return play(game, draws.seeds, np.repeat(np.arange(100), 4), random_chooser(draws.gumbel)).rollouts
+    return play(game, draws.seeds, np.repeat(np.arange(100), 4), UniformAgent(draws.gumbel)).rollouts
 
 
 def test_rows_are_rollouts(batch) -> None:
