@@ -40,7 +40,7 @@ from evo.parallel import Executor, ParallelConfig, PlayTask, chunks, run_play  #
 from evo.policy import PolicySpec  # noqa: E402
 from evo.search import Search  # noqa: E402
 from games import GameFactory  # noqa: E402
-from games.base import RolloutBatch  # noqa: E402
+from games.rollout import RolloutBatch
 from games.block_maze import BlockMaze  # noqa: E402
 from objectives.coverage import CoverageTracker  # noqa: E402
 from oracles import build_oracles, check_all  # noqa: E402

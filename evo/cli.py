@@ -287,7 +287,7 @@ def _report(args: argparse.Namespace, console: Console) -> int:
 def _evaluate(args: argparse.Namespace, console: Console) -> int:
     import time
 
-    from evo.evaluate import EvaluationError, evaluate
+    from evo.studies.reline import EvaluationError, evaluate
 
     if args.jobs is not None and args.jobs < 1:
         raise UserError(f"--jobs must be at least 1, got {args.jobs}")
@@ -313,7 +313,7 @@ def _evaluate(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-def _evaluation_table(result) -> Table:  # result: evo.evaluate.Evaluation
+def _evaluation_table(result) -> Table:  # result: evo.studies.reline.Evaluation
     """evaluation.csv: RELINE's Table 1 (episodes with at least n bugs spotted) per agent."""
     from rich import box
     from rich.markup import escape

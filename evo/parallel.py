@@ -35,7 +35,8 @@ from evo.agents.base import AgentSpec
 from evo.finetune import Diagnostics, UpdateConfig, finetune
 from evo.policy import PolicySpec
 from evo.rollout import Trajectories, draw_episodes, play
-from games.base import Rollout, RolloutBatch, VectorGame
+from games.base import VectorGame
+from games.rollout import Rollout, RolloutBatch
 from objectives.base import step_rewards
 
 log = logging.getLogger(__name__)

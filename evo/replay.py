@@ -21,7 +21,7 @@ from evo.agents.script import ScriptAgent
 from evo.checkpoint import latest_checkpoint, load_checkpoint
 from evo.config import load_experiment
 from evo.rollout import play
-from evo.search import Built
+from evo.built import Built
 
 
 @dataclass(frozen=True)

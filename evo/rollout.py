@@ -19,7 +19,8 @@ from typing import Sequence
 import numpy as np
 
 from evo.agents.base import Agent
-from games.base import GameError, RolloutBatch, VectorGame
+from games.base import GameError, VectorGame
+from games.rollout import RolloutBatch
 
 
 @dataclass

@@ -20,20 +20,17 @@ import numpy as np
 import torch
 
 from evo import rundir
-from evo.agents import AgentKind, agent_kind
 from evo.checkpoint import Checkpoint, latest_checkpoint, load_checkpoint, save_checkpoint
-from evo.config import ConfigError, Experiment, PolicyConfig, dump_experiment, game_factory
+from evo.built import Built
+from evo.config import Experiment, dump_experiment
 from evo.finetune import DIAGNOSTICS, Diagnostics
-from evo.game_facts import GameFacts, game_label
 from evo.parallel import DenseReward, Executor, PlayTask, TuneTask, chunks, run_play, run_tune
-from evo.policy import PolicySpec
 from evo.operators import Operators, Population, episode_cases, hypervolume
-from games.base import BUG_KINDS, GameSpec, Rollout, RolloutBatch
-from objectives import build_objectives
+from games.base import BUG_KINDS, GameSpec
+from games.rollout import Rollout, RolloutBatch
 from objectives.coverage import CoverageTracker
-from oracles import build_oracles, calibrate_all, check_all
+from oracles import calibrate_all, check_all
 from oracles.archive import ArchivedBug, BugArchive
-from oracles.component import Component, Context
 
 SEED_MAX = 2**63 - 1
 
@@ -53,76 +50,6 @@ class GenerationReport:
 
 
 ProgressFn = Callable[[GenerationReport], None]
-
-
-def build_policy_spec(policy: PolicyConfig, spec: GameSpec) -> PolicySpec:
-    """The policy architecture of an experiment on a game.
-
-    Raises:
-        ConfigError: ``policy.conv`` on a game whose observation is not an image
-            ``(channels, height, width)``, or conv layers that do not fit the image.
-    """
-    obs_dim = int(np.prod(spec.obs_shape))
-    hidden = tuple(policy.hidden)
-    if not policy.conv:
-        return PolicySpec(obs_dim, spec.n_actions, hidden)
-    if len(spec.obs_shape) != 3:
-        raise ConfigError(
-            f"policy.conv: conv layers need a game that observes an image (channels, height, width); "
-            f"this game's observation has shape {tuple(spec.obs_shape)}"
-        )
-    conv = tuple((int(c), int(k), int(s)) for c, k, s in policy.conv)
-    image = (int(spec.obs_shape[0]), int(spec.obs_shape[1]), int(spec.obs_shape[2]))
-    try:
-        return PolicySpec(obs_dim, spec.n_actions, hidden, conv, image)
-    except ValueError as exc:
-        raise ConfigError(f"policy.conv: {exc}") from None
-
-
-@dataclass
-class Built:
-    """Everything an experiment builds once: game factory, spec, objectives, oracles, facts."""
-
-    exp: Experiment
-    factory: Any
-    spec: GameSpec
-    policy_spec: PolicySpec
-    objectives: list[Any]
-    oracles: list[Any]
-    facts: GameFacts
-    truth: Any | None = None
-
-    @classmethod
-    def from_experiment(cls, exp: Experiment, run_dir: Path | None = None) -> "Built":
-        """Build it all; components get their contexts (``run_dir`` None: no run directory)."""
-        factory = game_factory(exp)
-        spec = factory.spec()
-        policy_spec = build_policy_spec(exp.policy, spec)
-        context = Context(exp.seed, exp.device, run_dir)
-        objectives = build_objectives([(o.name, o.kwargs) for o in exp.objectives], spec, context)
-        oracles = build_oracles([(o.name, o.kwargs) for o in exp.oracles], spec, context)
-        env = factory.make_env()
-        facts = GameFacts.of_game(game_label(exp.game.model_dump(mode="json")), spec, env.unwrapped)
-        truth = env.unwrapped if facts.has_truth else None
-        if truth is None:
-            env.close()
-        return cls(exp, factory, spec, policy_spec, objectives, oracles, facts, truth)
-
-    @property
-    def components(self) -> list[Component]:
-        """Objectives then oracles: everything the loop calibrates, updates and saves."""
-        return [*self.objectives, *self.oracles]
-
-    @property
-    def agents(self) -> AgentKind:
-        return agent_kind(self.exp.search.policy, self.policy_spec)
-
-    def match(self, bug: Any) -> int | None:
-        return None if self.truth is None else self.truth.match(bug)
-
-    @property
-    def injected(self) -> list[Any]:
-        return list(self.facts.injected)
 
 
 @dataclass

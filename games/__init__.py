@@ -1,6 +1,7 @@
 """Games the engine can test, and the registry that finds them by name."""
 
-from games.base import GameError, GameSpec, InjectedBug, Rollout, VecStep, VectorGame
+from games.base import GameError, GameSpec, InjectedBug, VecStep, VectorGame
+from games.rollout import Rollout, RolloutBatch
 from games.registry import GameFactory, GameNotFound, register, registered
 
 register(
@@ -25,6 +26,6 @@ register(
 )
 
 __all__ = [
-    "GameError", "GameFactory", "GameNotFound", "GameSpec", "InjectedBug", "Rollout",
+    "GameError", "GameFactory", "GameNotFound", "GameSpec", "InjectedBug", "Rollout", "RolloutBatch",
     "VecStep", "VectorGame", "register", "registered",
 ]

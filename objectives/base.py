@@ -12,7 +12,8 @@ from typing import Any, Callable, Literal, Protocol, Sequence, runtime_checkable
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
-from games.base import GameSpec, Rollout
+from games.base import GameSpec
+from games.rollout import Rollout
 from oracles.component import Context
 
 

@@ -38,7 +38,9 @@ from typing import Any, Literal, Sequence
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from games.base import GameSpec, Rollout, RolloutBatch, count_keys
+from games.base import GameSpec
+from games.buckets import count_keys
+from games.rollout import Rollout, RolloutBatch
 from objectives.base import ObjectiveConfig, register
 from oracles.component import Component, Context
 from oracles.frame_threshold import FrameThreshold, finite

@@ -6,7 +6,8 @@ from typing import Literal, Sequence
 
 import numpy as np
 
-from games.base import GameSpec, Rollout, RolloutBatch
+from games.base import GameSpec
+from games.rollout import Rollout, RolloutBatch
 from objectives.base import ObjectiveConfig, register
 from oracles.component import Component, Context
 

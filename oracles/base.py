@@ -15,7 +15,8 @@ from typing import Any, Callable, Protocol, Sequence, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
-from games.base import GameSpec, Rollout
+from games.base import GameSpec
+from games.rollout import Rollout
 from oracles.component import Context
 
 

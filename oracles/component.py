@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
-from games.base import Rollout
+from games.rollout import Rollout
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from games.base import GameSpec, Rollout, with_events
+from games.base import GameSpec
+from games.rollout import Rollout, with_events
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
 

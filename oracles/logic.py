@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from games.base import GameSpec, Rollout, with_events
+from games.base import GameSpec
+from games.rollout import Rollout, with_events
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
 from oracles.crash import at_last_step

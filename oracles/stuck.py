@@ -22,7 +22,8 @@ from typing import Sequence
 import numpy as np
 from pydantic import Field
 
-from games.base import GameSpec, Rollout, RolloutBatch
+from games.base import GameSpec
+from games.rollout import Rollout, RolloutBatch
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
 

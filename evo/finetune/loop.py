@@ -22,7 +22,8 @@ from evo.finetune.base import REGISTRY, Batch, Diagnostics, UpdateConfig
 from evo.policy import PolicySpec
 from evo.agents.population import PopulationAgent
 from evo.rollout import Trajectories, draw_episodes, play
-from games.base import Rollout, VectorGame
+from games.base import VectorGame
+from games.rollout import Rollout
 
 RewardFn = Callable[[list[Rollout], Trajectories], np.ndarray]
 """``(rollouts, trajectories) -> rewards [N, T]``: the dense reward of a batch of episodes,

@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from games.base import RolloutBatch
+from games.rollout import RolloutBatch
 
 
 def episode_cases(objectives: Sequence[Any], rollouts: RolloutBatch, episodes: int) -> np.ndarray:

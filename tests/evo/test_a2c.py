@@ -14,7 +14,8 @@ from evo.finetune import A2CConfig, PPOConfig, UpdateConfig, compute_gae, finetu
 from evo.finetune.base import clip_grad_norm_per_policy_
 from evo.policy import PolicySpec
 from evo.rollout import Trajectories
-from games.base import GameSpec, Rollout, VecStep, VectorGame
+from games.base import GameSpec, VecStep, VectorGame
+from games.rollout import Rollout
 
 
 class Corridor:

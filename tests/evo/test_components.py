@@ -20,7 +20,8 @@ import objectives
 import oracles
 from evo.config import parse_experiment
 from evo.search import GenerationReport, Search
-from games.base import GameSpec, Rollout
+from games.base import GameSpec
+from games.rollout import Rollout
 from objectives.base import ObjectiveConfig
 from oracles.base import Bug, OracleConfig
 from oracles.component import Component, Context

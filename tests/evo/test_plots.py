@@ -58,7 +58,7 @@ def test_coverage_maps(runs: list[RunData], tmp_path: Path) -> None:
 def test_coverage_map_shows_the_cells_played(runs: list[RunData]) -> None:
     """The tracker keeps the map cells it visited; the map grid marks exactly those."""
     from objectives.coverage import CoverageTracker
-    from games.base import RolloutBatch
+    from games.rollout import RolloutBatch
 
     facts = game_facts(runs[0])
     states = np.array([[[1, 2], [3, 4], [18, 0], [18, 0]]], dtype=np.float64)

@@ -36,7 +36,7 @@ def test_rows_are_rollouts(batch) -> None:
 
 
 def test_concat_of_slices_is_the_batch(batch) -> None:
-    from games.base import RolloutBatch
+    from games.rollout import RolloutBatch
 
     again = RolloutBatch.concat([batch[:150], batch[150:]])
     for i in (0, 149, 150, 399):

@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games.base import GameSpec, Rollout, count_keys, hash_rows, tally
+from games.base import GameSpec
+from games.buckets import count_keys, hash_rows, tally
+from games.rollout import Rollout
 
 # A 5 x 3 grid over [0, 10] x [-3, 3]: cells 2 wide in x, 2 tall in y.
 SPEC = GameSpec(

@@ -157,7 +157,7 @@ def test_a_yaml_with_wrappers_runs_end_to_end(tmp_path: Path, write_yaml) -> Non
     """The policy reads the stacked observation: its genome has the stacked input layer."""
     from evo.checkpoint import latest_checkpoint, load_checkpoint
     from evo.cli import main
-    from evo.search import Built
+    from evo.built import Built
 
     raw = config([{"name": "frame_stack", "kwargs": {"k": 3}}])
     raw["budget"]["generations"] = 1

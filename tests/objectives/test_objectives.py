@@ -9,7 +9,8 @@ import numpy as np
 import pydantic
 import pytest
 
-from games.base import GameSpec, Rollout
+from games.base import GameSpec
+from games.rollout import Rollout
 from objectives import REGISTRY, Objective, build_objectives, step_rewards
 from objectives.coverage import Coverage, CoverageConfig, CoverageTracker, resolve_bins
 from objectives.winning import Winning, WinningConfig

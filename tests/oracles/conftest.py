@@ -7,7 +7,8 @@ from typing import Callable, Sequence
 import numpy as np
 import pytest
 
-from games.base import GameError, GameSpec, Rollout
+from games.base import GameError, GameSpec
+from games.rollout import Rollout
 
 MakeRollout = Callable[..., Rollout]
 

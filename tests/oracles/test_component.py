@@ -9,7 +9,8 @@ import pytest
 
 import objectives
 import oracles
-from games.base import GameSpec, Rollout
+from games.base import GameSpec
+from games.rollout import Rollout
 from objectives.base import ObjectiveConfig
 from oracles.base import Bug, OracleConfig
 from oracles.component import Component, Context

@@ -44,47 +44,20 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Callable, Literal, Sequence
+from typing import Any, Literal, Sequence
 
 import numpy as np
 import pandas as pd
 
-from evo import rundir
-from evo.agents import AgentKind, RandomTesting
-from evo.checkpoint import latest_checkpoint, load_checkpoint
-from evo.config import load_experiment
-from evo.parallel import Executor, ParallelConfig, PlayTask, run_play
-from evo.rollout import SEED_MAX
-from evo.search import Built
+from evo.agents import RandomTesting
+from evo.built import Built
+from evo.parallel import Executor, ParallelConfig
+from evo.players import (
+    EvaluationError, ProgressFn, RunPlayer, episode_tasks, load_baseline, load_player, play_tasks, rescore,
+)
 from evo.stats import cliffs_delta, delta_magnitude, holm, mann_whitney
-from games.base import RolloutBatch
 from oracles.frame_threshold import slow_threshold
 from oracles.performance import PerformanceConfig, is_low_fps, point_bounds
-
-BATCH_EPISODES = 50
-"""Episodes one task plays at once (the vector game's copies): large enough for one forward
-pass to cover many episodes, small enough that a game with heavy copies (a ViZDoom engine
-each) fits in memory."""
-
-
-class EvaluationError(ValueError):
-    """Bad input to :func:`evaluate`: one line naming what is wrong."""
-
-
-@dataclass
-class RunPlayer:
-    """The player of an evaluated run: its directory, its agents (``kind.spec(genomes)``) and what they did."""
-
-    name: str
-    run_dir: Path
-    built: Built
-    kind: AgentKind
-    genomes: np.ndarray
-    ids: np.ndarray
-    temperature: float = 1.0
-    rollouts: RolloutBatch | None = None
-    seconds: float = 0.0
-    candidates: tuple[np.ndarray, np.ndarray] | None = None
 
 
 @dataclass
@@ -103,123 +76,11 @@ class Evaluation:
     files: list[Path]
 
 
-ProgressFn = Callable[[str], None]
-
-
 def _performance_config(built: Built) -> PerformanceConfig:
     for oracle in built.oracles:
         if oracle.name == "performance":
             return oracle.config
     return PerformanceConfig()
-
-
-def _pick(built: Built, F: np.ndarray, select: str, objective: str | None) -> np.ndarray:
-    """Indices of the final population that play: the best on one objective, or the front."""
-    names = [o.name for o in built.objectives]
-    senses = [o.sense for o in built.objectives]
-    if select == "front":
-        from pymoo.util.nds.non_dominated_sorting import NonDominatedSorting
-
-        from evo.operators import to_minimisation
-
-        return np.sort(NonDominatedSorting().do(to_minimisation(F, senses), only_non_dominated_front=True))
-    name = objective or ("fps_drop" if "fps_drop" in names else names[0])
-    if name not in names:
-        raise EvaluationError(f"--objective {name!r} is not an objective of this run ({', '.join(names)})")
-    k = names.index(name)
-    # Lexicographic: the chosen objective first, then the others in YAML order; the first
-    # index wins ties, so the choice is the same on every machine.
-    keys = [F[:, j] * (-1.0 if senses[j] == "max" else 1.0) for j in range(F.shape[1]) if j != k]
-    order = np.lexsort((*reversed(keys), F[:, k] * (-1.0 if senses[k] == "max" else 1.0)))
-    return order[:1]
-
-
-def load_player(run_dir: Path, select: str = "best", objective: str | None = None) -> RunPlayer:
-    """The player of a run directory: its config, game and chosen final policies."""
-    if not (run_dir / rundir.CONFIG).is_file():
-        raise EvaluationError(f"{run_dir}: not a run directory (no {rundir.CONFIG})")
-    ckpt_path = latest_checkpoint(run_dir)
-    if ckpt_path is None:
-        raise EvaluationError(f"{run_dir}: no checkpoint (not one generation finished)")
-    exp = load_experiment(run_dir / rundir.CONFIG)
-    built = Built.from_experiment(exp)
-    ckpt = load_checkpoint(ckpt_path)
-    for obj, state in zip(built.objectives, ckpt.meta.get("objectives", [])):
-        if state is not None:
-            obj.load_state_dict(state)  # the thresholds the run had calibrated
-    rows = _pick(built, ckpt.F, select, objective) if built.agents.evolves else np.arange(1)  # random: all alike
-    player = RunPlayer(exp.name, run_dir, built, built.agents, ckpt.genomes[rows], ckpt.policy_ids[rows])
-    player.candidates = (ckpt.genomes, ckpt.policy_ids)
-    return player
-
-
-def rescore(agent: RunPlayer, executor: Executor, episodes: int, seed: int, objective: str | None,
-            progress: ProgressFn | None = None) -> None:
-    """Choose the ``best`` policy again on fresh episodes: every final policy plays
-    ``episodes`` episodes and is scored by the run's objectives (with the thresholds the run
-    calibrated). The checkpoint's scores come from the few episodes of the last generation,
-    and a lucky one wins there; this is the validation step before the evaluation."""
-    genomes, ids = agent.candidates
-    if not agent.kind.evolves or len(ids) < 2 or episodes < 1:
-        return
-    rng = np.random.default_rng(seed)
-    task = PlayTask(agent.built.factory, agent.kind.spec(genomes, agent.temperature), ids,
-                    rng.integers(0, SEED_MAX, size=len(ids)), episodes)
-    batch = _play(executor, [task], progress, f"{agent.name}: choosing among {len(ids)} final policies")
-    F = np.array([[obj.score(batch[p * episodes:(p + 1) * episodes]) for obj in agent.built.objectives]
-                  for p in range(len(ids))])
-    rows = _pick(agent.built, F, "best", objective)
-    agent.genomes, agent.ids = genomes[rows], ids[rows]
-
-
-def load_baseline(run_dir: Path, select: str, objective: str | None, first: RunPlayer) -> RunPlayer:
-    """The agent whose warm-up episodes calibrate the threshold: RELINE's RL baseline.
-
-    It is chosen by the rules of the evaluated agents (``select``, ``objective``), and must
-    play their game (the same factory): frame times of another game say nothing about
-    which of this game's frames are slow.
-    """
-    base = load_player(run_dir, select, objective)
-    if base.built.factory.played() != first.built.factory.played():
-        if base.built.truth is not None:
-            base.built.truth.close()
-        raise EvaluationError(f"baseline {run_dir} plays {base.built.factory!r}, expected "
-                              f"{first.built.factory!r} (the game of {first.name})")
-    return base
-
-
-def _tasks(agent: RunPlayer, episodes: int, seed: int) -> list[PlayTask]:
-    """``episodes`` episodes of the agent's policies, taking turns, in batches."""
-    rng = np.random.default_rng(seed)
-    tasks = []
-    start = 0
-    while start < episodes:
-        n = min(BATCH_EPISODES, episodes - start)
-        # Policy i plays the batch's episodes i, i + P, ...: one task per policy that plays.
-        for i in range(len(agent.ids)):
-            count = len(range(i, n, len(agent.ids)))
-            if count:
-                tasks.append(PlayTask(
-                    agent.built.factory, agent.kind.spec(agent.genomes[i : i + 1], agent.temperature),
-                    agent.ids[i : i + 1], rng.integers(0, SEED_MAX, size=1), count,
-                ))
-        start += n
-    return tasks
-
-
-def _play(executor: Executor, tasks: Sequence[PlayTask], progress: ProgressFn | None, label: str) -> RolloutBatch:
-    """Play the tasks a wave of ``executor.parts`` at a time, telling progress after each."""
-    out: list[RolloutBatch] = []
-    total = sum(t.episodes for t in tasks)
-    done = 0
-    wave = max(executor.parts, 1)
-    for i in range(0, len(tasks), wave):
-        part = tasks[i : i + wave]
-        out += [r.rollouts for r in executor.map(run_play, part)]
-        done += sum(t.episodes for t in part)
-        if progress is not None:
-            progress(f"{label}: {done}/{total} episodes")
-    return RolloutBatch.concat(out)
 
 
 def _steps(agent: RunPlayer, bins: Sequence[int], t_ms: float) -> pd.DataFrame:
@@ -392,14 +253,14 @@ def evaluate(
                 player = base
                 if select == "best":
                     rescore(base, executor, choose_episodes, seed + 2, objective, progress)
-            warm = _play(executor, _tasks(player, warmup, seed + 1), progress, f"warm-up ({player.name})")
+            warm = play_tasks(executor, episode_tasks(player, warmup, seed + 1), progress, f"warm-up ({player.name})")
             threshold_ms = slow_threshold(warm.frame_ms[warm.valid], cfg.sd_factor, cfg.floor_ms)
             calibration = f"{player.name} ({warmup} episodes)"
         for agent in agents:
             start = time.perf_counter()
             if select == "best":
                 rescore(agent, executor, choose_episodes, seed + 2, objective, progress)
-            agent.rollouts = _play(executor, _tasks(agent, episodes, seed), progress, agent.name)
+            agent.rollouts = play_tasks(executor, episode_tasks(agent, episodes, seed), progress, agent.name)
             agent.seconds = time.perf_counter() - start
         return _write(agents, float(threshold_ms), calibration, cfg, bins, Path(out))
     finally:

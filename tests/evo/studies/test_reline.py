@@ -9,9 +9,10 @@ import pandas as pd
 import pytest
 
 from evo.config import parse_experiment
-from evo.evaluate import EvaluationError, _spotted, _steps, evaluate, load_player
+from evo.players import EvaluationError, load_player
+from evo.studies.reline import _spotted, _steps, evaluate
 from evo.search import Search
-from games.base import Rollout, RolloutBatch
+from games.rollout import Rollout, RolloutBatch
 
 CARTPOLE = {
     "name": "tiny_reline",
@@ -104,7 +105,7 @@ def test_bad_input_is_one_line(bad_input, runs: dict[str, Path]) -> None:
 def test_best_is_chosen_again_on_fresh_episodes(runs: dict[str, Path]) -> None:
     """rescore: every final policy plays fresh episodes; the one best on fps_drop there
     (the run's own objective, with the run's threshold) is the agent."""
-    from evo.evaluate import _play, rescore
+    from evo.players import play_tasks, rescore
     from evo.parallel import Executor, ParallelConfig, PlayTask
     from evo.rollout import SEED_MAX
 
@@ -115,7 +116,7 @@ def test_best_is_chosen_again_on_fresh_episodes(runs: dict[str, Path]) -> None:
         rng = np.random.default_rng(11)
         task = PlayTask(agent.built.factory, agent.kind.spec(genomes), ids,
                         rng.integers(0, SEED_MAX, size=len(ids)), 6)
-        batch = _play(ex, [task], None, "again")
+        batch = play_tasks(ex, [task], None, "again")
     fps = agent.built.objectives[1]
     scores = [fps.score(batch[p * 6:(p + 1) * 6]) for p in range(len(ids))]
     chosen = int(np.flatnonzero(ids == agent.ids[0])[0])
@@ -125,7 +126,7 @@ def test_best_is_chosen_again_on_fresh_episodes(runs: dict[str, Path]) -> None:
 @pytest.fixture
 def warmup_frames(monkeypatch: pytest.MonkeyPatch) -> list[np.ndarray]:
     """The frame times each evaluation calibrates its threshold on, in call order."""
-    import evo.evaluate
+    import evo.studies.reline
     from oracles.frame_threshold import slow_threshold
 
     seen: list[np.ndarray] = []
@@ -134,7 +135,7 @@ def warmup_frames(monkeypatch: pytest.MonkeyPatch) -> list[np.ndarray]:
         seen.append(np.asarray(frame_ms))
         return slow_threshold(frame_ms, *args)
 
-    monkeypatch.setattr(evo.evaluate, "slow_threshold", spy)
+    monkeypatch.setattr(evo.studies.reline, "slow_threshold", spy)
     return seen
 
 
@@ -143,7 +144,7 @@ def test_baseline_agent_plays_the_warm_up(runs: dict[str, Path], tmp_path: Path,
     """With --baseline the threshold comes from the baseline agent's own warm-up episodes (as
     many frames as they have steps), not from random play's; a random-search run as baseline
     is random play."""
-    from evo.evaluate import _play, _tasks, rescore
+    from evo.players import episode_tasks, play_tasks, rescore
     from evo.parallel import Executor, ParallelConfig
     from oracles.frame_threshold import slow_threshold
 
@@ -155,7 +156,7 @@ def test_baseline_agent_plays_the_warm_up(runs: dict[str, Path], tmp_path: Path,
     agent = load_player(runs["tiny_reline"])
     with Executor(ParallelConfig(backend="serial")) as ex:  # evaluate's warm-up, seed 0
         rescore(agent, ex, 10, seed=2, objective=None)
-        warm = _play(ex, _tasks(agent, 10, seed=1), None, "warm-up")
+        warm = play_tasks(ex, episode_tasks(agent, 10, seed=1), None, "warm-up")
     baseline_frames, random_frames, random_baseline_frames = warmup_frames
     assert len(baseline_frames) == warm.valid.sum() != len(random_frames)
     assert len(random_baseline_frames) == len(random_frames)

@@ -1,0 +1,240 @@
+"""The record of play: what objectives and oracles see, and all that a replay needs.
+
+:class:`Rollout` is one episode; :class:`RolloutBatch` is many, as padded columns, and is
+what play hands to objectives and oracles. Nothing here knows evolution.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from games.base import GameError, GameSpec
+
+
+@dataclass(frozen=True, eq=False)
+class Rollout:
+    """Everything that happened in one episode of one policy.
+
+    The episode's seed and actions are enough to replay it. Arrays, not lists of objects.
+
+    Attributes:
+        policy: Id of the policy that played (unique within a run).
+        episode_seed: Seed passed to ``reset``.
+        actions: ``[T]`` int64 actions taken.
+        rewards: ``[T]`` float64 game rewards.
+        features: ``[T + 1, F]`` float64 state features: after reset, then after each step.
+            A step that raised leaves the features unchanged.
+        frame_ms: ``[T]`` float64 frame time of each step.
+        terminated: The game ended the episode (goal, death, error).
+        truncated: The episode hit the horizon.
+        error: The exception raised by the last step, if any.
+        violations: ``(step index, message)`` for every broken invariant the game reported.
+    """
+
+    policy: int
+    episode_seed: int
+    actions: np.ndarray
+    rewards: np.ndarray
+    features: np.ndarray
+    frame_ms: np.ndarray
+    terminated: bool
+    truncated: bool
+    error: GameError | None = None
+    violations: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def length(self) -> int:
+        return int(self.actions.shape[0])
+
+    @property
+    def episode_return(self) -> float:
+        return float(self.rewards.sum())
+
+
+@dataclass(eq=False)
+class RolloutBatch(Sequence[Rollout]):
+    """Many episodes as padded arrays: a sequence of :class:`Rollout` that is also columnar.
+
+    Indexing gives :class:`Rollout` views (no copy), slicing gives a smaller batch, so code
+    written against ``Sequence[Rollout]`` works unchanged; oracles and objectives that look
+    at the arrays vectorize over the whole batch at once. Workers send batches, not lists of
+    rollouts: a few large arrays pickle far faster than thousands of small ones.
+
+    Row ``i`` is valid for ``lengths[i]`` steps (``features``: ``lengths[i] + 1`` states);
+    what lies beyond is padding and means nothing.
+
+    Attributes:
+        policy: ``[N]`` policy ids.
+        episode_seed: ``[N]`` episode seeds.
+        actions: ``[N, T]`` int64.
+        rewards: ``[N, T]`` float64.
+        features: ``[N, T + 1, F]`` float64.
+        frame_ms: ``[N, T]`` float64.
+        lengths: ``[N]`` steps taken.
+        terminated: ``[N]`` bool.
+        truncated: ``[N]`` bool.
+        errors: row -> the error that ended it.
+        violations: row -> ``(step, message)`` pairs.
+    """
+
+    policy: np.ndarray
+    episode_seed: np.ndarray
+    actions: np.ndarray
+    rewards: np.ndarray
+    features: np.ndarray
+    frame_ms: np.ndarray
+    lengths: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
+    errors: dict[int, GameError] = field(default_factory=dict)
+    violations: dict[int, tuple[tuple[int, str], ...]] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return int(self.lengths.shape[0])
+
+    @classmethod
+    def from_rollouts(cls, rollouts: Sequence[Rollout]) -> "RolloutBatch":
+        """Pad a non-empty sequence of rollouts into one batch (states repeat at the end)."""
+        if isinstance(rollouts, RolloutBatch):
+            return rollouts
+        if not len(rollouts):
+            raise ValueError("from_rollouts needs at least one rollout")
+        n, horizon = len(rollouts), max(r.length for r in rollouts)
+        n_features = rollouts[0].features.shape[1]
+        actions = np.zeros((n, horizon), dtype=np.int64)
+        rewards = np.zeros((n, horizon))
+        frame_ms = np.zeros((n, horizon))
+        features = np.zeros((n, horizon + 1, n_features))
+        for i, r in enumerate(rollouts):
+            k = r.length
+            actions[i, :k], rewards[i, :k], frame_ms[i, :k] = r.actions, r.rewards, r.frame_ms
+            features[i, : k + 1] = r.features
+            features[i, k + 1 :] = r.features[-1]
+        return cls(
+            policy=np.array([r.policy for r in rollouts], dtype=np.int64),
+            episode_seed=np.array([r.episode_seed for r in rollouts], dtype=np.int64),
+            actions=actions, rewards=rewards, features=features, frame_ms=frame_ms,
+            lengths=np.array([r.length for r in rollouts], dtype=np.int64),
+            terminated=np.array([r.terminated for r in rollouts]),
+            truncated=np.array([r.truncated for r in rollouts]),
+            errors={i: r.error for i, r in enumerate(rollouts) if r.error is not None},
+            violations={i: r.violations for i, r in enumerate(rollouts) if r.violations},
+        )
+
+    def state_keys(self, spec: GameSpec, bins: Sequence[int] | None = None) -> np.ndarray:
+        """``[N, T + 1]`` bucket key of every state (padding included), computed once.
+
+        Coverage, the performance oracle and the coverage objective all bucket the same
+        states; the batch keeps the answer.
+        """
+        cache: dict[tuple[int, ...], np.ndarray] = self.__dict__.setdefault("_keys", {})
+        key = tuple(spec.feature_bins if bins is None else bins)
+        if key not in cache:
+            cache[key] = spec.bucket_keys(self.features, key)
+        return cache[key]
+
+    def state_mask(self) -> np.ndarray:
+        """``[N, T + 1]`` bool: True for the states each episode really visited."""
+        return np.arange(self.features.shape[1])[None, :] <= self.lengths[:, None]
+
+    @property
+    def env_steps(self) -> int:
+        return int(self.lengths.sum())
+
+    @property
+    def valid(self) -> np.ndarray:
+        """``[N, T]`` bool: True where a step was taken."""
+        return np.arange(self.actions.shape[1])[None, :] < self.lengths[:, None]
+
+    def rollout(self, i: int) -> Rollout:
+        n = int(self.lengths[i])
+        return Rollout(
+            policy=int(self.policy[i]),
+            episode_seed=int(self.episode_seed[i]),
+            actions=self.actions[i, :n],
+            rewards=self.rewards[i, :n],
+            features=self.features[i, : n + 1],
+            frame_ms=self.frame_ms[i, :n],
+            terminated=bool(self.terminated[i]),
+            truncated=bool(self.truncated[i]),
+            error=self.errors.get(i),
+            violations=self.violations.get(i, ()),
+        )
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            rows = range(len(self))[index]
+            if rows.step != 1:
+                raise ValueError("RolloutBatch slices must be contiguous")
+            a, b = rows.start, rows.stop
+            return RolloutBatch(
+                self.policy[a:b], self.episode_seed[a:b], self.actions[a:b], self.rewards[a:b],
+                self.features[a:b], self.frame_ms[a:b], self.lengths[a:b], self.terminated[a:b],
+                self.truncated[a:b],
+                {i - a: e for i, e in self.errors.items() if a <= i < b},
+                {i - a: v for i, v in self.violations.items() if a <= i < b},
+            )
+        i = int(index)
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(index)
+        return self.rollout(i)
+
+    @classmethod
+    def concat(cls, batches: Sequence["RolloutBatch"]) -> "RolloutBatch":
+        """One batch of all rows, in order, padded to the longest horizon."""
+        batches = [b for b in batches if len(b)]
+        if len(batches) == 1:
+            return batches[0]
+        if not batches:
+            raise ValueError("concat needs at least one non-empty batch")
+        horizon = max(b.actions.shape[1] for b in batches)
+
+        def pad(arrays: list[np.ndarray], extra: int = 0) -> np.ndarray:
+            out = []
+            for x in arrays:
+                missing = horizon + extra - x.shape[1]
+                if missing:
+                    widths = [(0, 0), (0, missing)] + [(0, 0)] * (x.ndim - 2)
+                    x = np.pad(x, widths, mode="edge" if extra else "constant")
+                out.append(x)
+            return np.concatenate(out)
+
+        errors: dict[int, GameError] = {}
+        violations: dict[int, tuple[tuple[int, str], ...]] = {}
+        offset = 0
+        for b in batches:
+            errors.update({i + offset: e for i, e in b.errors.items()})
+            violations.update({i + offset: v for i, v in b.violations.items()})
+            offset += len(b)
+        return cls(
+            np.concatenate([b.policy for b in batches]),
+            np.concatenate([b.episode_seed for b in batches]),
+            pad([b.actions for b in batches]),
+            pad([b.rewards for b in batches]),
+            pad([b.features for b in batches], extra=1),
+            pad([b.frame_ms for b in batches]),
+            np.concatenate([b.lengths for b in batches]),
+            np.concatenate([b.terminated for b in batches]),
+            np.concatenate([b.truncated for b in batches]),
+            errors,
+            violations,
+        )
+
+
+def with_events(
+    rollouts: Sequence[Rollout],
+) -> list[tuple[int, GameError | None, tuple[tuple[int, str], ...]]]:
+    """``(index, error, violations)`` of the rollouts that raised or broke invariants, in order.
+
+    For a :class:`RolloutBatch` this reads its two dicts instead of visiting every row; the
+    caller takes ``rollouts[index]`` only for what it reports.
+    """
+    if isinstance(rollouts, RolloutBatch):
+        rows = sorted(set(rollouts.errors) | set(rollouts.violations))
+        return [(i, rollouts.errors.get(i), rollouts.violations.get(i, ())) for i in rows]
+    return [(i, r.error, r.violations) for i, r in enumerate(rollouts) if r.error is not None or r.violations]
