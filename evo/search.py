@@ -26,7 +26,7 @@ from evo.config import Experiment, dump_experiment
 from evo.finetune import DIAGNOSTICS, Diagnostics
 from evo.parallel import DenseReward, Executor, PlayTask, TuneTask, chunks, run_play, run_tune
 from evo.operators import Operators, Population, episode_cases, hypervolume
-from games.base import BUG_KINDS, GameSpec
+from games.base import BUG_KINDS
 from games.rollout import Rollout, RolloutBatch
 from objectives.coverage import CoverageTracker
 from oracles import calibrate_all, check_all

@@ -97,13 +97,11 @@ class RolloutBatch(Sequence[Rollout]):
 
     @classmethod
     def from_rollouts(cls, rollouts: Sequence[Rollout]) -> "RolloutBatch":
-        """Pad a non-empty sequence of rollouts into one batch (states repeat at the end)."""
-        if isinstance(rollouts, RolloutBatch):
-            return rollouts
-        if not len(rollouts):
-            raise ValueError("from_rollouts needs at least one rollout")
-        n, horizon = len(rollouts), max(r.length for r in rollouts)
-        n_features = rollouts[0].features.shape[1]
+        """Pad a sequence of rollouts into one batch (states repeat at the end); none gives
+        an empty batch."""
+        n = len(rollouts)
+        horizon = max((r.length for r in rollouts), default=0)
+        n_features = rollouts[0].features.shape[1] if n else 0
         actions = np.zeros((n, horizon), dtype=np.int64)
         rewards = np.zeros((n, horizon))
         frame_ms = np.zeros((n, horizon))
@@ -227,14 +225,12 @@ class RolloutBatch(Sequence[Rollout]):
 
 
 def with_events(
-    rollouts: Sequence[Rollout],
+    batch: RolloutBatch,
 ) -> list[tuple[int, GameError | None, tuple[tuple[int, str], ...]]]:
-    """``(index, error, violations)`` of the rollouts that raised or broke invariants, in order.
+    """``(index, error, violations)`` of the episodes that raised or broke invariants, in order.
 
-    For a :class:`RolloutBatch` this reads its two dicts instead of visiting every row; the
-    caller takes ``rollouts[index]`` only for what it reports.
+    It reads the batch's two dicts instead of visiting every row; the caller takes
+    ``batch[index]`` only for what it reports.
     """
-    if isinstance(rollouts, RolloutBatch):
-        rows = sorted(set(rollouts.errors) | set(rollouts.violations))
-        return [(i, rollouts.errors.get(i), rollouts.violations.get(i, ())) for i in rows]
-    return [(i, r.error, r.violations) for i, r in enumerate(rollouts) if r.error is not None or r.violations]
+    rows = sorted(set(batch.errors) | set(batch.violations))
+    return [(i, batch.errors.get(i), batch.violations.get(i, ())) for i in rows]

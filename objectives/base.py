@@ -7,13 +7,13 @@ at the pymoo boundary (``evo.operators``).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Literal, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Literal, Protocol, runtime_checkable
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from games.base import GameSpec
-from games.rollout import Rollout
+from games.rollout import Rollout, RolloutBatch
 from oracles.component import Context
 
 
@@ -33,7 +33,7 @@ class Objective(Protocol):
     name: str
     sense: Literal["max", "min"]
 
-    def score(self, rollouts: Sequence[Rollout]) -> float:
+    def score(self, rollouts: RolloutBatch) -> float:
         """One number for the policy that played ``rollouts`` (all its episodes)."""
         ...
 

@@ -42,12 +42,10 @@ def resolve_bins(spec: GameSpec, intervals: list[int] | int | None) -> tuple[int
     return tuple(intervals)
 
 
-def visited_keys(spec: GameSpec, bins: Sequence[int], rollouts: Sequence[Rollout]) -> np.ndarray:
-    """Sorted distinct bucket keys of every state the rollouts visited."""
-    if isinstance(rollouts, RolloutBatch):
-        keys = rollouts.state_keys(spec, bins)[rollouts.state_mask()]
-        return count_keys(keys, spec.key_space(bins))[0]
-    return np.unique(np.concatenate([spec.bucket_keys(r.features, bins) for r in rollouts]))
+def visited_keys(spec: GameSpec, bins: Sequence[int], batch: RolloutBatch) -> np.ndarray:
+    """Sorted distinct bucket keys of every state the batch's episodes visited."""
+    keys = batch.state_keys(spec, bins)[batch.state_mask()]
+    return count_keys(keys, spec.key_space(bins))[0]
 
 
 @register("coverage", CoverageConfig)
@@ -70,7 +68,7 @@ class Coverage(Component):
         """Bucket key of every state of the rollout (reset state included)."""
         return self.spec.bucket_keys(rollout.features, self.bins)
 
-    def score(self, rollouts: Sequence[Rollout]) -> float:
+    def score(self, rollouts: RolloutBatch) -> float:
         if not len(rollouts):
             return 0.0
         return float(visited_keys(self.spec, self.bins, rollouts).size)
@@ -98,11 +96,10 @@ class CoverageTracker:
         """Map cells visited: the buckets of the first two state features at the game's
         ``feature_bins`` (keys are hashes, so the coverage maps read these instead)."""
 
-    def update(self, rollouts: Sequence[Rollout]) -> int:
-        """Add the rollouts' buckets; return the run's coverage."""
-        if not len(rollouts):
+    def update(self, batch: RolloutBatch) -> int:
+        """Add the batch's buckets; return the run's coverage."""
+        if not len(batch):
             return len(self.visited)
-        batch = RolloutBatch.from_rollouts(rollouts)
         mask = batch.state_mask()
         keys, first, _ = tally(batch.state_keys(self.spec, self.bins)[mask], self.spec.key_space(self.bins))
         new = np.fromiter((k not in self.visited for k in keys.tolist()), dtype=bool, count=keys.size)

@@ -33,7 +33,7 @@ In this engine:
 
 from __future__ import annotations
 
-from typing import Any, Literal, Sequence
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -111,13 +111,9 @@ class FpsDropConfig(ObjectiveConfig):
     )
 
 
-def _frames(rollouts: Sequence[Rollout]) -> np.ndarray:
-    """Every finite frame time of the rollouts, in order."""
-    if isinstance(rollouts, RolloutBatch):
-        return finite(rollouts.frame_ms[rollouts.valid])
-    if not len(rollouts):
-        return np.zeros(0)
-    return finite(np.concatenate([np.asarray(r.frame_ms, dtype=np.float64) for r in rollouts]))
+def _frames(batch: RolloutBatch) -> np.ndarray:
+    """Every finite frame time of the batch's steps, in order."""
+    return finite(batch.frame_ms[batch.valid])
 
 
 @register("fps_drop", FpsDropConfig)
@@ -172,9 +168,11 @@ class FpsDrop(Component):
         """``t = t_base + max(0, delta)``; None before calibration."""
         return self.line.at(self.delta_ms) if self.calibrated else None
 
-    def _threshold_for(self, rollouts: Sequence[Rollout]) -> float:
+    def _threshold_for(self, frame_ms: np.ndarray) -> float:
+        """The calibrated threshold, or before calibration a provisional one from the frame
+        times at hand."""
         t = self.threshold_ms
-        return self.line.provisional(_frames(rollouts)) if t is None else t
+        return self.line.provisional(finite(np.asarray(frame_ms, dtype=np.float64))) if t is None else t
 
     def _set_baseline(self, frame_ms: np.ndarray) -> None:
         """Set the baseline (threshold and quartiles) from warm-up frame times."""
@@ -182,7 +180,7 @@ class FpsDrop(Component):
             self.delta_ms = 0.0
             self._warmup_frames = []
 
-    def update(self, rollouts: Sequence[Rollout]) -> None:
+    def update(self, rollouts: RolloutBatch) -> None:
         """Calibrate on the warm-up rollouts, then refresh delta from each later batch."""
         rest = rollouts
         if not self.calibrated:
@@ -208,24 +206,18 @@ class FpsDrop(Component):
     def slow_steps(self, rollout: Rollout, t_ms: float | None = None) -> np.ndarray:
         """``[T]`` bool: the steps whose frame was over ``t`` (default: the current one)
         and whose state after the step lies in the region."""
-        t = self._threshold_for([rollout]) if t_ms is None else t_ms
+        t = self._threshold_for(rollout.frame_ms) if t_ms is None else t_ms
         frames = np.asarray(rollout.frame_ms, dtype=np.float64)
         return (frames > t) & self._in_region(np.asarray(rollout.features)[1:])
 
-    def score(self, rollouts: Sequence[Rollout]) -> float:
+    def score(self, rollouts: RolloutBatch) -> float:
         if not len(rollouts):
             return 0.0
-        t = self._threshold_for(rollouts)
+        t = self._threshold_for(_frames(rollouts))
         if self.config.score == "per_episode":
             return float(np.mean([self._episode_points(r, t) for r in rollouts]))
-        if isinstance(rollouts, RolloutBatch):
-            slow = rollouts.valid & (rollouts.frame_ms > t) & self._in_region(rollouts.features[:, 1:])
-            keys = rollouts.state_keys(self.spec, self.bins)[:, 1:][slow]
-        else:
-            keys = np.concatenate([
-                self.spec.bucket_keys(np.asarray(r.features)[1:], self.bins)[self.slow_steps(r, t)]
-                for r in rollouts
-            ])
+        slow = rollouts.valid & (rollouts.frame_ms > t) & self._in_region(rollouts.features[:, 1:])
+        keys = rollouts.state_keys(self.spec, self.bins)[:, 1:][slow]
         return float(count_keys(keys, self.spec.key_space(self.bins))[0].size)
 
     def _episode_points(self, rollout: Rollout, t_ms: float) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal, Sequence
+from typing import Literal
 
 import numpy as np
 
@@ -30,12 +30,10 @@ class Winning(Component):
     def __init__(self, spec: GameSpec, config: WinningConfig, context: Context) -> None:
         self.spec = spec
 
-    def score(self, rollouts: Sequence[Rollout]) -> float:
+    def score(self, rollouts: RolloutBatch) -> float:
         if not len(rollouts):
             return 0.0
-        if isinstance(rollouts, RolloutBatch):
-            return float(np.where(rollouts.valid, rollouts.rewards, 0.0).sum(axis=1).mean())
-        return float(np.mean([r.episode_return for r in rollouts]))
+        return float(np.where(rollouts.valid, rollouts.rewards, 0.0).sum(axis=1).mean())
 
     def step_rewards(self, rollout: Rollout) -> np.ndarray:
         return rollout.rewards.astype(np.float64, copy=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from games.base import GameSpec
-from games.rollout import Rollout
+from games.rollout import RolloutBatch
 from oracles import crash, logic, performance, stuck  # noqa: F401  (register themselves)
 from oracles.archive import ArchivedBug, BugArchive, append_jsonl, from_record, to_record
 from oracles.base import REGISTRY, Bug, Oracle, OracleConfig, register
@@ -51,13 +51,13 @@ def resolved_kwargs(name: str, kwargs: Mapping[str, Any] | None) -> dict[str, An
     return REGISTRY[name][0].model_validate(dict(kwargs or {})).model_dump(mode="json")
 
 
-def calibrate_all(components: Sequence[Component], rollouts: Sequence[Rollout]) -> None:
+def calibrate_all(components: Sequence[Component], rollouts: RolloutBatch) -> None:
     """Give the warm-up rollouts to every component (objectives and oracles alike)."""
     for component in components:
         component.calibrate(rollouts)
 
 
-def check_all(oracles: Sequence[Oracle], rollouts: Sequence[Rollout]) -> list[Bug]:
+def check_all(oracles: Sequence[Oracle], rollouts: RolloutBatch) -> list[Bug]:
     """Every oracle's bugs for this batch, oracle by oracle in the given order."""
     bugs: list[Bug] = []
     for oracle in oracles:

@@ -11,12 +11,12 @@ were slow, so that one hiccup of the machine is not a bug.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
 from games.base import GameSpec
-from games.rollout import Rollout
+from games.rollout import Rollout, RolloutBatch
 from oracles.component import Context
 
 
@@ -87,7 +87,7 @@ class Oracle(Protocol):
 
     name: str
 
-    def check(self, rollouts: Sequence[Rollout]) -> list[Bug]:
+    def check(self, rollouts: RolloutBatch) -> list[Bug]:
         """Bugs shown by these rollouts (duplicates allowed; the archive dedups)."""
         ...
 

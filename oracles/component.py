@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
-from games.rollout import Rollout
+from games.rollout import RolloutBatch
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -102,10 +102,10 @@ class Component:
         episodes but keep what was calibrated, so the replay is judged on its own.
     """
 
-    def calibrate(self, rollouts: Sequence[Rollout]) -> None:
+    def calibrate(self, rollouts: RolloutBatch) -> None:
         """Set thresholds from the warm-up rollouts; nothing to set by default."""
 
-    def update(self, rollouts: Sequence[Rollout]) -> None:
+    def update(self, rollouts: RolloutBatch) -> None:
         """Learn from a generation's rollouts; nothing to learn by default."""
 
     def state_dict(self) -> dict[str, Any]:

@@ -9,10 +9,10 @@ developer checks and belong to the logic oracle.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
 
 from games.base import GameSpec
-from games.rollout import Rollout, with_events
+from games.rollout import Rollout, RolloutBatch, with_events
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
 
@@ -54,7 +54,7 @@ class CrashOracle(Component):
         self.spec = spec
         self.config = config
 
-    def check(self, rollouts: Sequence[Rollout]) -> list[Bug]:
+    def check(self, rollouts: RolloutBatch) -> list[Bug]:
         """One ``crash`` bug per rollout whose game raised, died or hung.
 
         The signature keeps the exception type, where it was raised and its message, so one

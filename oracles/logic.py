@@ -7,10 +7,9 @@ episode; ``info["violations"]`` lists invariants a step broke without stopping t
 
 from __future__ import annotations
 
-from typing import Sequence
 
 from games.base import GameSpec
-from games.rollout import Rollout, with_events
+from games.rollout import RolloutBatch, with_events
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
 from oracles.crash import at_last_step
@@ -30,7 +29,7 @@ class LogicOracle(Component):
         self.spec = spec
         self.config = config
 
-    def check(self, rollouts: Sequence[Rollout]) -> list[Bug]:
+    def check(self, rollouts: RolloutBatch) -> list[Bug]:
         """``logic`` bugs: one per failed assertion, one per ``(step, message)`` violation.
 
         A violation's signature is its message alone: the game words the invariant, and the

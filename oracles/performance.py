@@ -25,7 +25,7 @@ from pydantic import Field
 
 from games.base import GameSpec
 from games.buckets import tally
-from games.rollout import Rollout, RolloutBatch
+from games.rollout import RolloutBatch
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
 from oracles.frame_threshold import FrameThreshold
@@ -132,7 +132,7 @@ class PerformanceOracle(Component):
         self.line = FrameThreshold(config.sd_factor, config.floor_ms, config.delta)
         self.points: dict[tuple[int, ...], PointStats] = {}
 
-    def calibrate(self, rollouts: Sequence[Rollout]) -> None:
+    def calibrate(self, rollouts: RolloutBatch) -> None:
         """Set the slow-frame threshold from the frame times of the warm-up rollouts.
 
         Rollouts without a single finite frame time leave the oracle uncalibrated; the next
@@ -154,7 +154,7 @@ class PerformanceOracle(Component):
         delta when the batch's quartiles are above the warm-up's."""
         return self.line.for_batch(frame_ms)
 
-    def check(self, rollouts: Sequence[Rollout]) -> list[Bug]:
+    def check(self, rollouts: RolloutBatch) -> list[Bug]:
         """Count this batch's visits per point; report the points that just became slow.
 
         A point is reported once, when it has at least ``min_visits`` visits and more than
@@ -168,8 +168,8 @@ class PerformanceOracle(Component):
                 return []
         cfg = self.config
 
-        batch = RolloutBatch.from_rollouts(rollouts) if len(rollouts) else None
-        if batch is None or batch.actions.shape[1] == 0:
+        batch = rollouts
+        if not len(batch) or batch.actions.shape[1] == 0:
             return []
         # One row per step taken: which rollout and step, the point after it, its frame time.
         # np.nonzero walks row-major, so rows come in batch order and, within a rollout, in

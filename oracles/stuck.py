@@ -17,13 +17,12 @@ moved the game.
 
 from __future__ import annotations
 
-from typing import Sequence
 
 import numpy as np
 from pydantic import Field
 
 from games.base import GameSpec
-from games.rollout import Rollout, RolloutBatch
+from games.rollout import RolloutBatch
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
 
@@ -107,16 +106,7 @@ class StuckOracle(Component):
         out[maybe] = np.where(stuck.any(axis=0), stuck.argmax(axis=0), -1)
         return out
 
-    def first_stuck_step(self, rollout: Rollout) -> int | None:
-        """The first stuck step of one rollout, or ``None`` (see :meth:`first_stuck_steps`)."""
-        t = self.first_stuck_steps(
-            np.asarray(rollout.features, dtype=np.float64)[None],
-            np.asarray(rollout.actions, dtype=np.int64)[None],
-            np.array([rollout.length]),
-        )[0]
-        return None if t < 0 else int(t)
-
-    def check(self, rollouts: Sequence[Rollout]) -> list[Bug]:
+    def check(self, rollouts: RolloutBatch) -> list[Bug]:
         """At most one ``stuck`` bug per rollout, at its first stuck step.
 
         The signature is the bucket of the stuck state (the game's ``feature_bins``), so one
@@ -125,11 +115,8 @@ class StuckOracle(Component):
         """
         bugs: list[Bug] = []
         n = self.config.window
-        if isinstance(rollouts, RolloutBatch):
-            firsts = self.first_stuck_steps(rollouts.features, rollouts.actions, rollouts.lengths)
-            found = [(rollouts[int(i)], int(firsts[i])) for i in np.flatnonzero(firsts >= 0)]
-        else:
-            found = [(r, t) for r in rollouts if (t := self.first_stuck_step(r)) is not None]
+        firsts = self.first_stuck_steps(rollouts.features, rollouts.actions, rollouts.lengths)
+        found = [(rollouts[int(i)], int(firsts[i])) for i in np.flatnonzero(firsts >= 0)]
         seen: set[str] = set()  # the archive keeps the first of a signature; so can we
         for rollout, t in found:
             point = tuple(int(b) for b in self.spec.buckets(rollout.features[t + 1]))

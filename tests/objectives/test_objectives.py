@@ -15,6 +15,7 @@ from objectives import REGISTRY, Objective, build_objectives, step_rewards
 from objectives.coverage import Coverage, CoverageConfig, CoverageTracker, resolve_bins
 from objectives.winning import Winning, WinningConfig
 from oracles.component import Context
+from games.rollout import RolloutBatch
 
 # A 4 x 4 grid over [0, 4) x [0, 4): one bucket per unit cell.
 SPEC = GameSpec(
@@ -52,8 +53,8 @@ def test_winning_is_the_mean_episode_return() -> None:
         rollout([[0, 0]] * 4, rewards=[0.0, 0.0, 0.5]),
     ]
     assert win.sense == "max"
-    assert win.score(episodes) == pytest.approx(1.0)  # returns 3, -0.5, 0.5
-    assert win.score([]) == 0.0
+    assert win.score(RolloutBatch.from_rollouts(episodes)) == pytest.approx(1.0)  # returns 3, -0.5, 0.5
+    assert win.score(RolloutBatch.from_rollouts([])) == 0.0
 
 
 def test_winning_step_rewards_are_the_game_rewards() -> None:
@@ -67,11 +68,11 @@ def test_winning_step_rewards_are_the_game_rewards() -> None:
 def test_coverage_counts_distinct_buckets_across_episodes() -> None:
     cov = coverage()
     assert cov.sense == "max"
-    assert cov.score([WALK]) == 3.0
-    assert cov.score([OTHER]) == 3.0
-    assert cov.score([WALK, OTHER]) == 5.0  # (0,0) is shared
-    assert cov.score([WALK, WALK]) == 3.0
-    assert cov.score([]) == 0.0
+    assert cov.score(RolloutBatch.from_rollouts([WALK])) == 3.0
+    assert cov.score(RolloutBatch.from_rollouts([OTHER])) == 3.0
+    assert cov.score(RolloutBatch.from_rollouts([WALK, OTHER])) == 5.0  # (0,0) is shared
+    assert cov.score(RolloutBatch.from_rollouts([WALK, WALK])) == 3.0
+    assert cov.score(RolloutBatch.from_rollouts([])) == 0.0
 
 
 @pytest.mark.parametrize(
@@ -89,7 +90,7 @@ def test_coverage_intervals_resolve_as_documented(
     assert resolve_bins(SPEC, intervals) == bins
     cov = coverage(intervals)
     assert cov.bins == bins
-    assert cov.score([WALK, OTHER]) == walk_and_other
+    assert cov.score(RolloutBatch.from_rollouts([WALK, OTHER])) == walk_and_other
 
 
 def test_coverage_rejects_a_list_of_the_wrong_length() -> None:
@@ -106,7 +107,7 @@ def test_coverage_step_reward_is_one_on_entering_a_new_bucket() -> None:
     assert dense.shape == (ep.length,)
     np.testing.assert_array_equal(dense, [1.0, 0.0, 0.0, 1.0, 0.0])
     # The reset cell is already seen, so no step earns it: the sum is coverage minus one.
-    assert dense.sum() == coverage().score([ep]) - 1
+    assert dense.sum() == coverage().score(RolloutBatch.from_rollouts([ep])) - 1
 
 
 def test_coverage_step_rewards_follow_the_configured_intervals() -> None:
@@ -129,23 +130,23 @@ def test_step_rewards_of_an_objective_without_dense_reward_are_zeros() -> None:
 
 def test_coverage_tracker_accumulates_across_generations() -> None:
     tracker = CoverageTracker(SPEC)
-    assert tracker.update([]) == 0
-    assert tracker.update([WALK]) == 3
-    assert tracker.update([WALK]) == 3
-    assert tracker.update([OTHER]) == 5
-    assert tracker.update([]) == 5
-    assert CoverageTracker(SPEC, 2).update([WALK, OTHER]) == coverage(2).score([WALK, OTHER]) == 2
+    assert tracker.update(RolloutBatch.from_rollouts([])) == 0
+    assert tracker.update(RolloutBatch.from_rollouts([WALK])) == 3
+    assert tracker.update(RolloutBatch.from_rollouts([WALK])) == 3
+    assert tracker.update(RolloutBatch.from_rollouts([OTHER])) == 5
+    assert tracker.update(RolloutBatch.from_rollouts([])) == 5
+    assert CoverageTracker(SPEC, 2).update(RolloutBatch.from_rollouts([WALK, OTHER])) == coverage(2).score(RolloutBatch.from_rollouts([WALK, OTHER])) == 2
 
 
 def test_coverage_tracker_state_dict_round_trips_through_json() -> None:
     tracker = CoverageTracker(SPEC)
-    tracker.update([WALK])
+    tracker.update(RolloutBatch.from_rollouts([WALK]))
     state = json.loads(json.dumps(tracker.state_dict()))
 
     restored = CoverageTracker(SPEC)
     restored.load_state_dict(state)
     assert restored.visited == tracker.visited
-    assert restored.update([OTHER]) == tracker.update([OTHER]) == 5
+    assert restored.update(RolloutBatch.from_rollouts([OTHER])) == tracker.update(RolloutBatch.from_rollouts([OTHER])) == 5
 
 
 def test_build_objectives_keeps_yaml_order_and_options() -> None:

@@ -8,6 +8,7 @@ from pydantic import ValidationError
 from games.base import GameError
 from oracles import REGISTRY, build_oracles, calibrate_all, check_all
 from oracles.performance import PerformanceOracle
+from games.rollout import RolloutBatch
 
 
 def test_builtin_oracles_are_registered():
@@ -43,7 +44,7 @@ def test_check_all_collects_every_oracle(spec, make_rollout):
         make_rollout(path, violations=[(1, "gold < 0")]),
         make_rollout([(4.5, 4.5)] * 12),
     ]
-    calibrate_all(oracles, rollouts)
+    calibrate_all(oracles, RolloutBatch.from_rollouts(rollouts))
     assert isinstance(oracles[3], PerformanceOracle) and oracles[3].threshold_ms is not None
-    kinds = [b.kind for b in check_all(oracles, rollouts)]
+    kinds = [b.kind for b in check_all(oracles, RolloutBatch.from_rollouts(rollouts))]
     assert kinds == ["crash", "logic", "logic", "stuck"]

@@ -9,6 +9,7 @@ from games.base import GameError, GameSpec
 from oracles.crash import CrashConfig, CrashOracle
 from oracles.logic import LogicConfig, LogicOracle
 from oracles.component import Context
+from games.rollout import RolloutBatch
 
 PATH = [(0.5, 0.5), (1.5, 0.5), (2.5, 0.5), (3.5, 0.5)]
 
@@ -21,7 +22,7 @@ def _assertion(spec_error: str = "hp < 0") -> GameError:
 def test_crash_reports_non_assertion_errors_at_last_step(spec: GameSpec, make_rollout, etype):
     err = GameError(type=etype, message="boom", where="maze.py:step:12")
     r = make_rollout(PATH, error=err, policy=7, seed=3)
-    bugs = CrashOracle(spec, CrashConfig(), Context()).check([r])
+    bugs = CrashOracle(spec, CrashConfig(), Context()).check(RolloutBatch.from_rollouts([r]))
     assert len(bugs) == 1
     bug = bugs[0]
     assert bug.kind == "crash" and bug.oracle == "crash"
@@ -38,18 +39,18 @@ def test_crash_ignores_assertions_violations_and_clean_rollouts(spec, make_rollo
         make_rollout(PATH, error=_assertion()),
         make_rollout(PATH, violations=[(1, "gold < 0")]),
     ]
-    assert CrashOracle(spec, CrashConfig(), Context()).check(rollouts) == []
+    assert CrashOracle(spec, CrashConfig(), Context()).check(RolloutBatch.from_rollouts(rollouts)) == []
 
 
 def test_crash_before_any_step_points_at_reset(spec, make_rollout):
     r = make_rollout([(0.5, 0.5)], error=GameError("GameProcessDied", "exit 139"))
-    (bug,) = CrashOracle(spec, CrashConfig(), Context()).check([r])
+    (bug,) = CrashOracle(spec, CrashConfig(), Context()).check(RolloutBatch.from_rollouts([r]))
     assert bug.step == 0 and bug.actions == () and bug.state == bug.next_state == (0.5, 0.5)
 
 
 def test_logic_reports_assertion_at_last_step(spec, make_rollout):
     r = make_rollout(PATH, error=_assertion())
-    bugs = LogicOracle(spec, LogicConfig(), Context()).check([r])
+    bugs = LogicOracle(spec, LogicConfig(), Context()).check(RolloutBatch.from_rollouts([r]))
     assert len(bugs) == 1
     assert bugs[0].kind == "logic" and bugs[0].step == 2
     assert bugs[0].signature == "logic:assert:maze.py:step:40:hp < 0"
@@ -58,7 +59,7 @@ def test_logic_reports_assertion_at_last_step(spec, make_rollout):
 
 def test_logic_reports_each_violation_at_its_step(spec, make_rollout):
     r = make_rollout(PATH, violations=[(0, "gold < 0"), (2, "door open and closed")])
-    bugs = LogicOracle(spec, LogicConfig(), Context()).check([r])
+    bugs = LogicOracle(spec, LogicConfig(), Context()).check(RolloutBatch.from_rollouts([r]))
     assert [(b.step, b.signature) for b in bugs] == [
         (0, "logic:violation:gold < 0"), (2, "logic:violation:door open and closed"),
     ]
@@ -68,4 +69,4 @@ def test_logic_reports_each_violation_at_its_step(spec, make_rollout):
 
 def test_logic_ignores_crashes_and_clean_rollouts(spec, make_rollout):
     rollouts = [make_rollout(PATH), make_rollout(PATH, error=GameError("RuntimeError", "x"))]
-    assert LogicOracle(spec, LogicConfig(), Context()).check(rollouts) == []
+    assert LogicOracle(spec, LogicConfig(), Context()).check(RolloutBatch.from_rollouts(rollouts)) == []

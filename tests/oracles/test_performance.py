@@ -11,6 +11,7 @@ from games.base import GameSpec
 from oracles.frame_threshold import slow_threshold
 from oracles.performance import PerformanceConfig, PerformanceOracle
 from oracles.component import Context
+from games.rollout import RolloutBatch
 
 SLOW_CELL = (5, 5)
 
@@ -30,7 +31,7 @@ def _calibrated(spec: GameSpec, make_rollout, **kwargs) -> PerformanceOracle:
     path = [(0.5 + i % 10, 0.5) for i in range(201)]
     warm = [make_rollout(path, frame_ms=rng.normal(10.0, 0.5, 200)) for _ in range(5)]
     oracle = PerformanceOracle(spec, PerformanceConfig(**kwargs), Context())
-    oracle.calibrate(warm)
+    oracle.calibrate(RolloutBatch.from_rollouts(warm))
     return oracle
 
 
@@ -54,7 +55,7 @@ def test_calibrate_sets_threshold_near_clean_mean_plus_5_sd(spec, make_rollout):
 def test_point_visited_three_times_all_slow_is_reported_once(spec, make_rollout):
     oracle = _calibrated(spec, make_rollout)
     batches = [[_path_through(5.5, 40.0 + k, make_rollout, seed=k)] for k in range(3)]
-    found = [oracle.check(b) for b in batches]
+    found = [oracle.check(RolloutBatch.from_rollouts(b)) for b in batches]
     assert [len(f) for f in found] == [0, 1, 0]  # min_visits 2, then reported only once
     bug = found[1][0]
     assert bug.kind == "performance" and bug.signature == f"performance:{SLOW_CELL}"
@@ -71,37 +72,37 @@ def test_report_is_at_the_first_slow_step_of_the_batch(spec, make_rollout):
     seed must report the same replay handle."""
     oracle = _calibrated(spec, make_rollout)
     batch = [_path_through(5.5, ms, make_rollout, seed=k) for k, ms in enumerate([None, 90, 60])]
-    (bug,) = oracle.check(batch)
+    (bug,) = oracle.check(RolloutBatch.from_rollouts(batch))
     assert bug.episode_seed == 1 and bug.data["frame_ms"] == 90.0 and bug.data["visits"] == 3
 
 
 def test_one_slow_visit_of_four_is_not_reported(spec, make_rollout):
     oracle = _calibrated(spec, make_rollout)
     batch = [_path_through(5.5, ms, make_rollout) for ms in (50.0, None, None, None)]
-    assert oracle.check(batch) == []
+    assert oracle.check(RolloutBatch.from_rollouts(batch)) == []
 
 
 def test_single_slow_visit_is_not_reported(spec, make_rollout):
     oracle = _calibrated(spec, make_rollout)
-    assert oracle.check([_path_through(5.5, 80.0, make_rollout)]) == []
+    assert oracle.check(RolloutBatch.from_rollouts([_path_through(5.5, 80.0, make_rollout)])) == []
 
 
 def test_fast_rollouts_report_nothing(spec, make_rollout):
     oracle = _calibrated(spec, make_rollout)
-    assert oracle.check([_path_through(y + 0.5, None, make_rollout) for y in range(10)]) == []
+    assert oracle.check(RolloutBatch.from_rollouts([_path_through(y + 0.5, None, make_rollout) for y in range(10)])) == []
 
 
 def test_floor_keeps_fast_frames_from_being_slow(spec, make_rollout):
     oracle = _calibrated(spec, make_rollout, floor_ms=100.0)
     batch = [_path_through(5.5, 60.0, make_rollout) for _ in range(3)]
-    assert oracle.check(batch) == []
+    assert oracle.check(RolloutBatch.from_rollouts(batch)) == []
 
 
 def test_check_before_calibrate_calibrates_on_the_batch(spec, make_rollout):
     oracle = PerformanceOracle(spec, PerformanceConfig(), Context())
     batch = [_path_through(5.5, 500.0, make_rollout, seed=k) for k in range(3)]
     batch += [_path_through(y + 0.5, None, make_rollout) for y in range(10)]
-    bugs = oracle.check(batch)
+    bugs = oracle.check(RolloutBatch.from_rollouts(batch))
     assert oracle.threshold_ms == pytest.approx(10.0)
     assert [b.signature for b in bugs] == [f"performance:{SLOW_CELL}"]
 
@@ -113,7 +114,7 @@ def test_bins_override_the_game_resolution(spec, make_rollout):
     path = [(0.5 + i, 5.5) for i in range(10)]
     ms = np.array([10.0] * 4 + [60.0] * 5)
     batch = [make_rollout(path, frame_ms=ms)]
-    assert [b.signature for b in oracle.check(batch)] == ["performance:(1, 1)"]
+    assert [b.signature for b in oracle.check(RolloutBatch.from_rollouts(batch))] == ["performance:(1, 1)"]
     with pytest.raises(ValueError, match="bins"):
         PerformanceOracle(spec, PerformanceConfig(bins=[2]), Context())
 
@@ -122,14 +123,14 @@ def test_state_dict_round_trip_gives_identical_decisions(spec, make_rollout):
     a = _calibrated(spec, make_rollout)
     first = [_path_through(5.5, 60.0, make_rollout), _path_through(2.5, 60.0, make_rollout)]
     first += [_path_through(7.5, None, make_rollout)]
-    assert a.check(first) == []
+    assert a.check(RolloutBatch.from_rollouts(first)) == []
     b = PerformanceOracle(spec, PerformanceConfig(), Context())
     b.load_state_dict(json.loads(json.dumps(a.state_dict())))
     assert b.state_dict() == a.state_dict()
 
     second = [_path_through(5.5, 70.0, make_rollout, seed=9), _path_through(7.5, 70.0,
               make_rollout, seed=9), _path_through(2.5, None, make_rollout, seed=9)]
-    bugs_a, bugs_b = a.check(second), b.check(second)
+    bugs_a, bugs_b = a.check(RolloutBatch.from_rollouts(second)), b.check(RolloutBatch.from_rollouts(second))
     assert bugs_a == bugs_b
     assert [x.data for x in bugs_a] == [x.data for x in bugs_b]
     # (5,5): 2 of 2 slow -> reported; (7,5): 1 of 2 and (2,5): 1 of 2 -> not more than half.
@@ -143,9 +144,9 @@ def test_low_fps_points_give_confidence_and_frame_times(spec, make_rollout):
     not reported; points never slow are not listed."""
     oracle = _calibrated(spec, make_rollout)
     for k, ms in enumerate([40.0, 50.0, 60.0]):
-        oracle.check([_path_through(5.5, ms, make_rollout, seed=k)])
+        oracle.check(RolloutBatch.from_rollouts([_path_through(5.5, ms, make_rollout, seed=k)]))
     for k, ms in enumerate([45.0, None, None, None]):
-        oracle.check([_path_through(7.5, ms, make_rollout, seed=10 + k)])
+        oracle.check(RolloutBatch.from_rollouts([_path_through(7.5, ms, make_rollout, seed=10 + k)]))
     rows = {r["point"]: r for r in oracle.low_fps_points()}
     assert set(rows) == {"5 5", "5 7"}
     hot, once = rows["5 5"], rows["5 7"]
@@ -161,10 +162,10 @@ def test_delta_follows_a_busier_machine_and_keeps_real_slow_points(spec, make_ro
     machine), ordinary frames are not slow; a point far above the shifted line still is."""
     oracle = _calibrated(spec, make_rollout)  # warm-up frames ~10 ms
     busier = [make_rollout([(0.5 + i, 2.5) for i in range(10)], frame_ms=15.0, seed=k) for k in range(3)]
-    assert oracle.check(busier) == []
+    assert oracle.check(RolloutBatch.from_rollouts(busier)) == []
     plain = _calibrated(spec, make_rollout, delta=False)
-    assert len(plain.check(busier)) == 9  # without delta every cell of the row is "slow"
+    assert len(plain.check(RolloutBatch.from_rollouts(busier))) == 9  # without delta every cell of the row is "slow"
     slow = [_path_through(5.5, 90.0, make_rollout, seed=k) for k in range(3)]
     slow = [make_rollout(r.features, frame_ms=np.where(r.frame_ms > 50, 90.0, 15.0), seed=k)
             for k, r in enumerate(slow)]
-    assert [b.signature for b in oracle.check(slow)] == ["performance:(5, 5)"]
+    assert [b.signature for b in oracle.check(RolloutBatch.from_rollouts(slow))] == ["performance:(5, 5)"]

@@ -9,6 +9,7 @@ from pydantic import ValidationError
 from games.base import GameSpec
 from oracles.stuck import StuckConfig, StuckOracle
 from oracles.component import Context
+from games.rollout import RolloutBatch
 
 
 def _walk_then_freeze(walk: int, freeze: int) -> list[tuple[float, float]]:
@@ -20,7 +21,7 @@ def _walk_then_freeze(walk: int, freeze: int) -> list[tuple[float, float]]:
 def test_ignored_actions_are_stuck_at_first_full_window(spec: GameSpec, make_rollout):
     # States 0..5 differ; from state 5 on nothing moves while actions cycle 0..3.
     r = make_rollout(_walk_then_freeze(5, 20))
-    bugs = StuckOracle(spec, StuckConfig(), Context()).check([r])
+    bugs = StuckOracle(spec, StuckConfig(), Context()).check(RolloutBatch.from_rollouts([r]))
     assert len(bugs) == 1  # one report per rollout, not one per frozen step
     bug = bugs[0]
     # features[t+1-8 : t+2] all equal state 5 first at t = 12.
@@ -33,28 +34,28 @@ def test_ignored_actions_are_stuck_at_first_full_window(spec: GameSpec, make_rol
 def test_pushing_into_a_wall_is_not_stuck(spec, make_rollout):
     path = _walk_then_freeze(5, 20)
     actions = [0] * 25  # same action over and over: the wall works
-    assert StuckOracle(spec, StuckConfig(), Context()).check([make_rollout(path, actions=actions)]) == []
+    assert StuckOracle(spec, StuckConfig(), Context()).check(RolloutBatch.from_rollouts([make_rollout(path, actions=actions)])) == []
 
 
 def test_wall_counts_when_action_check_is_off(spec, make_rollout):
     r = make_rollout(_walk_then_freeze(5, 20), actions=[0] * 25)
-    bugs = StuckOracle(spec, StuckConfig(min_distinct_actions=1), Context()).check([r])
+    bugs = StuckOracle(spec, StuckConfig(min_distinct_actions=1), Context()).check(RolloutBatch.from_rollouts([r]))
     assert [b.step for b in bugs] == [12]
 
 
 def test_moving_normally_is_not_stuck(spec, make_rollout):
     path = [(0.5 + 0.3 * i, 5.5 + 0.1 * np.sin(i)) for i in range(30)]
-    assert StuckOracle(spec, StuckConfig(), Context()).check([make_rollout(path)]) == []
+    assert StuckOracle(spec, StuckConfig(), Context()).check(RolloutBatch.from_rollouts([make_rollout(path)])) == []
 
 
 def test_back_and_forth_is_not_stuck(spec, make_rollout):
     path = [(0.5 + (i % 2), 5.5) for i in range(30)]
-    assert StuckOracle(spec, StuckConfig(), Context()).check([make_rollout(path)]) == []
+    assert StuckOracle(spec, StuckConfig(), Context()).check(RolloutBatch.from_rollouts([make_rollout(path)])) == []
 
 
 def test_frozen_from_reset_reports_after_window_ignored_steps(spec, make_rollout):
     r = make_rollout([(3.5, 3.5)] * 20)
-    (bug,) = StuckOracle(spec, StuckConfig(window=4), Context()).check([r])
+    (bug,) = StuckOracle(spec, StuckConfig(window=4), Context()).check(RolloutBatch.from_rollouts([r]))
     # Steps 0..3 were all ignored: the fourth ignored step is where it shows.
     assert bug.step == 3 and bug.signature == "stuck:(3, 3)"
 
@@ -63,27 +64,27 @@ def test_actions_tried_over_a_long_freeze_count(spec, make_rollout):
     """A policy that favours one action still shows the freeze once it has tried them all."""
     actions = [0, 0, 0, 1, 0, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0]
     r = make_rollout([(3.5, 3.5)] * (len(actions) + 1), actions=actions)
-    (bug,) = StuckOracle(spec, StuckConfig(window=8), Context()).check([r])
+    (bug,) = StuckOracle(spec, StuckConfig(window=8), Context()).check(RolloutBatch.from_rollouts([r]))
     assert bug.step == 12 and bug.data["distinct_actions"] == 4
 
 
 def test_too_short_to_fill_a_window_is_not_stuck(spec, make_rollout):
     r = make_rollout([(3.5, 3.5)] * 8)  # 7 steps < window 8
-    assert StuckOracle(spec, StuckConfig(), Context()).check([r]) == []
+    assert StuckOracle(spec, StuckConfig(), Context()).check(RolloutBatch.from_rollouts([r])) == []
 
 
 @pytest.mark.parametrize("noise, found", [(1e-9, True), (1e-3, False)])
 def test_tolerance(spec, make_rollout, noise, found):
     rng = np.random.default_rng(0)
     path = np.array(_walk_then_freeze(5, 20)) + rng.uniform(-noise, noise, (26, 2))
-    bugs = StuckOracle(spec, StuckConfig(), Context()).check([make_rollout(path)])
+    bugs = StuckOracle(spec, StuckConfig(), Context()).check(RolloutBatch.from_rollouts([make_rollout(path)]))
     assert bool(bugs) is found
 
 
 def test_each_rollout_checked_on_its_own(spec, make_rollout):
     stuck = make_rollout(_walk_then_freeze(5, 20), policy=1)
     moving = make_rollout([(0.5 + 0.3 * i, 5.5) for i in range(30)], policy=2)
-    bugs = StuckOracle(spec, StuckConfig(), Context()).check([moving, stuck, moving])
+    bugs = StuckOracle(spec, StuckConfig(), Context()).check(RolloutBatch.from_rollouts([moving, stuck, moving]))
     assert [b.policy for b in bugs] == [1]
 
 
@@ -99,4 +100,4 @@ def test_walking_a_loop_is_not_stuck(spec: GameSpec, make_rollout) -> None:
     (Wuji's moving-average test alone would call it stuck)."""
     path = [(4, 7), (3, 7), (3, 8), (2, 8), (1, 8), (1, 9), (1, 8), (2, 8), (3, 8), (2, 8)]
     rollout = make_rollout(path, actions=[0, 2, 0, 0, 2, 3, 1, 1, 0])
-    assert StuckOracle(spec, StuckConfig(window=8), Context()).check([rollout]) == []
+    assert StuckOracle(spec, StuckConfig(window=8), Context()).check(RolloutBatch.from_rollouts([rollout])) == []
