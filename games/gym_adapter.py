@@ -59,7 +59,7 @@ from typing import Callable, Sequence
 import gymnasium as gym
 import numpy as np
 
-from games.base import GameError, GameSpec, VecStep
+from games.base import GameError, GameSpec, GameSpecError, VecStep
 from games.gym_copy import InProcessRunner, game_error
 from games.gym_process import ProcessRunner
 from games.gym_spec import DEFAULT_BINS, DEFAULT_BOUND, DEFAULT_MAX_STEPS, HUGE_BOUND
@@ -80,8 +80,8 @@ class GymVectorGame:
             the slowest normal frame, with the machine's load in mind.
 
     Raises:
-        GameSpecError: The game's action space is not ``Discrete`` or its spec contradicts
-            its spaces or its ``state_features`` (a ``ValueError``).
+        GameSpecError: The game's action space is not ``Discrete``, or its spec contradicts
+            its spaces (here) or its ``state_features`` (at the first ``reset``).
         ValueError: ``make_env`` cannot be sent to a worker process.
 
     Beyond the gymnasium API it adds: observations flattened to float32 ``[N, obs_dim]``;
@@ -123,7 +123,9 @@ class GymVectorGame:
         """Start a new episode in every copy (``env.reset(seed=seeds[i])``).
 
         Copies whose game broke get a fresh game first (a new worker process in isolated
-        mode).
+        mode). A game whose own ``game_spec`` contradicts its ``state_features`` raises
+        :class:`games.base.GameSpecError` here, at its first reset: a mistake in its
+        declaration is one line for the user, not a crash report per episode.
 
         Returns:
             ``(obs [N, obs_dim] float32, features [N, F] float64)``.
@@ -133,6 +135,8 @@ class GymVectorGame:
             raise ValueError(f"reset needs {self.num_envs} seeds, got {len(seeds)}")
         self._reset_errors.clear()
         for i, reply in enumerate(self._runner.reset(list(seeds))):
+            if isinstance(reply, GameError) and reply.type == "GameSpecError":
+                raise GameSpecError(reply.message)  # the game's declaration, not a bug it shows
             if isinstance(reply, GameError):
                 self._reset_errors[i] = reply
                 self._obs[i], self._features[i] = 0.0, 0.0

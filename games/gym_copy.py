@@ -68,7 +68,12 @@ class GameCopy:
         try:
             self._bind()
             facts = EnvFacts.of(self.env)
-            first = self._first_features(facts)
+            self._label = facts.label
+            self._own_spec = facts.game_spec is not None
+            # Only a game without a spec is played here (its features' count and bounds
+            # cannot be known otherwise); one with a spec is checked at its first reset in
+            # play, so that building a game never resets it in the engine's own process.
+            first = None if self._own_spec else self._first_features(facts)
             derived = derive(facts, None if first is None else first.shape[0])
             self.spec = derived.spec
             self._features = derived.features
@@ -78,8 +83,6 @@ class GameCopy:
                 if key not in _LEARNED:
                     _LEARNED[key] = with_learned_bounds(self.spec, self._probe())
                 self.spec = _LEARNED[key]
-            elif facts.game_spec is not None and first is not None:
-                self._check_own_spec(first)
         except BaseException:
             self.close()
             raise
@@ -91,9 +94,8 @@ class GameCopy:
 
     def _first_features(self, facts: EnvFacts) -> np.ndarray | None:
         """The game's own ``state_features`` of a first reset (seeds 0, 1, ... until one
-        resets), or None when it has none. A game with a spec whose resets fail is left to
-        show that while playing (a bug, not a spec mistake); one without a spec cannot be
-        read at all, which is one line at start."""
+        resets), or None when it has none; a game whose resets all fail cannot be read,
+        which is one line at start."""
         if not facts.has_state_features:
             return None
         for seed in range(PROBE_EPISODES):
@@ -103,8 +105,6 @@ class GameCopy:
             except GAME_FAULTS:
                 self.broken = True
         else:
-            if facts.game_spec is not None:
-                return None
             raise GameSpecError(
                 f"game {facts.label}: has state_features but no game_spec, and could not be "
                 f"played to learn their bounds (reset failed for seeds 0 to {PROBE_EPISODES - 1}); "
@@ -117,15 +117,6 @@ class GameCopy:
                 f"game {facts.label}: state_features failed on the first observation "
                 f"({type(exc).__name__}: {exc})"
             ) from None
-
-    def _check_own_spec(self, first: np.ndarray) -> None:
-        if first.shape[0] != self.spec.n_features:
-            raise GameSpecError(
-                f"game {EnvFacts.of(self.env).label}: state_features returns {first.shape[0]} "
-                f"values but its game_spec names {self.spec.n_features} "
-                f"({', '.join(self.spec.feature_names)}); make them agree, or drop game_spec "
-                "and the engine learns the bounds"
-            )
 
     def _probe(self) -> np.ndarray:
         """States of seeded random play, for the bounds of the game's own features."""
@@ -153,8 +144,14 @@ class GameCopy:
         self.broken = True  # start the run from a fresh game
         return np.stack(seen)
 
-    def convert(self, obs: Any, info: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
-        """Flat float32 observation and float64 state features of one observation."""
+    def convert(self, obs: Any, info: dict[str, Any], at_reset: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Flat float32 observation and float64 state features of one observation.
+
+        Raises:
+            GameSpecError: At a reset, the game's own spec and ``state_features`` disagree
+                (a mistake in the game's declaration, not a bug it shows while playing).
+            ValueError: Anything malformed later: a bug of this copy.
+        """
         flat = np.asarray(spaces.flatten(self._obs_space, obs), dtype=np.float32).reshape(-1)
         # Checked here so that a malformed observation is the game's error, on its copy.
         if flat.shape[0] != self._obs_dim:
@@ -167,6 +164,12 @@ class GameCopy:
         else:
             feats = np.asarray(self._state_features(obs, info), dtype=np.float64).reshape(-1)
         if feats.shape[0] != self.spec.n_features:
+            if self._own_spec and at_reset:
+                raise GameSpecError(
+                    f"game {self._label}: state_features returns {feats.shape[0]} values but its "
+                    f"game_spec names {self.spec.n_features} ({', '.join(self.spec.feature_names)}); "
+                    "make them agree, or drop game_spec and the engine learns the bounds"
+                )
             raise ValueError(
                 f"state_features returned {feats.shape[0]} values, {self.spec.n_features} before"
             )
@@ -180,7 +183,7 @@ class GameCopy:
                 self._bind()
                 self.broken = False
             obs, info = self.env.reset(seed=int(seed))
-            return self.convert(obs, info)
+            return self.convert(obs, info, at_reset=True)
         except BaseException:
             self.broken = True
             raise

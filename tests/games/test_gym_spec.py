@@ -76,14 +76,18 @@ def test_a_long_vector_is_averaged_down() -> None:
     np.testing.assert_array_equal(high, 2.0)
 
 
-def test_a_spec_that_contradicts_state_features_fails_at_build_time_in_one_line() -> None:
-    with pytest.raises(GameSpecError, match=r"state_features returns 2 values but its game_spec names 5"):
-        GymVectorGame(ContradictorySpec, 2)
+def test_a_spec_that_contradicts_state_features_fails_at_the_first_reset_in_one_line() -> None:
+    """Found where the game first plays, not by resetting it in the engine's process when it
+    is built (a game may kill the process that resets it)."""
+    with GymVectorGame(ContradictorySpec, 2) as game:
+        with pytest.raises(GameSpecError, match=r"state_features returns 2 values but its game_spec names 5"):
+            game.reset([0, 1])
 
 
 def test_a_spec_mistake_in_a_worker_process_is_the_same_error() -> None:
-    with pytest.raises(GameSpecError, match=r"game_spec names 5"):
-        GymVectorGame(ContradictorySpec, 1, step_timeout_s=30.0)
+    with GymVectorGame(ContradictorySpec, 1, step_timeout_s=30.0) as game:
+        with pytest.raises(GameSpecError, match=r"game_spec names 5"):
+            game.reset([0])
 
 
 class _NoReset(OwnFeatures):
