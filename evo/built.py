@@ -80,6 +80,11 @@ class Built:
         return [*self.objectives, *self.oracles]
 
     @property
+    def columns(self) -> frozenset[str]:
+        """The optional record columns some objective or oracle requires: what play keeps."""
+        return frozenset().union(*(c.requires for c in self.components))
+
+    @property
     def agents(self) -> AgentKind:
         return agent_kind(self.exp.search.policy, self.policy_spec)
 

@@ -101,6 +101,7 @@ class PlayTask:
         ids: ``[P]`` policy ids recorded in the rollouts.
         seeds: ``[P]`` one seed per policy: its episode seeds and its sampling noise.
         episodes: Episodes each policy plays.
+        columns: Optional record columns to keep (what objectives and oracles require).
     """
 
     factory: Any
@@ -108,6 +109,7 @@ class PlayTask:
     ids: np.ndarray
     seeds: np.ndarray
     episodes: int
+    columns: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -122,7 +124,7 @@ def run_play(task: PlayTask) -> PlayResult:
     spec = game.game_spec
     draws = draw_episodes(task.seeds, task.episodes, spec.max_steps, spec.n_actions)
     agent = task.agent.build(task.episodes, draws.gumbel)
-    result = play(game, draws.seeds, np.repeat(task.ids, task.episodes), agent)
+    result = play(game, draws.seeds, np.repeat(task.ids, task.episodes), agent, columns=task.columns)
     if result.game_broken:
         _drop_game(task.factory, n)
     return PlayResult(result.rollouts)
@@ -156,6 +158,8 @@ class TuneTask:
     algorithm: str
     config: UpdateConfig
     reward: DenseReward
+    columns: frozenset[str] = frozenset()
+    """Optional record columns of the batches played (the oracles watch them too)."""
 
 
 @dataclass
@@ -174,7 +178,7 @@ def run_tune(task: TuneTask) -> TuneResult:
     batches: list[RolloutBatch] = []
     tuned, stats = finetune(
         task.genomes, task.policy_spec, _game(task.factory, n), task.algorithm, task.config,
-        task.reward, task.seeds, task.ids, on_rollouts=batches.append,
+        task.reward, task.seeds, task.ids, on_rollouts=batches.append, columns=task.columns,
     )
     if stats.game_broken:
         _drop_game(task.factory, n)

@@ -85,6 +85,7 @@ def replay(run_dir: str | Path, bug_id: int, repeats: int = 3) -> ReplayResult:
                 [int(record["policy"])] * repeats,
                 ScriptAgent([actions] * repeats, built.spec.n_actions),
                 max_steps=len(actions),
+                columns=built.columns,  # a replay's probs are the script's (one-hot)
             )
         finally:
             game.close()

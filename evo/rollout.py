@@ -20,7 +20,7 @@ import numpy as np
 
 from evo.agents.base import Agent
 from games.base import GameError, VectorGame
-from games.rollout import RolloutBatch
+from games.rollout import OPTIONAL_COLUMNS, RolloutBatch
 
 
 @dataclass
@@ -70,6 +70,7 @@ def play(
     *,
     keep_trajectories: bool = False,
     max_steps: int | None = None,
+    columns: frozenset[str] = frozenset(),
 ) -> EvalResult:
     """Play one episode in every copy of ``game`` until all are over.
 
@@ -81,7 +82,12 @@ def play(
             reset with the copies' seeds.
         keep_trajectories: Also return observations for RL fine-tuning.
         max_steps: Stop earlier than the game's horizon (a replay stops at its bug's step).
+        columns: Optional record columns to keep (:data:`games.rollout.OPTIONAL_COLUMNS`):
+            what the objectives and oracles ``require``; nothing else is recorded.
     """
+    unknown = set(columns) - set(OPTIONAL_COLUMNS)
+    if unknown:
+        raise ValueError(f"play: unknown record columns {sorted(unknown)}; known: {', '.join(OPTIONAL_COLUMNS)}")
     n = game.num_envs
     if len(seeds) != n or len(policy_ids) != n:
         raise ValueError(f"play: {len(seeds)} seeds and {len(policy_ids)} ids for {n} copies")
@@ -98,9 +104,11 @@ def play(
     frame_ms_t = np.zeros((horizon, n), dtype=np.float64)
     features_t = np.zeros((horizon + 1, n, spec.n_features), dtype=np.float64)
     features_t[0] = feats
-    obs_t = np.zeros((horizon + 1, n, obs.shape[1]), dtype=np.float32) if keep_trajectories else None
+    keep_obs = keep_trajectories or "obs" in columns
+    obs_t = np.zeros((horizon + 1, n, obs.shape[1]), dtype=np.float32) if keep_obs else None
     if obs_t is not None:
         obs_t[0] = obs
+    probs_t = np.zeros((horizon, n, spec.n_actions), dtype=np.float32) if "probs" in columns else None
     lengths = np.zeros(n, dtype=np.int64)
     done = np.zeros(n, dtype=bool)
     terminated = np.zeros(n, dtype=bool)
@@ -113,8 +121,10 @@ def play(
     # frozen by the game and cut off below at its length, and masked writes cost more.
     for t in range(horizon):
         alive = ~done
-        a, _ = agent.act(obs, features_t[t], None, t)  # no vector game gives infos yet
+        a, p = agent.act(obs, features_t[t], None, t)  # no vector game gives infos yet
         actions_t[t] = a
+        if probs_t is not None:
+            probs_t[t] = p
         start = time.perf_counter()
         try:
             step = game.step(a)
@@ -170,9 +180,11 @@ def play(
         truncated=truncated,
         errors=errors,
         violations={i: tuple(v) for i, v in enumerate(violations) if v},
+        obs=obs_t[: used + 1].transpose(1, 0, 2).copy() if "obs" in columns else None,
+        probs=probs_t[:used].transpose(1, 0, 2).copy() if probs_t is not None else None,
     )
     trajectories = None
-    if obs_t is not None:
+    if keep_trajectories:
         steps = np.arange(horizon)[None, :]
         # Only the steps played are copied: np.zeros leaves the rest of a long horizon
         # unallocated (an 84x84x3 game with the default 1000 steps would otherwise take

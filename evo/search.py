@@ -105,7 +105,8 @@ class Search:
         """Every policy plays ``episodes`` episodes; chunks of the population run in parallel."""
         seeds = self.rng_play.integers(0, SEED_MAX, size=len(ids))
         tasks = [
-            PlayTask(self.built.factory, self.built.agents.spec(genomes[c]), ids[c], seeds[c], episodes)
+            PlayTask(self.built.factory, self.built.agents.spec(genomes[c]), ids[c], seeds[c], episodes,
+                     self.built.columns)
             for c in chunks(len(ids), self.executor.parts)
         ]
         with self._timed("evaluation"):
@@ -169,7 +170,7 @@ class Search:
         seeds = self.rng_tune.integers(0, SEED_MAX, size=len(ids))
         tasks = [
             TuneTask(self.built.factory, self.built.policy_spec, genomes[c], ids[c], seeds[c], cfg.algorithm,
-                     cfg.settings, reward)
+                     cfg.settings, reward, self.built.columns)
             for c in chunks(len(ids), self.executor.parts)
         ]
         with self._timed("fine-tuning"):

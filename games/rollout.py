@@ -13,6 +13,12 @@ import numpy as np
 
 from games.base import GameError, GameSpec
 
+OPTIONAL_COLUMNS = ("obs", "probs")
+"""Columns a batch holds only when an objective or oracle ``requires`` them (play records
+nothing else, so an unused column costs nothing): ``obs``, what the agent observed (flat
+float32, ``[N, T + 1, obs_dim]``: after reset, then after each step); ``probs``, the acting
+distribution each action was drawn from (``[N, T, n_actions]`` float32)."""
+
 
 @dataclass(frozen=True, eq=False)
 class Rollout:
@@ -44,6 +50,10 @@ class Rollout:
     truncated: bool
     error: GameError | None = None
     violations: tuple[tuple[int, str], ...] = ()
+    obs: np.ndarray | None = None
+    """``[T + 1, obs_dim]`` observations, when recorded (:data:`OPTIONAL_COLUMNS`)."""
+    probs: np.ndarray | None = None
+    """``[T, n_actions]`` acting distributions, when recorded."""
 
     @property
     def length(self) -> int:
@@ -78,6 +88,9 @@ class RolloutBatch(Sequence[Rollout]):
         truncated: ``[N]`` bool.
         errors: row -> the error that ended it.
         violations: row -> ``(step, message)`` pairs.
+        obs: ``[N, T + 1, obs_dim]`` float32 observations, or None when nobody asked
+            (:data:`OPTIONAL_COLUMNS`).
+        probs: ``[N, T, n_actions]`` float32 acting distributions, or None.
     """
 
     policy: np.ndarray
@@ -91,6 +104,8 @@ class RolloutBatch(Sequence[Rollout]):
     truncated: np.ndarray
     errors: dict[int, GameError] = field(default_factory=dict)
     violations: dict[int, tuple[tuple[int, str], ...]] = field(default_factory=dict)
+    obs: np.ndarray | None = None
+    probs: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.lengths.shape[0])
@@ -111,6 +126,15 @@ class RolloutBatch(Sequence[Rollout]):
             actions[i, :k], rewards[i, :k], frame_ms[i, :k] = r.actions, r.rewards, r.frame_ms
             features[i, : k + 1] = r.features
             features[i, k + 1 :] = r.features[-1]
+        obs = probs = None
+        if n and all(r.obs is not None for r in rollouts):
+            obs = np.zeros((n, horizon + 1, rollouts[0].obs.shape[1]), dtype=np.float32)  # type: ignore[union-attr]
+            for i, r in enumerate(rollouts):
+                obs[i, : r.length + 1], obs[i, r.length + 1 :] = r.obs, r.obs[-1]  # type: ignore[index]
+        if n and all(r.probs is not None for r in rollouts):
+            probs = np.zeros((n, horizon, rollouts[0].probs.shape[1]), dtype=np.float32)  # type: ignore[union-attr]
+            for i, r in enumerate(rollouts):
+                probs[i, : r.length] = r.probs
         return cls(
             policy=np.array([r.policy for r in rollouts], dtype=np.int64),
             episode_seed=np.array([r.episode_seed for r in rollouts], dtype=np.int64),
@@ -120,6 +144,7 @@ class RolloutBatch(Sequence[Rollout]):
             truncated=np.array([r.truncated for r in rollouts]),
             errors={i: r.error for i, r in enumerate(rollouts) if r.error is not None},
             violations={i: r.violations for i, r in enumerate(rollouts) if r.violations},
+            obs=obs, probs=probs,
         )
 
     def state_keys(self, spec: GameSpec, bins: Sequence[int] | None = None) -> np.ndarray:
@@ -160,6 +185,8 @@ class RolloutBatch(Sequence[Rollout]):
             truncated=bool(self.truncated[i]),
             error=self.errors.get(i),
             violations=self.violations.get(i, ()),
+            obs=None if self.obs is None else self.obs[i, : n + 1],
+            probs=None if self.probs is None else self.probs[i, :n],
         )
 
     def __getitem__(self, index):  # type: ignore[override]
@@ -174,6 +201,8 @@ class RolloutBatch(Sequence[Rollout]):
                 self.truncated[a:b],
                 {i - a: e for i, e in self.errors.items() if a <= i < b},
                 {i - a: v for i, v in self.violations.items() if a <= i < b},
+                obs=None if self.obs is None else self.obs[a:b],
+                probs=None if self.probs is None else self.probs[a:b],
             )
         i = int(index)
         if i < 0:
@@ -221,6 +250,8 @@ class RolloutBatch(Sequence[Rollout]):
             np.concatenate([b.truncated for b in batches]),
             errors,
             violations,
+            obs=pad([b.obs for b in batches], extra=1) if all(b.obs is not None for b in batches) else None,
+            probs=pad([b.probs for b in batches]) if all(b.probs is not None for b in batches) else None,
         )
 
 

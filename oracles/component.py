@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
-from games.rollout import RolloutBatch
+from games.rollout import OPTIONAL_COLUMNS, RolloutBatch
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -100,7 +100,13 @@ class Component:
         rewritten after every generation.
         ``forget_visits()``: before a replay, drop the evidence gathered from the run's
         episodes but keep what was calibrated, so the replay is judged on its own.
+
+    ``requires`` names the optional record columns the component reads
+    (:data:`games.rollout.OPTIONAL_COLUMNS`: ``obs``, ``probs``); play records them only
+    when some component requires them, so an unused column costs nothing.
     """
+
+    requires: frozenset[str] = frozenset()
 
     def calibrate(self, rollouts: RolloutBatch) -> None:
         """Set thresholds from the warm-up rollouts; nothing to set by default."""
@@ -127,11 +133,18 @@ def check_component(built: Any, section: str, name: str) -> Any:
     """``built`` itself when it is a :class:`Component`.
 
     Raises:
-        TypeError: a factory that made something else (names it and the fix).
+        TypeError: a factory that made something else (names it and the fix), or one that
+            requires a record column that does not exist.
     """
     if not isinstance(built, Component):
         raise TypeError(
             f"{section} {name!r} built a {type(built).__name__}, which does not derive from "
             f"oracles.component.Component (the hooks the loop calls)"
+        )
+    unknown = set(built.requires) - set(OPTIONAL_COLUMNS)
+    if unknown:
+        raise TypeError(
+            f"{section} {name!r} requires record columns {sorted(unknown)}; the record has "
+            f"{', '.join(OPTIONAL_COLUMNS)}"
         )
     return built

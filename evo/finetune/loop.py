@@ -63,6 +63,7 @@ def finetune(
     seeds: Sequence[int],
     policy_ids: Sequence[int],
     on_rollouts: Callable[[list[Rollout]], None] | None = None,
+    columns: frozenset[str] = frozenset(),
 ) -> tuple[np.ndarray, FinetuneStats]:
     """Fine-tune P policies together with ``algorithm`` and return their new genomes.
 
@@ -82,6 +83,7 @@ def finetune(
             fine-tuning a policy gives the same result in any batch, process or machine.
         policy_ids: Id of each policy, recorded in its rollouts.
         on_rollouts: Called with the rollouts of every batch played, in copy order.
+        columns: Optional record columns those rollouts keep (what the oracles require).
 
     Returns:
         ``(genomes [P, D] float32, stats)``.
@@ -123,7 +125,7 @@ def finetune(
         # 1. Play a batch of full episodes with the current weights.
         draws = draw_episodes([g.integers(0, 2**63 - 1) for g in streams], episodes, max_steps, n_actions)
         agent = PopulationAgent(weights.detach().numpy().copy(), spec, episodes, draws.gumbel)
-        result = play(game, draws.seeds, copy_ids, agent, keep_trajectories=True)
+        result = play(game, draws.seeds, copy_ids, agent, keep_trajectories=True, columns=columns)
         if on_rollouts is not None:
             on_rollouts(result.rollouts)
         env_steps += result.env_steps

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from evo.policy import PolicySpec
 from evo.agents import PopulationAgent, ScriptAgent, UniformAgent
@@ -77,3 +78,93 @@ def test_a_game_failing_as_a_whole_is_a_crash_of_every_running_copy() -> None:
         assert r.length == 3 and r.terminated
         assert r.error is not None and r.error.type == "MemoryError"
         np.testing.assert_array_equal(r.features[-1], r.features[-2])  # a failed step moves nothing
+
+
+# ------------------------------------------------------------------ optional record columns
+def _watching_objective(requires: frozenset[str]):
+    from objectives.base import ObjectiveConfig
+    from oracles.component import Component
+
+    class Watching(Component):
+        name, sense = "watching", "max"
+
+        def __init__(self, spec, config, context) -> None:
+            self.requires = requires
+            self.batches: list = []
+
+        def score(self, rollouts) -> float:
+            self.batches.append(rollouts)
+            return 0.0
+
+    return Watching, ObjectiveConfig
+
+
+@pytest.mark.parametrize("requires", [frozenset(), frozenset({"probs"}), frozenset({"obs", "probs"})])
+def test_play_keeps_only_the_columns_objectives_require(requires, tiny_config, tmp_path) -> None:
+    import objectives.base as objectives_base
+    from evo.config import parse_experiment
+    from evo.search import Search
+
+    Watching, Config = _watching_objective(requires)
+    objectives_base.REGISTRY["watching"] = (Config, Watching)
+    try:
+        tiny_config["objectives"].append({"name": "watching"})
+        tiny_config["budget"] = {"generations": 2}
+        search = Search(parse_experiment(tiny_config), tmp_path / "run")
+        watcher = search.built.objectives[-1]
+        assert search.built.columns == requires
+        search.run()
+    finally:
+        del objectives_base.REGISTRY["watching"]
+    batch = watcher.batches[-1]
+    spec = search.built.spec
+    if "probs" in requires:
+        assert batch.probs.shape == (len(batch), batch.actions.shape[1], spec.n_actions)
+        valid = batch.valid
+        np.testing.assert_allclose(batch.probs[valid].sum(axis=-1), 1.0, rtol=1e-5)
+        # The action taken was one the distribution allowed.
+        taken = np.take_along_axis(batch.probs, batch.actions[..., None], axis=-1)[..., 0]
+        assert (taken[valid] > 0).all()
+    else:
+        assert batch.probs is None
+    if "obs" in requires:
+        assert batch.obs.shape == (len(batch), batch.actions.shape[1] + 1, int(np.prod(spec.obs_shape)))
+        assert batch.obs.dtype == np.float32
+        # A row view carries its own episode's columns.
+        row = batch[0]
+        assert row.obs.shape[0] == row.length + 1 and row.probs.shape[0] == row.length
+    else:
+        assert batch.obs is None
+
+
+def test_a_component_requiring_an_unknown_column_is_refused() -> None:
+    from oracles.component import Component, check_component
+
+    class Wants(Component):
+        requires = frozenset({"pixels"})
+
+    with pytest.raises(TypeError, match=r"requires record columns \['pixels'\]; the record has obs, probs"):
+        check_component(Wants(), "objectives", "wants")
+
+
+def test_columns_survive_slicing_concat_and_packing() -> None:
+    from games.rollout import RolloutBatch
+
+    rng = np.random.default_rng(0)
+
+    def batch(n, t):
+        return RolloutBatch(
+            policy=np.arange(n), episode_seed=np.arange(n), actions=np.zeros((n, t), dtype=np.int64),
+            rewards=np.zeros((n, t)), features=np.zeros((n, t + 1, 2)), frame_ms=np.zeros((n, t)),
+            lengths=np.full(n, t), terminated=np.ones(n, bool), truncated=np.zeros(n, bool),
+            obs=rng.random((n, t + 1, 3), dtype=np.float32), probs=rng.random((n, t, 4), dtype=np.float32),
+        )
+
+    a, b = batch(2, 5), batch(3, 7)
+    both = RolloutBatch.concat([a, b])
+    assert both.obs.shape == (5, 8, 3) and both.probs.shape == (5, 7, 4)
+    np.testing.assert_array_equal(both[1:2].obs[0, :6], a.obs[1])
+    np.testing.assert_array_equal(both.obs[0, 6:], np.repeat(a.obs[0, -1:], 2, axis=0))  # states repeat
+    repacked = RolloutBatch.from_rollouts(list(both))
+    np.testing.assert_array_equal(repacked.probs[2:], b.probs)
+    assert RolloutBatch.concat([a, RolloutBatch.from_rollouts(list(a))]).obs is not None
