@@ -34,9 +34,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from evo.agents.base import AgentSpec
 from evo.finetune import Diagnostics, UpdateConfig, finetune
 from evo.policy import PolicySpec
-from evo.rollout import Trajectories, draw_episodes, play
+from evo.rollout import draw_episodes, play
 from games.base import VectorGame
-from games.rollout import Rollout, RolloutBatch
+from games.rollout import RolloutBatch
 from objectives.base import step_rewards
 
 log = logging.getLogger(__name__)
@@ -137,8 +137,8 @@ class DenseReward:
     objectives: tuple[Any, ...]
     weights: tuple[float, ...]
 
-    def __call__(self, rollouts: Sequence[Rollout], traj: Trajectories) -> np.ndarray:
-        out = np.zeros_like(traj.rewards)
+    def __call__(self, rollouts: RolloutBatch, horizon: int) -> np.ndarray:
+        out = np.zeros((len(rollouts), horizon))
         for i, r in enumerate(rollouts):
             for objective, w in zip(self.objectives, self.weights):
                 if w:

@@ -24,41 +24,17 @@ from games.rollout import OPTIONAL_COLUMNS, RolloutBatch
 
 
 @dataclass
-class Trajectories:
-    """The raw arrays of a batch of N episodes, kept for RL fine-tuning.
-
-    Attributes:
-        obs: ``[N, T + 1, obs_dim]`` float32 observations (after reset, then each step).
-        actions: ``[N, T]`` int64.
-        rewards: ``[N, T]`` float64 game rewards.
-        alive: ``[N, T]`` bool, True where the step was taken.
-        lengths: ``[N]`` steps taken per episode.
-        ended: ``[N]`` bool, True where the episode ended by termination or error (no
-            bootstrap from the last state), False where it was truncated.
-    """
-
-    obs: np.ndarray
-    actions: np.ndarray
-    rewards: np.ndarray
-    alive: np.ndarray
-    lengths: np.ndarray
-    ended: np.ndarray
-
-
-@dataclass
 class EvalResult:
     """What playing a batch returns.
 
     Attributes:
         rollouts: One episode per copy, in copy order (a sequence of :class:`Rollout`).
         env_steps: Steps taken in total.
-        trajectories: The raw arrays (only when asked for).
         game_broken: The vector game raised as a whole and must be replaced.
     """
 
     rollouts: RolloutBatch
     env_steps: int
-    trajectories: Trajectories | None = None
     game_broken: bool = False
 
 
@@ -68,7 +44,6 @@ def play(
     policy_ids: Sequence[int],
     agent: Agent,
     *,
-    keep_trajectories: bool = False,
     max_steps: int | None = None,
     columns: frozenset[str] = frozenset(),
 ) -> EvalResult:
@@ -80,7 +55,6 @@ def play(
         policy_ids: Policy id recorded in each copy's rollout.
         agent: Picks the actions of all copies (:class:`evo.agents.base.Agent`); it is
             reset with the copies' seeds.
-        keep_trajectories: Also return observations for RL fine-tuning.
         max_steps: Stop earlier than the game's horizon (a replay stops at its bug's step).
         columns: Optional record columns to keep (:data:`games.rollout.OPTIONAL_COLUMNS`):
             what the objectives and oracles ``require``; nothing else is recorded.
@@ -104,8 +78,7 @@ def play(
     frame_ms_t = np.zeros((horizon, n), dtype=np.float64)
     features_t = np.zeros((horizon + 1, n, spec.n_features), dtype=np.float64)
     features_t[0] = feats
-    keep_obs = keep_trajectories or "obs" in columns
-    obs_t = np.zeros((horizon + 1, n, obs.shape[1]), dtype=np.float32) if keep_obs else None
+    obs_t = np.zeros((horizon + 1, n, obs.shape[1]), dtype=np.float32) if "obs" in columns else None
     if obs_t is not None:
         obs_t[0] = obs
     probs_t = np.zeros((horizon, n, spec.n_actions), dtype=np.float32) if "probs" in columns else None
@@ -183,23 +156,7 @@ def play(
         obs=obs_t[: used + 1].transpose(1, 0, 2).copy() if "obs" in columns else None,
         probs=probs_t[:used].transpose(1, 0, 2).copy() if probs_t is not None else None,
     )
-    trajectories = None
-    if keep_trajectories:
-        steps = np.arange(horizon)[None, :]
-        # Only the steps played are copied: np.zeros leaves the rest of a long horizon
-        # unallocated (an 84x84x3 game with the default 1000 steps would otherwise take
-        # gigabytes for the 60 steps its episodes last). The shape stays [N, T + 1, D].
-        obs_out = np.zeros((n, horizon + 1, obs_t.shape[2]), dtype=np.float32)
-        obs_out[:, : used + 1] = obs_t[: used + 1].transpose(1, 0, 2)
-        trajectories = Trajectories(
-            obs=obs_out,
-            actions=np.ascontiguousarray(actions_t.T),
-            rewards=np.ascontiguousarray(rewards_t.T),
-            alive=steps < lengths[:, None],
-            lengths=lengths,
-            ended=terminated.copy(),
-        )
-    return EvalResult(rollouts, int(lengths.sum()), trajectories, broken)
+    return EvalResult(rollouts, int(lengths.sum()), broken)
 
 
 SEED_MAX = 2**31 - 1

@@ -63,30 +63,30 @@ def a2c_update(
         Each policy's diagnostics: losses and entropy of the policy that played, the KL of
         the step, the values' explained variance; no clip fraction (NaN).
     """
-    traj, rewards, n_policies, episodes = batch.traj, batch.rewards, batch.n_policies, batch.episodes
+    rewards, n_policies, episodes = batch.rewards, batch.n_policies, batch.episodes
     n_copies = n_policies * episodes
-    horizon = traj.actions.shape[1]
+    horizon = batch.actions.shape[1]
     # 1. One forward pass: every policy on all its observations, s_0 .. s_T.
-    obs = torch.from_numpy(traj.obs).view(n_policies, episodes * (horizon + 1), -1)
+    obs = torch.from_numpy(batch.obs).view(n_policies, episodes * (horizon + 1), -1)
     logits, values = forward(spec.unflatten(weights), obs)
     logits = logits.view(n_policies, episodes, horizon + 1, -1)[:, :, :horizon]
     values = values.view(n_policies, episodes, horizon + 1)
 
     # 2. Advantages; the value after the last step bootstraps truncated episodes only.
     values_np = values.detach().reshape(n_copies, horizon + 1).numpy().astype(np.float64)
-    last_values = values_np[np.arange(n_copies), traj.lengths]
+    last_values = values_np[np.arange(n_copies), batch.lengths]
     advantages, returns = compute_gae(
         rewards,
         values_np[:, :horizon],
-        traj.alive,
-        traj.ended,
+        batch.alive,
+        batch.ended,
         last_values,
         config.gamma,
         config.gae_lambda,
     )
 
     # 3. Each policy's A2C loss, a mean over its own valid steps.
-    mask = torch.from_numpy(traj.alive).view(n_policies, episodes * horizon).float()
+    mask = torch.from_numpy(batch.alive).view(n_policies, episodes * horizon).float()
     adv = torch.from_numpy(advantages).float().view(n_policies, episodes * horizon)
     if config.normalize_advantages:
         mean = policy_mean(adv, mask).unsqueeze(1)
@@ -95,7 +95,7 @@ def a2c_update(
     targets = torch.from_numpy(returns).float().view(n_policies, episodes * horizon)
 
     log_probs = F.log_softmax(logits, dim=-1)
-    actions = torch.from_numpy(traj.actions).view(n_policies, episodes, horizon, 1)
+    actions = torch.from_numpy(batch.actions).view(n_policies, episodes, horizon, 1)
     taken_log_prob = log_probs.gather(-1, actions).view(n_policies, episodes * horizon)
     entropy = -(log_probs.exp() * log_probs).sum(-1).view(n_policies, episodes * horizon)
     step_values = values[:, :, :horizon].reshape(n_policies, episodes * horizon)
@@ -113,7 +113,7 @@ def a2c_update(
     optimizer.step()
 
     # 5. Diagnostics: how far the step moved each policy, how well its values fit.
-    step_obs = torch.from_numpy(traj.obs).view(n_policies, episodes, horizon + 1, -1)[:, :, :horizon]
+    step_obs = torch.from_numpy(batch.obs).view(n_policies, episodes, horizon + 1, -1)[:, :, :horizon]
     kl = approx_kl(
         weights,
         spec,
@@ -128,5 +128,5 @@ def a2c_update(
         entropy=per_policy(mean_entropy),
         approx_kl=kl,
         clip_frac=np.full(n_policies, np.nan),  # A2C clips no ratio
-        explained_variance=explained_variance(values_np[:, :horizon], returns, traj.alive, n_policies),
+        explained_variance=explained_variance(values_np[:, :horizon], returns, batch.alive, n_policies),
     )

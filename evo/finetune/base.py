@@ -27,7 +27,7 @@ import pydantic
 import torch
 
 from evo.policy import PolicySpec, forward
-from evo.rollout import Trajectories
+from games.rollout import RolloutBatch
 
 
 class UpdateConfig(pydantic.BaseModel):
@@ -69,20 +69,49 @@ class UpdateConfig(pydantic.BaseModel):
 
 @dataclass(frozen=True)
 class Batch:
-    """What one update learns from: ``episodes`` full episodes of each of P policies.
+    """What one update learns from: ``episodes`` full episodes of each of P policies, cut
+    from the record of play and padded to the game's horizon of T steps.
+
+    Copies are policy-major (copy ``i`` belongs to policy ``i // episodes``). Padding (zeros
+    past ``used`` steps, left unallocated) keeps the arrays' shapes those of the horizon, on
+    which PPO's minibatches are drawn, so an update does not depend on how long this
+    batch's longest episode happened to be.
 
     Attributes:
-        traj: The raw arrays of the ``P * episodes`` episodes, policy-major (copy ``i``
-            belongs to policy ``i // episodes``), padded to the longest episode's T steps.
-        rewards: ``[P * episodes, T]`` float64 dense rewards, 0 past each episode's end.
+        obs: ``[N, T + 1, obs_dim]`` float32 observations (after reset, then each step).
+        actions: ``[N, T]`` int64.
+        alive: ``[N, T]`` bool, True where the step was taken.
+        lengths: ``[N]`` steps taken per episode.
+        ended: ``[N]`` bool: the episode ended by termination or error (no bootstrap from
+            its last state), not by truncation.
+        rewards: ``[N, T]`` float64 dense rewards, 0 past each episode's end.
         n_policies: P.
         episodes: Episodes per policy.
     """
 
-    traj: Trajectories
+    obs: np.ndarray
+    actions: np.ndarray
+    alive: np.ndarray
+    lengths: np.ndarray
+    ended: np.ndarray
     rewards: np.ndarray
     n_policies: int
     episodes: int
+
+    @classmethod
+    def from_record(cls, record: RolloutBatch, rewards: np.ndarray, horizon: int, n_policies: int,
+                    episodes: int) -> "Batch":
+        """The update's arrays from a record played with its ``obs`` column."""
+        if record.obs is None:
+            raise ValueError("finetune: the record of play has no obs column (play with columns={'obs'})")
+        n, used = record.actions.shape
+        obs = np.zeros((n, horizon + 1, record.obs.shape[2]), dtype=np.float32)
+        obs[:, : used + 1] = record.obs
+        actions = np.zeros((n, horizon), dtype=np.int64)
+        actions[:, :used] = record.actions
+        alive = np.arange(horizon)[None, :] < record.lengths[:, None]
+        return cls(obs, actions, alive, record.lengths, record.terminated.copy(),
+                   np.where(alive, rewards, 0.0), n_policies, episodes)
 
 
 DIAGNOSTICS = ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_frac", "explained_variance")

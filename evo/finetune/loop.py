@@ -12,7 +12,7 @@ The loop reads top to bottom like CleanRL's: play, reward, update, log diagnosti
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
 import numpy as np
@@ -21,13 +21,13 @@ import torch
 from evo.finetune.base import REGISTRY, Batch, Diagnostics, UpdateConfig
 from evo.policy import PolicySpec
 from evo.agents.population import PopulationAgent
-from evo.rollout import Trajectories, draw_episodes, play
+from evo.rollout import draw_episodes, play
 from games.base import VectorGame
-from games.rollout import Rollout
+from games.rollout import RolloutBatch
 
-RewardFn = Callable[[list[Rollout], Trajectories], np.ndarray]
-"""``(rollouts, trajectories) -> rewards [N, T]``: the dense reward of a batch of episodes,
-aligned with ``trajectories`` (steps past an episode's end are ignored)."""
+RewardFn = Callable[[RolloutBatch, int], np.ndarray]
+"""``(record, horizon) -> rewards [N, horizon]``: the dense reward of a batch of episodes,
+padded to the game's horizon (steps past an episode's end are ignored)."""
 
 
 @dataclass
@@ -62,7 +62,7 @@ def finetune(
     reward_fn: RewardFn,
     seeds: Sequence[int],
     policy_ids: Sequence[int],
-    on_rollouts: Callable[[list[Rollout]], None] | None = None,
+    on_rollouts: Callable[[RolloutBatch], None] | None = None,
     columns: frozenset[str] = frozenset(),
 ) -> tuple[np.ndarray, FinetuneStats]:
     """Fine-tune P policies together with ``algorithm`` and return their new genomes.
@@ -125,30 +125,27 @@ def finetune(
         # 1. Play a batch of full episodes with the current weights.
         draws = draw_episodes([g.integers(0, 2**63 - 1) for g in streams], episodes, max_steps, n_actions)
         agent = PopulationAgent(weights.detach().numpy().copy(), spec, episodes, draws.gumbel)
-        result = play(game, draws.seeds, copy_ids, agent, keep_trajectories=True, columns=columns)
-        if on_rollouts is not None:
-            on_rollouts(result.rollouts)
+        result = play(game, draws.seeds, copy_ids, agent, columns=columns | {"obs"})
+        if on_rollouts is not None:  # what the oracles asked for, not the observations we need
+            seen = result.rollouts if "obs" in columns else replace(result.rollouts, obs=None)
+            on_rollouts(seen)
         env_steps += result.env_steps
         if result.game_broken:
             # Every copy was cut short at once: not a batch the policies chose. Stop here
             # and let the engine replace the game.
             game_broken = True
             break
-        traj = result.trajectories
-        assert traj is not None  # asked for with keep_trajectories
-
         # 2. Dense rewards from the objectives.
-        rewards = np.asarray(reward_fn(result.rollouts, traj), dtype=np.float64)
-        if rewards.shape != traj.actions.shape:
+        rewards = np.asarray(reward_fn(result.rollouts, max_steps), dtype=np.float64)
+        if rewards.shape != (n_copies, max_steps):
             raise ValueError(
-                f"finetune: reward_fn gave shape {rewards.shape}, expected {traj.actions.shape}"
+                f"finetune: reward_fn gave shape {rewards.shape}, expected {(n_copies, max_steps)}"
             )
-        rewards = np.where(traj.alive, rewards, 0.0)
 
         # 3. The algorithm's gradient step(s), and what they did.
-        batch = Batch(traj, rewards, n_policies, episodes)
+        batch = Batch.from_record(result.rollouts, rewards, max_steps, n_policies, episodes)
         per_update.append(algo.update(weights, optimizer, spec, batch, config, streams))
-        mean_return = float(rewards.sum(axis=1).mean())
+        mean_return = float(batch.rewards.sum(axis=1).mean())
 
     out = weights.detach().numpy().copy()
     assert out.shape == (n_policies, n_params)

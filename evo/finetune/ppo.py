@@ -77,11 +77,11 @@ def ppo_update(
         explained variance of the values that played.
     """
     assert isinstance(config, PPOConfig)
-    traj, rewards, n_policies, episodes = batch.traj, batch.rewards, batch.n_policies, batch.episodes
+    rewards, n_policies, episodes = batch.rewards, batch.n_policies, batch.episodes
     n_copies = n_policies * episodes
-    horizon = traj.actions.shape[1]
+    horizon = batch.actions.shape[1]
     slots = episodes * horizon
-    obs_all = torch.from_numpy(traj.obs).view(n_policies, episodes, horizon + 1, -1)
+    obs_all = torch.from_numpy(batch.obs).view(n_policies, episodes, horizon + 1, -1)
     obs = obs_all[:, :, :horizon].reshape(n_policies, slots, -1)
 
     # The policies that played: their log-probabilities and values, then GAE.
@@ -89,15 +89,15 @@ def ppo_update(
         logits, values = forward(spec.unflatten(weights), obs_all.reshape(n_policies, episodes * (horizon + 1), -1))
     values_np = values.view(n_copies, horizon + 1).numpy().astype(np.float64)
     advantages, returns = compute_gae(
-        rewards, values_np[:, :horizon], traj.alive, traj.ended,
-        values_np[np.arange(n_copies), traj.lengths], config.gamma, config.gae_lambda,
+        rewards, values_np[:, :horizon], batch.alive, batch.ended,
+        values_np[np.arange(n_copies), batch.lengths], config.gamma, config.gae_lambda,
     )
-    actions = torch.from_numpy(traj.actions).view(n_policies, slots)
+    actions = torch.from_numpy(batch.actions).view(n_policies, slots)
     old_log_prob = (
         F.log_softmax(logits.view(n_policies, episodes, horizon + 1, -1)[:, :, :horizon], dim=-1)
         .reshape(n_policies, slots, -1).gather(-1, actions.unsqueeze(-1)).squeeze(-1)
     )
-    alive = torch.from_numpy(traj.alive).view(n_policies, slots).float()
+    alive = torch.from_numpy(batch.alive).view(n_policies, slots).float()
     adv = torch.from_numpy(advantages).float().view(n_policies, slots)
     if config.normalize_advantages:
         count = alive.sum(dim=1, keepdim=True).clamp(min=1.0)
@@ -149,5 +149,5 @@ def ppo_update(
         entropy=sums["entropy"] / steps,
         approx_kl=approx_kl(weights, spec, obs, actions, old_log_prob, alive),
         clip_frac=np.where(valid > 0, clipped / np.maximum(valid, 1.0), np.nan),
-        explained_variance=explained_variance(values_np[:, :horizon], returns, traj.alive, n_policies),
+        explained_variance=explained_variance(values_np[:, :horizon], returns, batch.alive, n_policies),
     )

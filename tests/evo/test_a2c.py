@@ -13,9 +13,8 @@ import torch
 from evo.finetune import A2CConfig, PPOConfig, UpdateConfig, compute_gae, finetune
 from evo.finetune.base import clip_grad_norm_per_policy_
 from evo.policy import PolicySpec
-from evo.rollout import Trajectories
 from games.base import GameSpec, VecStep, VectorGame
-from games.rollout import Rollout
+from games.rollout import Rollout, RolloutBatch
 
 
 class Corridor:
@@ -70,9 +69,11 @@ class Corridor:
         pass
 
 
-def game_reward(rollouts: list[Rollout], traj: Trajectories) -> np.ndarray:
-    """The game's own reward as the dense reward."""
-    return traj.rewards
+def game_reward(record: RolloutBatch, horizon: int) -> np.ndarray:
+    """The game's own reward as the dense reward, padded to the horizon."""
+    out = np.zeros((len(record), horizon))
+    out[:, : record.rewards.shape[1]] = record.rewards
+    return out
 
 
 class PictureCorridor(Corridor):
