@@ -47,31 +47,11 @@ def tally(keys: np.ndarray, key_space: int | None) -> tuple[np.ndarray, np.ndarr
     return np.asarray(uniques, dtype=np.int64), first, np.bincount(codes, minlength=len(uniques))
 
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-
-
-def _mix(h: np.ndarray) -> np.ndarray:
-    """splitmix64's finaliser, in place: a bijection of uint64 that spreads every input bit."""
-    h ^= h >> np.uint64(30)
-    h *= np.uint64(0xBF58476D1CE4E5B9)
-    h ^= h >> np.uint64(27)
-    h *= np.uint64(0x94D049BB133111EB)
-    h ^= h >> np.uint64(31)
-    return h
-
-
 def hash_rows(rows: np.ndarray) -> np.ndarray:
-    """``[..., F]`` integers to ``[...]`` int64 hashes, column by column so memory stays ``[...]``.
-
-    Each step mixes the running hash with the next column through splitmix64's finaliser, a
-    bijection: two rows that first differ in column j differ after step j, and stay apart
-    unless a 64-bit mix of them happens to cancel (about ``2**-64`` per pair: a run that
-    visits a billion buckets expects no collision).
-    """
+    """``[..., F]`` integers to ``[...]`` int64: a 64-bit hash of each row (pandas' row
+    hashing, ``hash_pandas_object``), so that distinct rows collide with probability about
+    ``2**-64`` per pair: a run that visits a billion buckets expects no collision."""
     rows = np.asarray(rows)
-    h = np.full(rows.shape[:-1], np.uint64(rows.shape[-1]), dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        for j in range(rows.shape[-1]):
-            h ^= rows[..., j].astype(np.uint64) + _GOLDEN * np.uint64(j + 1)
-            _mix(h)
-    return h.view(np.int64)
+    flat = pd.DataFrame(rows.reshape(-1, rows.shape[-1]))
+    hashed = pd.util.hash_pandas_object(flat, index=False).to_numpy()
+    return hashed.view(np.int64).reshape(rows.shape[:-1])

@@ -21,6 +21,7 @@ reads. A game knows nothing of them.
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 import inspect
 from typing import Any, Callable, Mapping, Sequence
@@ -43,7 +44,7 @@ def register_wrapper(name: str) -> Callable[[type["ObservationWrapper"]], type["
     return add
 
 
-class ObservationWrapper:
+class ObservationWrapper(abc.ABC):
     """A :class:`VectorGame` whose observations are those of ``game``, transformed.
 
     Attributes the wrapped game has beyond the protocol (``injected_bugs``, ``match``,
@@ -70,9 +71,9 @@ class ObservationWrapper:
         """The shape of one observation after the wrapper, given the one before."""
         return shape
 
+    @abc.abstractmethod
     def observation(self, obs: np.ndarray) -> np.ndarray:
         """``[N, *obs_shape of the game]`` float32 -> ``[N, *self.game_spec.obs_shape]``."""
-        raise NotImplementedError
 
     def reset(self, seeds: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         obs, features = self.game.reset(seeds)

@@ -114,34 +114,6 @@ def test_each_bug_interval_is_exactly_one_bucket_of_x(interval: tuple[float, flo
     assert k not in spec.buckets(np.stack([outside, np.zeros(2)], axis=1))[:, 0].tolist()
 
 
-def test_vector_form_equals_the_scalar_game_step_by_step() -> None:
-    seeds = [0, 1, 2, 3, 4, 5, 6, 7]
-    n = len(seeds)
-    rng = np.random.default_rng(0)
-    vec = CartPolePerfVector(n, heavy_ms=0.0, max_steps=60)
-    envs = [CartPolePerf(heavy_ms=0.0, max_steps=60) for _ in seeds]
-    obs, feats = vec.reset(seeds)
-    for i, (env, seed) in enumerate(zip(envs, seeds)):
-        o, info = env.reset(seed=seed)
-        np.testing.assert_array_equal(obs[i], o)
-        np.testing.assert_array_equal(feats[i], env.state_features(o, info))
-    done = np.zeros(n, dtype=bool)
-    for _ in range(80):
-        # Biased pushes: some carts run into a wall, some drop the pole, some hit the horizon.
-        actions = (rng.random(n) < np.linspace(0.2, 0.8, n)).astype(np.int64)
-        step = vec.step(actions)
-        for i, env in enumerate(envs):
-            if done[i]:
-                assert step.reward[i] == 0.0
-                continue
-            o, r, term, trunc, info = env.step(int(actions[i]))
-            np.testing.assert_array_equal(step.obs[i], o)
-            np.testing.assert_array_equal(step.features[i], env.state_features(o, info))
-            assert (step.reward[i], step.terminated[i], step.truncated[i]) == (r, term, trunc)
-            done[i] = term or trunc
-    assert done.all()
-
-
 def test_vector_form_charges_the_heavy_time_to_the_slow_copy() -> None:
     vec = CartPolePerfVector(4, heavy_ms=HEAVY_MS)
     vec.reset([0, 1, 2, 3])

@@ -174,3 +174,14 @@ def test_a_yaml_with_wrappers_runs_end_to_end(tmp_path: Path, write_yaml) -> Non
     # TINY's MLP has 16 hidden units after its input: 3 stacked observations, 3 x 29 inputs.
     plain = Built.from_experiment(parse_experiment(config([]))).policy_spec.n_params
     assert genomes.shape[1] - plain == 2 * 29 * 16
+
+
+def test_a_wrapper_without_an_observation_method_is_refused_when_built() -> None:
+    from games.block_maze import BlockMazeVector
+    from games.wrappers import ObservationWrapper
+
+    class Forgetful(ObservationWrapper):
+        pass
+
+    with pytest.raises(TypeError, match="abstract method observation"):
+        Forgetful(BlockMazeVector(1))
