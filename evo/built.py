@@ -5,7 +5,7 @@ the policy architecture, the objectives and oracles with their contexts, and the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from evo.config import ConfigError, Experiment, PolicyConfig, game_factory
 from evo.game_facts import GameFacts, game_label
 from evo.policy import PolicySpec
 from games.base import GameSpec
+from games.rollout import info_keys
 from objectives import build_objectives
 from oracles import build_oracles
 from oracles.component import Component, Context
@@ -67,6 +68,9 @@ class Built:
         context = Context(exp.seed, exp.device, run_dir)
         objectives = build_objectives([(o.name, o.kwargs) for o in exp.objectives], spec, context)
         oracles = build_oracles([(o.name, o.kwargs) for o in exp.oracles], spec, context)
+        # A Gymnasium game hands on the info keys some component records (numpy games all).
+        required = frozenset().union(*(c.requires for c in [*objectives, *oracles]))
+        factory = replace(factory, info_keys=info_keys(required))
         env = factory.make_env()
         facts = GameFacts.of_game(game_label(exp.game.model_dump(mode="json")), spec, env.unwrapped)
         truth = env.unwrapped if facts.has_truth else None

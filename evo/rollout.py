@@ -20,7 +20,7 @@ import numpy as np
 
 from evo.agents.base import Agent
 from games.base import GameError, VectorGame
-from games.rollout import OPTIONAL_COLUMNS, RolloutBatch
+from games.rollout import OPTIONAL_COLUMNS, RolloutBatch, blank, info_keys, unknown_columns
 
 
 @dataclass
@@ -59,9 +59,9 @@ def play(
         columns: Optional record columns to keep (:data:`games.rollout.OPTIONAL_COLUMNS`):
             what the objectives and oracles ``require``; nothing else is recorded.
     """
-    unknown = set(columns) - set(OPTIONAL_COLUMNS)
+    unknown = unknown_columns(columns)
     if unknown:
-        raise ValueError(f"play: unknown record columns {sorted(unknown)}; known: {', '.join(OPTIONAL_COLUMNS)}")
+        raise ValueError(f"play: unknown record columns {unknown}; known: {', '.join(OPTIONAL_COLUMNS)}")
     n = game.num_envs
     if len(seeds) != n or len(policy_ids) != n:
         raise ValueError(f"play: {len(seeds)} seeds and {len(policy_ids)} ids for {n} copies")
@@ -69,8 +69,9 @@ def play(
     horizon = spec.max_steps if max_steps is None else min(spec.max_steps, max_steps)
     episode_seeds = [int(s) for s in seeds]
     obs, feats = game.reset(episode_seeds)
-    obs = np.asarray(obs, dtype=np.float32).reshape(n, -1)
+    obs = np.asarray(obs, dtype=spec.obs_dtype).reshape(n, -1)
     agent.reset(episode_seeds)
+    infos: dict[str, np.ndarray] = {}
 
     # Time-major buffers: each step writes one contiguous row; transposed views at the end.
     actions_t = np.zeros((horizon, n), dtype=np.int64)
@@ -78,10 +79,12 @@ def play(
     frame_ms_t = np.zeros((horizon, n), dtype=np.float64)
     features_t = np.zeros((horizon + 1, n, spec.n_features), dtype=np.float64)
     features_t[0] = feats
-    obs_t = np.zeros((horizon + 1, n, obs.shape[1]), dtype=np.float32) if "obs" in columns else None
+    obs_t = np.zeros((horizon + 1, n, obs.shape[1]), dtype=obs.dtype) if "obs" in columns else None
     if obs_t is not None:
         obs_t[0] = obs
     probs_t = np.zeros((horizon, n, spec.n_actions), dtype=np.float32) if "probs" in columns else None
+    kept_info = info_keys(columns)
+    info_t: dict[str, np.ndarray] = {}  # allocated at a key's first value, in its dtype
     lengths = np.zeros(n, dtype=np.int64)
     done = np.zeros(n, dtype=bool)
     terminated = np.zeros(n, dtype=bool)
@@ -94,7 +97,7 @@ def play(
     # frozen by the game and cut off below at its length, and masked writes cost more.
     for t in range(horizon):
         alive = ~done
-        a, p = agent.act(obs, features_t[t], None, t)  # no vector game gives infos yet
+        a, p = agent.act(obs if obs.dtype == np.float32 else obs.astype(np.float32), features_t[t], infos, t)
         actions_t[t] = a
         if probs_t is not None:
             probs_t[t] = p
@@ -111,7 +114,13 @@ def play(
             broken = True
             break
         elapsed_ms = (time.perf_counter() - start) * 1000.0
-        obs = np.asarray(step.obs, dtype=np.float32).reshape(n, -1)
+        obs = np.asarray(step.obs, dtype=spec.obs_dtype).reshape(n, -1)
+        infos = step.info
+        for name in kept_info:
+            if name in infos:
+                if name not in info_t:
+                    info_t[name] = blank((horizon, n), np.asarray(infos[name]).dtype)
+                info_t[name][t] = infos[name]
         rewards_t[t] = step.reward
         if step.frame_ms is None:
             frame_ms_t[t] = elapsed_ms / max(int(alive.sum()), 1)
@@ -155,6 +164,8 @@ def play(
         violations={i: tuple(v) for i, v in enumerate(violations) if v},
         obs=obs_t[: used + 1].transpose(1, 0, 2).copy() if "obs" in columns else None,
         probs=probs_t[:used].transpose(1, 0, 2).copy() if probs_t is not None else None,
+        info={name: (info_t[name][:used].T.copy() if name in info_t else np.zeros((n, used)))
+              for name in kept_info},
     )
     return EvalResult(rollouts, int(lengths.sum()), broken)
 

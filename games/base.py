@@ -27,6 +27,8 @@ import numpy as np
 from games.buckets import DENSE_KEYS, hash_rows
 
 BUG_KINDS = ("crash", "stuck", "logic", "performance", "balance")
+OBS_DTYPES = ("float32", "uint8")
+"""The dtypes a vector game's observations may have (:attr:`GameSpec.obs_dtype`)."""
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,7 @@ class GameSpec:
     """What the engine reads about a game once, at build time.
 
     Attributes:
-        obs_shape: Shape of one observation (float32).
+        obs_shape: Shape of one observation.
         n_actions: Size of the discrete action space.
         feature_names: Names of the state features (``state_features`` of the game).
         feature_low: Lowest value of each state feature, used to cut features into buckets.
@@ -43,6 +45,9 @@ class GameSpec:
             tell two places apart (a grid game gives its width and height). Coverage and bug
             signatures bucket features with it unless configured otherwise.
         max_steps: Episode horizon; the game truncates at this many steps.
+        obs_dtype: The dtype of the observations the vector game returns: ``"float32"``, or
+            ``"uint8"`` for frames, which stay uint8 in the record (a quarter of the memory);
+            agents are handed them as float32 of the same values either way.
     """
 
     obs_shape: tuple[int, ...]
@@ -52,6 +57,11 @@ class GameSpec:
     feature_high: tuple[float, ...]
     feature_bins: tuple[int, ...]
     max_steps: int
+    obs_dtype: str = "float32"
+
+    def __post_init__(self) -> None:
+        if self.obs_dtype not in OBS_DTYPES:
+            raise GameSpecError(f"game_spec.obs_dtype is {self.obs_dtype!r}; expected one of {', '.join(OBS_DTYPES)}")
 
     @property
     def n_features(self) -> int:
@@ -139,7 +149,7 @@ class VecStep:
     """What one step of a :class:`VectorGame` returns, one row per copy of the game.
 
     Attributes:
-        obs: ``[N, *obs_shape]`` float32 observations after the step.
+        obs: ``[N, *obs_shape]`` observations after the step, in ``game_spec.obs_dtype``.
         reward: ``[N]`` float64 rewards.
         terminated: ``[N]`` bool.
         truncated: ``[N]`` bool.
@@ -148,6 +158,10 @@ class VecStep:
             ``None`` when the game does not measure it (the engine then times the call).
         errors: copy index -> the exception its step raised. That copy is done from then on.
         violations: copy index -> broken invariants reported by this step (non-fatal).
+        info: Named values of this step, ``[N]`` arrays (numbers, or objects such as a tuple
+            of event names): what a game reports beyond the above, for the objectives,
+            oracles and agents that ask for it (record columns ``info.<name>``). A copy that
+            did not step holds the dtype's zero (``None`` for objects).
     """
 
     obs: np.ndarray
@@ -158,6 +172,7 @@ class VecStep:
     frame_ms: np.ndarray | None = None
     errors: dict[int, GameError] = field(default_factory=dict)
     violations: dict[int, list[str]] = field(default_factory=dict)
+    info: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 @runtime_checkable
@@ -175,7 +190,7 @@ class VectorGame(Protocol):
         """Start a new episode in every copy, copy i seeded with ``seeds[i]``.
 
         Returns:
-            ``(obs [N, *obs_shape] float32, features [N, F] float64)``.
+            ``(obs [N, *obs_shape] in game_spec.obs_dtype, features [N, F] float64)``.
         """
         ...
 
@@ -211,7 +226,9 @@ class Game(Protocol):
     - ``game_spec``: a :class:`GameSpec` attribute; without it the engine derives one from
       the observation space (features = the flattened observation).
     - ``state_features(obs, info)``: below.
-    - ``info["frame_ms"]`` and ``info["violations"]`` from ``step``.
+    - ``info["frame_ms"]`` and ``info["violations"]`` from ``step``; any other info key
+      whose value is a number, a string or a sequence of strings can be recorded by name
+      (column ``info.<key>``, :data:`games.rollout.OPTIONAL_COLUMNS`).
     - ``injected_bugs`` (list of :class:`InjectedBug`) and ``match(bug) -> int | None`` for
       benchmark games with seeded bugs.
     - ``render_map() -> np.ndarray``: the level from above for the coverage maps of

@@ -54,13 +54,13 @@ conversions live in :mod:`games.gym_copy`; the worker processes of the isolated 
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import gymnasium as gym
 import numpy as np
 
 from games.base import GameError, GameSpec, GameSpecError, VecStep
-from games.gym_copy import InProcessRunner, game_error
+from games.gym_copy import InProcessRunner, game_error, info_column
 from games.gym_process import ProcessRunner
 from games.gym_spec import DEFAULT_BINS, DEFAULT_BOUND, DEFAULT_MAX_STEPS, HUGE_BOUND
 
@@ -96,6 +96,7 @@ class GymVectorGame:
         make_env: Callable[[], gym.Env],
         num_envs: int,
         step_timeout_s: float | None = None,
+        info_keys: Sequence[str] = (),
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
@@ -104,13 +105,14 @@ class GymVectorGame:
         self.num_envs = int(num_envs)
         self.step_timeout_s = step_timeout_s
         self._runner: InProcessRunner | ProcessRunner = (
-            InProcessRunner(make_env, self.num_envs)
+            InProcessRunner(make_env, self.num_envs, info_keys)
             if step_timeout_s is None
-            else ProcessRunner(make_env, self.num_envs, step_timeout_s)
+            else ProcessRunner(make_env, self.num_envs, step_timeout_s, info_keys)
         )
+        self.info_keys = tuple(info_keys)
         self.game_spec: GameSpec = self._runner.spec
         n, f = self.num_envs, self.game_spec.n_features
-        self._obs = np.zeros((n, int(np.prod(self.game_spec.obs_shape))), dtype=np.float32)
+        self._obs = np.zeros((n, int(np.prod(self.game_spec.obs_shape))), dtype=self.game_spec.obs_dtype)
         self._features = np.zeros((n, f), dtype=np.float64)
         self._terminated = np.zeros(n, dtype=bool)
         self._truncated = np.zeros(n, dtype=bool)
@@ -171,6 +173,7 @@ class GymVectorGame:
         frame_ms = np.zeros(n, dtype=np.float64)
         errors: dict[int, GameError] = {}
         violations: dict[int, list[str]] = {}
+        info: dict[str, list[Any]] = {key: [None] * n for key in self.info_keys}
 
         for i, error in self._reset_errors.items():
             errors[i] = error
@@ -198,6 +201,8 @@ class GymVectorGame:
             )
             if reply.violations:
                 violations[i] = reply.violations
+            for key, value in reply.info.items():
+                info[key][i] = value
         return VecStep(
             obs=self._obs.copy(),
             reward=reward,
@@ -207,6 +212,7 @@ class GymVectorGame:
             frame_ms=frame_ms,
             errors=errors,
             violations=violations,
+            info={key: info_column(values) for key, values in info.items()},
         )
 
     def close(self) -> None:

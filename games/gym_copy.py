@@ -38,6 +38,7 @@ class StepResult(NamedTuple):
     features: np.ndarray
     frame_ms: float
     violations: list[str]
+    info: dict[str, Any]
 
 
 GAME_FAULTS = (Exception, SystemExit)
@@ -61,8 +62,9 @@ class GameCopy:
             ``state_features``, or a game whose bounds must be learned cannot be played.
     """
 
-    def __init__(self, make_env: Callable[[], gym.Env]) -> None:
+    def __init__(self, make_env: Callable[[], gym.Env], info_keys: Sequence[str] = ()) -> None:
         self._make_env = make_env
+        self._info_keys = tuple(info_keys)
         self.env = make_env()
         self.broken = False
         try:
@@ -152,7 +154,7 @@ class GameCopy:
                 (a mistake in the game's declaration, not a bug it shows while playing).
             ValueError: Anything malformed later: a bug of this copy.
         """
-        flat = np.asarray(spaces.flatten(self._obs_space, obs), dtype=np.float32).reshape(-1)
+        flat = np.asarray(spaces.flatten(self._obs_space, obs), dtype=self.spec.obs_dtype).reshape(-1)
         # Checked here so that a malformed observation is the game's error, on its copy.
         if flat.shape[0] != self._obs_dim:
             raise ValueError(
@@ -200,7 +202,7 @@ class GameCopy:
                 violations = [violations]
             return StepResult(
                 flat, float(reward), bool(terminated), bool(truncated), feats, frame_ms,
-                [str(v) for v in violations],
+                [str(v) for v in violations], plain_info(info, self._info_keys),
             )
         except BaseException:
             self.broken = True
@@ -214,6 +216,37 @@ class GameCopy:
             pass
 
 
+def plain_info(info: dict[str, Any], keys: Sequence[str]) -> dict[str, Any]:
+    """The values of ``keys`` in a step's ``info`` that a record column can hold: numbers and
+    strings as they are, a sequence of strings (events) as a tuple; anything else is the
+    game's mistake, raised as a ValueError naming the key (a bug of this copy)."""
+    out: dict[str, Any] = {}
+    for key in keys:
+        if key not in info:
+            continue
+        value = info[key]
+        if isinstance(value, (bool, int, float, str, np.number, np.bool_)):
+            out[key] = value.item() if isinstance(value, (np.number, np.bool_)) else value
+        elif isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+            out[key] = tuple(value)
+        else:
+            raise ValueError(
+                f"info[{key!r}] is a {type(value).__name__}; a recorded info value must be a "
+                "number, a string or a sequence of strings"
+            )
+    return out
+
+
+def info_column(values: Sequence[Any]) -> np.ndarray:
+    """One step's values of an info key across copies, ``[N]``: float64 when every copy that
+    gave one gave a number (0 for the others), else objects (None for the others)."""
+    if all(v is None or isinstance(v, (bool, int, float)) for v in values):
+        return np.array([0.0 if v is None else float(v) for v in values], dtype=np.float64)
+    out = np.empty(len(values), dtype=object)
+    out[:] = list(values)
+    return out
+
+
 Reply = Any
 """What a runner returns per copy: ``(obs, features)``, a :class:`StepResult`, or the
 :class:`GameError` that replaced it."""
@@ -222,11 +255,11 @@ Reply = Any
 class InProcessRunner:
     """The fast path: the envs live in this process and are stepped in a plain loop."""
 
-    def __init__(self, make_env: Callable[[], gym.Env], num_envs: int) -> None:
+    def __init__(self, make_env: Callable[[], gym.Env], num_envs: int, info_keys: Sequence[str] = ()) -> None:
         self.copies: list[GameCopy] = []
         try:
             for _ in range(num_envs):
-                self.copies.append(GameCopy(make_env))
+                self.copies.append(GameCopy(make_env, info_keys))
         except BaseException:
             self.close()
             raise

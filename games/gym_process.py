@@ -38,7 +38,8 @@ CLOSE_GRACE_S = 1.0
 
 
 
-def _worker_main(conn: mp_connection.Connection, make_env: Callable[[], gym.Env]) -> None:
+def _worker_main(conn: mp_connection.Connection, make_env: Callable[[], gym.Env],
+                 info_keys: Sequence[str] = ()) -> None:
     """Body of a worker process: one game copy driven by ``(command, argument)`` messages.
 
     Replies are ``("ok", result)`` or ``("error", GameError)``; the GameError is computed
@@ -49,7 +50,7 @@ def _worker_main(conn: mp_connection.Connection, make_env: Callable[[], gym.Env]
     copy: GameCopy | None = None
     try:
         try:
-            copy = GameCopy(make_env)
+            copy = GameCopy(make_env, info_keys)
             conn.send(("ok", copy.spec))
         except GAME_FAULTS as exc:
             conn.send(("error", game_error(exc)))
@@ -94,9 +95,11 @@ def _standard_start_method() -> Iterator[None]:
 class _Worker:
     """One worker process and the parent's end of its pipe; restarted in place."""
 
-    def __init__(self, ctx: Any, make_env: Callable[[], gym.Env], index: int) -> None:
+    def __init__(self, ctx: Any, make_env: Callable[[], gym.Env], index: int,
+                 info_keys: Sequence[str] = ()) -> None:
         self._ctx = ctx
         self._make_env = make_env
+        self._info_keys = tuple(info_keys)
         self._index = index
         self.process: Any = None
         self.conn: mp_connection.Connection | None = None
@@ -109,7 +112,7 @@ class _Worker:
         parent, child = self._ctx.Pipe(duplex=True)
         process = self._ctx.Process(
             target=_worker_main,
-            args=(child, self._make_env),
+            args=(child, self._make_env, self._info_keys),
             name=f"game-copy-{self._index}",
             # Daemonic so that multiprocessing's own exit handler terminates it if
             # everything else failed; a game may still start subprocesses, just not
@@ -184,11 +187,12 @@ class ProcessRunner:
     """The isolated path: one spawn worker per copy, every reply awaited with a timeout."""
 
     def __init__(
-        self, make_env: Callable[[], gym.Env], num_envs: int, step_timeout_s: float
+        self, make_env: Callable[[], gym.Env], num_envs: int, step_timeout_s: float,
+        info_keys: Sequence[str] = (),
     ) -> None:
         self.timeout_s = float(step_timeout_s)
         ctx = mp.get_context("spawn")
-        self.workers = [_Worker(ctx, make_env, i) for i in range(num_envs)]
+        self.workers = [_Worker(ctx, make_env, i, info_keys) for i in range(num_envs)]
         # Stops the workers when the game is garbage-collected or the interpreter exits
         # without close(); close() calls it too (it runs once).
         self._finalizer = weakref.finalize(self, _stop_workers, self.workers)

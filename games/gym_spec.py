@@ -109,6 +109,10 @@ def _bounds(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _spec(facts: EnvFacts, obs_dim: int, names: list[str], low: np.ndarray, high: np.ndarray,
           bins: int) -> GameSpec:
+    try:
+        flat_dtype = spaces.flatten_space(facts.observation_space).dtype
+    except (NotImplementedError, ValueError, TypeError):
+        flat_dtype = None
     return GameSpec(
         obs_shape=(obs_dim,),
         n_actions=int(facts.action_space.n),  # type: ignore[attr-defined]
@@ -117,6 +121,8 @@ def _spec(facts: EnvFacts, obs_dim: int, names: list[str], low: np.ndarray, high
         feature_high=tuple(float(x) for x in high),
         feature_bins=(bins,) * len(names),
         max_steps=int(facts.max_episode_steps or DEFAULT_MAX_STEPS),
+        # Frames stay bytes in the record; any other dtype is handed on as float32.
+        obs_dtype="uint8" if flat_dtype == np.uint8 else "float32",
     )
 
 

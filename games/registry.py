@@ -87,14 +87,30 @@ def register_gym_namespace(gym_id: str) -> None:
             f"game.gym_id {gym_id!r}: namespace {namespace} needs the {module} package "
             f"({exc}); install the project's extra for it (atari)"
         ) from exc
+    if namespace == "ALE":
+        _register_ale_ram_id(gym_id)
 
 
-def _gym_id_hint(gym_id: str) -> str:
-    """What to write instead of an id that older Gymnasium or ALE versions had."""
-    if gym_id.startswith("ALE/") and "-ram-" in gym_id:
-        base = gym_id.replace("-ram-", "-")
-        return f"; ale-py has no -ram ids for v5: use gym_id: {base!r} with kwargs: {{obs_type: ram}}"
-    return ""
+def _register_ale_ram_id(gym_id: str) -> None:
+    """Register ``ALE/<Game>-ram-v5`` as ``ALE/<Game>-v5`` observing RAM, when ale-py lacks it.
+
+    Gymnasium's Atari ids had ``-ram`` variants; ale-py 0.9 and later register only
+    ``obs_type`` as a kwarg. The alias is the same game with ``obs_type="ram"`` (128 bytes),
+    so ids from older papers and configs run as written.
+    """
+    if "-ram-" not in gym_id or gym_id in gym.registry:
+        return
+    base = gym.registry.get(gym_id.replace("-ram-", "-"))
+    if base is None:
+        return
+    gym.register(
+        id=gym_id,
+        entry_point=base.entry_point,
+        kwargs={**base.kwargs, "obs_type": "ram"},
+        max_episode_steps=base.max_episode_steps,
+        reward_threshold=base.reward_threshold,
+        nondeterministic=base.nondeterministic,
+    )
 
 
 def _load_plugins() -> None:
@@ -116,6 +132,9 @@ class GameFactory:
     kwargs: tuple[tuple[str, Any], ...] = ()
     step_timeout_s: float | None = None
     wrappers: tuple = ()
+    info_keys: tuple[str, ...] = ()
+    """Keys of a Gymnasium game's ``info`` to hand on as :attr:`games.base.VecStep.info`
+    (what the record's ``info.<name>`` columns ask for); numpy vector games give theirs."""
 
     @property
     def label(self) -> str:
@@ -141,7 +160,7 @@ class GameFactory:
                 gym.spec(self.gym_id)
             except gym.error.Error as exc:
                 raise GameNotFound(
-                    f"game.gym_id {self.gym_id!r} is not a Gymnasium id ({exc}){_gym_id_hint(self.gym_id)}"
+                    f"game.gym_id {self.gym_id!r} is not a Gymnasium id ({exc})"
                 ) from exc
             return
         target = load_entry_point(entry.entry_point if entry else self.entry_point)  # type: ignore[arg-type]
@@ -188,7 +207,9 @@ class GameFactory:
         target = self if entry is None else GameFactory(
             entry_point=entry.entry_point, kwargs=self.kwargs, step_timeout_s=self.step_timeout_s
         )
-        return wrap(GymVectorGame(target.make_env, num_envs, step_timeout_s=self.step_timeout_s), self.wrappers)
+        game = GymVectorGame(target.make_env, num_envs, step_timeout_s=self.step_timeout_s,
+                             info_keys=self.info_keys)
+        return wrap(game, self.wrappers)
 
     def spec(self) -> GameSpec:
         """The game's :class:`GameSpec`, read from a single-copy vector instance."""

@@ -7,17 +7,41 @@ what play hands to objectives and oracles. Nothing here knows evolution.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Iterable, Sequence
 
 import numpy as np
 
 from games.base import GameError, GameSpec
 
-OPTIONAL_COLUMNS = ("obs", "probs")
+OPTIONAL_COLUMNS = ("obs", "probs", "info.<name>")
 """Columns a batch holds only when an objective or oracle ``requires`` them (play records
-nothing else, so an unused column costs nothing): ``obs``, what the agent observed (flat
-float32, ``[N, T + 1, obs_dim]``: after reset, then after each step); ``probs``, the acting
-distribution each action was drawn from (``[N, T, n_actions]`` float32)."""
+nothing else, so an unused column costs nothing): ``obs``, what the agent observed (flat,
+``[N, T + 1, obs_dim]`` in the game's ``obs_dtype``, so frames stay uint8: after reset, then
+after each step); ``probs``, the acting distribution each action was drawn from
+(``[N, T, n_actions]`` float32); ``info.<name>``, the game's named info value ``<name>`` after
+each step (``[N, T]``, numbers or objects such as event tuples; :attr:`RolloutBatch.info`)."""
+
+INFO_PREFIX = "info."
+
+
+def unknown_columns(columns: Iterable[str]) -> list[str]:
+    """The names in ``columns`` that are no record column (sorted; empty when all are)."""
+    return sorted(
+        c for c in columns
+        if c not in ("obs", "probs") and not (c.startswith(INFO_PREFIX) and len(c) > len(INFO_PREFIX))
+    )
+
+
+def blank(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """An info column's padding: zeros, or None for objects (``np.zeros`` would put 0)."""
+    if np.dtype(dtype) == object:
+        return np.full(shape, None, dtype=object)
+    return np.zeros(shape, dtype=dtype)
+
+
+def info_keys(columns: Iterable[str]) -> tuple[str, ...]:
+    """The game info keys that ``columns`` ask for (``info.events`` -> ``events``), sorted."""
+    return tuple(sorted(c[len(INFO_PREFIX):] for c in columns if c.startswith(INFO_PREFIX)))
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,6 +78,8 @@ class Rollout:
     """``[T + 1, obs_dim]`` observations, when recorded (:data:`OPTIONAL_COLUMNS`)."""
     probs: np.ndarray | None = None
     """``[T, n_actions]`` acting distributions, when recorded."""
+    info: dict[str, np.ndarray] = field(default_factory=dict)
+    """Named info values after each step, ``[T]`` each, when recorded."""
 
     @property
     def length(self) -> int:
@@ -91,6 +117,8 @@ class RolloutBatch(Sequence[Rollout]):
         obs: ``[N, T + 1, obs_dim]`` float32 observations, or None when nobody asked
             (:data:`OPTIONAL_COLUMNS`).
         probs: ``[N, T, n_actions]`` float32 acting distributions, or None.
+        info: name -> ``[N, T]`` the game's info value after each step (padding: the dtype's
+            zero, None for objects), for the ``info.<name>`` columns asked for.
     """
 
     policy: np.ndarray
@@ -106,6 +134,7 @@ class RolloutBatch(Sequence[Rollout]):
     violations: dict[int, tuple[tuple[int, str], ...]] = field(default_factory=dict)
     obs: np.ndarray | None = None
     probs: np.ndarray | None = None
+    info: dict[str, np.ndarray] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return int(self.lengths.shape[0])
@@ -128,13 +157,18 @@ class RolloutBatch(Sequence[Rollout]):
             features[i, k + 1 :] = r.features[-1]
         obs = probs = None
         if n and all(r.obs is not None for r in rollouts):
-            obs = np.zeros((n, horizon + 1, rollouts[0].obs.shape[1]), dtype=np.float32)  # type: ignore[union-attr]
+            obs = np.zeros((n, horizon + 1, rollouts[0].obs.shape[1]), dtype=rollouts[0].obs.dtype)  # type: ignore[union-attr]
             for i, r in enumerate(rollouts):
                 obs[i, : r.length + 1], obs[i, r.length + 1 :] = r.obs, r.obs[-1]  # type: ignore[index]
         if n and all(r.probs is not None for r in rollouts):
             probs = np.zeros((n, horizon, rollouts[0].probs.shape[1]), dtype=np.float32)  # type: ignore[union-attr]
             for i, r in enumerate(rollouts):
                 probs[i, : r.length] = r.probs
+        info: dict[str, np.ndarray] = {}
+        for name in set.intersection(*(set(r.info) for r in rollouts)) if n else ():
+            info[name] = blank((n, horizon), rollouts[0].info[name].dtype)
+            for i, r in enumerate(rollouts):
+                info[name][i, : r.length] = r.info[name]
         return cls(
             policy=np.array([r.policy for r in rollouts], dtype=np.int64),
             episode_seed=np.array([r.episode_seed for r in rollouts], dtype=np.int64),
@@ -144,7 +178,7 @@ class RolloutBatch(Sequence[Rollout]):
             truncated=np.array([r.truncated for r in rollouts]),
             errors={i: r.error for i, r in enumerate(rollouts) if r.error is not None},
             violations={i: r.violations for i, r in enumerate(rollouts) if r.violations},
-            obs=obs, probs=probs,
+            obs=obs, probs=probs, info=info,
         )
 
     def state_keys(self, spec: GameSpec, bins: Sequence[int] | None = None) -> np.ndarray:
@@ -187,6 +221,7 @@ class RolloutBatch(Sequence[Rollout]):
             violations=self.violations.get(i, ()),
             obs=None if self.obs is None else self.obs[i, : n + 1],
             probs=None if self.probs is None else self.probs[i, :n],
+            info={name: column[i, :n] for name, column in self.info.items()},
         )
 
     def __getitem__(self, index):  # type: ignore[override]
@@ -203,6 +238,7 @@ class RolloutBatch(Sequence[Rollout]):
                 {i - a: v for i, v in self.violations.items() if a <= i < b},
                 obs=None if self.obs is None else self.obs[a:b],
                 probs=None if self.probs is None else self.probs[a:b],
+                info={name: column[a:b] for name, column in self.info.items()},
             )
         i = int(index)
         if i < 0:
@@ -225,7 +261,9 @@ class RolloutBatch(Sequence[Rollout]):
             out = []
             for x in arrays:
                 missing = horizon + extra - x.shape[1]
-                if missing:
+                if missing and x.dtype == object:
+                    x = np.concatenate([x, blank((x.shape[0], missing), x.dtype)], axis=1)
+                elif missing:
                     widths = [(0, 0), (0, missing)] + [(0, 0)] * (x.ndim - 2)
                     x = np.pad(x, widths, mode="edge" if extra else "constant")
                 out.append(x)
@@ -252,6 +290,8 @@ class RolloutBatch(Sequence[Rollout]):
             violations,
             obs=pad([b.obs for b in batches], extra=1) if all(b.obs is not None for b in batches) else None,
             probs=pad([b.probs for b in batches]) if all(b.probs is not None for b in batches) else None,
+            info={name: pad([b.info[name] for b in batches])
+                  for name in set.intersection(*(set(b.info) for b in batches))},
         )
 
 

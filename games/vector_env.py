@@ -147,7 +147,8 @@ class VectorEnv(gym.Env):
         self._features = np.array(out.features[0], dtype=np.float64)
         if out.frame_ms is not None:
             self.last_frame_ms = float(out.frame_ms[0])
-        info = {"violations": list(out.violations.get(0, []))}
+        info: dict[str, Any] = {key: values[0] for key, values in out.info.items()}
+        info["violations"] = list(out.violations.get(0, []))
         return (
             np.array(out.obs[0], dtype=np.float32),
             float(out.reward[0]),

@@ -58,7 +58,8 @@ class ObservationWrapper(abc.ABC):
         self.game = game
         self.num_envs = game.num_envs
         self.game_spec = dataclasses.replace(
-            game.game_spec, obs_shape=tuple(self.obs_shape(tuple(game.game_spec.obs_shape)))
+            game.game_spec, obs_shape=tuple(self.obs_shape(tuple(game.game_spec.obs_shape))),
+            obs_dtype=self.obs_dtype(game.game_spec.obs_dtype),
         )
         self.stepped = np.ones(self.num_envs, dtype=bool)
         """Copies that the reset or step now observed moved: all after a reset, the copies
@@ -71,9 +72,16 @@ class ObservationWrapper(abc.ABC):
         """The shape of one observation after the wrapper, given the one before."""
         return shape
 
+    def obs_dtype(self, dtype: str) -> str:
+        """The dtype of the observations after the wrapper (``games.base.OBS_DTYPES``), given
+        the one before: the same by default; a wrapper that computes (pools, weighs) gives
+        float32."""
+        return dtype
+
     @abc.abstractmethod
     def observation(self, obs: np.ndarray) -> np.ndarray:
-        """``[N, *obs_shape of the game]`` float32 -> ``[N, *self.game_spec.obs_shape]``."""
+        """``[N, *obs_shape of the game]`` -> ``[N, *self.game_spec.obs_shape]``, in
+        ``self.game_spec.obs_dtype``."""
 
     def reset(self, seeds: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         obs, features = self.game.reset(seeds)
@@ -123,7 +131,7 @@ class FrameStack(ObservationWrapper):
         self.k = _positive_int("k", k)
         super().__init__(game)
         inner = tuple(game.game_spec.obs_shape)
-        self._stack = np.zeros((self.num_envs, self.k, *inner), dtype=np.float32)
+        self._stack = np.zeros((self.num_envs, self.k, *inner), dtype=self.game_spec.obs_dtype)
 
     def obs_shape(self, shape: tuple[int, ...]) -> tuple[int, ...]:
         return (self.k * shape[0], *shape[1:])
@@ -163,6 +171,9 @@ class Resize(ObservationWrapper):
         self.mode = mode
         super().__init__(game)
 
+    def obs_dtype(self, dtype: str) -> str:
+        return "float32"
+
     def obs_shape(self, shape: tuple[int, ...]) -> tuple[int, ...]:
         if len(shape) != 3:
             raise ValueError(f"resize needs image observations (C, H, W), got shape {shape}")
@@ -194,6 +205,9 @@ class Grayscale(ObservationWrapper):
     Args:
         game: The vector game to wrap.
     """
+
+    def obs_dtype(self, dtype: str) -> str:
+        return "float32"
 
     def obs_shape(self, shape: tuple[int, ...]) -> tuple[int, ...]:
         if len(shape) != 3 or shape[0] not in (1, 3):

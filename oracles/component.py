@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
-from games.rollout import OPTIONAL_COLUMNS, RolloutBatch
+from games.rollout import OPTIONAL_COLUMNS, RolloutBatch, unknown_columns
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -102,7 +102,7 @@ class Component:
         episodes but keep what was calibrated, so the replay is judged on its own.
 
     ``requires`` names the optional record columns the component reads
-    (:data:`games.rollout.OPTIONAL_COLUMNS`: ``obs``, ``probs``); play records them only
+    (:data:`games.rollout.OPTIONAL_COLUMNS`: ``obs``, ``probs``, ``info.<name>``); play records them only
     when some component requires them, so an unused column costs nothing.
     """
 
@@ -141,10 +141,10 @@ def check_component(built: Any, section: str, name: str) -> Any:
             f"{section} {name!r} built a {type(built).__name__}, which does not derive from "
             f"oracles.component.Component (the hooks the loop calls)"
         )
-    unknown = set(built.requires) - set(OPTIONAL_COLUMNS)
+    unknown = unknown_columns(built.requires)
     if unknown:
         raise TypeError(
-            f"{section} {name!r} requires record columns {sorted(unknown)}; the record has "
+            f"{section} {name!r} requires record columns {unknown}; the record has "
             f"{', '.join(OPTIONAL_COLUMNS)}"
         )
     return built

@@ -13,7 +13,7 @@ of the agent that plays them.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
@@ -37,14 +37,16 @@ class Agent(Protocol):
         ...
 
     def act(
-        self, obs: np.ndarray, features: np.ndarray, infos: Sequence[Mapping[str, Any]] | None, t: int
+        self, obs: np.ndarray, features: np.ndarray, infos: Mapping[str, np.ndarray], t: int
     ) -> tuple[np.ndarray, np.ndarray]:
         """The actions of step ``t`` of every copy, and the distribution they came from.
 
         Args:
             obs: ``[N, obs_dim]`` float32 flat observations.
             features: ``[N, F]`` float64 state features (what a plan agent navigates by).
-            infos: One info dict per copy, or None for vector games that give none.
+            infos: The game's named info values of the last step, ``[N]`` each
+                (:attr:`games.base.VecStep.info`; empty at ``t == 0``): events, say, that
+                a plan agent waits for.
             t: Step of the episode, from 0.
 
         Returns:

@@ -13,7 +13,7 @@ the argmax of its Q-values, apart from a small exploration rate.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import ClassVar, Mapping, Sequence
 
 import numpy as np
 import torch
@@ -57,7 +57,7 @@ class PopulationAgent:
     def reset(self, seeds: Sequence[int]) -> None:
         check_copies(seeds, self.policies * self.episodes, "population agent")
 
-    def act(self, obs: np.ndarray, features: np.ndarray, infos: Sequence[Mapping[str, Any]] | None,
+    def act(self, obs: np.ndarray, features: np.ndarray, infos: Mapping[str, np.ndarray],
             t: int) -> tuple[np.ndarray, np.ndarray]:
         """Sampled actions and ``softmax(logits / T)`` (one-hot of the greedy action at 0)."""
         p, e, temp = self.policies, self.episodes, self.temperature

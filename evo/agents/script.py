@@ -7,7 +7,7 @@ the script agent plays the actions back, one list per copy.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -32,7 +32,7 @@ class ScriptAgent:
     def reset(self, seeds: Sequence[int]) -> None:
         check_copies(seeds, self.table.shape[0], "script agent")
 
-    def act(self, obs: np.ndarray, features: np.ndarray, infos: Sequence[Mapping[str, Any]] | None,
+    def act(self, obs: np.ndarray, features: np.ndarray, infos: Mapping[str, np.ndarray],
             t: int) -> tuple[np.ndarray, np.ndarray]:
         """The scripts' actions at step ``t``; ``probs`` one-hot on them (nothing is sampled)."""
         actions = self.table[:, min(t, self.table.shape[1] - 1)]

@@ -7,7 +7,7 @@ worker draws for its copies anyway, so random play is as repeatable as the popul
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import ClassVar, Mapping, Sequence
 
 import numpy as np
 
@@ -31,7 +31,7 @@ class UniformAgent:
     def reset(self, seeds: Sequence[int]) -> None:
         check_copies(seeds, self.probs.shape[0], "uniform random agent")
 
-    def act(self, obs: np.ndarray, features: np.ndarray, infos: Sequence[Mapping[str, Any]] | None,
+    def act(self, obs: np.ndarray, features: np.ndarray, infos: Mapping[str, np.ndarray],
             t: int) -> tuple[np.ndarray, np.ndarray]:
         return self.actions[t], self.probs
 

@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from evo.report import load_run
+from games.registry import GameFactory
 from tests.cli.test_cli import ROOT, _error, evo
 
 
@@ -55,8 +56,9 @@ def test_a_new_game_runs_the_default_experiment_and_reports_coverage(game: str, 
 
 @pytest.mark.slow
 def test_an_atari_game_by_its_gymnasium_id_runs_and_reports_coverage(tmp_path: Path) -> None:
-    """ALE's ids work when ale-py is installed (the atari extra): Pong from its 128 RAM bytes."""
-    game = {"gym_id": "ALE/Pong-v5", "kwargs": {"obs_type": "ram", "max_num_frames_per_episode": 1200}}
+    """ALE's ids work when ale-py is installed (the atari extra): Pong from its 128 RAM bytes,
+    by the ``-ram`` id that older Gymnasium versions had and ale-py 0.12 no longer registers."""
+    game = {"gym_id": "ALE/Pong-ram-v5", "kwargs": {"max_num_frames_per_episode": 1200}}
     path = _default_with(game, tmp_path, population=4, offspring=4, episodes=1)
     run = load_run(_run(path, tmp_path))
     assert run.generations["coverage"].iloc[-1] > 10
@@ -64,10 +66,21 @@ def test_an_atari_game_by_its_gymnasium_id_runs_and_reports_coverage(tmp_path: P
     assert "crash" not in set(run.bugs.get("kind", pd.Series(dtype=str)))
 
 
-def test_an_ale_ram_id_that_ale_py_no_longer_has_gets_one_line_saying_what_to_write(tmp_path: Path) -> None:
-    path = _default_with({"gym_id": "ALE/Pong-ram-v5"}, tmp_path)
+def test_an_ale_ram_id_is_the_game_observing_its_ram() -> None:
+    factory = GameFactory(gym_id="ALE/Pong-ram-v5")
+    factory.validate()
+    game = factory.make_vector(1)
+    try:
+        assert game.game_spec.obs_shape == (128,) and game.game_spec.obs_dtype == "uint8"
+        assert game.game_spec.n_actions == 6
+    finally:
+        game.close()
+
+
+def test_an_ale_id_of_no_game_is_one_line(tmp_path: Path) -> None:
+    path = _default_with({"gym_id": "ALE/NoSuchGame-ram-v5"}, tmp_path)
     line = _error(evo("run", str(path), "--out", str(tmp_path / "run"), cwd=tmp_path))
-    assert "'ALE/Pong-ram-v5'" in line and "kwargs: {obs_type: ram}" in line and "'ALE/Pong-v5'" in line
+    assert "'ALE/NoSuchGame-ram-v5' is not a Gymnasium id" in line
 
 
 def test_a_game_whose_spec_contradicts_its_features_is_one_line_at_start(tmp_path: Path) -> None:

@@ -202,7 +202,7 @@ class BumpTurner:
         self.heading = np.asarray(seeds, dtype=np.int64) % 4
         self.last = None
 
-    def act(self, obs: np.ndarray, features: np.ndarray, infos: Sequence[Mapping[str, Any]] | None,
+    def act(self, obs: np.ndarray, features: np.ndarray, infos: Mapping[str, np.ndarray],
             t: int) -> tuple[np.ndarray, np.ndarray]:
         if self.last is not None:
             stuck = (features == self.last).all(axis=1)

@@ -106,3 +106,22 @@ class ContradictorySpec(OwnFeatures):
         obs_shape=(5,), n_actions=4, feature_names=("x", "y", "dx", "dy", "t"),
         feature_low=(0.0,) * 5, feature_high=(12.0,) * 5, feature_bins=(12,) * 5, max_steps=60,
     )
+
+
+class CoinWalk(OwnFeatures):
+    """The walk with a coin on every cell of the diagonal: ``info`` counts the coins picked
+    up (``coins``) and names what happened this step (``events``: ``("coin",)`` or ``()``),
+    as a game with events for validation would."""
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        self.taken: set[tuple[int, int]] = set()
+        obs, info = super().reset(seed=seed, options=options)
+        return obs, {"coins": 0, "events": []}
+
+    def step(self, action: int):
+        obs, reward, terminated, truncated, _ = super().step(action)
+        cell = (int(self.pos[0]), int(self.pos[1]))
+        picked = cell[0] == cell[1] and cell not in self.taken
+        if picked:
+            self.taken.add(cell)
+        return obs, reward, terminated, truncated, {"coins": len(self.taken), "events": ["coin"] if picked else []}
