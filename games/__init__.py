@@ -24,6 +24,11 @@ register(
     entry_point="games.mspacman:MsPacmanPerf",
     vector_entry_point="games.mspacman:MsPacmanPerfVector",
 )
+register(
+    "montezuma",
+    entry_point="games.montezuma:Montezuma",
+    vector_entry_point="games.montezuma:MontezumaVector",
+)
 
 __all__ = [
     "GameError", "GameFactory", "GameNotFound", "GameSpec", "InjectedBug", "Rollout", "RolloutBatch",

@@ -19,12 +19,13 @@ BUILT_IN: dict[str, dict[str, Any]] = {
     "block_maze": {"heavy_ms": 0.0},
     "cartpole_perf": {"heavy_ms": 0.0, "max_steps": 60},
     "mspacman_perf": {"heavy_ms": 0.0, "max_steps": 40},
+    "montezuma": {"max_steps": 40, "noop_max": 30},
     "vizdoom": {"max_steps": 15},
 }
 
 
 def factory(name: str) -> GameFactory:
-    if name == "mspacman_perf":
+    if name in ("mspacman_perf", "montezuma"):
         pytest.importorskip("ale_py")
     if name == "vizdoom":
         pytest.importorskip("vizdoom")
