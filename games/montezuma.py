@@ -37,10 +37,7 @@ import numpy as np
 from games.base import GameSpec, VecStep
 from games.vector_env import VectorEnv
 
-try:
-    from ale_py import ALEInterface, LoggerMode, roms
-except ImportError as exc:  # pragma: no cover - depends on the installed extras
-    raise ImportError("games.montezuma needs ale-py: pip install -e '.[atari]'") from exc
+from games.mspacman_screen import ALEInterface, deterministic_ale
 
 RAM_ROOM, RAM_X, RAM_Y, RAM_LEVEL, RAM_LIVES, RAM_ITEMS = 3, 42, 43, 57, 58, 65
 FEATURES = ("x", "y", "room", "level", "items")
@@ -68,17 +65,7 @@ def features_of(ram: np.ndarray) -> np.ndarray:
 
 def _new_ale() -> tuple[ALEInterface, Any]:
     """An ALE with the ROM loaded once, and the snapshot every ``reset`` restores."""
-    path = roms.get_rom_path("montezuma_revenge")
-    if path is None:  # pragma: no cover - the ROM ships in ale-py's wheel
-        raise FileNotFoundError("ale-py has no montezuma_revenge ROM (ale_py.roms.get_rom_path)")
-    ALEInterface.setLoggerMode(LoggerMode.Error)
-    ale = ALEInterface()
-    ale.setInt("random_seed", 0)
-    ale.setFloat("repeat_action_probability", 0.0)  # no sticky actions: deterministic
-    ale.setInt("frame_skip", 1)
-    ale.setInt("max_num_frames_per_episode", 0)  # the horizon is max_steps
-    ale.loadROM(str(path))
-    ale.reset_game()
+    ale = deterministic_ale("montezuma_revenge")
     return ale, ale.cloneState()
 
 

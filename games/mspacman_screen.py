@@ -41,7 +41,7 @@ from games.mspacman_ram import SCREEN_WIDTH
 try:
     from ale_py import ALEInterface, LoggerMode, roms
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
-    raise ImportError("games.mspacman needs ale-py: pip install -e '.[atari]'") from exc
+    raise ImportError("the Atari games (mspacman_perf, montezuma) need ale-py: pip install -e '.[atari]'") from exc
 
 # ALE codes of the agent's actions NOOP, UP, RIGHT, LEFT, DOWN.
 ALE_ACTIONS = np.array([0, 2, 3, 4, 5], dtype=np.int64)
@@ -69,19 +69,27 @@ class Start(NamedTuple):
     screens: np.ndarray
 
 
-def new_ale(skip_intro: bool) -> tuple[ALEInterface, Start]:
-    """An ALE with the ROM loaded (once) and the snapshot every ``reset`` starts from."""
-    path = roms.get_rom_path("ms_pacman")
-    if path is None:  # pragma: no cover - the ROM ships in ale-py's wheel
-        raise FileNotFoundError("ale-py has no ms_pacman ROM (ale_py.roms.get_rom_path)")
+def deterministic_ale(rom: str) -> ALEInterface:
+    """An ALE with ``rom`` loaded and reset, sticky actions off (the emulator is then
+    deterministic given the actions), one frame per ``act`` and no frame cap (the game's
+    ``max_steps`` is the horizon). Montezuma's Revenge uses it too."""
+    path = roms.get_rom_path(rom)
+    if path is None:  # pragma: no cover - the ROMs ship in ale-py's wheel
+        raise FileNotFoundError(f"ale-py has no {rom} ROM (ale_py.roms.get_rom_path)")
     ALEInterface.setLoggerMode(LoggerMode.Error)
     ale = ALEInterface()
     ale.setInt("random_seed", 0)
-    ale.setFloat("repeat_action_probability", 0.0)  # no sticky actions: deterministic
+    ale.setFloat("repeat_action_probability", 0.0)
     ale.setInt("frame_skip", 1)
-    ale.setInt("max_num_frames_per_episode", 0)  # the horizon is max_steps
+    ale.setInt("max_num_frames_per_episode", 0)
     ale.loadROM(str(path))
     ale.reset_game()
+    return ale
+
+
+def new_ale(skip_intro: bool) -> tuple[ALEInterface, Start]:
+    """An ALE with the ROM loaded (once) and the snapshot every ``reset`` starts from."""
+    ale = deterministic_ale("ms_pacman")
     screens = np.zeros((2, *SCREEN_SHAPE), dtype=np.uint8)
     ale.getScreenGrayscale(screens[1])
     for _ in range(INTRO_FRAMES if skip_intro else 0):
