@@ -63,7 +63,8 @@ START_TICS = 7
 """Tics after ``new_episode`` in which ViZDoom ignores movement and turning (measured)."""
 ANGLE_BINS = 8
 EXPLORE_REWARD = 1.0
-DEFAULT_MAX_STEPS = 2000  # PPGTA: episodes of 2,000 steps
+DEFAULT_MAX_STEPS = 500
+"""Episode horizon by default; PPGTA plays episodes of 2,000 steps (its experiments set it)."""
 DEFAULT_RESOLUTION = "160x120"
 DEFAULT_FRAME_SKIP = 4
 

@@ -172,5 +172,6 @@ def park_wad_path(layout: ParkLayout) -> str:
         fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        os.chmod(tmp, 0o644)  # mkstemp makes it private; any process may load the park
         os.replace(tmp, path)
     return str(path)
