@@ -16,7 +16,7 @@ Episodes:
 - Observation: the RGB frame, ``[3, height, width]`` float32 in [0, 1] (160x120 by
   default), nothing else: position and angle never reach a pixel policy.
 - Reward: +1 the first time an episode enters a cell of 64 x 64 map units (exploring).
-- Truncated after ``max_steps`` (PPGTA: 2,000 steps an episode); nothing terminates.
+- Truncated after ``max_steps`` (default 500; PPGTA plays 2,000); nothing terminates.
 - State features ``(x, y, angle)``: map units over the park's bounds in cells of 64 units,
   and 8 octants, for coverage and maps.
 
