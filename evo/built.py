@@ -15,7 +15,7 @@ from evo.agents import AgentKind, agent_kind
 from evo.config import ConfigError, Experiment, PolicyConfig, game_factory
 from evo.game_facts import GameFacts, game_label
 from evo.policy import PolicySpec
-from games.base import GameSpec
+from games.base import GameSpec, GameSpecError
 from games.rollout import info_keys
 from objectives import build_objectives
 from oracles import build_oracles
@@ -63,7 +63,12 @@ class Built:
     def from_experiment(cls, exp: Experiment, run_dir: Path | None = None) -> "Built":
         """Build it all; components get their contexts (``run_dir`` None: no run directory)."""
         factory = game_factory(exp)
-        spec = factory.spec()
+        try:
+            spec = factory.spec()
+        except GameSpecError:
+            raise
+        except ValueError as exc:  # a kwarg the game refused when it was built
+            raise ConfigError(f"game.kwargs: {exc}") from None
         policy_spec = build_policy_spec(exp.policy, spec)
         context = Context(exp.seed, exp.device, run_dir)
         objectives = build_objectives([(o.name, o.kwargs) for o in exp.objectives], spec, context)

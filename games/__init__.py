@@ -20,6 +20,11 @@ register(
     vector_entry_point="games.vizdoom_game:VizDoomVector",
 )
 register(
+    "doom_park",
+    entry_point="games.doom_park:DoomPark",
+    vector_entry_point="games.doom_park:DoomParkVector",
+)
+register(
     "mspacman_perf",
     entry_point="games.mspacman:MsPacmanPerf",
     vector_entry_point="games.mspacman:MsPacmanPerfVector",

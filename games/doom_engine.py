@@ -143,8 +143,32 @@ def child_pids(name: str) -> set[int]:
     return out
 
 
-def new_engine(settings: DoomSettings, *, sectors: bool = False) -> Any:
-    """A configured, initialised, headless ``DoomGame``."""
+@dataclass(frozen=True)
+class EngineView:
+    """What a game asks of its engine: buttons, game variables and buffers, by ViZDoom's names.
+
+    The defaults are the ``vizdoom`` game's: a grey screen with its depth buffer, five
+    buttons and six variables.
+    """
+
+    buttons: tuple[str, ...] = (
+        "MOVE_FORWARD", "MOVE_BACKWARD", "USE", "SPEED", "TURN_LEFT_RIGHT_DELTA")
+    variables: tuple[str, ...] = (
+        "POSITION_X", "POSITION_Y", "ANGLE", "VELOCITY_X", "VELOCITY_Y", "HEALTH")
+    screen: str = "GRAY8"
+    """A ``ScreenFormat`` name (``CRCGCB``: RGB, channels first)."""
+    depth: bool = True
+    labels: bool = False
+    """The labels buffer: per visible thing its class name and pixel box."""
+    weapon: bool = True
+    """Draw the player's weapon."""
+    objects: bool = False
+    """Every thing of the level (class name, position) in each state."""
+
+
+def new_engine(settings: DoomSettings, *, sectors: bool = False,
+               view: EngineView = EngineView()) -> Any:
+    """A configured, initialised, headless ``DoomGame`` giving what ``view`` asks for."""
     vzd = vizdoom_module()
     game = vzd.DoomGame()
     if settings.is_iwad:
@@ -155,8 +179,11 @@ def new_engine(settings: DoomSettings, *, sectors: bool = False) -> Any:
     # ZDoom keeps its settings in an ini file, by default _vizdoom.ini in the working folder.
     game.set_doom_config_path(os.path.join(tempfile.gettempdir(), "evo_vizdoom.ini"))
     game.set_screen_resolution(getattr(vzd.ScreenResolution, f"RES_{settings.resolution}"))
-    game.set_screen_format(vzd.ScreenFormat.GRAY8)
-    game.set_depth_buffer_enabled(True)
+    game.set_screen_format(getattr(vzd.ScreenFormat, view.screen))
+    game.set_depth_buffer_enabled(view.depth)
+    game.set_labels_buffer_enabled(view.labels)
+    game.set_render_weapon(view.weapon)
+    game.set_objects_info_enabled(view.objects)
     game.set_render_hud(False)
     game.set_render_messages(False)
     game.set_window_visible(False)
@@ -167,14 +194,8 @@ def new_engine(settings: DoomSettings, *, sectors: bool = False) -> Any:
     game.set_living_reward(0.0)
     game.set_map_exit_reward(EXIT_REWARD)
     game.set_doom_skill(3)
-    game.set_available_buttons([
-        vzd.Button.MOVE_FORWARD, vzd.Button.MOVE_BACKWARD, vzd.Button.USE, vzd.Button.SPEED,
-        vzd.Button.TURN_LEFT_RIGHT_DELTA,
-    ])
-    game.set_available_game_variables([
-        vzd.GameVariable.POSITION_X, vzd.GameVariable.POSITION_Y, vzd.GameVariable.ANGLE,
-        vzd.GameVariable.VELOCITY_X, vzd.GameVariable.VELOCITY_Y, vzd.GameVariable.HEALTH,
-    ])
+    game.set_available_buttons([getattr(vzd.Button, b) for b in view.buttons])
+    game.set_available_game_variables([getattr(vzd.GameVariable, v) for v in view.variables])
     game.set_sectors_info_enabled(sectors)
     if not settings.monsters:
         game.add_game_args("-nomonsters")

@@ -18,6 +18,7 @@ from games.vector_env import GameCrash, VectorEnv, raise_again
 BUILT_IN: dict[str, dict[str, Any]] = {
     "block_maze": {"heavy_ms": 0.0},
     "cartpole_perf": {"heavy_ms": 0.0, "max_steps": 60},
+    "doom_park": {"max_steps": 15},
     "mspacman_perf": {"heavy_ms": 0.0, "max_steps": 40},
     "montezuma": {"max_steps": 40, "noop_max": 30},
     "vizdoom": {"max_steps": 15},
@@ -27,7 +28,7 @@ BUILT_IN: dict[str, dict[str, Any]] = {
 def factory(name: str) -> GameFactory:
     if name in ("mspacman_perf", "montezuma"):
         pytest.importorskip("ale_py")
-    if name == "vizdoom":
+    if name in ("vizdoom", "doom_park"):
         pytest.importorskip("vizdoom")
     return GameFactory(name=name, kwargs=tuple(sorted(BUILT_IN[name].items())))
 
