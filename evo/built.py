@@ -65,7 +65,10 @@ class Built:
         spec = factory.spec()
         policy_spec = build_policy_spec(exp.policy, spec)
         context = Context(exp.seed, exp.device, run_dir)
-        objectives = build_objectives([(o.name, o.kwargs) for o in exp.objectives], spec, context)
+        try:
+            objectives = build_objectives([(o.name, o.kwargs) for o in exp.objectives], spec, context)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
         oracles = build_oracles([(o.name, o.kwargs) for o in exp.oracles], spec, context)
         env = factory.make_env()
         facts = GameFacts.of_game(game_label(exp.game.model_dump(mode="json")), spec, env.unwrapped)
