@@ -160,3 +160,17 @@ def test_a_go_explore_run_resumes_as_if_uninterrupted(tiny_config: dict[str, Any
     Search(parse_experiment(config), tmp_path / "killed").run(resume=True)
     pd.testing.assert_frame_equal(comparable_generations(tmp_path / "whole"), comparable_generations(tmp_path / "killed"))
     pd.testing.assert_frame_equal(comparable_bugs(tmp_path / "whole"), comparable_bugs(tmp_path / "killed"))
+
+
+def test_frontier_share_returns_the_last_episodes_of_each_policy(tiny_config: dict[str, Any], tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """NSGA-II with frontier_share 0.5 and 2 episodes: each policy's second episode returns."""
+    plans: list[Plan] = []
+    plan = Frontier.plan
+    monkeypatch.setattr(Frontier, "plan", lambda self, p, e: plans.append(plan(self, p, e)) or plans[-1])
+    tiny_config["search"]["frontier_share"] = 0.5
+    tiny_config["budget"] = {"generations": 3}
+    Search(parse_experiment(tiny_config), tmp_path / "run").run()
+    assert plans[0] is None  # the first generation has nothing to return to
+    assert [p.copies.tolist() for p in plans[1:]] == [[1, 3, 5, 7, 9, 11]] * 2  # 6 offspring, 2 episodes
+    assert "cells" in pd.read_csv(tmp_path / "run" / "generations.csv")
