@@ -24,8 +24,10 @@ from games.base import GameSpec
 from games.buckets import tally
 from games.rollout import RolloutBatch
 
-COLUMNS = ("key", "seed", "length", "generation", "env_steps", "seen", "chosen", "productive")
-"""The archive's int64 columns, one row per cell (``length``: steps of its prefix)."""
+COLUMNS = ("key", "seed", "length", "open", "generation", "env_steps", "seen", "chosen", "productive")
+"""The archive's int64 columns, one row per cell (``length``: steps of its prefix; ``open``:
+1 where play goes on from the end of the prefix, 0 where the episode ended there, at a goal,
+a fatal error or the horizon, so that nothing can be explored from it)."""
 
 
 def selection_weights(seen: np.ndarray, chosen: np.ndarray) -> np.ndarray:
@@ -73,8 +75,11 @@ class CellArchive:
     def update(self, batch: RolloutBatch, generation: int, env_steps: int) -> np.ndarray:
         """Add the batch's cells, shorten the ways to known ones, count the visits.
 
-        States are taken time-major (step 0 of every episode, then step 1...), so the first
-        occurrence of a key is its earliest step in the batch, ties going to the lower row.
+        States are taken time-major (step 0 of every episode, then step 1...), each
+        episode's last state after all the others (by length): the first occurrence of a
+        key is its earliest step from which play went on, or failing that its shortest
+        way to an end. An open way replaces a closed one; otherwise only a shorter way
+        replaces the archived one.
 
         Returns:
             ``[N]`` bool: the episodes that reached a cell the archive did not have.
@@ -82,24 +87,27 @@ class CellArchive:
         found = np.zeros(len(batch), dtype=bool)
         if not len(batch):
             return found
-        mask_tm = batch.state_mask().T
-        steps, rows = np.nonzero(mask_tm)
-        keys, first, counts = tally(self.keys_of(batch).T[mask_tm], self.spec.key_space(self.bins))
-        step, row = steps[first], rows[first]
+        lengths = batch.lengths
+        steps_open, rows_open = np.nonzero(np.arange(batch.features.shape[1])[:, None] < lengths[None, :])
+        rows_end = np.argsort(lengths, kind="stable")
+        steps, rows = np.concatenate([steps_open, lengths[rows_end]]), np.concatenate([rows_open, rows_end])
+        keys, first, counts = tally(self.keys_of(batch)[rows, steps], self.spec.key_space(self.bins))
+        step, row, is_open = steps[first], rows[first], (first < steps_open.size).astype(np.int64)
         at = self.rows_of(keys)
         old = at >= 0
         c = self.columns
         c["seen"][at[old]] += counts[old]
-        shorter = old.copy()
-        shorter[old] = step[old] < c["length"][at[old]]
-        for i in np.flatnonzero(shorter):  # a loop over improved cells only, not over steps
-            self._write(int(at[i]), batch, int(row[i]), int(step[i]))
+        was_open, length = c["open"][at[old]], c["length"][at[old]]
+        better = old.copy()
+        better[old] = (is_open[old] > was_open) | ((is_open[old] == was_open) & (step[old] < length))
+        for i in np.flatnonzero(better):  # a loop over improved cells only, not over steps
+            self._write(int(at[i]), batch, int(row[i]), int(step[i]), int(is_open[i]))
         new = ~old
         if new.any():
             found[row[new]] = True
             n = int(new.sum())
             added = {
-                "key": keys[new], "seed": batch.episode_seed[row[new]], "length": step[new],
+                "key": keys[new], "seed": batch.episode_seed[row[new]], "length": step[new], "open": is_open[new],
                 "generation": np.full(n, generation), "env_steps": np.full(n, env_steps),
                 "seen": counts[new], "chosen": np.zeros(n, np.int64), "productive": np.zeros(n, np.int64),
             }
@@ -111,17 +119,18 @@ class CellArchive:
             self._index = None
         return found
 
-    def _write(self, at: int, batch: RolloutBatch, row: int, step: int) -> None:
-        """A shorter way to cell ``at``: ``step`` actions of ``batch`` row ``row``."""
+    def _write(self, at: int, batch: RolloutBatch, row: int, step: int, is_open: int) -> None:
+        """A better way to cell ``at``: ``step`` actions of ``batch`` row ``row``."""
         c = self.columns
-        c["seed"][at], c["length"][at] = batch.episode_seed[row], step
+        c["seed"][at], c["length"][at], c["open"][at] = batch.episode_seed[row], step, is_open
         self.features[at] = batch.features[row, step]
         self.prefixes[at] = batch.actions[row, :step].astype(np.int32)
 
     # ------------------------------------------------------------------ selection
     def weights(self) -> np.ndarray:
-        """``[C]`` selection weights (:func:`selection_weights`)."""
-        return selection_weights(self.columns["seen"], self.columns["chosen"])
+        """``[C]`` selection weights (:func:`selection_weights`), 0 for cells that are not
+        open (the episode ended there: nothing to explore)."""
+        return selection_weights(self.columns["seen"], self.columns["chosen"]) * self.columns["open"]
 
     def select(self, n: int, rng: np.random.Generator) -> np.ndarray:
         """Draw ``n`` cells (with replacement) by their weights and count them as chosen.
@@ -133,9 +142,9 @@ class CellArchive:
         Returns:
             ``[n]`` archive rows.
         """
-        if not len(self):
-            raise ValueError("the cell archive is empty: nothing to return to")
         w = self.weights()
+        if not w.any():
+            raise ValueError("the cell archive has no open cell: nothing to return to")
         rows = rng.choice(len(self), size=n, p=w / w.sum())
         np.add.at(self.columns["chosen"], rows, 1)
         return rows

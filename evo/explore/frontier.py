@@ -80,9 +80,9 @@ class Frontier:
 
     def plan(self, policies: int, episodes: int) -> Plan | None:
         """Choose cells for the last :meth:`returning` episodes of each policy; None when
-        nothing returns (an empty archive, or a game that does not replay)."""
+        nothing returns (no open cell yet, or a game that does not replay)."""
         k = self.returning(episodes)
-        if not k or not self.replays or not len(self.archive):
+        if not k or not self.replays or not self.archive.columns["open"].any():
             return None
         n = policies * episodes
         copies = (np.arange(policies)[:, None] * episodes + np.arange(episodes - k, episodes)[None, :]).reshape(-1)

@@ -42,10 +42,16 @@ def test_insertion_keeps_the_shortest_way_to_each_cell() -> None:
     assert archive.columns["generation"][row] == 0 and archive.columns["env_steps"][row] == 5  # first found
     # Visits: cell 0 was visited twice in the first episode, then 1, 1 and 2 times.
     assert archive.columns["seen"][int(archive.rows_of(np.array([0]))[0])] == 2 + 1 + 1 + 2
-    # A longer way never replaces a shorter one.
-    archive.update(RolloutBatch.from_rollouts([walk(11, [0, 1, 0, 1, 2, 3, 4])]), generation=3, env_steps=50)
-    assert archive.columns["length"][row] == 3 and len(archive) == 5
-    assert archive.columns["generation"][-1] == 3  # cell 4, new in generation 3
+    # Every way to cell 3 so far ended the episode there: nothing to explore from it.
+    assert archive.columns["open"][row] == 0 and archive.weights()[row] == 0
+    # A longer way never replaces a shorter one of the same kind ...
+    archive.update(RolloutBatch.from_rollouts([walk(11, [0, 1, 2, 1, 2, 3])]), generation=3, env_steps=50)
+    assert archive.columns["length"][row] == 3 and archive.columns["seed"][row] == 9
+    # ... but a way that plays on from the cell replaces one that ended there.
+    archive.update(RolloutBatch.from_rollouts([walk(12, [0, 1, 0, 1, 2, 3, 4])]), generation=4, env_steps=60)
+    assert archive.columns["length"][row] == 5 and archive.columns["open"][row] == 1 and len(archive) == 5
+    assert archive.columns["generation"][-1] == 4 and archive.columns["open"][-1] == 0  # cell 4, new, closed
+    assert (archive.select(100, np.random.default_rng(0)) != len(archive) - 1).all()  # never a closed cell
 
 
 def test_weights_favour_new_and_rarely_chosen_cells() -> None:
@@ -72,9 +78,13 @@ def test_selection_is_seeded_and_counts_choices() -> None:
     assert archive.columns["productive"][:2].tolist() == [1, 1]
 
 
-def test_an_empty_archive_has_nothing_to_return_to() -> None:
-    with pytest.raises(ValueError, match="cell archive is empty"):
+def test_an_archive_without_open_cells_has_nothing_to_return_to() -> None:
+    with pytest.raises(ValueError, match="cell archive has no open cell"):
         CellArchive(SPEC).select(1, np.random.default_rng(0))
+    goal = CellArchive(SPEC)  # an episode that ended where it began: its one cell is closed
+    goal.update(RolloutBatch.from_rollouts([walk(0, [0])]), 0, 0)
+    with pytest.raises(ValueError, match="no open cell"):
+        goal.select(1, np.random.default_rng(0))
 
 
 def test_state_round_trips_through_a_checkpoint(tmp_path: Path) -> None:
