@@ -71,7 +71,10 @@ class Built:
             raise ConfigError(f"game.kwargs: {exc}") from None
         policy_spec = build_policy_spec(exp.policy, spec)
         context = Context(exp.seed, exp.device, run_dir)
-        objectives = build_objectives([(o.name, o.kwargs) for o in exp.objectives], spec, context)
+        try:
+            objectives = build_objectives([(o.name, o.kwargs) for o in exp.objectives], spec, context)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
         oracles = build_oracles([(o.name, o.kwargs) for o in exp.oracles], spec, context)
         # A Gymnasium game hands on the info keys some component records (numpy games all).
         required = frozenset().union(*(c.requires for c in [*objectives, *oracles]))

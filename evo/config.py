@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from evo.finetune import REGISTRY as FINETUNE_ALGORITHMS
 from evo.finetune import A2CConfig, PPOConfig, UpdateConfig
+from evo.explore.config import ExplorationFields
 from evo.parallel import ParallelConfig
 
 
@@ -141,7 +142,7 @@ class OperatorsConfig(Strict):
         return self
 
 
-class SearchConfig(Strict):
+class SearchConfig(ExplorationFields):
     """The evolutionary loop (Wuji's defaults: population and offspring 30)."""
 
     population: int = Field(30, ge=1, description="Policies kept each generation.")

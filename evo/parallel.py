@@ -102,6 +102,8 @@ class PlayTask:
         seeds: ``[P]`` one seed per policy: its episode seeds and its sampling noise.
         episodes: Episodes each policy plays.
         columns: Optional record columns to keep (what objectives and oracles require).
+        episode_seeds: ``[P * episodes]`` seeds replacing the drawn ones where not negative
+            (copies that return to an archived cell, :mod:`evo.explore`); None: all drawn.
     """
 
     factory: Any
@@ -110,6 +112,7 @@ class PlayTask:
     seeds: np.ndarray
     episodes: int
     columns: frozenset[str] = frozenset()
+    episode_seeds: np.ndarray | None = None
 
 
 @dataclass
@@ -124,7 +127,9 @@ def run_play(task: PlayTask) -> PlayResult:
     spec = game.game_spec
     draws = draw_episodes(task.seeds, task.episodes, spec.max_steps, spec.n_actions)
     agent = task.agent.build(task.episodes, draws.gumbel)
-    result = play(game, draws.seeds, np.repeat(task.ids, task.episodes), agent, columns=task.columns)
+    chosen = task.episode_seeds
+    seeds = draws.seeds if chosen is None else np.where(chosen >= 0, chosen, draws.seeds)
+    result = play(game, seeds, np.repeat(task.ids, task.episodes), agent, columns=task.columns)
     if result.game_broken:
         _drop_game(task.factory, n)
     return PlayResult(result.rollouts)

@@ -14,7 +14,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator
 
 import numpy as np
 import torch
@@ -23,11 +23,12 @@ from evo import rundir
 from evo.checkpoint import Checkpoint, latest_checkpoint, load_checkpoint, save_checkpoint
 from evo.built import Built
 from evo.config import Experiment, dump_experiment
+from evo.explore.frontier import Frontier, Plan, explore_rng
 from evo.finetune import DIAGNOSTICS, Diagnostics
 from evo.parallel import DenseReward, Executor, PlayTask, TuneTask, chunks, run_play, run_tune
 from evo.operators import Operators, Population, episode_cases, hypervolume
 from games.base import BUG_KINDS
-from games.rollout import Rollout, RolloutBatch
+from games.rollout import RolloutBatch
 from objectives.coverage import CoverageTracker
 from oracles import calibrate_all, check_all
 from oracles.archive import ArchivedBug, BugArchive
@@ -94,6 +95,9 @@ class Search:
         self._rl: tuple[int, dict[str, float]] | None = None
         """The generation last fine-tuned and its mean RL diagnostics, for its row."""
         self.operators = Operators.from_search(exp.search, len(self.senses))
+        share = exp.search.return_share
+        self.frontier = Frontier(self.spec, share, explore_rng(exp.seed)) if share else None
+        """The cells reached and the returns to them (``search.strategy``, ``frontier_share``)."""
 
     # ----------------------------------------------------------------- games and play
     def close(self) -> None:
@@ -104,14 +108,17 @@ class Search:
     def _play(self, genomes: np.ndarray, ids: np.ndarray, episodes: int) -> RolloutBatch:
         """Every policy plays ``episodes`` episodes; chunks of the population run in parallel."""
         seeds = self.rng_play.integers(0, SEED_MAX, size=len(ids))
-        tasks = [
-            PlayTask(self.built.factory, self.built.agents.spec(genomes[c]), ids[c], seeds[c], episodes,
-                     self.built.columns)
-            for c in chunks(len(ids), self.executor.parts)
-        ]
+        plan = None if self.frontier is None else self.frontier.plan(len(ids), episodes)
+        tasks = []
+        for c in chunks(len(ids), self.executor.parts):
+            agent, copies = self.built.agents.spec(genomes[c]), slice(c.start * episodes, c.stop * episodes)
+            tasks.append(PlayTask(
+                self.built.factory, agent if plan is None else plan.spec(agent, copies), ids[c], seeds[c],
+                episodes, self.built.columns, None if plan is None else plan.seeds[copies],
+            ))
         with self._timed("evaluation"):
             rollouts = RolloutBatch.concat([result.rollouts for result in self.executor.map(run_play, tasks)])
-        self._observe(rollouts)
+        self._observe(rollouts, plan)
         return rollouts
 
     @contextlib.contextmanager
@@ -122,15 +129,18 @@ class Search:
         finally:
             self.seconds[phase] += time.perf_counter() - start
 
-    def _observe(self, rollouts: Sequence[Rollout]) -> None:
-        """Count steps, coverage and bugs of every episode played."""
+    def _observe(self, rollouts: RolloutBatch, plan: Plan | None = None) -> None:
+        """Count steps, coverage, cells and bugs of every episode played (``plan``: where
+        the episodes of an evaluation started)."""
         with self._timed("oracles"):
-            self._observe_untimed(rollouts)
+            self._observe_untimed(rollouts, plan)
 
-    def _observe_untimed(self, rollouts: Sequence[Rollout]) -> None:
+    def _observe_untimed(self, rollouts: RolloutBatch, plan: Plan | None) -> None:
         c = self.counters
         c.env_steps += int(sum(r.length for r in rollouts))
         self.tracker.update(rollouts)
+        if self.frontier is not None:
+            self.frontier.observe(rollouts, c.generation, c.env_steps, plan)
         if not c.calibrated:  # the first episodes of the run are its warm-up
             calibrate_all(self.built.components, rollouts)
             c.calibrated = True
@@ -220,6 +230,8 @@ class Search:
             row[f"{name}_mean"] = float(pop.F[:, k].mean())
             row[f"{name}_max"] = float(pop.F[:, k].max())
         row["coverage"] = len(self.tracker.visited)
+        if self.frontier is not None:
+            row["cells"] = len(self.frontier.archive)
         row["bugs_total"] = len(self.archive)
         counts = self.archive.by_kind()
         for kind in BUG_KINDS:
@@ -259,6 +271,8 @@ class Search:
             "objectives": [o.state_dict() for o in self.built.objectives],
             "oracles": [o.state_dict() for o in self.built.oracles],
         }
+        if self.frontier is not None:
+            meta["frontier"] = self.frontier.state_dict()
         save_checkpoint(self.run_dir, Checkpoint(pop.genomes, pop.ids, pop.F, meta, pop.cases))
 
     def _write_tables(self) -> None:
@@ -278,6 +292,8 @@ class Search:
         for name, state in m["rng"].items():
             getattr(self, name).bit_generator.state = state
         self.tracker.load_state_dict(m["coverage"])
+        if self.frontier is not None:
+            self.frontier.load_state_dict(m["frontier"])
         for component, state in zip(self.built.components, [*m["objectives"], *m["oracles"]]):
             if state is not None:  # None: a component without state in an older checkpoint
                 component.load_state_dict(state)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from games.base import GameSpec
-from objectives import coverage, fps_drop, winning  # noqa: F401  (register themselves)
+from objectives import coverage, fps_drop, novelty, winning  # noqa: F401  (register themselves)
 from objectives.base import REGISTRY, Objective, step_rewards
 from oracles.component import Context, check_component, contexts
 
@@ -24,15 +24,21 @@ def build_objectives(
     Raises:
         KeyError: an unknown name (the message lists the known ones).
         pydantic.ValidationError: kwargs of the wrong name or type.
+        ValueError: kwargs that do not fit the game, named ``objectives[i].kwargs``.
     """
     for name, _ in entries:
         if name not in REGISTRY:
             raise KeyError(f"unknown objective {name!r}; known: {', '.join(sorted(REGISTRY))}")
     names = [name for name, _ in entries]
     built = []
-    for (name, kwargs), ctx in zip(entries, contexts(context or Context(), "objectives", names)):
+    for i, ((name, kwargs), ctx) in enumerate(zip(entries, contexts(context or Context(), "objectives", names))):
         config_model, factory = REGISTRY[name]
-        built.append(check_component(factory(spec, config_model(**kwargs), ctx), "objective", name))
+        config = config_model(**kwargs)
+        try:
+            objective = factory(spec, config, ctx)
+        except ValueError as exc:  # options that do not fit this game (intervals per feature)
+            raise ValueError(f"objectives[{i}].kwargs: {exc}") from None
+        built.append(check_component(objective, "objective", name))
     return built
 
 

@@ -12,8 +12,8 @@ import pytest
 import torch
 
 from evo.agents import (
-    AGENT_KINDS, Agent, AgentSpec, PopulationAgent, PopulationSpec, ScriptAgent, ScriptSpec, UniformSpec,
-    agent_kind,
+    AGENT_KINDS, Agent, AgentSpec, PopulationAgent, PopulationSpec, ReturningSpec, ScriptAgent, ScriptSpec,
+    UniformSpec, agent_kind,
 )
 from evo.checkpoint import latest_checkpoint, load_checkpoint
 from evo.config import parse_experiment
@@ -39,7 +39,22 @@ def specs() -> dict[str, AgentSpec]:
         "population greedy": PopulationSpec(POLICY, genomes, temperature=0.0),
         "uniform": UniformSpec(),
         "script": ScriptSpec(((0, 1, 2, 3), (3, 3), (1,))),
+        # 3 policies x 2 episodes: copies 0, 2 and 4 first return along a prefix.
+        "returning": ReturningSpec.of(PopulationSpec(POLICY, genomes), [[1, 2], [], [3], [], [0, 0, 0], []]),
     }
+
+
+def test_a_returning_agent_plays_the_prefix_then_its_inner_agent() -> None:
+    genomes = POLICY.init_genomes(3, np.random.default_rng(0))
+    inner = actions_of(PopulationSpec(POLICY, genomes), [5, 6, 7], 2)
+    returning = actions_of(specs()["returning"], [5, 6, 7], 2)
+    prefixes = {0: [1, 2], 2: [3], 4: [0, 0, 0]}
+    for t, (a, b) in enumerate(zip(inner, returning)):
+        expected = a.copy()
+        for copy, prefix in prefixes.items():
+            if t < len(prefix):
+                expected[copy] = prefix[t]
+        np.testing.assert_array_equal(b, expected)
 
 
 def actions_of(spec: AgentSpec, policy_seeds: Sequence[int], episodes: int) -> list[np.ndarray]:
