@@ -11,7 +11,7 @@ A copy with an empty prefix starts from the reset as usual.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -39,7 +39,7 @@ class ReturningAgent:
             raise ValueError(f"returning agent: {len(seeds)} episode seeds for {self.lengths.shape[0]} copies")
         self.inner.reset(seeds)
 
-    def act(self, obs: np.ndarray, features: np.ndarray, infos: Sequence[Mapping[str, Any]] | None,
+    def act(self, obs: np.ndarray, features: np.ndarray, infos: Mapping[str, np.ndarray],
             t: int) -> tuple[np.ndarray, np.ndarray]:
         """The prefix action (``probs`` one-hot: nothing was sampled) where ``t`` is still in
         a copy's prefix, the inner agent's elsewhere."""
