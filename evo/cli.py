@@ -262,7 +262,7 @@ def _pairwise_table(rows, game: str) -> Table:
 def _report(args: argparse.Namespace, console: Console) -> int:
     from evo import plots
     from evo.report import game_facts, load_run, summary
-    from evo.rundir import CONFIG, GENERATIONS
+    from evo.rundir import CONFIG, GENERATIONS, disk_usage
 
     run_dir = args.run_dir
     if not (run_dir / CONFIG).is_file():
@@ -281,6 +281,9 @@ def _report(args: argparse.Namespace, console: Console) -> int:
         plots.coverage_maps([run], figures / "coverage_map.png"),
     ]
     console.print(f"plots: {', '.join(str(p) for p in written if p is not None)}")
+    total, checkpoints = disk_usage(run_dir)
+    kept = len(list((run_dir / "checkpoints").glob("gen_*.pt")))
+    console.print(f"run directory: {total / 1e6:.2f} MB on disk ({checkpoints / 1e6:.2f} MB in {kept} checkpoints)")
     return 0
 
 

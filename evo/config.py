@@ -15,6 +15,7 @@ import pydantic
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from evo.checkpoint import CheckpointConfig
 from evo.finetune import REGISTRY as FINETUNE_ALGORITHMS
 from evo.finetune import A2CConfig, PPOConfig, UpdateConfig
 from evo.parallel import ParallelConfig
@@ -210,6 +211,7 @@ class Experiment(Strict):
     oracles: list[NamedConfig] = Field(default_factory=list)
     finetune: FinetuneConfig = Field(default_factory=FinetuneConfig)
     parallel: ParallelConfig = Field(default_factory=ParallelConfig)
+    checkpoint: CheckpointConfig = Field(default_factory=CheckpointConfig)
     runs_dir: str = Field("runs", description="Parent folder of run directories.")
     device: str = Field(
         "cpu",
