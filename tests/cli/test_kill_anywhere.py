@@ -62,20 +62,21 @@ def test_a_run_sigkilled_at_seeded_moments_resumes_to_the_same_results(tmp_path:
     _finish(_evo("run", "exp.yaml", "--out", "whole", cwd=tmp_path))
 
     rng = np.random.default_rng(16)
-    # Each kill comes once the run has written a seeded number of rows (0: before its first
-    # checkpoint), then a seeded delay into the next generation.
-    targets = np.sort(rng.choice(GENERATIONS - 1, size=KILLS, replace=False))
+    # Each kill comes once the run has written a seeded number of rows, then a seeded delay
+    # into the next generation (about half a second each); the first as soon as the run
+    # directory appears, before its first checkpoint.
+    targets = [0, *np.sort(rng.choice(np.arange(1, GENERATIONS - 1), size=KILLS - 1, replace=False))]
     killed, landed = tmp_path / "killed", []
     proc = _evo("run", "exp.yaml", "--out", "killed", cwd=tmp_path)
     try:
         for target in targets:
-            while _rows(killed) < target and proc.poll() is None:
+            while proc.poll() is None and (_rows(killed) < target or not (killed / "bugs.jsonl").exists()):
                 time.sleep(0.01)
-            time.sleep(rng.uniform(0.0, 0.5))
+            time.sleep(rng.uniform(0.0, 0.5) if target else 0.0)
             if proc.poll() is None:
                 proc.send_signal(signal.SIGKILL)
                 proc.wait()
-                landed.append((int(target), _rows(killed)))
+                landed.append((int(target), _rows(killed), len(list(killed.glob("checkpoints/*.pt")))))
             proc = _evo("run", "--resume", "killed", cwd=tmp_path)
         _finish(proc)
     finally:
@@ -83,6 +84,7 @@ def test_a_run_sigkilled_at_seeded_moments_resumes_to_the_same_results(tmp_path:
             proc.kill()
             proc.wait()
 
+    print("kills (target rows, rows then, checkpoints then):", landed)
     assert len(landed) == KILLS, f"kills that came before the run ended: {landed}"
     whole_gens, whole_bugs = comparable(tmp_path / "whole")
     gens, bugs = comparable(killed)
