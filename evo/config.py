@@ -9,7 +9,7 @@ which the CLI prints before exiting with code 2.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal, Sequence
+from typing import Annotated, Any, Literal, Sequence
 
 import pydantic
 import yaml
@@ -76,7 +76,7 @@ class PolicyConfig(Strict):
         "kernels, no padding, ReLU), for games that observe an image (channels, height, width); "
         "e.g. [[8, 8, 4], [16, 4, 2]]. Empty: an MLP on the flattened observation.",
     )
-    hidden: list[int] = Field(
+    hidden: list[Annotated[int, Field(ge=1)]] = Field(
         default_factory=lambda: [64, 64], description="Hidden layer sizes (tanh), after the conv layers if any."
     )
 
