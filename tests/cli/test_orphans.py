@@ -1,5 +1,5 @@
-"""Processes a run starts end with it: ``evo run`` on ViZDoom with loky workers, SIGKILLed
-mid-run, leaves no worker and no engine behind.
+"""Processes a run starts end with it: ``evo run`` with loky workers, SIGKILLed mid-run,
+leaves no worker and no game process behind (ViZDoom engines, isolated game copies).
 
 Every process the run starts inherits its environment, so a token put there finds them all,
 whoever their parent is by then (an orphan is adopted by init)."""
@@ -18,21 +18,27 @@ import pytest
 
 from tests.cli.test_cli import ROOT
 
-pytest.importorskip("vizdoom")
-
 MARKER = "EVO_ORPHAN_TEST"
 SETTLE_S = 10.0
 """How long the processes have to end after the kill (a zombie counts as ended)."""
-SHORT = (
+SMALL = (
     "search.population=4", "search.offspring=4", "search.episodes=1", "finetune.a2c.episodes=2",
-    "game.kwargs.max_steps=100", "parallel.backend=loky", "parallel.n_jobs=2",
-    "budget.env_steps=100000000", "budget.wall_seconds=600",
+    "parallel.backend=loky", "parallel.n_jobs=2", "budget.env_steps=100000000", "budget.wall_seconds=600",
 )
+RUNS = {
+    # ViZDoom engines are children of the loky workers, started by the vizdoom library.
+    "vizdoom": ("reline_vizdoom.yaml", ("game.kwargs.max_steps=100",), "vizdoom"),
+    # A Gymnasium game with step_timeout_s: each copy in a process of its own under a worker.
+    "isolated-copies": ("wuji_block_maze.yaml", (
+        "game={entry_point: 'tests.games.plugin_envs:OwnFeatures', step_timeout_s: 30}",), "python"),
+}
+"""Experiment, overrides and the command name of the processes that play the game."""
 
 
-def marked(token: str) -> dict[int, str]:
-    """Live (not zombie) processes whose environment holds the token: pid -> command name."""
-    found: dict[int, str] = {}
+def marked(token: str) -> dict[int, tuple[str, int]]:
+    """Live (not zombie) processes whose environment holds the token: pid -> (command name,
+    parent pid)."""
+    found: dict[int, tuple[str, int]] = {}
     needle = f"{MARKER}={token}".encode()
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -45,8 +51,9 @@ def marked(token: str) -> dict[int, str]:
                 stat = f.read().decode("ascii", "replace")
         except OSError:  # gone, or not ours to read
             continue
-        if stat[stat.rfind(")") + 2] != "Z":
-            found[int(entry)] = stat[stat.find("(") + 1: stat.rfind(")")]
+        state, ppid = stat[stat.rfind(")") + 2:].split()[:2]
+        if state != "Z":
+            found[int(entry)] = (stat[stat.find("(") + 1: stat.rfind(")")], int(ppid))
     return found
 
 
@@ -59,27 +66,32 @@ def _rows(run_dir: Path) -> int:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rows", [0, 1], ids=["first-evaluation", "after-generation-0"])
-def test_a_sigkilled_vizdoom_run_leaves_no_process_behind(tmp_path: Path, rows: int) -> None:
+@pytest.mark.parametrize("game", list(RUNS))
+def test_a_sigkilled_run_leaves_no_process_behind(tmp_path: Path, game: str, rows: int) -> None:
+    experiment, overrides, player = RUNS[game]
+    if game == "vizdoom":
+        pytest.importorskip("vizdoom")
     token = uuid.uuid4().hex
     proc = subprocess.Popen(
-        [sys.executable, "-m", "evo.cli", "run", str(ROOT / "experiments" / "reline_vizdoom.yaml"), *SHORT,
+        [sys.executable, "-m", "evo.cli", "run", str(ROOT / "experiments" / experiment), *SMALL, *overrides,
          "--out", "run", "--quiet"],
         cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": str(ROOT), MARKER: token},
     )
-    left: dict[int, str] = {}
+    left: dict[int, tuple[str, int]] = {}
     try:
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline and proc.poll() is None:
             running = marked(token)
-            engines = sum(name == "vizdoom" for name in running.values())
-            if _rows(tmp_path / "run") >= rows and engines >= 2:
+            # Games of the workers: the run's grandchildren, the last to be cleaned up.
+            players = sum(name == player and running.get(ppid, ("", 0))[1] == proc.pid
+                          for name, ppid in running.values())
+            if _rows(tmp_path / "run") >= rows and players >= 4:
                 break
             time.sleep(0.1)
         assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
         before = marked(token)
-        assert sum(name == "vizdoom" for name in before.values()) >= 2, before
-        assert len([p for p in before if p != proc.pid]) >= 4, before  # loky workers and their engines
+        assert len([p for p in before if p != proc.pid]) >= 6, before  # 2 workers, 4 games
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         end = time.monotonic() + SETTLE_S
