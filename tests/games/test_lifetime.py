@@ -20,10 +20,11 @@ import functools, multiprocessing as mp
 from games.gym_adapter import GymVectorGame
 from tests.games.faulty_envs import LineWalk
 if __name__ == "__main__":
-    game = GymVectorGame(functools.partial(LineWalk, fault="hang", at_position=1), 1, step_timeout_s=600)
+    game = GymVectorGame(functools.partial(LineWalk, fault="hang", at_position=1, n_actions=2), 1, step_timeout_s=600)
     game.reset([0])
     print(*[p.pid for p in mp.active_children()], flush=True)
-    game.step([1])  # the copy walks into its hang; this waits for it
+    game.step([1])  # right, into the hang: this waits for the copy
+    raise SystemExit("the copy did not hang")
 """
 
 ENGINE = """
