@@ -16,6 +16,7 @@ import functools
 import hashlib
 import os
 import signal
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -60,7 +61,8 @@ os.execv({engine!r}, [{engine!r}, *sys.argv[1:]])
 def engine_launcher(engine: str) -> str | None:
     """A launcher for the engine binary ``engine`` that sets ``PR_SET_PDEATHSIG`` and then
     executes it with its arguments; its path, or None where there is none to be had (not
-    Linux, an interpreter path a ``#!`` line cannot hold, no writable temporary folder).
+    Linux, an interpreter path a ``#!`` line cannot hold, no writable or executable temporary
+    folder).
 
     Set :data:`OWNER` to this process's pid before the engine starts, so that an engine whose
     parent died before it could ask for the signal exits at once.
@@ -70,15 +72,23 @@ def engine_launcher(engine: str) -> str | None:
         return None
     text = _LAUNCHER.format(python=python, option=PR_SET_PDEATHSIG, signal=int(signal.SIGKILL),
                             owner=OWNER, engine=engine)
-    folder = Path(tempfile.gettempdir()) / f"evo-{os.getuid()}" / f"launcher-{hashlib.sha1(text.encode()).hexdigest()[:12]}"
+    # A folder only we can write to: in a shared /tmp another user must not be able to
+    # put their own launcher where ours would run.
+    root = Path(tempfile.gettempdir()) / f"evo-{os.getuid()}"
+    folder = root / f"launcher-{hashlib.sha1(text.encode()).hexdigest()[:12]}"
     path = folder / "vizdoom"  # the engine keeps its name for `ps` and child_pids("vizdoom")
     try:
+        root.mkdir(mode=0o700, exist_ok=True)
+        st = os.lstat(root)
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o022:
+            return None
         if not path.is_file() or path.read_text() != text:
-            folder.mkdir(parents=True, exist_ok=True)
+            folder.mkdir(exist_ok=True)
             tmp = folder / f".vizdoom.{os.getpid()}.tmp"
             tmp.write_text(text)
             tmp.chmod(0o755)
             os.replace(tmp, path)
     except OSError:
         return None
-    return str(path)
+    # A temporary folder mounted noexec would keep the engine from starting at all.
+    return str(path) if os.access(path, os.X_OK) else None

@@ -88,3 +88,19 @@ def test_a_vizdoom_engine_dies_with_the_process_that_started_it() -> None:
     pids, left = _kill_holder_and_watch(ENGINE, 0.0)
     assert len(pids) == 2
     assert left == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_the_engine_launcher_is_written_only_where_no_one_else_can_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tempfile
+
+    from games.lifetime import engine_launcher
+
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path))
+    path = engine_launcher("/opt/engine/vizdoom")
+    assert path is not None and Path(path).name == "vizdoom" and os.access(path, os.X_OK)
+    assert "prctl" in Path(path).read_text() and "'/opt/engine/vizdoom'" in Path(path).read_text()
+    (tmp_path / f"evo-{os.getuid()}").chmod(0o777)  # a folder others could plant a launcher in
+    assert engine_launcher("/opt/engine/vizdoom") is None
