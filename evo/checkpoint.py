@@ -64,6 +64,10 @@ class Checkpoint:
     cases: np.ndarray | None = None
 
 
+class CheckpointError(ValueError):
+    """A run directory whose checkpoints cannot be resumed from; the message is one line."""
+
+
 CORRUPT = (OSError, EOFError, RuntimeError, ValueError, KeyError, TypeError, pickle.UnpicklingError)
 """What loading a damaged checkpoint raises: a truncated zip (RuntimeError), a pickled object
 that ``weights_only`` refuses (UnpicklingError), missing keys, JSON that does not parse."""

@@ -132,6 +132,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         if run_dir.exists() and any(run_dir.iterdir()):
             raise UserError(f"{run_dir}: already exists and is not empty; choose another --out or --resume it")
 
+    from evo.checkpoint import CheckpointError
     from evo.progress import ProgressPrinter
     from evo.report import load_run, summary
     from evo.search import Search
@@ -141,7 +142,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     console.print(f"[bold]evo run[/bold] {exp.name} seed {exp.seed} -> {run_dir}")
     try:
         search.run(resume=args.resume is not None)
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, CheckpointError) as exc:
         raise UserError(str(exc)) from None
     injected = len(search.built.injected) if search.built.truth is not None else None
     console.print(_metric_table(summary(load_run(run_dir), injected), f"{exp.name} (seed {exp.seed})"))

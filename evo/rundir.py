@@ -70,6 +70,12 @@ def append_generation(run_dir: Path, row: dict[str, Any]) -> None:
     append_text(path, buffer.getvalue())
 
 
+def rows_written(run_dir: Path) -> int:
+    """Complete rows of ``generations.csv`` (0 if there is none)."""
+    path = run_dir / GENERATIONS
+    return max(0, complete_text(path).count("\n") - 1) if path.exists() else 0
+
+
 def append_bugs(run_dir: Path, bugs: Sequence[ArchivedBug]) -> None:
     append_jsonl(run_dir / BUGS, bugs)
 

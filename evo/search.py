@@ -20,7 +20,7 @@ import numpy as np
 import torch
 
 from evo import rundir
-from evo.checkpoint import Checkpoint, load_latest, prune_checkpoints, save_checkpoint
+from evo.checkpoint import Checkpoint, CheckpointError, load_latest, prune_checkpoints, save_checkpoint
 from evo.built import Built
 from evo.config import Experiment, dump_experiment
 from evo.finetune import DIAGNOSTICS, Diagnostics
@@ -271,6 +271,12 @@ class Search:
         was then; None where the run was killed before its first checkpoint."""
         ckpt = load_latest(self.run_dir)
         if ckpt is None:
+            saved = len(list((self.run_dir / "checkpoints").glob("gen_*.pt")))
+            if saved or rundir.rows_written(self.run_dir) > 1:  # more than a kill in generation 0
+                raise CheckpointError(
+                    f"{self.run_dir}: no checkpoint to resume from ({saved} saved, none loads); "
+                    "nothing in it was changed"
+                )
             return None
         m = ckpt.meta
         c = self.counters

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 import torch
 
-from evo.checkpoint import load_latest
+from evo.checkpoint import CheckpointError, load_latest
 from evo.config import ConfigError, parse_experiment
 from evo.rundir import GENERATIONS, truncate_to_generation
 from evo.search import GenerationReport, Search
@@ -126,3 +126,13 @@ def test_a_generation_row_cut_short_is_never_read(tiny_config, tmp_path: Path) -
     truncate_to_generation(tmp_path / "r", 3)
     assert list(pd.read_csv(gens)["generation"]) == [0, 1, 2]
     assert gens.read_text() == whole[: whole.rindex("\n3,") + 1]
+
+
+def test_a_run_whose_checkpoints_all_fail_is_refused_and_left_as_it_was(tiny_config, tmp_path: Path) -> None:
+    run(tiny_config, tmp_path / "r")
+    for path in (tmp_path / "r" / "checkpoints").glob("gen_*.pt"):
+        _cut_short(path)
+    before = {p.name: p.read_bytes() for p in (tmp_path / "r").iterdir() if p.is_file()}
+    with pytest.raises(CheckpointError, match=r"no checkpoint to resume from \(3 saved, none loads\)"):
+        Search(parse_experiment(tiny_config), tmp_path / "r").run(resume=True)
+    assert {p.name: p.read_bytes() for p in (tmp_path / "r").iterdir() if p.is_file()} == before
