@@ -316,6 +316,7 @@ class Search:
                 self._finish_generation(pop)
             else:
                 pop = restored
+                self._write_tables()  # a kill may have come between the checkpoint and its tables
             while not self._done():
                 self.counters.generation += 1
                 self._new_bugs = []
