@@ -5,6 +5,7 @@ the policy architecture, the objectives and oracles with their contexts, and the
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,45 @@ def build_policy_spec(policy: PolicyConfig, spec: GameSpec) -> PolicySpec:
         raise ConfigError(f"policy.conv: {exc}") from None
 
 
+GAME_REFUSALS = (ValueError, TypeError, KeyError, IndexError, OverflowError)
+"""What a game's constructor raises for kwargs it cannot take (a preset it lacks, a negative seed)."""
+
+
+def _game_spec(factory: Any) -> GameSpec:
+    """The game's spec, read from a copy of it; a copy the game's own constructor refuses to
+    make is one line naming ``game.kwargs``, not a traceback."""
+    try:
+        return factory.spec()
+    except GameSpecError:
+        raise
+    except GAME_REFUSALS as exc:
+        why = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise ConfigError(f"game.kwargs: {factory.label} cannot be made with {dict(factory.kwargs)}: {why}") from None
+
+
+def check_memory(exp: Experiment, policy_spec: PolicySpec) -> None:
+    """Refuse up front a population whose genomes alone cannot fit in this machine's memory.
+
+    A generation holds the population and its offspring, and selection a copy of both:
+    ``2 * (population + offspring)`` float32 genomes.
+
+    Raises:
+        ConfigError: naming ``search.population`` (or ``search.offspring``) and what it would need.
+    """
+    s = exp.search
+    need = 2 * (s.population + s.offspring) * policy_spec.n_params * 4
+    try:
+        have = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # no such figure on this system
+        return
+    if need > have:
+        key = "search.offspring" if s.offspring > s.population else "search.population"
+        raise ConfigError(
+            f"{key}: {s.population} policies and {s.offspring} offspring of {policy_spec.n_params} weights "
+            f"need {need / 2**30:,.1f} GiB for their genomes alone; this machine has {have / 2**30:,.1f} GiB"
+        )
+
+
 @dataclass
 class Built:
     """Everything an experiment builds once: game factory, spec, objectives, oracles, facts."""
@@ -63,13 +103,9 @@ class Built:
     def from_experiment(cls, exp: Experiment, run_dir: Path | None = None) -> "Built":
         """Build it all; components get their contexts (``run_dir`` None: no run directory)."""
         factory = game_factory(exp)
-        try:
-            spec = factory.spec()
-        except GameSpecError:
-            raise
-        except ValueError as exc:  # a kwarg the game refused when it was built
-            raise ConfigError(f"game.kwargs: {exc}") from None
+        spec = _game_spec(factory)
         policy_spec = build_policy_spec(exp.policy, spec)
+        check_memory(exp, policy_spec)
         context = Context(exp.seed, exp.device, run_dir)
         try:
             objectives = build_objectives([(o.name, o.kwargs) for o in exp.objectives], spec, context)

@@ -6,18 +6,42 @@ as one JSON string; ``torch.load(weights_only=True)`` reads both. Tensors inside
 (an objective's learned model, say) are stored as tensors beside the JSON, which stands in for
 each with its number (``{"__tensor__": "0"}``), and put back there on load, on the
 CPU: a component moves them to its device in ``load_state_dict``.
+
+A checkpoint is written to a temporary file, flushed to disk and renamed over its name, so a
+kill leaves either the whole checkpoint or none. Only the last ``checkpoint.keep`` are kept,
+and those the user pins: a 150-generation run would otherwise keep 150 (about 120 MB on the
+Block Maze).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
+import pickle
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import torch
+from pydantic import BaseModel, ConfigDict, Field
+
+log = logging.getLogger(__name__)
+
+
+class CheckpointConfig(BaseModel):
+    """Which checkpoints a run keeps (``checkpoint:`` in the YAML)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    keep: int = Field(
+        3, ge=1, description="The last this many checkpoints are kept; older ones are deleted "
+        "(resume needs only the newest; the ones before it stand in if it is damaged)."
+    )
+    pin: list[Annotated[int, Field(ge=0)]] = Field(
+        default_factory=list, description="Generations whose checkpoints are kept whatever keep says, e.g. [0, 50]."
+    )
 
 
 @dataclass
@@ -40,12 +64,22 @@ class Checkpoint:
     cases: np.ndarray | None = None
 
 
+class CheckpointError(ValueError):
+    """A run directory whose checkpoints cannot be resumed from; the message is one line."""
+
+
+CORRUPT = (OSError, EOFError, RuntimeError, ValueError, KeyError, TypeError, pickle.UnpicklingError)
+"""What loading a damaged checkpoint raises: a truncated zip (RuntimeError), a pickled object
+that ``weights_only`` refuses (UnpicklingError), missing keys, JSON that does not parse."""
+
+
 def checkpoint_path(run_dir: Path, generation: int) -> Path:
     return run_dir / "checkpoints" / f"gen_{generation:05d}.pt"
 
 
 def save_checkpoint(run_dir: Path, ckpt: Checkpoint) -> Path:
-    """Write atomically (temp file + rename) so a kill never leaves half a checkpoint."""
+    """Write atomically: a temporary file, fsynced, renamed over the name, the folder fsynced,
+    so that a kill (or a power cut) never leaves half a checkpoint under a checkpoint's name."""
     path = checkpoint_path(run_dir, int(ckpt.meta["generation"]))
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
@@ -59,9 +93,34 @@ def save_checkpoint(run_dir: Path, ckpt: Checkpoint) -> Path:
     }
     if ckpt.cases is not None:
         data["cases"] = torch.from_numpy(np.ascontiguousarray(ckpt.cases, dtype=np.float64))
-    torch.save(data, tmp)
+    with open(tmp, "wb") as fh:
+        torch.save(data, fh)
+        fh.flush()
+        os.fsync(fh.fileno())
     os.replace(tmp, path)
+    _fsync_dir(path.parent)
     return path
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make a rename in ``folder`` durable."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def prune_checkpoints(run_dir: Path, config: CheckpointConfig) -> list[Path]:
+    """Delete all but the newest ``config.keep`` checkpoints and the pinned ones; return those deleted."""
+    pinned = {checkpoint_path(run_dir, g).name for g in config.pin}
+    found = sorted((run_dir / "checkpoints").glob("gen_*.pt"))
+    doomed = [p for p in found[: max(0, len(found) - config.keep)] if p.name not in pinned]
+    for path in doomed:
+        path.unlink(missing_ok=True)
+    for tmp in (run_dir / "checkpoints").glob("*.tmp"):  # a write a kill cut short
+        tmp.unlink(missing_ok=True)
+    return doomed
 
 
 def load_checkpoint(path: Path) -> Checkpoint:
@@ -104,6 +163,28 @@ def _put_tensors(value: Any, tensors: dict[str, torch.Tensor]) -> Any:
     return value
 
 
+def _why(exc: BaseException) -> str:
+    """A few words on why a checkpoint did not load."""
+    if isinstance(exc, pickle.UnpicklingError):
+        return "it holds more than tensors and JSON, which weights_only refuses to run"
+    lines = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[0][:120]}" if lines else type(exc).__name__
+
+
 def latest_checkpoint(run_dir: Path) -> Path | None:
     found = sorted((run_dir / "checkpoints").glob("gen_*.pt"))
     return found[-1] if found else None
+
+
+def load_latest(run_dir: Path) -> Checkpoint | None:
+    """The newest checkpoint that loads; None if there is none.
+
+    A damaged one (cut short, or holding what ``weights_only`` refuses) is skipped with one
+    warning line, and the one before it is tried.
+    """
+    for path in sorted((run_dir / "checkpoints").glob("gen_*.pt"), reverse=True):
+        try:
+            return load_checkpoint(path)
+        except CORRUPT as exc:
+            log.warning("checkpoint %s does not load (%s); trying the one before", path, _why(exc))
+    return None

@@ -132,6 +132,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         if run_dir.exists() and any(run_dir.iterdir()):
             raise UserError(f"{run_dir}: already exists and is not empty; choose another --out or --resume it")
 
+    from evo.checkpoint import CheckpointError
     from evo.progress import ProgressPrinter
     from evo.report import load_run, summary
     from evo.search import Search
@@ -141,7 +142,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     console.print(f"[bold]evo run[/bold] {exp.name} seed {exp.seed} -> {run_dir}")
     try:
         search.run(resume=args.resume is not None)
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, CheckpointError) as exc:
         raise UserError(str(exc)) from None
     injected = len(search.built.injected) if search.built.truth is not None else None
     console.print(_metric_table(summary(load_run(run_dir), injected), f"{exp.name} (seed {exp.seed})"))
@@ -262,7 +263,7 @@ def _pairwise_table(rows, game: str) -> Table:
 def _report(args: argparse.Namespace, console: Console) -> int:
     from evo import plots
     from evo.report import game_facts, load_run, summary
-    from evo.rundir import CONFIG, GENERATIONS
+    from evo.rundir import CONFIG, GENERATIONS, disk_usage
 
     run_dir = args.run_dir
     if not (run_dir / CONFIG).is_file():
@@ -281,6 +282,9 @@ def _report(args: argparse.Namespace, console: Console) -> int:
         plots.coverage_maps([run], figures / "coverage_map.png"),
     ]
     console.print(f"plots: {', '.join(str(p) for p in written if p is not None)}")
+    total, checkpoints = disk_usage(run_dir)
+    kept = len(list((run_dir / "checkpoints").glob("gen_*.pt")))
+    console.print(f"run directory: {total / 1e6:.2f} MB on disk ({checkpoints / 1e6:.2f} MB in {kept} checkpoints)")
     return 0
 
 

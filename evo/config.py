@@ -9,12 +9,13 @@ which the CLI prints before exiting with code 2.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal, Sequence
+from typing import Annotated, Any, Literal, Sequence
 
 import pydantic
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from evo.checkpoint import CheckpointConfig
 from evo.finetune import REGISTRY as FINETUNE_ALGORITHMS
 from evo.finetune import A2CConfig, PPOConfig, UpdateConfig
 from evo.explore.config import ExplorationFields
@@ -76,7 +77,7 @@ class PolicyConfig(Strict):
         "kernels, no padding, ReLU), for games that observe an image (channels, height, width); "
         "e.g. [[8, 8, 4], [16, 4, 2]]. Empty: an MLP on the flattened observation.",
     )
-    hidden: list[int] = Field(
+    hidden: list[Annotated[int, Field(ge=1)]] = Field(
         default_factory=lambda: [64, 64], description="Hidden layer sizes (tanh), after the conv layers if any."
     )
 
@@ -211,6 +212,7 @@ class Experiment(Strict):
     oracles: list[NamedConfig] = Field(default_factory=list)
     finetune: FinetuneConfig = Field(default_factory=FinetuneConfig)
     parallel: ParallelConfig = Field(default_factory=ParallelConfig)
+    checkpoint: CheckpointConfig = Field(default_factory=CheckpointConfig)
     runs_dir: str = Field("runs", description="Parent folder of run directories.")
     device: str = Field(
         "cpu",

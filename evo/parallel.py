@@ -36,6 +36,7 @@ from evo.finetune import Diagnostics, UpdateConfig, finetune
 from evo.policy import PolicySpec
 from evo.rollout import draw_episodes, play
 from games.base import VectorGame
+from games.lifetime import die_with_parent
 from games.rollout import RolloutBatch
 from objectives.base import step_rewards
 
@@ -202,8 +203,10 @@ def _run(fn: Callable[[T], R], task: T, torch_threads: int) -> R:
     """Worker side of every task: torch gets ``torch_threads`` threads, then ``fn`` runs.
 
     Set here rather than trusted to the backend: loky caps inner threads through environment
-    variables, Ray only for tasks that reserve CPUs, Dask not at all.
+    variables, Ray only for tasks that reserve CPUs, Dask not at all. The worker also asks to
+    be killed when its parent dies (a SIGKILLed run leaves no worker, nor the worker's games).
     """
+    die_with_parent()
     if torch.get_num_threads() != torch_threads:
         torch.set_num_threads(torch_threads)
     return fn(task)

@@ -8,6 +8,7 @@ no live game is built to report a run). ``compare(run_dirs)`` and
 
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import dataclass
 from itertools import combinations
@@ -22,6 +23,7 @@ from evo import rundir
 from evo.game_facts import GameFacts, build_game_facts, read_game_facts
 from evo.stats import cliffs_delta, delta_magnitude, holm, mann_whitney, time_to_fraction
 from games.base import BUG_KINDS
+from oracles.journal import complete_text
 
 BUG_COLUMNS = [
     "id", "kind", "oracle", "signature", "message", "generation", "env_steps", "wall_s",
@@ -59,12 +61,14 @@ def load_run(path: str | Path) -> RunData:
     if not config_file.is_file():
         raise FileNotFoundError(f"{path}: not a run directory (no {rundir.CONFIG})")
     config = yaml.safe_load(config_file.read_text())
+    # A run being written, or killed, may end either file with a line cut short: never read.
     gens_file = path / rundir.GENERATIONS
-    generations = pd.read_csv(gens_file) if gens_file.exists() and gens_file.stat().st_size else pd.DataFrame()
+    gens_text = complete_text(gens_file) if gens_file.exists() else ""
+    generations = pd.read_csv(io.StringIO(gens_text)) if gens_text else pd.DataFrame()
     records = []
     bugs_file = path / rundir.BUGS
     if bugs_file.exists():
-        records = [json.loads(line) for line in bugs_file.read_text().splitlines() if line.strip()]
+        records = [json.loads(line) for line in complete_text(bugs_file).splitlines() if line.strip()]
     bugs = pd.DataFrame(records, columns=BUG_COLUMNS if not records else None)
     if "injected_id" in bugs:
         bugs["injected_id"] = bugs["injected_id"].astype("Int64")

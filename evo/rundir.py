@@ -3,12 +3,14 @@ the components' tables (``low_fps_points.csv``...), ``checkpoints/``.
 
 Files are appended as the run goes, one generation or bug at a time, so that whatever is
 killed keeps what was already found; ``--resume`` cuts the files back to the last
-checkpoint and goes on.
+checkpoint and goes on. Appends and rewrites go through :mod:`oracles.journal`: a kill leaves
+at most a last line cut short, which is never read.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
 import time
 from pathlib import Path
@@ -16,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from evo.game_facts import GameFacts, write_game_facts
 from oracles.archive import ArchivedBug, BugArchive, append_jsonl, to_record
+from oracles.journal import append_text, complete_text, replace_text
 
 CONFIG = "config.yaml"
 GENERATIONS = "generations.csv"
@@ -37,25 +40,40 @@ def new_run_dir(runs_dir: str | Path, experiment: str, seed: int) -> Path:
     return path
 
 
-def start(run_dir: Path, config_yaml: str, game: GameFacts) -> None:
+def start(run_dir: Path, config_yaml: str, game: GameFacts, *, again: bool = False) -> None:
     """Create the run directory with its resolved config, its game's facts (``game.json``)
-    and an empty bug file."""
+    and an empty bug file.
+
+    Args:
+        again: Start over a run killed before its first checkpoint: what it wrote is dropped.
+    """
     run_dir.mkdir(parents=True, exist_ok=True)
-    if (run_dir / GENERATIONS).exists() or (run_dir / BUGS).exists():
+    if again:
+        for name in (GENERATIONS, BUGS):
+            (run_dir / name).unlink(missing_ok=True)
+    elif (run_dir / GENERATIONS).exists() or (run_dir / BUGS).exists():
         raise FileExistsError(f"{run_dir} already holds a run; use --resume or another --out")
-    (run_dir / CONFIG).write_text(config_yaml)
+    replace_text(run_dir / CONFIG, config_yaml)
     write_game_facts(run_dir, game)
     (run_dir / BUGS).touch()
 
 
 def append_generation(run_dir: Path, row: dict[str, Any]) -> None:
+    """Append one row to ``generations.csv`` (with the header, if the file is new)."""
     path = run_dir / GENERATIONS
-    new = not path.exists()
-    with path.open("a", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(row))
-        if new:
-            writer.writeheader()
-        writer.writerow(row)
+    new = not path.exists() or not complete_text(path)
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(row))
+    if new:
+        writer.writeheader()
+    writer.writerow(row)
+    append_text(path, buffer.getvalue())
+
+
+def rows_written(run_dir: Path) -> int:
+    """Complete rows of ``generations.csv`` (0 if there is none)."""
+    path = run_dir / GENERATIONS
+    return max(0, complete_text(path).count("\n") - 1) if path.exists() else 0
 
 
 def append_bugs(run_dir: Path, bugs: Sequence[ArchivedBug]) -> None:
@@ -63,20 +81,33 @@ def append_bugs(run_dir: Path, bugs: Sequence[ArchivedBug]) -> None:
 
 
 def truncate_to_generation(run_dir: Path, generation: int) -> BugArchive:
-    """Drop rows and bugs written after ``generation``; return the archive as it was then."""
+    """Drop rows and bugs written after ``generation`` (and a line a kill cut short); return
+    the archive as it was then. Each file is replaced atomically, so a kill here loses nothing."""
     gens = run_dir / GENERATIONS
     if gens.exists():
-        with gens.open(newline="") as fh:
-            rows = list(csv.DictReader(fh))
-        with gens.open("w", newline="") as fh:
-            if rows:
-                writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
-                writer.writeheader()
-                writer.writerows(r for r in rows if int(r["generation"]) <= generation)
+        rows = list(csv.DictReader(io.StringIO(complete_text(gens))))
+        buffer = io.StringIO()
+        if rows:
+            writer = csv.DictWriter(buffer, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(r for r in rows if int(r["generation"]) <= generation)
+        replace_text(gens, buffer.getvalue())
     bugs = run_dir / BUGS
     kept = [b for b in BugArchive.from_jsonl(bugs) if b.generation <= generation] if bugs.exists() else []
-    bugs.write_text("".join(json.dumps(to_record(b)) + "\n" for b in kept))
+    replace_text(bugs, "".join(json.dumps(to_record(b)) + "\n" for b in kept))
     return BugArchive.from_records(to_record(b) for b in kept)
+
+
+def disk_usage(run_dir: Path) -> tuple[int, int]:
+    """Bytes of every file under the run directory, and of those in ``checkpoints/``."""
+    total = ckpts = 0
+    for path in run_dir.rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            size = path.stat().st_size
+            total += size
+            if path.parent.name == "checkpoints":
+                ckpts += size
+    return total, ckpts
 
 
 def write_tables(run_dir: Path, tables: Sequence[Mapping[str, "pd.DataFrame"]]) -> None:

@@ -20,7 +20,7 @@ import numpy as np
 import torch
 
 from evo import rundir
-from evo.checkpoint import Checkpoint, latest_checkpoint, load_checkpoint, save_checkpoint
+from evo.checkpoint import Checkpoint, CheckpointError, load_latest, prune_checkpoints, save_checkpoint
 from evo.built import Built
 from evo.config import Experiment, dump_experiment
 from evo.explore.frontier import Frontier, Plan, explore_rng
@@ -274,16 +274,24 @@ class Search:
         if self.frontier is not None:
             meta["frontier"] = self.frontier.state_dict()
         save_checkpoint(self.run_dir, Checkpoint(pop.genomes, pop.ids, pop.F, meta, pop.cases))
+        prune_checkpoints(self.run_dir, self.exp.checkpoint)
 
     def _write_tables(self) -> None:
         """Every table the objectives and oracles hand over, as ``<name>.csv``."""
         rundir.write_tables(self.run_dir, [c.tables() for c in self.built.components])
 
-    def _restore(self) -> Population:
-        path = latest_checkpoint(self.run_dir)
-        if path is None:
-            raise FileNotFoundError(f"{self.run_dir}: no checkpoint to resume from")
-        ckpt = load_checkpoint(path)
+    def _restore(self) -> Population | None:
+        """The population of the newest checkpoint that loads, the search state put back as it
+        was then; None where the run was killed before its first checkpoint."""
+        ckpt = load_latest(self.run_dir)
+        if ckpt is None:
+            saved = len(list((self.run_dir / "checkpoints").glob("gen_*.pt")))
+            if saved or rundir.rows_written(self.run_dir) > 1:  # more than a kill in generation 0
+                raise CheckpointError(
+                    f"{self.run_dir}: no checkpoint to resume from ({saved} saved, none loads); "
+                    "nothing in it was changed"
+                )
+            return None
         m = ckpt.meta
         c = self.counters
         c.generation, c.env_steps, c.wall_offset = m["generation"], m["env_steps"], m["wall_s"]
@@ -317,12 +325,14 @@ class Search:
         threads = torch.get_num_threads()
         torch.set_num_threads(self.exp.torch_threads)
         try:
-            if resume:
-                pop = self._restore()
-            else:
-                rundir.start(self.run_dir, dump_experiment(self.exp), self.built.facts)
+            restored = self._restore() if resume else None
+            if restored is None:  # a new run, or one killed before its first checkpoint
+                rundir.start(self.run_dir, dump_experiment(self.exp), self.built.facts, again=resume)
                 pop = self._initial()
                 self._finish_generation(pop)
+            else:
+                pop = restored
+                self._write_tables()  # a kill may have come between the checkpoint and its tables
             while not self._done():
                 self.counters.generation += 1
                 self._new_bugs = []

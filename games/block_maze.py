@@ -119,6 +119,8 @@ class BlockMazeVector:
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        if int(maze_seed) < 0:
+            raise ValueError(f"maze_seed must be a non-negative integer (a seed), got {maze_seed}")
         size, max_steps, n_bugs, block_density = resolve_settings(
             preset, size, max_steps, n_bugs, block_density
         )

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from games.frame_cost import check_clock
+from games.lifetime import OWNER, engine_launcher
 
 # Defaults chosen by measurement on 2 cores loaded by other work (load average 3-4), without
 # monsters: every 256-unit grid point of a map warped to, 4 view directions, the median of 5
@@ -171,6 +172,13 @@ def new_engine(settings: DoomSettings, *, sectors: bool = False,
     """A configured, initialised, headless ``DoomGame`` giving what ``view`` asks for."""
     vzd = vizdoom_module()
     game = vzd.DoomGame()
+    # The engine is the library's child: started through the launcher, it dies with this
+    # process even when this process is SIGKILLed (games/lifetime.py).
+    engine = game.get_vizdoom_path() or str(Path(vzd.__file__).parent / "vizdoom")
+    launcher = engine_launcher(engine) if os.path.isfile(engine) else None
+    if launcher is not None:
+        game.set_vizdoom_path(launcher)
+        os.environ[OWNER] = str(os.getpid())
     if settings.is_iwad:
         game.set_doom_game_path(settings.wad_path)
     else:

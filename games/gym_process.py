@@ -25,6 +25,7 @@ import gymnasium as gym
 
 from games.base import GameError, GameSpec, GameSpecError
 from games.gym_copy import GAME_FAULTS, GameCopy, Reply, game_error
+from games.lifetime import die_with_parent
 
 START_TIMEOUT_S = 60.0
 """How long a worker may take to start: spawn a Python, import the game, run ``make_env``.
@@ -45,8 +46,10 @@ def _worker_main(conn: mp_connection.Connection, make_env: Callable[[], gym.Env]
     Replies are ``("ok", result)`` or ``("error", GameError)``; the GameError is computed
     here, where the traceback is. The first reply answers the start: ``("ok", GameSpec)``.
     """
-    # Ctrl-C reaches the whole process group; the parent decides when workers stop.
+    # Ctrl-C reaches the whole process group; the parent decides when workers stop. A
+    # parent SIGKILLed decides nothing: the kernel ends the worker then.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent()
     copy: GameCopy | None = None
     try:
         try:

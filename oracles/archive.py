@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from oracles.base import Bug
+from oracles.journal import append_text
 
 RECORD_KEYS = (
     "id", "kind", "oracle", "signature", "message", "generation", "env_steps", "wall_s",
@@ -116,32 +117,7 @@ def append_jsonl(path: str | os.PathLike[str], archived: Iterable[ArchivedBug]) 
     The lines are written in one call and flushed to disk, so a run killed mid-way leaves at
     most its last line cut short (which :meth:`BugArchive.from_jsonl` skips).
     """
-    text = "".join(json.dumps(to_record(a)) + "\n" for a in archived)
-    if not text:
-        return
-    _drop_cut_line(path)
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-
-
-def _drop_cut_line(path: str | os.PathLike[str]) -> None:
-    """Remove a last line left without its newline by a kill, so appends start clean."""
-    try:
-        f = open(path, "rb+")
-    except FileNotFoundError:
-        return
-    with f:
-        size = f.seek(0, os.SEEK_END)
-        if size == 0:
-            return
-        f.seek(size - 1)
-        if f.read(1) == b"\n":
-            return
-        f.seek(0)
-        data = f.read()
-        f.truncate(data.rfind(b"\n") + 1)
+    append_text(path, "".join(json.dumps(to_record(a)) + "\n" for a in archived))
 
 
 class BugArchive:

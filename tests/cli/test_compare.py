@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -100,6 +101,14 @@ def test_report_prints_the_summary_and_writes_plots(
     for name in ["bugs_over_steps.png", "bugs_over_seconds.png", "objectives.png", "coverage_map.png"]:
         path = run / "plots" / name
         assert path.is_file() and path.stat().st_size > 5_000, name
+    # The run directory's size, as a user checking the disk would add it up.
+    size = re.search(r"run directory: ([\d.]+) MB on disk \(([\d.]+) MB in (\d+) checkpoints\)", result.stdout)
+    assert size is not None, result.stdout
+    files = [p for p in run.rglob("*") if p.is_file()]
+    assert float(size[1]) == pytest.approx(sum(p.stat().st_size for p in files) / 1e6, abs=0.01)
+    checkpoints = list((run / "checkpoints").glob("gen_*.pt"))
+    assert int(size[3]) == len(checkpoints) > 0
+    assert float(size[2]) == pytest.approx(sum(p.stat().st_size for p in checkpoints) / 1e6, abs=0.01)
 
 
 @pytest.mark.parametrize(
