@@ -49,4 +49,6 @@ def test_a_bad_park_kwarg_is_one_config_error_line(tmp_path: Path) -> None:
     (tmp_path / "exp.yaml").write_text(yaml.safe_dump(bad))
     with pytest.raises(ConfigError) as caught:
         Built.from_experiment(load_experiment(tmp_path / "exp.yaml"))
-    assert str(caught.value) == "game.kwargs: preset must be one of small, large, got 'medium'"
+    line = str(caught.value)
+    assert line.startswith("game.kwargs: doom_park cannot be made with {'preset': 'medium'}")
+    assert line.endswith("preset must be one of small, large, got 'medium'") and "\n" not in line
