@@ -18,6 +18,7 @@ from games.vector_env import GameCrash, VectorEnv, raise_again
 BUILT_IN: dict[str, dict[str, Any]] = {
     "block_maze": {"heavy_ms": 0.0},
     "cartpole_perf": {"heavy_ms": 0.0, "max_steps": 60},
+    "dungeon": {"max_steps": 60},
     "mspacman_perf": {"heavy_ms": 0.0, "max_steps": 40},
     "vizdoom": {"max_steps": 15},
 }
