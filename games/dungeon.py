@@ -58,6 +58,8 @@ class DungeonVector:
     actor_types = ACTOR_TYPES
     categories = CATEGORIES
     synonyms = SYNONYMS
+    removal_events = ("enemy_killed", "item_collected")
+    """Events after which the actor they name is gone (navigation walks through its cell)."""
 
     def __init__(self, num_envs: int, *, level_seed: int = 0, max_steps: int = 200,
                  bugs: Sequence[str] = BUGS) -> None:
@@ -310,5 +312,5 @@ class Dungeon(VectorEnv):
         self.layout = game.layout
         self.actors = game.actors
         for name in ("action_names", "actor_names", "actor_types", "categories", "synonyms",
-                     "route", "navigate", "nearest", "situation"):
+                     "removal_events", "route", "navigate", "nearest", "situation"):
             setattr(self, name, getattr(game, name))

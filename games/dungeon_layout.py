@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from games.base import actor_type
+
 # Tiles of the static grid.
 FLOOR, WALL, DOOR, LAVA = range(4)
 
@@ -88,12 +90,6 @@ def _enemy_names() -> tuple[str, ...]:
 ENEMY_NAMES = _enemy_names()
 COIN_NAMES = tuple(f"coin_{i + 1}" for i in range(sum(ROOM_COINS.values())))
 ACTOR_NAMES = ("switch_1", "door_1", "lava_1", "shrine_1", *ENEMY_NAMES, *COIN_NAMES)
-
-
-def actor_type(name: str) -> str:
-    """``goblin_2`` -> ``goblin``: an actor's type is its name without the number."""
-    head, _, tail = name.rpartition("_")
-    return head if head and tail.isdigit() else name
 
 
 @dataclass(frozen=True)

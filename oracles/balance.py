@@ -24,19 +24,13 @@ from typing import Literal
 import numpy as np
 from pydantic import Field
 
-from games.base import GameSpec
+from games.base import GameSpec, actor_type
 from games.rollout import RolloutBatch
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
 
 MAD_TO_SD = 1.4826
 """The MAD of a normal sample times this estimates its standard deviation."""
-
-
-def actor_type(actor: str) -> str:
-    """``ogre_2`` -> ``ogre``: the name without a trailing ``_<number>``."""
-    head, _, tail = actor.rpartition("_")
-    return head if head and tail.isdigit() else actor
 
 
 def parse_event(event: str) -> tuple[str, str, float]:
