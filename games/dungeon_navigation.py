@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence, Union
 
 from games.dungeon_layout import (
-    CATEGORIES, DOOR, FLOOR, JUMP, LAVA, MOVES, Actor, DungeonLayout,
+    ATTACK, CATEGORIES, DOOR, FLOOR, JUMP, LAVA, MOVES, Actor, DungeonLayout,
 )
 
 Target = Union[str, tuple[int, int]]
@@ -65,11 +65,11 @@ def _goal_test(layout: DungeonLayout, target: Target, action: int | None, tolera
                     goals.update({((r, c), f): None for f in range(4)})
         return goals, False
     for actor in resolve(layout, target, gone):
-        if action == JUMP:  # stand next to it, facing it, with somewhere to land
+        if action in (JUMP, ATTACK):  # stand next to it facing it (and, to jump, with somewhere to land)
             for r, c in actor.cells:
                 for f, (dr, dc) in enumerate(MOVES):
                     edge, land = (r - dr, c - dc), (r + dr, c + dc)
-                    if passable(edge) and passable(land):
+                    if passable(edge) and (action == ATTACK or passable(land)):
                         goals[(edge, f)] = actor.name
             continue
         tol = tolerance if tolerance is not None else (1 if actor.solid or actor.type == "lava" else 0)
@@ -78,7 +78,7 @@ def _goal_test(layout: DungeonLayout, target: Target, action: int | None, tolera
                 for c in range(c0 - tol, c0 + tol + 1):
                     if abs(r - r0) + abs(c - c0) <= tol and passable((r, c)):
                         goals.update({((r, c), f): actor.name for f in range(4)})
-    return goals, action == JUMP
+    return goals, action in (JUMP, ATTACK)
 
 
 def route(layout: DungeonLayout, state: Situation, target: Target, *, action: int | None = None,
@@ -89,8 +89,8 @@ def route(layout: DungeonLayout, state: Situation, target: Target, *, action: in
         layout: The level.
         state: Where the player is and what has changed.
         target: Actor name, type, category or ``(x, y)``.
-        action: What will be done on arrival; a jump needs the player next to the target,
-            facing it, with a free cell beyond.
+        action: What will be done on arrival; an attack needs the player next to the
+            target and facing it (so the blow lands on it), a jump also a free cell beyond.
         tolerance: Arrival radius in moves (Manhattan); by default 1 for solid actors and
             the lava (next to them), 0 for coins and locations (on them).
     """

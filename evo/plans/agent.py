@@ -48,6 +48,7 @@ class _Follower:
     validator: Validator
     node: int = 0
     waited: int = -1  # -1: the current node's target is not reached yet
+    announced: int = -1  # the last node whose start was logged
     gone: set[str] = field(default_factory=set)
     rule: tuple[int, str | None] | None = None
     uses: dict[tuple[int, str | None], int] = field(default_factory=dict)
@@ -192,6 +193,9 @@ class PlanAgent:
                 self._say(i, s, t, f"node {s.node + 1} done")
                 s.node, s.waited = s.node + 1, -1
                 continue
+            if s.announced < s.node:
+                s.announced = s.node
+                self._say(i, s, t, f"node {s.node + 1}: {node.describe()}")
             target = node.target if node.target is not None else tuple(node.location)  # type: ignore[arg-type]
             route = self.nav.route(f, target, action=node.action, tolerance=node.tolerance, gone=gone)
             if route is None:

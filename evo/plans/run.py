@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from evo.config import ConfigError
 from evo.plans.agent import LogLine, PlanAgent, PlanResult
 from evo.plans.base import Plan
 from evo.plans.load import check_plan
@@ -16,7 +17,10 @@ def run_plan(plan: Plan, factory: GameFactory, *, log: LogLine | None = None) ->
     Raises:
         ConfigError: the game offers no navigator, or the plan names what the game lacks.
     """
-    game = factory.make_vector(1)
+    try:
+        game = factory.make_vector(1)
+    except (TypeError, ValueError) as exc:  # the game refused its kwargs
+        raise ConfigError(f"game {factory.label}: {exc}") from None
     try:
         spec = game.game_spec
         navigator = check_plan(plan, game, spec, factory.label)
