@@ -19,6 +19,7 @@ from evo.agents.base import check_copies
 from evo.plans.base import Navigator, Node, Plan, Route, Rule
 from evo.plans.validation import Validator, Verdict, event_kind
 from games.base import GameSpec
+from oracles.base import Bug
 
 LogLine = Callable[[int, int, str], None]
 """``(copy, step, text)``: called with each line as it happens."""
@@ -26,13 +27,27 @@ LogLine = Callable[[int, int, str], None]
 
 @dataclass
 class PlanResult:
-    """How one copy's test went."""
+    """How one copy's test went.
+
+    Attributes:
+        passed: Every node was done and no validation failed.
+        failure: What failed first, in words.
+        lines: ``(step, text)`` of everything that happened.
+        steps: Steps played.
+        nodes_done: Nodes done, in order.
+        failed: The failed validation, when one failed first (else None).
+        bug: That failure as a ``logic`` bug of the ``validation`` oracle, with its replay
+            handle (:func:`evo.plans.run.validation_bug`), when the plan was run by
+            :func:`evo.plans.run.run_plan`.
+    """
 
     passed: bool
     failure: str | None
     lines: list[tuple[int, str]]
     steps: int
     nodes_done: int
+    failed: Verdict | None = None
+    bug: Bug | None = None
 
 
 @dataclass(frozen=True)
@@ -54,6 +69,7 @@ class _Follower:
     uses: dict[tuple[int, str | None], int] = field(default_factory=dict)
     lines: list[tuple[int, str]] = field(default_factory=list)
     failure: str | None = None
+    failed: Verdict | None = None
     finished: bool = False
     steps: int = 0
 
@@ -109,7 +125,7 @@ class PlanAgent:
         for v in verdicts:
             self._say(i, s, v.step, v.text)
             if not v.passed and s.failure is None:
-                s.failure = v.text
+                s.failure, s.failed = v.text, v
 
     def _choose(self, i: int, s: _Follower, f: np.ndarray, events: tuple[str, ...], t: int) -> int:
         s.steps = t
@@ -245,4 +261,4 @@ class PlanAgent:
             s.failure = f"node {s.node + 1} ({node.describe()}) not done: {why}" if not deaths else \
                 f"node {s.node + 1} ({node.describe()}) not done: {deaths[0]}"
             self._say(i, s, steps, f"FAILED {s.failure}")
-        return PlanResult(s.failure is None, s.failure, list(s.lines), steps, s.node)
+        return PlanResult(s.failure is None, s.failure, list(s.lines), steps, s.node, s.failed)

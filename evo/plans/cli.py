@@ -71,5 +71,8 @@ def plan_command(args: argparse.Namespace, console: Console) -> int:
     if result.passed:
         console.print(f"[bold green]PASSED[/bold green] {len(plan.nodes)} nodes in {result.steps} steps")
         return 0
+    if result.bug is not None:
+        console.print(f"bug {escape(result.bug.signature)}: replays in {len(result.bug.actions)} actions "
+                      f"from episode seed {result.bug.episode_seed}")
     console.print(f"[bold red]FAILED[/bold red] {escape(result.failure or '')}")
     return 1

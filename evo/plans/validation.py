@@ -20,11 +20,23 @@ from games.base import actor_type
 
 @dataclass(frozen=True)
 class Verdict:
-    """A resolved validation: whether it passed, at which step, and what it said."""
+    """A resolved validation: whether it passed, at which step, and what it said.
+
+    Attributes:
+        passed: The expected change happened in time.
+        step: The step at which it was judged.
+        text: The log line.
+        action: The action it checked.
+        target: The actor the action was aimed at, if any.
+        action_step: The step at which the action was played (the replay handle's end).
+    """
 
     passed: bool
     step: int
     text: str
+    action: str = ""
+    target: str | None = None
+    action_step: int = 0
 
 
 @dataclass
@@ -100,8 +112,10 @@ class Validator:
     def _verdict(self, p: _Pending, passed: bool, step: int, detail: str) -> Verdict:
         head = f"{self._what(p.action, p.target)} at step {p.step}"
         if passed:
-            return Verdict(True, step, f"validation passed: {head}: {p.validation.expectation()}")
-        return Verdict(False, step, f"validation failed: {head}: expected {p.validation.expectation()}; {detail}")
+            text = f"validation passed: {head}: {p.validation.expectation()}"
+        else:
+            text = f"validation failed: {head}: expected {p.validation.expectation()}; {detail}"
+        return Verdict(passed, step, text, p.action, p.target, p.step)
 
     def after(self, events: Sequence[str], features: np.ndarray, step: int) -> list[Verdict]:
         """The post-action checks due now.

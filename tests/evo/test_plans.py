@@ -51,19 +51,31 @@ def test_the_collect_and_attack_rules_interrupt_the_nodes_and_the_plan_passes() 
     assert texts.index("node 1 done") < texts.index("node 2 done") < texts.index("node 3 done")
 
 
-@pytest.mark.parametrize("plan_file, bug, action, expected", [
+@pytest.mark.parametrize("plan_file, bug_arg, action, expected", [
     ("article.yaml", "moved_switch", "interact on switch_1", "event door_opened within 2 steps and door_open +1"),
     ("article.yaml", "dead_jump", "jump on lava_1", "x +2 after 1 steps; got x +0"),
     ("rules.yaml", "uncounted_kill", "attack on goblin_1", "event enemy_killed within 1 steps and kills +1; got kills +0"),
 ])
-def test_each_injected_bug_fails_its_validation(plan_file: str, bug: str, action: str, expected: str) -> None:
+def test_each_injected_bug_fails_its_validation(plan_file: str, bug_arg: str, action: str, expected: str) -> None:
     plan = load_plan(PLANS / plan_file)
     assert run_plan(plan, dungeon()).passed  # the released game passes the same plan
-    result = run_plan(plan, dungeon([bug]))
+    result = run_plan(plan, dungeon([bug_arg]))
     assert not result.passed
     assert result.failure is not None
     assert result.failure.startswith(f"validation failed: {action} at step ")
     assert expected in result.failure
+    # The failure is a logic bug of the validation oracle that replays to the failed action,
+    # and the game's ground truth knows it.
+    bug = result.bug
+    assert bug is not None and (bug.kind, bug.oracle) == ("logic", "validation")
+    assert bug.signature.startswith(f"validation:{action.split()[0]}:{action.split()[-1]}:")
+    game = dungeon([bug_arg]).make_vector(1)
+    assert game.match(bug) == 0 and game.injected_bugs[0].description == bug_arg
+    game.reset([bug.episode_seed])
+    for a in bug.actions:
+        out = game.step(np.array([a]))
+    assert tuple(out.features[0]) == bug.next_state
+    assert run_plan(plan, dungeon()).bug is None
 
 
 def test_the_highest_priority_rule_acts_first() -> None:
