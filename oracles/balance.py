@@ -77,8 +77,8 @@ class BalanceConfig(OracleConfig):
 class BalanceOracle(Component):
     """Reports a ``balance`` bug per actor type whose damage per encounter is an outlier.
 
-    The signature is ``balance:<type>``; the replay handle is the step of the batch's
-    hardest encounter with that type where the player was hit hardest.
+    The signature is ``balance:<type>``; the replay handle ends with the last blow of the
+    batch's costliest encounter with that type, so a replay holds the whole encounter.
     """
 
     name = "balance"
@@ -90,11 +90,23 @@ class BalanceOracle(Component):
         self.damage: dict[str, float] = defaultdict(float)
         self.encounters: dict[str, int] = defaultdict(int)
         self.reported: set[str] = set()
+        self.baseline: tuple[dict[str, float], dict[str, int]] | None = None
+        """The run's counts while replaying (see :meth:`forget_visits`)."""
 
     def statistics(self) -> dict[str, float]:
-        """Damage per encounter of every type with at least ``min_encounters`` encounters."""
-        return {t: self.damage[t] / n for t, n in sorted(self.encounters.items())
-                if n >= self.config.min_encounters}
+        """Damage per encounter of every type with at least ``min_encounters`` encounters.
+
+        After :meth:`forget_visits` (a replay), a type met again is judged on the new
+        encounters alone, however few, against the run's values of the other types.
+        """
+        def values(damage: dict[str, float], encounters: dict[str, int], least: int) -> dict[str, float]:
+            return {t: damage[t] / n for t, n in encounters.items() if n >= least}
+
+        live = values(self.damage, self.encounters, self.config.min_encounters if self.baseline is None else 1)
+        if self.baseline is None:
+            return dict(sorted(live.items()))
+        run = values(self.baseline[0], self.baseline[1], self.config.min_encounters)
+        return dict(sorted({**run, **live}.items()))
 
     def outliers(self) -> tuple[dict[str, float], float, float]:
         """``({type: value}, median, bound)`` of the types beyond the threshold."""
@@ -116,7 +128,8 @@ class BalanceOracle(Component):
         if events is None:
             return []
         cfg = self.config
-        # (row, actor) -> [damage, step of the hardest blow, that blow]
+        # (row, actor) -> [damage, step of its last blow]: a replay up to that step holds
+        # the whole encounter's damage.
         fights: dict[tuple[int, str], list[float]] = {}
         valid = rollouts.valid
         for i, t in zip(*np.nonzero(valid)):
@@ -124,19 +137,18 @@ class BalanceOracle(Component):
                 kind, actor, amount = parse_event(str(event))
                 if kind not in cfg.encounter_events or not actor:
                     continue
-                fight = fights.setdefault((int(i), actor), [0.0, int(t), -1.0])
+                fight = fights.setdefault((int(i), actor), [0.0, int(t)])
                 if kind == cfg.damage_event:
                     fight[0] += amount
-                    if amount > fight[2]:
-                        fight[1], fight[2] = int(t), amount
-        for (_, actor), (dealt, _, _) in fights.items():
+                    fight[1] = int(t)
+        for (_, actor), (dealt, _) in fights.items():
             kind = actor_type(actor)
             self.damage[kind] += dealt
             self.encounters[kind] += 1
         found, median, bound = self.outliers()
         bugs: list[Bug] = []
         for kind, value in found.items():
-            mine = [(dealt, i, step) for (i, actor), (dealt, step, _) in fights.items() if actor_type(actor) == kind]
+            mine = [(dealt, i, int(step)) for (i, actor), (dealt, step) in fights.items() if actor_type(actor) == kind]
             if kind in self.reported or not mine:
                 continue
             self.reported.add(kind)
@@ -160,7 +172,9 @@ class BalanceOracle(Component):
         self.reported = set(state.get("reported", []))  # type: ignore[arg-type]
 
     def forget_visits(self) -> None:
-        """A replay is judged on its own episodes."""
+        """Before a replay: the run's counts become the baseline the replayed encounters are
+        judged against, and counting starts again."""
+        self.baseline = (dict(self.damage), dict(self.encounters))
         self.damage.clear()
         self.encounters.clear()
         self.reported.clear()

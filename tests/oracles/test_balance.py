@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -88,8 +89,10 @@ def test_counts_add_up_over_batches_until_a_type_has_enough_encounters() -> None
     again = build(spec(), min_encounters=4)
     again.load_state_dict(state)
     assert again.statistics() == oracle.statistics()
-    again.forget_visits()
-    assert again.statistics() == {}
+    again.forget_visits()  # a replay: one encounter with a dragon is judged against the run's other types
+    replayed = RolloutBatch.from_rollouts([fight_rollout([("player_damaged:dragon_1:7",)], 9)])
+    assert [b.signature for b in again.check(replayed)] == ["balance:dragon"]
+    assert again.statistics()["dragon"] == 7.0 and again.statistics()["imp"] == 2.0
 
 
 def test_the_mad_threshold_and_the_ratio() -> None:
@@ -107,3 +110,19 @@ def test_events_are_read_generically_and_bad_settings_are_refused() -> None:
         build(spec(), min_ratio=0.5)
     with pytest.raises(ValidationError):
         build(spec(), threshold="zscore")
+
+
+@pytest.mark.slow
+def test_a_search_on_the_dungeon_reports_the_strong_ogre_and_its_replay_reproduces(tmp_path: Path) -> None:
+    from evo.cli import main
+    from evo.replay import replay
+    from evo.report import load_run
+
+    root = Path(__file__).resolve().parents[2]
+    out = tmp_path / "run"
+    code = main(["run", str(root / "experiments" / "dungeon_balance.yaml"), "budget.generations=4",
+                 "budget.wall_seconds=600", "parallel.backend=serial", "--out", str(out), "--quiet"])
+    assert code == 0
+    bugs = load_run(out).bugs
+    assert list(bugs["signature"]) == ["balance:ogre"]
+    assert replay(out, int(bugs["id"].iloc[0])).reproduced
