@@ -91,7 +91,7 @@ class PlanAgent:
         self.log = log
         self.actions = {name: i for i, name in enumerate(navigator.action_names)}
         self.idle = self.actions.get("wait", 0)
-        self.removals = tuple(getattr(navigator, "removal_events", ()))
+        self.removals = tuple(navigator.removal_events)
         self.features = {name: j for j, name in enumerate(spec.feature_names)}
         self.eye = np.eye(spec.n_actions, dtype=np.float32)
         order = sorted(range(len(plan.rules)), key=lambda k: -plan.rules[k].priority)
@@ -144,7 +144,7 @@ class PlanAgent:
             rule = self.plan.rules[k]
             key = (k, route.actor)
             if s.rule != key:
-                self._say(i, s, t, f"rule '{rule.label()}' (priority {rule.priority}) -> {route.actor}")
+                self._say(i, s, t, f"rule '{rule.label()}' (priority {rule.priority}) -> {route.actor or 'here'}")
                 s.rule = key
             if route.actions:
                 return route.actions[0]

@@ -187,12 +187,15 @@ class Navigator(Protocol):
         actor_names: Every actor's name; an actor's type is its name without the number.
         actor_types: Every actor type.
         categories: Words naming several types (``enemy``).
+        removal_events: Event kinds after which the actor they name is gone (killed,
+            collected): the agent stops navigating to it.
     """
 
     action_names: Sequence[str]
     actor_names: Sequence[str]
     actor_types: Sequence[str]
     categories: dict[str, Sequence[str]]
+    removal_events: Sequence[str]
 
     def route(self, features: np.ndarray, target: Target, *, action: str | None = None,
               tolerance: int | None = None, gone: frozenset[str] = frozenset()) -> Route | None:

@@ -96,7 +96,7 @@ def test_a_feature_rule_acts_in_place_and_a_place_is_reached_in_a_straight_line(
     result = run_plan(plan, dungeon())
     assert result.passed, result.failure
     texts = [text for _, text in result.lines]
-    assert texts[:4] == ["rule 'rest' (priority 0) -> None", "wait", "wait", "wait"]
+    assert texts[:4] == ["rule 'rest' (priority 0) -> here", "wait", "wait", "wait"]
     assert "node 1 reached: go to (5, 1)" in texts
 
 
