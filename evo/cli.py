@@ -5,6 +5,7 @@
     evo compare EXP.yaml|DIR ... [--seeds N] [--jobs J] [--out DIR]
     evo report RUN_DIR
     evo evaluate RUN_DIR ... [--episodes N] [--select best|front] [--baseline RUN_DIR] [--temperature T] [--out DIR]
+    evo plan run PLAN [--game NAME] [--kwarg KEY=VALUE ...]
 
 Bad input (a missing file, an unknown key, a wrong type, an unknown name) is one line on
 stderr and exit code 2, never a traceback.
@@ -22,6 +23,7 @@ from rich.console import Console
 from rich.table import Table
 
 from evo.config import ConfigError
+from evo.plans.cli import add_plan_parser, plan_command
 from games.base import GameSpecError
 
 EXIT_BAD_INPUT = 2
@@ -80,6 +82,7 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--jobs", type=int, help="worker processes (default: the first run's parallel.n_jobs)")
     ev.add_argument("--out", type=Path, help="output folder (default RUN_DIR/evaluation for one run, "
                     "evaluation/<stamp> for several)")
+    add_plan_parser(sub)
     return parser
 
 
@@ -104,6 +107,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _report(args, console)
         if args.command == "evaluate":
             return _evaluate(args, console)
+        if args.command == "plan":
+            return plan_command(args, console)
         return _replay(args, console)
     except (UserError, ConfigError, GameSpecError) as exc:
         print(f"evo: error: {exc}", file=sys.stderr)

@@ -25,6 +25,11 @@ register(
     vector_entry_point="games.doom_park:DoomParkVector",
 )
 register(
+    "dungeon",
+    entry_point="games.dungeon:Dungeon",
+    vector_entry_point="games.dungeon:DungeonVector",
+)
+register(
     "mspacman_perf",
     entry_point="games.mspacman:MsPacmanPerf",
     vector_entry_point="games.mspacman:MsPacmanPerfVector",

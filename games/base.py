@@ -203,6 +203,14 @@ class VectorGame(Protocol):
         ...
 
 
+def actor_type(name: str) -> str:
+    """The type of a named actor: its name without a trailing ``_<number>`` (``ogre_2`` ->
+    ``ogre``). Games that name actors (events ``"kind:actor"``, plan targets) follow this, so
+    oracles and plans read types without asking the game."""
+    head, _, tail = name.rpartition("_")
+    return head if head and tail.isdigit() else name
+
+
 @dataclass(frozen=True)
 class InjectedBug:
     """One bug seeded into a benchmark game: ground truth, read only to score a run.

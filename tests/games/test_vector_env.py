@@ -19,6 +19,7 @@ BUILT_IN: dict[str, dict[str, Any]] = {
     "block_maze": {"heavy_ms": 0.0},
     "cartpole_perf": {"heavy_ms": 0.0, "max_steps": 60},
     "doom_park": {"max_steps": 15},
+    "dungeon": {"max_steps": 60},
     "mspacman_perf": {"heavy_ms": 0.0, "max_steps": 40},
     "montezuma": {"max_steps": 40, "noop_max": 30},
     "vizdoom": {"max_steps": 15},

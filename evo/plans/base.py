@@ -1,0 +1,208 @@
+"""Explicit test plans: what a plan is, mirrored one-to-one by its YAML.
+
+An explicit plan (AGT's "Explicit Plan") is ordered **nodes** (go to an actor, an actor
+type or a place, optionally act there) plus **rules** (preconditions, priority, action) that
+interrupt the nodes while they hold, and **validations**: per action, what must change after
+it (bound to an event or to a delay, with a timeout). Validations are registered once per
+action, not per node, so rules may reorder actions freely and every action is still
+checked (the article's decoupling of validation from reproduction steps).
+
+A game that plans can run on offers a :class:`Navigator`; nothing here imports a game.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Protocol, Sequence, Union, runtime_checkable
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+
+class GameRef(_Strict):
+    """The game a plan is written for (the command line's ``--game`` wins over it)."""
+
+    name: str
+    """A registered game name (``dungeon``)."""
+    kwargs: dict[str, Any] = Field(default_factory=dict)
+    """The game's keyword arguments (``level_seed``, ``bugs``...)."""
+
+
+class Node(_Strict):
+    """One step of the plan: go to a target, then optionally act there."""
+
+    target: str | None = None
+    """An actor's name (``switch_1``), an actor type (``shrine``: the nearest one) or a
+    category (``enemy``)."""
+    location: tuple[int, int] | None = None
+    """Or a place, ``[x, y]`` in the game's state features."""
+    action: str | None = None
+    """What to do on arrival (``interact``, ``attack``, ``jump``); none: just get there."""
+    tolerance: int | None = Field(default=None, ge=0)
+    """Arrival radius in moves; the game's default when omitted (next to a solid actor, on a
+    coin or a place)."""
+    wait: int = Field(default=0, ge=0)
+    """Steps to wait after arriving (and acting) before the next node."""
+    movement: Literal["walk", "straight"] = "walk"
+    """``walk``: the game's navigator (shortest path); ``straight``: head for the target
+    along the longer axis first, without path finding (what a recorded path needs)."""
+
+    @model_validator(mode="after")
+    def _one_target(self) -> "Node":
+        if (self.target is None) == (self.location is None):
+            raise ValueError("give exactly one of target and location")
+        return self
+
+    def describe(self) -> str:
+        where = self.target if self.target is not None else f"({self.location[0]}, {self.location[1]})"  # type: ignore[index]
+        return f"{self.action} {where}" if self.action else f"go to {where}"
+
+
+class Condition(_Strict):
+    """A rule's precondition: an actor close by, or a state feature past a bound."""
+
+    near: str | None = None
+    """An actor name, type or category that must be reachable within ``within`` moves."""
+    within: int = Field(default=3, ge=0)
+    """Moves (along the navigator's shortest path) for ``near``."""
+    feature: str | None = None
+    """A state feature (``health``) compared with ``below`` or ``above``."""
+    below: float | None = None
+    """The feature is under this."""
+    above: float | None = None
+    """The feature is over this."""
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> "Condition":
+        if (self.near is None) == (self.feature is None):
+            raise ValueError("give exactly one of near and feature")
+        if self.feature is not None and self.below is None and self.above is None:
+            raise ValueError(f"feature {self.feature!r} needs below or above")
+        return self
+
+
+class Rule(_Strict):
+    """Behaviour that interrupts the nodes while its preconditions hold (AGT's rules)."""
+
+    name: str = ""
+    """What it does, for the log (``attack any enemies``)."""
+    when: list[Condition] = Field(min_length=1)
+    """Preconditions, all of which must hold."""
+    priority: int = 0
+    """Of the rules that hold, the highest priority acts (ties: the first listed)."""
+    action: str | None = None
+    """What to do at the target; none: just go there (collecting a coin)."""
+    target: str | None = None
+    """Where to go; by default the actor the first ``near`` precondition found."""
+    tolerance: int | None = Field(default=None, ge=0)
+    """Arrival radius, as for nodes."""
+    repeat: int = Field(default=10, ge=1)
+    """Times the action is done on one target before the rule leaves it (an enemy takes a
+    few blows)."""
+
+    def label(self) -> str:
+        return self.name or f"{self.action or 'go'} {self.target or self.when[0].near}"
+
+
+Expectation = Union[float, Literal["changed"]]
+
+
+class Validation(_Strict):
+    """What an action must change (AGT's pre- and post-action callbacks).
+
+    Before the action, the state features are kept (the pre-action callback); after it, the
+    post-action check runs when the ``event`` comes or ``delay`` steps later, and compares the
+    features with ``expect``. No event within ``timeout`` steps fails the test, unless the
+    validation is ``optional``.
+    """
+
+    action: str
+    """The action it checks, wherever a node or rule performs it."""
+    target_type: str | None = None
+    """Only when the action is aimed at an actor of this type, category or name."""
+    event: str | None = None
+    """Check when an event of this kind comes (``door_opened``)."""
+    delay: int | None = Field(default=None, ge=1)
+    """Or check this many steps after the action."""
+    timeout: int = Field(default=5, ge=1)
+    """Steps the event may take."""
+    optional: bool = False
+    """An event that does not come is no failure (an attack that does not kill yet)."""
+    expect: dict[str, Expectation] = Field(default_factory=dict)
+    """Feature -> its change from before the action: a number, or ``changed``."""
+
+    @model_validator(mode="after")
+    def _bound(self) -> "Validation":
+        if (self.event is None) == (self.delay is None):
+            raise ValueError("give exactly one of event and delay")
+        return self
+
+    def expectation(self) -> str:
+        """The expected change in words, for messages."""
+        parts = [f"{k} {'changed' if v == 'changed' else f'{float(v):+g}'}" for k, v in self.expect.items()]
+        change = ", ".join(parts)
+        if self.event is not None:
+            return f"event {self.event} within {self.timeout} steps" + (f" and {change}" if change else "")
+        return f"{change or 'nothing'} after {self.delay} steps"
+
+
+class Plan(_Strict):
+    """An explicit plan: nodes in order, rules, and validations per action."""
+
+    name: str = ""
+    """What the test checks."""
+    game: GameRef | None = None
+    """The game it runs on, unless given on the command line."""
+    nodes: list[Node] = Field(min_length=1)
+    """Targets visited in order."""
+    rules: list[Rule] = Field(default_factory=list)
+    """Interruptions, by priority."""
+    validations: list[Validation] = Field(default_factory=list)
+    """Checks of actions, wherever they happen."""
+    max_steps: int | None = Field(default=None, ge=1)
+    """Steps the test may take; the game's horizon by default."""
+
+
+Target = Union[str, tuple[int, int]]
+
+
+@runtime_checkable
+class Route(Protocol):
+    """A navigator's answer: the moves of a shortest way (empty when there) and the actor
+    it leads to (None for a place)."""
+
+    actions: tuple[int, ...]
+    actor: str | None
+
+
+@runtime_checkable
+class Navigator(Protocol):
+    """What a game offers so that plans can run on it (the dungeon's vector form does).
+
+    Attributes:
+        action_names: Name of each action, by index (a plan names actions).
+        actor_names: Every actor's name; an actor's type is its name without the number.
+        actor_types: Every actor type.
+        categories: Words naming several types (``enemy``).
+        removal_events: Event kinds after which the actor they name is gone (killed,
+            collected): the agent stops navigating to it.
+    """
+
+    action_names: Sequence[str]
+    actor_names: Sequence[str]
+    actor_types: Sequence[str]
+    categories: dict[str, Sequence[str]]
+    removal_events: Sequence[str]
+
+    def route(self, features: np.ndarray, target: Target, *, action: str | None = None,
+              tolerance: int | None = None, gone: frozenset[str] = frozenset()) -> Route | None:
+        """A shortest way from the state ``features`` to ``target``; None when there is none."""
+        ...
+
+    def nearest(self, features: np.ndarray, targets: Sequence[Target], within: int,
+                gone: frozenset[str] = frozenset()) -> Route | None:
+        """The shortest way to any of ``targets`` within ``within`` moves, or None."""
+        ...

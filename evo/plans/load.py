@@ -1,0 +1,76 @@
+"""Reading a plan YAML and checking its names against the game it runs on.
+
+Every problem is a :class:`evo.config.ConfigError` of one line naming the key (``nodes[1].
+action``) and what was expected, which the command line turns into exit code 2.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pydantic
+import yaml
+
+from evo.config import ConfigError, _format_error
+from evo.plans.base import Navigator, Plan
+from games.base import GameSpec
+
+
+def parse_plan(raw: Any, source: str = "plan") -> Plan:
+    """A validated :class:`Plan` from the YAML's data."""
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{source}: expected a mapping with nodes (and rules, validations)")
+    try:
+        return Plan.model_validate(raw)
+    except pydantic.ValidationError as exc:
+        raise ConfigError(f"{source}: {_format_error(exc)}") from None
+
+
+def load_plan(path: str | Path) -> Plan:
+    """Read and validate a plan YAML."""
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"{path}: no such plan file")
+    try:
+        raw = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise ConfigError(f"{path}: not valid YAML{where}") from None
+    return parse_plan(raw, str(path))
+
+
+def check_plan(plan: Plan, game: Any, spec: GameSpec, label: str) -> Navigator:
+    """The game as a :class:`Navigator`, once every name the plan uses is one it knows.
+
+    Raises:
+        ConfigError: the game offers no navigator, or a target, action or feature the plan
+            names is not the game's (the message names the key and lists what is).
+    """
+    if not isinstance(game, Navigator):
+        raise ConfigError(f"game {label!r} offers no navigator (route, nearest, action and actor names): "
+                          "plans cannot run on it")
+    words = set(game.actor_names) | set(game.actor_types) | set(game.categories)
+
+    def known(key: str, value: str | None, allowed: set[str] | tuple[str, ...], what: str) -> None:
+        if value is not None and value not in allowed:
+            raise ConfigError(f"{key}: {value!r} is not {what} of {label}; expected one of {', '.join(sorted(allowed))}")
+
+    actions = tuple(game.action_names)
+    features = tuple(spec.feature_names)
+    for i, node in enumerate(plan.nodes):
+        known(f"nodes[{i}].target", node.target, words, "an actor, actor type or category")
+        known(f"nodes[{i}].action", node.action, actions, "an action")
+    for i, rule in enumerate(plan.rules):
+        known(f"rules[{i}].target", rule.target, words, "an actor, actor type or category")
+        known(f"rules[{i}].action", rule.action, actions, "an action")
+        for j, cond in enumerate(rule.when):
+            known(f"rules[{i}].when[{j}].near", cond.near, words, "an actor, actor type or category")
+            known(f"rules[{i}].when[{j}].feature", cond.feature, features, "a state feature")
+    for i, val in enumerate(plan.validations):
+        known(f"validations[{i}].action", val.action, actions, "an action")
+        known(f"validations[{i}].target_type", val.target_type, words, "an actor, actor type or category")
+        for feature in val.expect:
+            known(f"validations[{i}].expect", feature, features, "a state feature")
+    return game
