@@ -36,7 +36,8 @@ sys.path.insert(0, str(ROOT))
 
 from evo.agents import PopulationSpec  # noqa: E402
 from evo.config import load_experiment  # noqa: E402
-from evo.parallel import Executor, ParallelConfig, PlayTask, chunks, run_play  # noqa: E402
+from evo.parallel import Executor, ParallelConfig, chunks  # noqa: E402
+from evo.tasks import PlayTask, run_play  # noqa: E402
 from evo.policy import PolicySpec  # noqa: E402
 from evo.search import Search  # noqa: E402
 from games import GameFactory  # noqa: E402

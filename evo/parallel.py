@@ -1,9 +1,6 @@
 """Parallel evaluation and fine-tuning through joblib: local processes, Ray or Dask.
 
-The population is cut into contiguous chunks, one task each. A task carries an agent spec or
-flat numpy genomes, the game factory and one seed per policy, never torch modules or live
-games; the worker builds (and keeps) its own vector game and plays its chunk as one batch.
-Because every policy draws its random numbers from its own seed, a run gives the same
+The population is cut into contiguous chunks, one task each (:mod:`evo.tasks`). Because every policy draws its random numbers from its own seed, a run gives the same
 results serially, with any number of local workers, and on a Ray or Dask cluster.
 
 Backends (``parallel:`` in the YAML):
@@ -24,21 +21,14 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Literal, Sequence, TypeVar
 
 import numpy as np
 import torch
 from pydantic import BaseModel, ConfigDict, Field
 
-from evo.agents.base import AgentSpec
-from evo.finetune import Diagnostics, UpdateConfig, finetune
-from evo.policy import PolicySpec
-from evo.rollout import draw_episodes, play
-from games.base import VectorGame
+from evo.tasks import close_games
 from games.lifetime import die_with_parent
-from games.rollout import RolloutBatch
-from objectives.base import step_rewards
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -63,132 +53,6 @@ class ParallelConfig(BaseModel):
         "starts its own on 127.0.0.1 with n_jobs workers, and stops it at the end."
     )
     retries: int = Field(2, ge=0, description="Times a call is made again after a worker died.")
-
-
-# ---------------------------------------------------------------------------------- tasks
-_GAMES: dict[tuple[str, int], VectorGame] = {}
-
-
-def _game(factory: Any, n: int) -> VectorGame:
-    """This process's vector game of ``n`` copies, made once and kept between tasks."""
-    key = (repr(factory), n)
-    if key not in _GAMES:
-        _GAMES[key] = factory.make_vector(n)
-    return _GAMES[key]
-
-
-def _drop_game(factory: Any, n: int) -> None:
-    game = _GAMES.pop((repr(factory), n), None)
-    if game is not None:
-        with contextlib.suppress(Exception):  # a broken game may fail to close too
-            game.close()
-
-
-def close_games() -> None:
-    """Close every game this process keeps."""
-    for key in list(_GAMES):
-        game = _GAMES.pop(key)
-        with contextlib.suppress(Exception):
-            game.close()
-
-
-@dataclass(frozen=True)
-class PlayTask:
-    """Play ``episodes`` episodes with each of a chunk of agents.
-
-    Attributes:
-        factory: The game factory (the worker makes and keeps its vector game).
-        agent: What plays (:class:`evo.agents.base.AgentSpec`), built in the worker.
-        ids: ``[P]`` policy ids recorded in the rollouts.
-        seeds: ``[P]`` one seed per policy: its episode seeds and its sampling noise.
-        episodes: Episodes each policy plays.
-        columns: Optional record columns to keep (what objectives and oracles require).
-        episode_seeds: ``[P * episodes]`` seeds replacing the drawn ones where not negative
-            (copies that return to an archived cell, :mod:`evo.explore`); None: all drawn.
-    """
-
-    factory: Any
-    agent: AgentSpec
-    ids: np.ndarray
-    seeds: np.ndarray
-    episodes: int
-    columns: frozenset[str] = frozenset()
-    episode_seeds: np.ndarray | None = None
-
-
-@dataclass
-class PlayResult:
-    rollouts: RolloutBatch
-
-
-def run_play(task: PlayTask) -> PlayResult:
-    """Worker side of :class:`PlayTask`."""
-    n = len(task.ids) * task.episodes
-    game = _game(task.factory, n)
-    spec = game.game_spec
-    draws = draw_episodes(task.seeds, task.episodes, spec.max_steps, spec.n_actions)
-    agent = task.agent.build(task.episodes, draws.gumbel)
-    chosen = task.episode_seeds
-    seeds = draws.seeds if chosen is None else np.where(chosen >= 0, chosen, draws.seeds)
-    result = play(game, seeds, np.repeat(task.ids, task.episodes), agent, columns=task.columns)
-    if result.game_broken:
-        _drop_game(task.factory, n)
-    return PlayResult(result.rollouts)
-
-
-@dataclass(frozen=True)
-class DenseReward:
-    """The fine-tuning reward: the objectives' ``step_rewards``, weighted and summed."""
-
-    objectives: tuple[Any, ...]
-    weights: tuple[float, ...]
-
-    def __call__(self, rollouts: RolloutBatch, horizon: int) -> np.ndarray:
-        out = np.zeros((len(rollouts), horizon))
-        for i, r in enumerate(rollouts):
-            for objective, w in zip(self.objectives, self.weights):
-                if w:
-                    out[i, : r.length] += w * step_rewards(objective, r)
-        return out
-
-
-@dataclass(frozen=True)
-class TuneTask:
-    """Fine-tune a chunk of policies with a registered algorithm (``a2c``, ``ppo``)."""
-
-    factory: Any
-    policy_spec: PolicySpec
-    genomes: np.ndarray
-    ids: np.ndarray
-    seeds: np.ndarray
-    algorithm: str
-    config: UpdateConfig
-    reward: DenseReward
-    columns: frozenset[str] = frozenset()
-    """Optional record columns of the batches played (the oracles watch them too)."""
-
-
-@dataclass
-class TuneResult:
-    """What a worker sends back: the tuned genomes, every batch it played (for the oracles)
-    and each policy's RL diagnostics averaged over its updates (for ``generations.csv``)."""
-
-    genomes: np.ndarray
-    diagnostics: Diagnostics
-    batches: list[RolloutBatch] = field(default_factory=list)
-
-
-def run_tune(task: TuneTask) -> TuneResult:
-    """Worker side of :class:`TuneTask`: the tuned genomes and every batch it played."""
-    n = len(task.ids) * task.config.episodes
-    batches: list[RolloutBatch] = []
-    tuned, stats = finetune(
-        task.genomes, task.policy_spec, _game(task.factory, n), task.algorithm, task.config,
-        task.reward, task.seeds, task.ids, on_rollouts=batches.append, columns=task.columns,
-    )
-    if stats.game_broken:
-        _drop_game(task.factory, n)
-    return TuneResult(tuned, stats.diagnostics, batches)
 
 
 # ---------------------------------------------------------------------------------- executor

@@ -21,7 +21,8 @@ from evo.agents import AgentKind
 from evo.built import Built
 from evo.checkpoint import latest_checkpoint, load_checkpoint
 from evo.config import load_experiment
-from evo.parallel import Executor, PlayTask, run_play
+from evo.parallel import Executor
+from evo.tasks import PlayTask, run_play
 from evo.rollout import SEED_MAX
 from games.rollout import RolloutBatch
 

@@ -25,7 +25,8 @@ from evo.built import Built
 from evo.config import Experiment, dump_experiment
 from evo.explore.frontier import Frontier, Plan, explore_rng
 from evo.finetune import DIAGNOSTICS, Diagnostics
-from evo.parallel import DenseReward, Executor, PlayTask, TuneTask, chunks, run_play, run_tune
+from evo.parallel import Executor, chunks
+from evo.tasks import DenseReward, PlayTask, TuneTask, run_play, run_tune
 from evo.operators import Operators, Population, episode_cases, hypervolume
 from games.base import BUG_KINDS
 from games.rollout import RolloutBatch

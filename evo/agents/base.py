@@ -24,7 +24,7 @@ from evo.policy import PolicySpec
 class Agent(Protocol):
     """Chooses the actions of N copies of a game at once.
 
-    Copies are laid out policy-major, as :class:`evo.parallel.PlayTask` plays them: with P
+    Copies are laid out policy-major, as :class:`evo.tasks.PlayTask` plays them: with P
     policies of E episodes each, copies ``[p * E, (p + 1) * E)`` belong to policy ``p``.
     """
 

@@ -17,7 +17,7 @@ from evo.agents import (
 )
 from evo.checkpoint import latest_checkpoint, load_checkpoint
 from evo.config import parse_experiment
-from evo.parallel import PlayTask, run_play
+from evo.tasks import PlayTask, run_play
 from evo.policy import PolicySpec
 from evo.replay import replay
 from evo.report import load_run

@@ -106,7 +106,8 @@ def test_best_is_chosen_again_on_fresh_episodes(runs: dict[str, Path]) -> None:
     """rescore: every final policy plays fresh episodes; the one best on fps_drop there
     (the run's own objective, with the run's threshold) is the agent."""
     from evo.players import play_tasks, rescore
-    from evo.parallel import Executor, ParallelConfig, PlayTask
+    from evo.parallel import Executor, ParallelConfig
+    from evo.tasks import PlayTask
     from evo.rollout import SEED_MAX
 
     agent = load_player(runs["tiny_reline"])
