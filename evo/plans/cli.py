@@ -2,6 +2,10 @@
 
 Each node, rule and validation is printed as it happens; the exit code is 0 when the test
 passed and 1 when it failed (the failing validation is the last line). Bad input is exit 2.
+
+``evo plan from-text FILE --game NAME [--validations PLAN] [--out PLAN] [--run]`` reads a
+tester's steps into a plan (:mod:`evo.plans.from_text`), prints how each sentence was read,
+writes the plan YAML, and with ``--run`` runs it as ``evo plan run`` would.
 """
 
 from __future__ import annotations
@@ -27,6 +31,15 @@ def add_plan_parser(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--game", help="registered game name (default: the plan's game)")
     run.add_argument("--kwarg", action="append", default=[], metavar="KEY=VALUE",
                      help="a game keyword argument, value read as YAML (repeatable), e.g. bugs=[dead_jump]")
+    text = plan_sub.add_parser("from-text", help="read a tester's written steps into a plan YAML")
+    text.add_argument("text", type=Path, help="text file: one step per line or sentence")
+    text.add_argument("--game", required=True, help="registered game name whose names the steps are matched to")
+    text.add_argument("--kwarg", action="append", default=[], metavar="KEY=VALUE",
+                      help="a game keyword argument, value read as YAML (repeatable)")
+    text.add_argument("--validations", type=Path, metavar="PLAN",
+                      help="take the validations of this plan YAML (text says what to do, not what to check)")
+    text.add_argument("--out", type=Path, help="write the plan here (default: print it)")
+    text.add_argument("--run", action="store_true", help="run the plan too; exit 0 passed, 1 failed")
 
 
 def game_factory(plan: Plan, name: str | None, kwargs: list[str]) -> GameFactory:
@@ -52,13 +65,43 @@ def game_factory(plan: Plan, name: str | None, kwargs: list[str]) -> GameFactory
 
 
 def plan_command(args: argparse.Namespace, console: Console) -> int:
-    """Run ``evo plan run``; returns the exit code."""
+    """Run ``evo plan run`` or ``evo plan from-text``; returns the exit code."""
     from evo.plans.load import load_plan
+
+    if args.plan_command == "from-text":
+        return _from_text(args, console)
+    plan = load_plan(args.plan)
+    return _run(plan, game_factory(plan, args.game, args.kwarg), str(args.plan), console)
+
+
+def _from_text(args: argparse.Namespace, console: Console) -> int:
+    from evo.plans.from_text import plan_from_text
+    from evo.plans.load import load_plan
+
+    if not args.text.is_file():
+        raise ConfigError(f"{args.text}: no such text file")
+    factory = game_factory(Plan(game={"name": args.game}, nodes=[{"location": (0, 0)}]), None, args.kwarg)
+    validations = load_plan(args.validations).validations if args.validations else []
+    try:
+        plan, steps = plan_from_text(args.text.read_text(), factory, name=args.text.stem, validations=validations)
+    except ImportError as exc:
+        raise ConfigError(str(exc)) from None
+    for step in steps:
+        what = f"{step.action or 'go'} {step.actor_type or '(fallback place)'}"
+        console.print(f"{step.parsed.kind:>4}  {escape(step.parsed.text)}  ->  {escape(what)}")
+    text = yaml.safe_dump(plan.model_dump(mode="json", exclude_defaults=True), sort_keys=False)
+    if args.out is not None:
+        args.out.write_text(text)
+        console.print(f"plan written to {args.out}")
+    else:
+        console.print(escape(text))
+    return _run(plan, factory, args.text.stem, console) if args.run else 0
+
+
+def _run(plan: Plan, factory: GameFactory, label: str, console: Console) -> int:
     from evo.plans.run import run_plan
 
-    plan = load_plan(args.plan)
-    factory = game_factory(plan, args.game, args.kwarg)
-    console.print(f"[bold]evo plan run[/bold] {escape(plan.name or str(args.plan))} on {escape(factory.label)} "
+    console.print(f"[bold]evo plan run[/bold] {escape(plan.name or label)} on {escape(factory.label)} "
                   f"{escape(str(dict(factory.kwargs)))}")
 
     def show(copy: int, step: int, text: str) -> None:
