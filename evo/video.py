@@ -25,6 +25,7 @@ import numpy as np
 
 from evo import rundir
 from evo.config import game_factory, load_experiment
+from evo.extras import require
 from evo.game_facts import GameFacts, build_game_facts, read_game_facts
 from evo.replay import find_bug
 from evo.video_frames import BUG, TEXT, MapDrawing, frame_size, scale_of, upscale, with_overlay
@@ -35,13 +36,6 @@ FPS = 8
 """Frames per second: a grid game moves one cell a frame, slow enough to follow."""
 HOLD_S = 2.0
 """Seconds the last frame (the bug's) stays on screen."""
-REPORT_EXTRA = "pip install -e '.[report]'"
-
-
-class MissingExtra(RuntimeError):
-    """An optional package a report needs is not installed; the message says what to install."""
-
-
 class VideoError(ValueError):
     """A video that cannot be made as asked (a file suffix it cannot write); one line."""
 
@@ -65,6 +59,11 @@ class Video:
     source: str
     steps: int
 
+    def __str__(self) -> str:
+        shows = "the game" if self.source == "game" else "its map"
+        return (f"wrote {self.path}: {self.frames} frames of {self.size[1]}x{self.size[0]} ({shows}), "
+                f"{self.steps} steps replayed")
+
 
 def hold_frames(fps: int = FPS) -> int:
     """Extra copies of the last frame: :data:`HOLD_S` seconds of it."""
@@ -76,20 +75,14 @@ def _writer(path: Path, fps: int) -> Any:
 
     Raises:
         VideoError: a suffix other than :data:`FORMATS`.
-        MissingExtra: imageio (or, for MP4, imageio-ffmpeg) is not installed.
+        evo.extras.MissingExtra: imageio (or, for MP4, imageio-ffmpeg) is not installed.
     """
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
         raise VideoError(f"--video {path}: expected a file ending in {' or '.join(FORMATS)}")
-    try:
-        import imageio.v2 as imageio
-        if suffix == ".mp4":
-            import imageio_ffmpeg  # noqa: F401 - imageio's MP4 writer needs it
-    except ImportError as exc:
-        raise MissingExtra(
-            f"a {suffix} video needs imageio{' and imageio-ffmpeg' if suffix == '.mp4' else ''} "
-            f"({exc.name or exc} is not installed): {REPORT_EXTRA}"
-        ) from None
+    require(f"a {suffix} video", "imageio", *(["imageio_ffmpeg"] if suffix == ".mp4" else []))
+    import imageio.v2 as imageio
+
     path.parent.mkdir(parents=True, exist_ok=True)
     if suffix == ".gif":
         return imageio.get_writer(path, format="GIF", mode="I", duration=1000.0 / fps, loop=0)
@@ -123,7 +116,7 @@ def write_video(run_dir: str | Path, bug_id: int, path: str | Path, fps: int = F
     Raises:
         KeyError: no bug has that id.
         VideoError: ``path`` is not an ``.mp4`` or ``.gif`` file.
-        MissingExtra: the writer's packages are not installed.
+        evo.extras.MissingExtra: the writer's packages are not installed.
     """
     run_dir, path = Path(run_dir), Path(path)
     record = find_bug(run_dir, bug_id)
@@ -146,7 +139,7 @@ def _record(game: Any, record: dict[str, Any], facts: GameFacts, writer: Any, pa
     drawing = MapDrawing(facts)
     bug_step = int(record["step"])
     bug_cell = drawing.cells(np.asarray([record["next_state"]]))[0]
-    header = f"bug {record['id']} · {record['kind']} ({record['oracle']})"
+    header = f"bug {record['id']}, {record['kind']}"
     trace: list[tuple[int, int]] = []
     size: tuple[int, int] | None = None
     source = "map"
@@ -164,7 +157,7 @@ def _record(game: Any, record: dict[str, Any], facts: GameFacts, writer: Any, pa
             picture = drawing.draw(trace, bug_cell if shown else None)
         size = size or frame_size(picture.shape[:2])
         step = "start" if t == 0 else f"step {t - 1}: {_action(names, actions[t - 1])}"
-        lines = [(f"{header} · {step} · {t}/{len(actions)} played", TEXT)]
+        lines = [(f"{step} · {t}/{len(actions)} played · {header}", TEXT)]
         if shown:
             lines.append((record["message"], BUG))
         frame = with_overlay(picture[: size[0], : size[1]], size, lines)

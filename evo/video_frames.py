@@ -6,7 +6,8 @@ kept in ``game.json``) cut into the buckets of its first two state features, the
 agent has been in so far shaded, its path drawn through them, the start and the agent's
 cell marked, and, once the bug has shown, the bug's cell ringed in red. A game with neither
 gets the same drawing on an empty grid. Under the picture a band holds two lines: the step
-and the action that led to it, then the oracle's message from the bug's step on.
+and the action that led to it, then the oracle's message from the bug's step on (wrapped over
+two lines).
 
 Every frame of one video has the same size, a multiple of :data:`MACRO_BLOCK` pixels each
 way (H.264 codes 16 x 16 blocks; imageio would otherwise resize the frames itself).
@@ -15,7 +16,7 @@ way (H.264 codes 16 x 16 blocks; imageio would otherwise resize the frames itsel
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -24,8 +25,9 @@ from evo.game_facts import GameFacts
 
 PICTURE_PX = 480
 """About how many pixels the longer side of the picture gets."""
-BAND_PX = 44
-"""Height of the overlay band under the picture: two lines of text."""
+BAND_PX = 64
+"""Height of the overlay band under the picture: three lines of text."""
+BAND_ROWS = 3
 MACRO_BLOCK = 16
 FONT_PX = 14
 
@@ -144,7 +146,8 @@ def with_overlay(picture: np.ndarray, size_hw: tuple[int, int], lines: Sequence[
     Args:
         picture: ``[h, w, 3]`` uint8, at most the frame's size less the band.
         size_hw: The video's frame size (:func:`frame_size`).
-        lines: Up to two ``(text, colour)`` lines; text too wide for the frame is cut.
+        lines: ``(text, colour)`` paragraphs, wrapped at words to the frame's width; what
+            does not fit in the band's three lines is cut.
 
     Returns:
         ``[H, W, 3]`` uint8.
@@ -154,11 +157,33 @@ def with_overlay(picture: np.ndarray, size_hw: tuple[int, int], lines: Sequence[
     frame.paste(Image.fromarray(np.ascontiguousarray(picture)), (0, 0))
     draw = ImageDraw.Draw(frame)
     font = _font()
-    top = picture.shape[0] + 4
-    for i, (text, colour) in enumerate(lines[:2]):
-        if draw.textlength(text, font=font) > w - 12:
-            while text and draw.textlength(text + "…", font=font) > w - 12:
-                text = text[:-1]
-            text += "…"
-        draw.text((6, top + i * (FONT_PX + 6)), text, fill=colour, font=font)
+    rows = [(row, colour) for text, colour in lines for row in _wrap(draw, text, font, w - 12)]
+    if len(rows) > BAND_ROWS:
+        rows = rows[:BAND_ROWS]
+        rows[-1] = (_cut(draw, rows[-1][0] + " …", font, w - 12), rows[-1][1])
+    top = picture.shape[0] + 3
+    for i, (text, colour) in enumerate(rows):
+        draw.text((6, top + i * (FONT_PX + 5)), text, fill=colour, font=font)
     return np.asarray(frame)
+
+
+def _cut(draw: ImageDraw.ImageDraw, text: str, font: Any, width: int) -> str:
+    """``text`` shortened with an ellipsis until it fits ``width`` pixels."""
+    if draw.textlength(text, font=font) <= width:
+        return text
+    while text and draw.textlength(text + "…", font=font) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def _wrap(draw: ImageDraw.ImageDraw, text: str, font: Any, width: int) -> list[str]:
+    """``text`` broken at spaces into rows of at most ``width`` pixels (a word wider than a
+    row is cut)."""
+    rows: list[str] = []
+    for word in text.split():
+        joined = f"{rows[-1]} {word}" if rows else word
+        if rows and draw.textlength(joined, font=font) <= width:
+            rows[-1] = joined
+        else:
+            rows.append(_cut(draw, word, font, width))
+    return rows or [""]
