@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from evo.finetune import REGISTRY as FINETUNE_ALGORITHMS
 from evo.finetune import A2CConfig, PPOConfig, UpdateConfig
 from evo.parallel import ParallelConfig
+from evo.scalars import LoggingConfig
 
 
 class ConfigError(ValueError):
@@ -210,6 +211,7 @@ class Experiment(Strict):
     oracles: list[NamedConfig] = Field(default_factory=list)
     finetune: FinetuneConfig = Field(default_factory=FinetuneConfig)
     parallel: ParallelConfig = Field(default_factory=ParallelConfig)
+    logging: LoggingConfig = Field(default_factory=LoggingConfig)
     runs_dir: str = Field("runs", description="Parent folder of run directories.")
     device: str = Field(
         "cpu",

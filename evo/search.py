@@ -24,6 +24,7 @@ from evo.checkpoint import Checkpoint, latest_checkpoint, load_checkpoint, save_
 from evo.built import Built
 from evo.config import Experiment, dump_experiment
 from evo.finetune import DIAGNOSTICS, Diagnostics
+from evo.scalars import ScalarLog, check_installed
 from evo.parallel import DenseReward, Executor, PlayTask, TuneTask, chunks, run_play, run_tune
 from evo.operators import Operators, Population, episode_cases, hypervolume
 from games.base import BUG_KINDS
@@ -71,6 +72,8 @@ class Search:
     """One run of an experiment into one run directory."""
 
     def __init__(self, exp: Experiment, run_dir: Path, progress: ProgressFn | None = None) -> None:
+        if exp.logging.tensorboard:
+            check_installed()  # one line before anything is built or written
         self.exp = exp
         self.run_dir = Path(run_dir)
         self.progress = progress
@@ -94,10 +97,14 @@ class Search:
         self._rl: tuple[int, dict[str, float]] | None = None
         """The generation last fine-tuned and its mean RL diagnostics, for its row."""
         self.operators = Operators.from_search(exp.search, len(self.senses))
+        self.scalars: ScalarLog | None = None
+        """TensorBoard scalars of each generation (``logging.tensorboard``), opened by run."""
 
     # ----------------------------------------------------------------- games and play
     def close(self) -> None:
         self.executor.close()
+        if self.scalars is not None:
+            self.scalars.close()
         if self.built.truth is not None:
             self.built.truth.close()
 
@@ -303,8 +310,10 @@ class Search:
         try:
             if resume:
                 pop = self._restore()
+                self._open_scalars(self.counters.generation + 1)
             else:
                 rundir.start(self.run_dir, dump_experiment(self.exp), self.built.facts)
+                self._open_scalars(None)
                 pop = self._initial()
                 self._finish_generation(pop)
             while not self._done():
@@ -318,10 +327,16 @@ class Search:
         self.population = pop
         return pop
 
+    def _open_scalars(self, purge_from: int | None) -> None:
+        if self.exp.logging.tensorboard:
+            self.scalars = ScalarLog(self.run_dir, purge_from)
+
     def _finish_generation(self, pop: Population) -> None:
         with self._timed("bookkeeping"):
             row = self._row(pop)
             rundir.append_generation(self.run_dir, row)
+            if self.scalars is not None:
+                self.scalars.add(row, self.seconds)
             self._checkpoint(pop)
             self._write_tables()
         if self.progress is not None:
