@@ -70,8 +70,8 @@ def hold_frames(fps: int = FPS) -> int:
     return round(HOLD_S * fps)
 
 
-def _writer(path: Path, fps: int) -> Any:
-    """An imageio writer for ``path`` (``append_data`` a frame at a time, then ``close``).
+def check_format(path: Path) -> None:
+    """Raise unless a video can be written to ``path``.
 
     Raises:
         VideoError: a suffix other than :data:`FORMATS`.
@@ -81,10 +81,14 @@ def _writer(path: Path, fps: int) -> Any:
     if suffix not in FORMATS:
         raise VideoError(f"--video {path}: expected a file ending in {' or '.join(FORMATS)}")
     require(f"a {suffix} video", "imageio", *(["imageio_ffmpeg"] if suffix == ".mp4" else []))
+
+
+def _writer(path: Path, fps: int) -> Any:
+    """An imageio writer for ``path`` (``append_data`` a frame at a time, then ``close``)."""
     import imageio.v2 as imageio
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    if suffix == ".gif":
+    if path.suffix.lower() == ".gif":
         return imageio.get_writer(path, format="GIF", mode="I", duration=1000.0 / fps, loop=0)
     # yuv420p: the pixel format every browser and player decodes; frames are already whole
     # macro blocks (evo.video_frames), so imageio resizes nothing.
@@ -96,16 +100,22 @@ def _facts(run_dir: Path, config: dict[str, Any]) -> GameFacts:
     return read_game_facts(run_dir) or build_game_facts(config)
 
 
-def _played(game: Any, seed: int, actions: list[int]) -> Iterator[tuple[np.ndarray, np.ndarray | None, bool]]:
-    """Reset, then each step: ``(features [F], frame or None, failed)`` of copy 0."""
-    shows = isinstance(game, ShowsFrames)
+def _shown(game: Any) -> np.ndarray | None:
+    """What copy 0 shows now, or None for a game that draws nothing."""
+    frames = game.render_frames() if isinstance(game, ShowsFrames) else None
+    return None if frames is None else frames[0]
+
+
+def played(game: Any, seed: int, actions: list[int]) -> Iterator[tuple[np.ndarray, np.ndarray | None, bool]]:
+    """Copy 0 of ``game`` reset with ``seed`` and stepped through ``actions`` until the
+    episode ends: after the reset and after each step, ``(features [F], frame or None,
+    failed)``, ``failed`` when that step raised."""
     _, features = game.reset([seed])
-    yield features[0], game.render_frames()[0] if shows else None, False  # type: ignore[index]
+    yield features[0], _shown(game), False
     for action in actions:
         out = game.step(np.array([action], dtype=np.int64))
-        frames = game.render_frames() if shows else None
         failed = 0 in out.errors
-        yield out.features[0], None if frames is None else frames[0], failed
+        yield out.features[0], _shown(game), failed
         if failed or out.terminated[0] or out.truncated[0]:
             return
 
@@ -120,17 +130,18 @@ def write_video(run_dir: str | Path, bug_id: int, path: str | Path, fps: int = F
     """
     run_dir, path = Path(run_dir), Path(path)
     record = find_bug(run_dir, bug_id)
-    writer = _writer(path, fps)
+    check_format(path)
+    exp = load_experiment(run_dir / rundir.CONFIG)
+    facts = _facts(run_dir, exp.model_dump(mode="json"))
+    game = game_factory(exp).rendering().make_vector(1)
     try:
-        exp = load_experiment(run_dir / rundir.CONFIG)
-        facts = _facts(run_dir, exp.model_dump(mode="json"))
-        game = game_factory(exp).rendering().make_vector(1)
+        writer = _writer(path, fps)
         try:
             return _record(game, record, facts, writer, path, fps)
         finally:
-            game.close()
+            writer.close()
     finally:
-        writer.close()
+        game.close()
 
 
 def _record(game: Any, record: dict[str, Any], facts: GameFacts, writer: Any, path: Path, fps: int) -> Video:
@@ -145,7 +156,7 @@ def _record(game: Any, record: dict[str, Any], facts: GameFacts, writer: Any, pa
     source = "map"
     written = 0
     frame = None
-    for t, (features, picture, failed) in enumerate(_played(game, int(record["seed"]), actions)):
+    for t, (features, picture, failed) in enumerate(played(game, int(record["seed"]), actions)):
         trace += drawing.cells(features[None])
         shown = t > bug_step or failed
         if t == 0 and picture is not None:

@@ -15,7 +15,8 @@ from evo.cli import main
 from evo.config import parse_experiment
 from evo.report import load_run
 from evo.search import Search
-from evo.video import hold_frames, write_video
+from evo.video import hold_frames, played, write_video
+from games import GameFactory
 from evo.video_frames import AGENT, BUG, frame_size
 
 iio = pytest.importorskip("imageio.v3", reason="the report extra (imageio) is not installed")
@@ -69,32 +70,55 @@ def test_gif_shows_the_agent_on_the_bug_cell_and_the_message_at_the_end(run_dir:
     assert np.abs(centre - np.array(AGENT)).sum() < 60  # the agent's disc on the bug's cell
 
 
-def test_a_game_with_frames_shows_its_own_screen(tmp_path: Path) -> None:
-    """MsPacman's ALE screen, scaled by 2, with the overlay; a few seconds of emulation."""
-    pytest.importorskip("ale_py")
+def _hand_made_run(folder: Path, game: dict[str, Any], actions: list[int]) -> Path:
+    """A run directory of ``game`` holding one performance bug at the end of ``actions``."""
     from evo import rundir
     from evo.built import Built
     from evo.config import dump_experiment
 
     exp = parse_experiment({
-        "name": "pacman_video", "game": {"name": "mspacman_perf", "kwargs": {"max_steps": 50}},
+        "name": "video", "game": game, "budget": {"generations": 1},
         "objectives": [{"name": "fps_drop"}], "oracles": [{"name": "performance"}],
-        "budget": {"generations": 1},
     })
     built = Built.from_experiment(exp)
-    run = tmp_path / "run"
+    if built.truth is not None:
+        built.truth.close()
+    run = folder / "run"
     rundir.start(run, dump_experiment(exp), built.facts)
-    actions = np.random.default_rng(0).integers(0, 5, size=30).tolist()
+    state = [0.0] * built.spec.n_features
     record = {"id": 0, "kind": "performance", "oracle": "performance", "signature": "s", "message": "slow",
-              "seed": 7, "policy": 0, "step": 29, "actions": actions, "state": [80.0, 100.0],
-              "next_state": [80.0, 100.0]}
+              "seed": 7, "policy": 0, "step": len(actions) - 1, "actions": actions, "state": state,
+              "next_state": state}
     (run / rundir.BUGS).write_text(json.dumps(record) + "\n")
+    return run
+
+
+def test_a_game_with_frames_shows_its_own_screen(tmp_path: Path) -> None:
+    """MsPacman's ALE screen, scaled by 2, with the overlay; a few seconds of emulation."""
+    pytest.importorskip("ale_py")
+    actions = np.random.default_rng(0).integers(0, 5, size=30).tolist()
+    run = _hand_made_run(tmp_path, {"name": "mspacman_perf", "kwargs": {"max_steps": 50}}, actions)
     video = write_video(run, 0, tmp_path / "pacman.mp4")
     frames = iio.imread(tmp_path / "pacman.mp4")
     assert video.source == "game"
     assert len(frames) == 31 + hold_frames()
     assert frames.shape[1:] == (496, 320, 3)  # 210 x 160 screen scaled by 2, the band, whole blocks
     assert frames[5][:420].std() > 10  # the maze, not a blank picture
+
+
+def test_a_gymnasium_game_shows_its_rgb_array_frames(tmp_path: Path) -> None:
+    pytest.importorskip("pygame")  # CartPole draws with it
+    run = _hand_made_run(tmp_path, {"gym_id": "CartPole-v1"}, [0, 1] * 5)
+    video = write_video(run, 0, tmp_path / "cartpole.mp4")
+    frames = iio.imread(tmp_path / "cartpole.mp4")
+    assert video.source == "game" and len(frames) == 11 + hold_frames()
+    assert frames.shape[1:] == (464, 608, 3)  # 400 x 600, the band, whole blocks
+    # Made without render_mode the same game draws nothing, and a video would show its features' grid.
+    game = GameFactory(gym_id="CartPole-v1").make_vector(1)
+    try:
+        assert [frame for _, frame, _ in played(game, 7, [0, 1])] == [None, None, None]
+    finally:
+        game.close()
 
 
 def test_a_video_needs_a_known_suffix_and_a_known_bug(run_dir: Path, tmp_path: Path, capsys) -> None:
