@@ -1,11 +1,7 @@
 """The ``evo`` command line.
 
-    evo run EXP.yaml [key=value ...] [--out DIR] [--resume RUN_DIR]
-    evo replay RUN_DIR BUG_ID
-    evo compare EXP.yaml|DIR ... [--seeds N] [--jobs J] [--out DIR]
-    evo report RUN_DIR
-    evo evaluate RUN_DIR ... [--episodes N] [--select best|front] [--baseline RUN_DIR] [--temperature T] [--out DIR]
-    evo plan run PLAN [--game NAME] [--kwarg KEY=VALUE ...]
+Commands: run, replay, compare, report, evaluate, plan run, plan from-text (``evo --help``
+and the README's "Commands" give their options).
 
 Bad input (a missing file, an unknown key, a wrong type, an unknown name) is one line on
 stderr and exit code 2, never a traceback.
@@ -23,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from evo.config import ConfigError
+from evo.extras import MissingExtra
 from evo.plans.cli import add_plan_parser, plan_command
 from games.base import GameSpecError
 
@@ -48,6 +45,8 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("run_dir", type=Path)
     replay.add_argument("bug_id", type=int)
     replay.add_argument("--repeats", type=int, default=3, help="replays judged together (default 3)")
+    replay.add_argument("--video", type=Path, metavar="FILE",
+                        help="write the replay as a video (.mp4 or .gif) instead of checking it")
     compare = sub.add_parser(
         "compare", help="run experiments over seeds (or read run directories) and compare them"
     )
@@ -56,8 +55,11 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("--seeds", type=int, default=5, help="seeds 0..N-1 per experiment (default 5)")
     compare.add_argument("--jobs", type=int, default=2, help="runs at the same time (default 2)")
     compare.add_argument("--out", type=Path, help="output folder (default compare/<stamp>)")
+    compare.add_argument("--html", action="store_true", help="also write compare.html in the output folder")
     report = sub.add_parser("report", help="print a run's summary and write its plots")
     report.add_argument("run_dir", type=Path)
+    report.add_argument("--html", action="store_true", help="also write report.html in the run directory")
+    report.add_argument("--videos", action="store_true", help="make a video of every bug that has none (videos/)")
     ev = sub.add_parser(
         "evaluate", help="play many episodes with each run's final agent; RELINE's table of bugs spotted"
     )
@@ -110,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "plan":
             return plan_command(args, console)
         return _replay(args, console)
-    except (UserError, ConfigError, GameSpecError) as exc:
+    except (UserError, ConfigError, GameSpecError, MissingExtra) as exc:
         print(f"evo: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
@@ -163,6 +165,16 @@ def _replay(args: argparse.Namespace, console: Console) -> int:
         raise UserError(f"{args.run_dir}: not a run directory (no {CONFIG})")
     if args.repeats < 1:
         raise UserError("--repeats must be at least 1")
+    if args.video is not None:
+        from evo.video import VideoError, write_video
+
+        try:
+            console.print(str(write_video(args.run_dir, args.bug_id, args.video)), markup=False)
+        except KeyError as exc:
+            raise UserError(exc.args[0]) from None
+        except VideoError as exc:
+            raise UserError(str(exc)) from None
+        return 0
     try:
         result = replay(args.run_dir, args.bug_id, repeats=args.repeats)
     except KeyError as exc:
@@ -183,7 +195,8 @@ def _compare(args: argparse.Namespace, console: Console) -> int:
                       markup=False)
 
     try:
-        result = compare(args.inputs, seeds=args.seeds, n_jobs=args.jobs, out=args.out, on_finished=finished)
+        result = compare(args.inputs, seeds=args.seeds, n_jobs=args.jobs, out=args.out, on_finished=finished,
+                         html=args.html)
     except CompareError as exc:
         raise UserError(str(exc)) from None
     for game, rows in result.summary.groupby("game", sort=False):
@@ -277,19 +290,22 @@ def _report(args: argparse.Namespace, console: Console) -> int:
         raise UserError(f"{run_dir}: run has no {GENERATIONS} (not one generation finished)")
     run = load_run(run_dir)
     facts = game_facts(run)
-    console.print(_metric_table(summary(run, len(facts.injected) if facts.has_truth else None),
-                                f"{run.config['name']} (seed {run.config.get('seed', 0)})"))
-    figures = run_dir / "plots"
-    written = [
-        plots.bugs_over([run], "env_steps", figures / "bugs_over_steps.png"),
-        plots.bugs_over([run], "wall_s", figures / "bugs_over_seconds.png"),
-        plots.objectives_per_generation(run, figures / "objectives.png"),
-        plots.coverage_maps([run], figures / "coverage_map.png"),
-    ]
-    console.print(f"plots: {', '.join(str(p) for p in written if p is not None)}")
+    injected = len(facts.injected) if facts.has_truth else None
+    console.print(_metric_table(summary(run, injected), f"{run.config['name']} (seed {run.config.get('seed', 0)})"))
+    written = plots.run_figures(run, run_dir / "plots")
+    console.print(f"plots: {', '.join(str(p) for p in written)}")
     total, checkpoints = disk_usage(run_dir)
     kept = len(list((run_dir / "checkpoints").glob("gen_*.pt")))
     console.print(f"run directory: {total / 1e6:.2f} MB on disk ({checkpoints / 1e6:.2f} MB in {kept} checkpoints)")
+    if args.html or args.videos:
+        from evo import html_report
+
+        if args.html:
+            html_report.check_installed()
+        if args.videos:
+            html_report.make_videos(run, lambda line: console.print(line, markup=False))
+        if args.html:
+            console.print(f"page: {html_report.run_page(run, written, injected)}")
     return 0
 
 

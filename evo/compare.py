@@ -9,7 +9,8 @@ the runs found under it. Then ``<out>`` gets:
 - ``summary.csv``: one row per strategy (the run's config ``name``), :func:`evo.report.compare`;
 - ``pairwise.csv``: one row per pair of strategies on the same game, :func:`evo.report.pairwise`;
 - ``runs.csv``: one row per run, :func:`evo.report.runs_table`;
-- ``plots/``: bugs over env steps and over wall seconds, final Pareto fronts, coverage maps.
+- ``plots/``: bugs over env steps and over wall seconds, final Pareto fronts, coverage maps;
+- ``compare.html`` with ``--html``: all of the above on one page (:mod:`evo.html_report`).
 """
 
 from __future__ import annotations
@@ -152,8 +153,9 @@ def run_jobs(jobs: Sequence[Job], n_jobs: int) -> Iterator[Finished]:
     return parallel(delayed(run_job)(job) for job in jobs)
 
 
-def write_outputs(run_dirs: Sequence[Path], out: Path) -> Comparison:
-    """Tables (``summary.csv``, ``pairwise.csv``, ``runs.csv``) and plots of the runs, into ``out``."""
+def write_outputs(run_dirs: Sequence[Path], out: Path, html: bool = False) -> Comparison:
+    """Tables (``summary.csv``, ``pairwise.csv``, ``runs.csv``) and plots of the runs, into
+    ``out``; with ``html``, ``compare.html`` too (:func:`evo.html_report.compare_page`)."""
     from evo import plots
     from evo.report import load_run, pairwise_tests, run_metrics, summarize
 
@@ -173,6 +175,10 @@ def write_outputs(run_dirs: Sequence[Path], out: Path) -> Comparison:
     coverage = plots.coverage_maps(loaded, figures / "coverage_maps.png")
     if coverage is not None:
         files.append(coverage)
+    if html:
+        from evo.html_report import compare_page
+
+        files.append(compare_page(summary, pairs, runs, [f for f in files if f.suffix == ".png"], out))
     return Comparison(runs, summary, pairs, files)
 
 
@@ -182,6 +188,7 @@ def compare(
     n_jobs: int = 2,
     out: str | Path | None = None,
     on_finished: Callable[[int, int, Finished], None] | None = None,
+    html: bool = False,
 ) -> Comparison:
     """Run what needs running, read the rest, and write the comparison into ``out``.
 
@@ -191,10 +198,15 @@ def compare(
         n_jobs: Runs at the same time (loky worker processes).
         out: Output folder; ``compare/<stamp>`` when None.
         on_finished: Called as ``(done, total, finished)`` after each run.
+        html: Write ``compare.html`` too; checked before anything runs (Jinja2 installed).
     """
     out = Path(out) if out is not None else Path("compare") / time.strftime("%Y%m%d-%H%M%S")
     jobs, run_dirs = plan(inputs, seeds, out)
+    if html:
+        from evo.html_report import check_installed
+
+        check_installed()
     for done, finished in enumerate(run_jobs(jobs, n_jobs), start=1):
         if on_finished is not None:
             on_finished(done, len(jobs), finished)
-    return write_outputs(run_dirs, out)
+    return write_outputs(run_dirs, out, html)

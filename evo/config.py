@@ -20,6 +20,7 @@ from evo.finetune import REGISTRY as FINETUNE_ALGORITHMS
 from evo.finetune import A2CConfig, PPOConfig, UpdateConfig
 from evo.explore.config import ExplorationFields
 from evo.parallel import ParallelConfig
+from evo.scalars import LoggingConfig
 
 
 class ConfigError(ValueError):
@@ -213,6 +214,7 @@ class Experiment(Strict):
     finetune: FinetuneConfig = Field(default_factory=FinetuneConfig)
     parallel: ParallelConfig = Field(default_factory=ParallelConfig)
     checkpoint: CheckpointConfig = Field(default_factory=CheckpointConfig)
+    logging: LoggingConfig = Field(default_factory=LoggingConfig)
     runs_dir: str = Field("runs", description="Parent folder of run directories.")
     device: str = Field(
         "cpu",

@@ -280,6 +280,19 @@ def objectives_per_generation(run: RunData, path: str | Path) -> Path:
     return _save(fig, path)
 
 
+def run_figures(run: RunData, folder: str | Path) -> list[Path]:
+    """Every figure of one run (``evo report``): bugs over env steps and over seconds,
+    objectives per generation, and the coverage map where the run has a checkpoint."""
+    folder = Path(folder)
+    written = [
+        bugs_over([run], "env_steps", folder / "bugs_over_steps.png"),
+        bugs_over([run], "wall_s", folder / "bugs_over_seconds.png"),
+        objectives_per_generation(run, folder / "objectives.png"),
+        coverage_maps([run], folder / "coverage_map.png"),
+    ]
+    return [p for p in written if p is not None]
+
+
 def frame_time_violins(frames: dict[str, np.ndarray], threshold_ms: float, path: str | Path) -> Path:
     """RELINE's figure: per agent, a violin of the frame times at its low-FPS points.
 

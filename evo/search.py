@@ -26,6 +26,7 @@ from evo.config import Experiment, dump_experiment
 from evo.explore.frontier import Frontier, Plan, explore_rng
 from evo.finetune import DIAGNOSTICS, Diagnostics
 from evo.parallel import Executor, chunks
+from evo.scalars import ScalarLog, check_installed
 from evo.tasks import DenseReward, PlayTask, TuneTask, run_play, run_tune
 from evo.operators import Operators, Population, episode_cases, hypervolume
 from games.base import BUG_KINDS
@@ -73,6 +74,8 @@ class Search:
     """One run of an experiment into one run directory."""
 
     def __init__(self, exp: Experiment, run_dir: Path, progress: ProgressFn | None = None) -> None:
+        if exp.logging.tensorboard:
+            check_installed()  # one line before anything is built or written
         self.exp = exp
         self.run_dir = Path(run_dir)
         self.progress = progress
@@ -99,10 +102,14 @@ class Search:
         share = exp.search.return_share
         self.frontier = Frontier(self.spec, share, explore_rng(exp.seed)) if share else None
         """The cells reached and the returns to them (``search.strategy``, ``frontier_share``)."""
+        self.scalars: ScalarLog | None = None
+        """TensorBoard scalars of each generation (``logging.tensorboard``), opened by run."""
 
     # ----------------------------------------------------------------- games and play
     def close(self) -> None:
         self.executor.close()
+        if self.scalars is not None:
+            self.scalars.close()
         if self.built.truth is not None:
             self.built.truth.close()
 
@@ -329,10 +336,12 @@ class Search:
             restored = self._restore() if resume else None
             if restored is None:  # a new run, or one killed before its first checkpoint
                 rundir.start(self.run_dir, dump_experiment(self.exp), self.built.facts, again=resume)
+                self._open_scalars(None)
                 pop = self._initial()
                 self._finish_generation(pop)
             else:
                 pop = restored
+                self._open_scalars(self.counters.generation + 1)
                 self._write_tables()  # a kill may have come between the checkpoint and its tables
             while not self._done():
                 self.counters.generation += 1
@@ -345,10 +354,16 @@ class Search:
         self.population = pop
         return pop
 
+    def _open_scalars(self, purge_from: int | None) -> None:
+        if self.exp.logging.tensorboard:
+            self.scalars = ScalarLog(self.run_dir, purge_from)
+
     def _finish_generation(self, pop: Population) -> None:
         with self._timed("bookkeeping"):
             row = self._row(pop)
             rundir.append_generation(self.run_dir, row)
+            if self.scalars is not None:
+                self.scalars.add(row, self.seconds)
             self._checkpoint(pop)
             self._write_tables()
         if self.progress is not None:

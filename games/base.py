@@ -181,6 +181,9 @@ class VectorGame(Protocol):
 
     Once a copy is terminated, truncated or has raised, later steps leave it unchanged and
     return reward 0 with its done flags still set, until the next ``reset``.
+
+    Optional, duck-typed: ``render_frames()`` and ``action_names`` (:class:`ShowsFrames`),
+    what a replay video shows.
     """
 
     num_envs: int
@@ -209,6 +212,24 @@ def actor_type(name: str) -> str:
     oracles and plans read types without asking the game."""
     head, _, tail = name.rpartition("_")
     return head if head and tail.isdigit() else name
+
+
+@runtime_checkable
+class ShowsFrames(Protocol):
+    """What a vector game may add so that a replay shows what a player would have seen.
+
+    Optional and duck-typed: a game without it gets a drawing of its map (``render_map``)
+    with the agent's trace instead.
+
+    Attributes:
+        action_names: Optional too (read with ``getattr``): one short name per action, for
+            the video's overlay; the action's index is shown without it.
+    """
+
+    def render_frames(self) -> np.ndarray | None:
+        """What each copy shows now: ``[N, H, W, 3]`` uint8 RGB, or None when this instance
+        draws nothing (a Gymnasium env made without ``render_mode="rgb_array"``)."""
+        ...
 
 
 @dataclass(frozen=True)

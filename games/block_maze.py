@@ -242,6 +242,8 @@ class BlockMazeVector:
         """Ground truth: which injected bug a reported bug is (see :func:`_match`)."""
         return _match(self.injected_bugs, bug)
 
+    action_names = ("N", "S", "E", "W")  # MOVES, in order
+
     def render_map(self) -> np.ndarray:
         """The maze from above for plots: ``[row, col]`` uint8, 1 = block or wall, 0 = floor.
 

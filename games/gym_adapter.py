@@ -215,6 +215,15 @@ class GymVectorGame:
             info={key: info_column(values) for key, values in info.items()},
         )
 
+    def render_frames(self) -> np.ndarray | None:
+        """Every copy's ``env.render()``, ``[N, H, W, 3]`` uint8 (:class:`games.base.ShowsFrames`);
+        None when the envs were not made with ``render_mode="rgb_array"`` or one failed to draw."""
+        self._check_open()
+        frames = self._runner.render()
+        if any(f is None or isinstance(f, GameError) for f in frames):
+            return None
+        return np.stack(frames)
+
     def close(self) -> None:
         """Close every env and end every worker process (reaped: no zombies). Idempotent."""
         if self._closed:

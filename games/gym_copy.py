@@ -208,6 +208,13 @@ class GameCopy:
             self.broken = True
             raise
 
+    def render(self) -> np.ndarray | None:
+        """The env's frame now, ``[H, W, 3]`` uint8; None unless it was made with
+        ``render_mode="rgb_array"``."""
+        if getattr(self.env, "render_mode", None) != "rgb_array":
+            return None
+        return np.asarray(self.env.render(), dtype=np.uint8)[..., :3]
+
     def close(self) -> None:
         """Close the env; a game that fails to close is not worth a finding here."""
         try:
@@ -279,6 +286,15 @@ class InProcessRunner:
         for i, action in zip(indices, actions):
             try:
                 out.append(self.copies[i].step(action))
+            except GAME_FAULTS as exc:
+                out.append(game_error(exc))
+        return out
+
+    def render(self) -> list[Reply]:
+        out: list[Reply] = []
+        for copy in self.copies:
+            try:
+                out.append(copy.render())
             except GAME_FAULTS as exc:
                 out.append(game_error(exc))
         return out

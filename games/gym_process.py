@@ -63,7 +63,10 @@ def _worker_main(conn: mp_connection.Connection, make_env: Callable[[], gym.Env]
             if command == "close":
                 return
             try:
-                result = copy.step(arg) if command == "step" else copy.reset(arg)
+                if command == "render":
+                    result = copy.render()
+                else:
+                    result = copy.step(arg) if command == "step" else copy.reset(arg)
                 reply: tuple[str, Any] = ("ok", result)
             except GAME_FAULTS as exc:
                 reply = ("error", game_error(exc))
@@ -283,6 +286,14 @@ class ProcessRunner:
     def step(self, indices: Sequence[int], actions: Sequence[int]) -> list[Reply]:
         sent, dead = self._send_all(indices, "step", actions)
         replies = self._collect(sent, self.timeout_s, "step")
+        replies.update(dead)
+        return [replies[i] for i in indices]
+
+    def render(self) -> list[Reply]:
+        """Every copy's frame (:meth:`games.gym_copy.GameCopy.render`), awaited as a step is."""
+        indices = range(len(self.workers))
+        sent, dead = self._send_all(indices, "render", [None] * len(self.workers))
+        replies = self._collect(sent, self.timeout_s, "render")
         replies.update(dead)
         return [replies[i] for i in indices]
 

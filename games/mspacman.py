@@ -271,6 +271,12 @@ class MsPacmanPerfVector:
         """The first maze from above, indexed by the feature buckets (see :func:`render_map`)."""
         return render_map()
 
+    action_names = ACTION_NAMES
+
+    def render_frames(self) -> np.ndarray:
+        """Each copy's screen now, ``[N, 210, 160, 3]`` uint8 (ALE's ``getScreenRGB``)."""
+        return np.stack([ale.getScreenRGB() for ale in self.ales])
+
     def close(self) -> None:
         """Let go of the emulators (ALE frees them when they are collected)."""
         self.ales.clear()

@@ -7,6 +7,7 @@ entry-point group (``name = "package.module:Class"``).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 from dataclasses import dataclass
@@ -210,6 +211,26 @@ class GameFactory:
         game = GymVectorGame(target.make_env, num_envs, step_timeout_s=self.step_timeout_s,
                              info_keys=self.info_keys)
         return wrap(game, self.wrappers)
+
+    def rendering(self) -> "GameFactory":
+        """The same game made to draw frames, for replay videos.
+
+        A game played through the Gymnasium adapter (no numpy vector form) gets
+        ``render_mode="rgb_array"`` when its env lists that mode and the kwargs choose no
+        other; a game with a vector form draws through its ``render_frames`` (or not at all)
+        and is returned as it is. Rendering changes what is drawn, never what is played.
+        """
+        entry = self._entry()
+        if (entry is not None and entry.vector_entry_point is not None) or "render_mode" in dict(self.kwargs):
+            return self
+        env = self.make_env()
+        try:
+            modes = env.metadata.get("render_modes", [])
+        finally:
+            env.close()
+        if "rgb_array" not in modes:
+            return self
+        return dataclasses.replace(self, kwargs=(*self.kwargs, ("render_mode", "rgb_array")))
 
     def spec(self) -> GameSpec:
         """The game's :class:`GameSpec`, read from a single-copy vector instance."""

@@ -24,7 +24,6 @@ work, not the place; CPU time keeps only the engine's own cost.
 
 Rendering cost is a property of what is in view: where the player stands and where it
 looks. The state features are therefore ``(x, y, angle)``: map position cut into cells of
-looks. The state features are therefore ``(x, y, angle)``: map position cut into cells of
 :data:`games.doom_level.CELL` map units and the view direction into 8 octants. The rules
 live in :class:`VizDoomVector`, which measures each copy separately; :class:`VizDoomGame`
 is the generic scalar adapter over one copy (:class:`games.vector_env.VectorEnv`), which
@@ -123,6 +122,7 @@ class DoomCopy:
         self.done = False
         self.obs = np.zeros(OBS_SIZE, dtype=np.float32)
         self.features = np.zeros(3, dtype=np.float64)
+        self.screen: np.ndarray | None = None
         self._visited: set[tuple[int, int]] = set()
         self._total = 0.0
 
@@ -158,6 +158,7 @@ class DoomCopy:
             [min(max(health / 100.0, 0.0), 2.0)], profile,
         ]).astype(np.float32)
         self.features = np.array([x, y, angle % 360.0], dtype=np.float64)
+        self.screen = state.screen_buffer  # [H, W] uint8 (GRAY8), kept for replay videos
 
     def _explore_reward(self) -> float:
         cell = tuple(np.floor((self.features[:2] - self._low) / CELL).astype(int).tolist())
@@ -319,6 +320,14 @@ class VizDoomVector:
     def render_map(self) -> np.ndarray:
         """The level from above: ``[x cell, y cell]`` uint8, 1 where no one can stand."""
         return level_geometry(self.settings).walls.copy()
+
+    action_names = tuple(name for name, *_ in ACTIONS)
+
+    def render_frames(self) -> np.ndarray | None:
+        """Each copy's last screen, ``[N, H, W, 3]`` uint8 (gray: equal channels); None before a reset."""
+        if any(c is None or c.screen is None for c in self.copies):
+            return None
+        return np.repeat(np.stack([c.screen for c in self.copies])[..., None], 3, axis=-1)
 
     def close(self) -> None:
         """Stop every engine process (safe to call twice)."""

@@ -1,0 +1,189 @@
+"""The pictures of a replay video: the game's own frame or a drawing of its map, and the overlay.
+
+A game that shows frames (:class:`games.base.ShowsFrames`) is scaled up by a whole factor so
+that its pixels stay sharp. A game without frames gets its level from above (``render_map``,
+kept in ``game.json``) cut into the buckets of its first two state features, the cells the
+agent has been in so far shaded, its path drawn through them, the start and the agent's
+cell marked, and, once the bug has shown, the bug's cell ringed in red. A game with neither
+gets the same drawing on an empty grid. Under the picture a band holds two lines: the step
+and the action that led to it, then the oracle's message from the bug's step on (wrapped over
+two lines).
+
+Every frame of one video has the same size, a multiple of :data:`MACRO_BLOCK` pixels each
+way (H.264 codes 16 x 16 blocks; imageio would otherwise resize the frames itself).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from evo.game_facts import GameFacts
+
+PICTURE_PX = 480
+"""About how many pixels the longer side of the picture gets."""
+BAND_PX = 64
+"""Height of the overlay band under the picture: three lines of text."""
+BAND_ROWS = 3
+MACRO_BLOCK = 16
+FONT_PX = 14
+
+FLOOR = (244, 241, 234)
+WALL = (59, 59, 59)
+VISITED = (169, 200, 232)
+PATH = (74, 144, 200)
+AGENT = (31, 95, 168)
+START = (60, 160, 80)
+BUG = (214, 39, 40)
+BAND = (24, 24, 24)
+TEXT = (240, 240, 240)
+
+
+def _font() -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+    try:
+        return ImageFont.load_default(size=FONT_PX)
+    except TypeError:  # Pillow older than 10.1: the bitmap font, one size
+        return ImageFont.load_default()
+
+
+def padded(n: int) -> int:
+    """``n`` rounded up to a whole number of macro blocks."""
+    return -(-n // MACRO_BLOCK) * MACRO_BLOCK
+
+
+def frame_size(picture_hw: tuple[int, int]) -> tuple[int, int]:
+    """``(height, width)`` of a video frame around a picture of ``picture_hw`` pixels."""
+    h, w = picture_hw
+    return padded(h + BAND_PX), padded(w)
+
+
+def scale_of(shape_hw: tuple[int, int]) -> int:
+    """The whole factor a game frame of ``shape_hw`` pixels is scaled up by."""
+    return max(1, round(PICTURE_PX / max(shape_hw)))
+
+
+def upscale(frame: np.ndarray, scale: int) -> np.ndarray:
+    """A ``[H, W, 3]`` frame with each pixel made a ``scale`` x ``scale`` block."""
+    return np.repeat(np.repeat(frame, scale, axis=0), scale, axis=1)
+
+
+@dataclass(frozen=True)
+class MapDrawing:
+    """Draws a grid game's level with the agent's trace; one per video.
+
+    Args:
+        facts: The run's game facts: the spec (buckets) and the map (walls), if any.
+    """
+
+    facts: GameFacts
+
+    @property
+    def grid_shape(self) -> tuple[int, int]:
+        bins = self.facts.spec.feature_bins
+        return (int(bins[0]), int(bins[1])) if len(bins) >= 2 else (1, int(bins[0]))
+
+    @property
+    def cell_px(self) -> int:
+        return max(4, PICTURE_PX // max(self.grid_shape))
+
+    @property
+    def picture_hw(self) -> tuple[int, int]:
+        rows, cols = self.grid_shape
+        return rows * self.cell_px, cols * self.cell_px
+
+    def cells(self, features: np.ndarray) -> list[tuple[int, int]]:
+        """(row, column) on the map of each state in ``features`` ``[T, F]``."""
+        b = self.facts.spec.buckets(np.asarray(features, dtype=np.float64))
+        if b.shape[-1] >= 2:
+            return [(int(r), int(c)) for r, c in b[:, :2]]
+        return [(0, int(c)) for c in b[:, 0]]
+
+    def draw(self, trace: Sequence[tuple[int, int]], bug_cell: tuple[int, int] | None) -> np.ndarray:
+        """The level with the cells of ``trace`` (oldest first, the agent at its end).
+
+        Args:
+            trace: Cells the agent was in, from the start to now.
+            bug_cell: Where the bug showed, ringed in red; None before it did.
+
+        Returns:
+            ``[H, W, 3]`` uint8, :attr:`picture_hw`.
+        """
+        px = self.cell_px
+        walls = self.facts.walls
+        grid = np.zeros(self.grid_shape, dtype=bool)
+        if walls is not None and walls.shape == grid.shape:
+            grid = walls > 0
+        colours = np.where(grid[..., None], np.array(WALL, np.uint8), np.array(FLOOR, np.uint8))
+        for r, c in set(trace):
+            if not grid[r, c]:
+                colours[r, c] = VISITED
+        image = Image.fromarray(upscale(colours.astype(np.uint8), px))
+        draw = ImageDraw.Draw(image)
+        centre = [(c * px + px / 2, r * px + px / 2) for r, c in trace]
+        if len(centre) > 1:
+            draw.line(centre, fill=PATH, width=max(1, px // 6))
+        if trace:
+            self._disc(draw, trace[0], START, 0.22)
+            self._disc(draw, trace[-1], AGENT, 0.36)
+        if bug_cell is not None:
+            r, c = bug_cell
+            draw.ellipse([c * px + 1, r * px + 1, (c + 1) * px - 2, (r + 1) * px - 2],
+                         outline=BUG, width=max(2, px // 8))
+        return np.asarray(image)
+
+    def _disc(self, draw: ImageDraw.ImageDraw, cell: tuple[int, int], colour: tuple, radius: float) -> None:
+        px = self.cell_px
+        x, y = cell[1] * px + px / 2, cell[0] * px + px / 2
+        draw.ellipse([x - radius * px, y - radius * px, x + radius * px, y + radius * px], fill=colour)
+
+
+def with_overlay(picture: np.ndarray, size_hw: tuple[int, int], lines: Sequence[tuple[str, tuple]]) -> np.ndarray:
+    """``picture`` on a frame of ``size_hw`` with the text band under it.
+
+    Args:
+        picture: ``[h, w, 3]`` uint8, at most the frame's size less the band.
+        size_hw: The video's frame size (:func:`frame_size`).
+        lines: ``(text, colour)`` paragraphs, wrapped at words to the frame's width; what
+            does not fit in the band's three lines is cut.
+
+    Returns:
+        ``[H, W, 3]`` uint8.
+    """
+    h, w = size_hw
+    frame = Image.new("RGB", (w, h), BAND)
+    frame.paste(Image.fromarray(np.ascontiguousarray(picture)), (0, 0))
+    draw = ImageDraw.Draw(frame)
+    font = _font()
+    rows = [(row, colour) for text, colour in lines for row in _wrap(draw, text, font, w - 12)]
+    if len(rows) > BAND_ROWS:
+        rows = rows[:BAND_ROWS]
+        rows[-1] = (_cut(draw, rows[-1][0] + " …", font, w - 12), rows[-1][1])
+    top = picture.shape[0] + 3
+    for i, (text, colour) in enumerate(rows):
+        draw.text((6, top + i * (FONT_PX + 5)), text, fill=colour, font=font)
+    return np.asarray(frame)
+
+
+def _cut(draw: ImageDraw.ImageDraw, text: str, font: Any, width: int) -> str:
+    """``text`` shortened with an ellipsis until it fits ``width`` pixels."""
+    if draw.textlength(text, font=font) <= width:
+        return text
+    while text and draw.textlength(text + "…", font=font) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def _wrap(draw: ImageDraw.ImageDraw, text: str, font: Any, width: int) -> list[str]:
+    """``text`` broken at spaces into rows of at most ``width`` pixels (a word wider than a
+    row is cut)."""
+    rows: list[str] = []
+    for word in text.split():
+        joined = f"{rows[-1]} {word}" if rows else word
+        if rows and draw.textlength(joined, font=font) <= width:
+            rows[-1] = joined
+        else:
+            rows.append(_cut(draw, word, font, width))
+    return rows or [""]
