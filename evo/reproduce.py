@@ -12,8 +12,9 @@ measured under the run's load and against the run's threshold.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from evo import rundir
 from evo.agents.script import ScriptAgent
@@ -31,50 +32,72 @@ MAX_COPIES = 256
 
 
 class Reproducer:
-    """The run's game and bug ``bug_id``'s oracle, ready to judge action scripts.
+    """The run's game and oracles, ready to judge action scripts against the run's bugs.
 
     Args:
         run_dir: The run directory.
-        bug_id: The bug's id in ``bugs.jsonl``.
         repeats: Copies each script is played in (statistical oracles: at least the run's).
+        game_kwargs: Keyword arguments that replace the run's ``game.kwargs`` entries: another
+            build of the game (``evo regress``).
 
     Raises:
-        KeyError: no such bug, or its oracle is not in the run's config.
+        ValueError: ``game_kwargs`` that the game does not take.
     """
 
-    def __init__(self, run_dir: str | Path, bug_id: int, repeats: int = 3) -> None:
-        run_dir = Path(run_dir)
-        self.record = find_bug(run_dir, bug_id)
-        exp = load_experiment(run_dir / rundir.CONFIG)
+    def __init__(self, run_dir: str | Path, repeats: int = 3,
+                 game_kwargs: Mapping[str, Any] | None = None) -> None:
+        self.run_dir = Path(run_dir)
+        exp = load_experiment(self.run_dir / rundir.CONFIG)
         self.built = Built.from_experiment(exp)
         self._games: dict[int, VectorGame] = {}
-        try:
-            names = [o.name for o in exp.oracles]
-            if self.record["oracle"] not in names:
-                raise KeyError(f"bug {bug_id} came from oracle {self.record['oracle']!r}, not in the run's config")
-            k = names.index(self.record["oracle"])
-            self.oracle = self.built.oracles[k]
-            ckpt = latest_checkpoint(run_dir)
-            if ckpt is not None:
-                state = load_checkpoint(ckpt).meta["oracles"][k]
-                if state is not None:
-                    self.oracle.load_state_dict(state)
-        except BaseException:
-            self.close()
-            raise
-        self.statistical = self.record["kind"] == "performance"
-        self.repeats = max(repeats, run_batch(exp)) if self.statistical else repeats
+        if game_kwargs:
+            factory = self.built.factory
+            kwargs = {**dict(factory.kwargs), **dict(game_kwargs)}
+            self.built.factory = replace(factory, kwargs=tuple(sorted(kwargs.items())))
+            try:
+                self.built.factory.validate()
+            except Exception as exc:
+                self.close()
+                raise ValueError(str(exc)) from exc
+        self._names = [o.name for o in exp.oracles]
+        self._states: list[Any] = [None] * len(self._names)
+        ckpt = latest_checkpoint(self.run_dir)
+        if ckpt is not None:
+            self._states = list(load_checkpoint(ckpt).meta["oracles"])
+        self._loaded: set[int] = set()
+        self.repeats = repeats
+        self._run_batch = run_batch(exp)
+
+    def bug(self, bug_id: int) -> dict[str, Any]:
+        """Bug ``bug_id``'s ``bugs.jsonl`` record.
+
+        Raises:
+            KeyError: no such bug, or its oracle is not in the run's config.
+        """
+        record = find_bug(self.run_dir, bug_id)
+        if record["oracle"] not in self._names:
+            raise KeyError(f"bug {bug_id} came from oracle {record['oracle']!r}, not in the run's config")
+        return record
+
+    def _oracle(self, record: Mapping[str, Any]) -> Any:
+        """The record's oracle, with the state it had at the end of the run."""
+        k = self._names.index(record["oracle"])
+        oracle = self.built.oracles[k]
+        if k not in self._loaded and self._states[k] is not None:
+            oracle.load_state_dict(self._states[k])
+        self._loaded.add(k)
+        return oracle
 
     def _game(self, n: int) -> VectorGame:
         if n not in self._games:
             self._games[n] = self.built.factory.make_vector(n)
         return self._games[n]
 
-    def _play(self, scripts: Sequence[Sequence[int]]) -> RolloutBatch:
+    def _play(self, record: Mapping[str, Any], scripts: Sequence[Sequence[int]]) -> RolloutBatch:
         """One episode per script (all of one length), from the bug's seed."""
         n = len(scripts)
         result = play(
-            self._game(n), [int(self.record["seed"])] * n, [int(self.record["policy"])] * n,
+            self._game(n), [int(record["seed"])] * n, [int(record["policy"])] * n,
             ScriptAgent(scripts, self.built.spec.n_actions), max_steps=len(scripts[0]),
             columns=self.built.columns,  # a replay's probs are the script's (one-hot)
         )
@@ -82,35 +105,38 @@ class Reproducer:
             self._games.pop(n).close()
         return result.rollouts
 
-    def _judge(self, batch: RolloutBatch) -> list[Bug]:
-        self.oracle.forget_visits()  # judged on their own evidence
-        return [b for b in self.oracle.check(batch) if b.signature == self.record["signature"]]
+    def copies(self, record: Mapping[str, Any]) -> int:
+        """Copies each script of this bug is played in."""
+        return max(self.repeats, self._run_batch) if record["kind"] == "performance" else self.repeats
 
-    def found(self, scripts: Sequence[Sequence[int]]) -> list[list[Bug]]:
-        """For each script, the reports of the bug its ``repeats`` copies gave (empty: none)."""
+    def found(self, record: Mapping[str, Any], scripts: Sequence[Sequence[int]]) -> list[list[Bug]]:
+        """For each script, the reports of the bug that its copies gave (empty: none)."""
+        oracle, repeats = self._oracle(record), self.copies(record)
+        statistical = record["kind"] == "performance"
         out: list[list[Bug]] = [[] for _ in scripts]
         by_length: dict[int, list[int]] = {}
         for i, script in enumerate(scripts):
             by_length.setdefault(len(script), []).append(i)
-        per_play = 1 if self.statistical else max(1, MAX_COPIES // self.repeats)
+        per_play = 1 if statistical else max(1, MAX_COPIES // repeats)
         for length, rows in sorted(by_length.items()):
             if length == 0:
                 continue  # no step, no bug
             for start in range(0, len(rows), per_play):
                 chunk = rows[start : start + per_play]
-                copies = [list(scripts[i]) for i in chunk for _ in range(self.repeats)]
-                batch = self._play(copies)
+                batch = self._play(record, [list(scripts[i]) for i in chunk for _ in range(repeats)])
                 for j, i in enumerate(chunk):
-                    out[i] = self._judge(batch[j * self.repeats : (j + 1) * self.repeats])
+                    oracle.forget_visits()  # each script judged on its own evidence
+                    bugs = oracle.check(batch[j * repeats : (j + 1) * repeats])
+                    out[i] = [b for b in bugs if b.signature == record["signature"]]
         return out
 
-    def reproduces(self, scripts: Sequence[Sequence[int]]) -> list[bool]:
+    def reproduces(self, record: Mapping[str, Any], scripts: Sequence[Sequence[int]]) -> list[bool]:
         """For each script, whether the bug showed in any of its copies."""
-        return [bool(bugs) for bugs in self.found(scripts)]
+        return [bool(bugs) for bugs in self.found(record, scripts)]
 
-    def first_step(self, script: Sequence[int]) -> int | None:
+    def first_step(self, record: Mapping[str, Any], script: Sequence[int]) -> int | None:
         """The earliest step at which ``script`` shows the bug, or None if it does not."""
-        bugs = self.found([script])[0]
+        bugs = self.found(record, [script])[0]
         return min(b.step for b in bugs) if bugs else None
 
     def close(self) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from evo.reproduce import Reproducer
 
@@ -82,17 +82,21 @@ def ddmin(trace: Sequence[int], reproduces: Callable[[list[list[int]]], list[boo
     return current, plays
 
 
+def shrink_bug(reproducer: Reproducer, record: Mapping[str, Any], max_plays: int = MAX_PLAYS) -> ShrinkResult:
+    """Shrink one bug: its trace first cut after the earliest step at which the bug shows,
+    then reduced by :func:`ddmin`, each candidate verified by its oracle."""
+    original = tuple(int(a) for a in record["actions"])
+    first = reproducer.first_step(record, list(original))
+    if first is None:
+        return ShrinkResult(dict(record), original, original, False, 1)
+    prefix = list(original[: first + 1])
+    shrunk, plays = ddmin(prefix, lambda scripts: reproducer.reproduces(record, scripts), max_plays)
+    if not reproducer.reproduces(record, [shrunk])[0]:  # the last word is the oracle's, once more
+        shrunk = prefix
+    return ShrinkResult(dict(record), original, tuple(shrunk), True, plays + 2)
+
+
 def shrink(run_dir: str | Path, bug_id: int, max_plays: int = MAX_PLAYS) -> ShrinkResult:
-    """Shrink bug ``bug_id`` of a run: its trace first cut after the earliest step at which the
-    bug shows, then reduced by :func:`ddmin`, each candidate verified by its oracle."""
-    with Reproducer(run_dir, bug_id, repeats=1) as reproducer:
-        record = reproducer.record
-        original = tuple(int(a) for a in record["actions"])
-        first = reproducer.first_step(list(original))
-        if first is None:
-            return ShrinkResult(record, original, original, False, 1)
-        prefix = list(original[: first + 1])
-        shrunk, plays = ddmin(prefix, reproducer.reproduces, max_plays)
-        if not reproducer.reproduces([shrunk])[0]:  # the last word is the oracle's, once more
-            shrunk = prefix
-        return ShrinkResult(record, original, tuple(shrunk), True, plays + 2)
+    """Shrink bug ``bug_id`` of a run (:func:`shrink_bug`), each script played once."""
+    with Reproducer(run_dir, repeats=1) as reproducer:
+        return shrink_bug(reproducer, reproducer.bug(bug_id), max_plays)

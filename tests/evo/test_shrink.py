@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -69,8 +70,8 @@ def test_every_bug_of_a_run_shrinks_to_a_trace_that_still_reproduces_it(finished
         result = shrink(finished_run, int(bug["id"]))
         assert result.reproduced and len(result.shrunk) <= len(result.original)
         shorter += len(result.shrunk) < len(result.original)
-        with Reproducer(finished_run, int(bug["id"])) as again:  # judged as evo replay judges
-            assert again.reproduces([list(result.shrunk)]) == [True], bug["signature"]
+        with Reproducer(finished_run) as again:  # judged as evo replay judges, 3 copies
+            assert again.reproduces(bug, [list(result.shrunk)]) == [True], bug["signature"]
     assert shorter >= len(bugs) - 1
 
 
@@ -84,3 +85,24 @@ def test_a_trace_that_never_shows_the_bug_is_left_as_it_is(finished_run: Path, t
     (copy / "bugs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     result = shrink(copy, int(crash["id"]))
     assert not result.reproduced and result.shrunk == result.original
+
+
+def test_regress_reports_exactly_the_bugs_a_build_fixed(finished_run: Path) -> None:
+    from evo.regress import regress
+    from games.block_maze import BlockMaze
+
+    truth = BlockMaze(preset="small", maze_seed=0, heavy_ms=3.0)
+    bugs = [json.loads(line) for line in (finished_run / "bugs.jsonl").read_text().splitlines()]
+    found = {int(b["id"]): truth.match(SimpleNamespace(**b)) for b in bugs}
+    fixed = sorted({i for i in found.values() if i is not None})[::2]  # every other bug found
+    table = regress(finished_run, {"fixed_bugs": fixed})
+    expect = {bug_id: ("fixed" if injected in fixed else "remains") for bug_id, injected in found.items()}
+    assert dict(zip(table["id"], table["status"])) == expect
+    assert (table["status"] == "fixed").sum() >= 1 and (table["status"] == "remains").sum() >= 1
+
+
+def test_regress_refuses_kwargs_the_game_does_not_take(finished_run: Path) -> None:
+    from evo.regress import regress
+
+    with pytest.raises(ValueError, match="game.kwargs do not fit"):
+        regress(finished_run, {"no_such_kwarg": 1})
