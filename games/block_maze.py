@@ -116,6 +116,7 @@ class BlockMazeVector:
         maze_seed: int = 0,
         heavy_ms: float = 5.0,
         inject_bugs: bool = True,
+        fixed_bugs: Sequence[int] = (),
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
@@ -126,7 +127,10 @@ class BlockMazeVector:
         )
         self.num_envs = int(num_envs)
         self.layout = generate_layout(size, max_steps, n_bugs, block_density, int(maze_seed))
-        self._tables = MazeTables(self.layout, inject_bugs)
+        unknown = sorted(set(fixed_bugs) - set(range(len(self.layout.bug_cells))))
+        if unknown:
+            raise ValueError(f"fixed_bugs names no injected bug: {unknown} (ids are 0..{len(self.layout.bug_cells) - 1})")
+        self._tables = MazeTables(self.layout, inject_bugs, tuple(int(b) for b in fixed_bugs))
         self.heavy_ms = float(heavy_ms)
         self.game_spec = _game_spec(size, max_steps)
         self.injected_bugs: list[InjectedBug] = list(self._tables.bugs)
@@ -277,6 +281,8 @@ class BlockMaze(VectorEnv):
             changes nothing, as the game has no randomness of its own).
         heavy_ms: CPU time a performance bug burns, in milliseconds.
         inject_bugs: False plays the same maze with no bugs.
+        fixed_bugs: Ids of injected bugs this build of the game has fixed (they do nothing
+            and are no longer in ``injected_bugs``): what ``evo regress`` is tried on.
         render_mode: None or ``"ansi"``.
     """
 
@@ -293,12 +299,13 @@ class BlockMaze(VectorEnv):
         maze_seed: int = 0,
         heavy_ms: float = 5.0,
         inject_bugs: bool = True,
+        fixed_bugs: Sequence[int] = (),
         render_mode: str | None = None,
     ) -> None:
         game = BlockMazeVector(
             1, preset=preset, size=size, max_steps=max_steps, n_bugs=n_bugs,
             block_density=block_density, maze_seed=maze_seed, heavy_ms=heavy_ms,
-            inject_bugs=inject_bugs,
+            inject_bugs=inject_bugs, fixed_bugs=fixed_bugs,
         )
         super().__init__(game, low=0.0, high=1.0, render_mode=render_mode)
         self.layout = game.layout

@@ -304,7 +304,7 @@ class MazeTables:
     addition and everything a step needs about a cell is one gather.
     """
 
-    def __init__(self, layout: MazeLayout, inject_bugs: bool) -> None:
+    def __init__(self, layout: MazeLayout, inject_bugs: bool, fixed_bugs: Sequence[int] = ()) -> None:
         size = layout.size
         width = size + 2 * PAD
         self.width = width
@@ -343,6 +343,8 @@ class MazeTables:
             for i, (cell, event, target) in enumerate(
                 zip(layout.bug_cells, layout.bug_events, layout.bug_targets)
             ):
+                if i in fixed_bugs:
+                    continue  # this build of the game has it fixed
                 p = self.flat(cell)
                 self.event[p] = event
                 self.bug_id[p] = i

@@ -407,3 +407,14 @@ def test_vector_form_is_registered_and_satisfies_the_contract() -> None:
     with pytest.raises(ValueError, match="3 copies"):
         vec.reset([0])
     vec.close()
+
+
+def test_a_build_with_fixed_bugs_plays_the_same_maze_without_them() -> None:
+    from games.block_maze import BlockMaze
+
+    full = BlockMaze(preset="small", maze_seed=0)
+    fixed = BlockMaze(preset="small", maze_seed=0, fixed_bugs=[0, 3])
+    assert [b.id for b in fixed.injected_bugs] == [b.id for b in full.injected_bugs if b.id not in (0, 3)]
+    assert (fixed.layout.blocks == full.layout.blocks).all()
+    with pytest.raises(ValueError, match=r"fixed_bugs names no injected bug: \[99\]"):
+        BlockMaze(preset="small", maze_seed=0, fixed_bugs=[99])
