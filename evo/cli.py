@@ -1,7 +1,6 @@
 """The ``evo`` command line.
 
-Commands: run, replay, compare, report, evaluate, plan run, plan from-text (``evo --help``
-and the README's "Commands" give their options).
+Commands: run, replay, compare, report, evaluate, plan, shrink, regress (options: --help).
 
 Bad input (a missing file, an unknown key, a wrong type, an unknown name) is one line on
 stderr and exit code 2, never a traceback.
@@ -21,6 +20,7 @@ from rich.table import Table
 from evo.config import ConfigError
 from evo.extras import MissingExtra
 from evo.plans.cli import add_plan_parser, plan_command
+from evo.traces_cli import add_trace_parsers, trace_command
 from games.base import GameSpecError
 
 EXIT_BAD_INPUT = 2
@@ -85,6 +85,7 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--out", type=Path, help="output folder (default RUN_DIR/evaluation for one run, "
                     "evaluation/<stamp> for several)")
     add_plan_parser(sub)
+    add_trace_parsers(sub)
     return parser
 
 
@@ -111,6 +112,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _evaluate(args, console)
         if args.command == "plan":
             return plan_command(args, console)
+        if args.command in ("shrink", "regress"):
+            return trace_command(args, console)
         return _replay(args, console)
     except (UserError, ConfigError, GameSpecError, MissingExtra) as exc:
         print(f"evo: error: {exc}", file=sys.stderr)

@@ -106,3 +106,19 @@ def test_regress_refuses_kwargs_the_game_does_not_take(finished_run: Path) -> No
 
     with pytest.raises(ValueError, match="game.kwargs do not fit"):
         regress(finished_run, {"no_such_kwarg": 1})
+
+
+def test_evo_shrink_and_regress_commands(finished_run: Path, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    from evo.cli import main
+
+    run = Path(shutil.copytree(finished_run, tmp_path / "run"))
+    assert main(["shrink", str(run), "0"]) == 0
+    (line,) = [json.loads(x) for x in (run / "shrunk.jsonl").read_text().splitlines()]
+    assert line["id"] == 0 and line["reproduced"] and len(line["actions"]) <= line["original_length"]
+    assert main(["regress", str(run)]) == 1  # the same build: every bug remains
+    assert "0 of" in capsys.readouterr().out
+    assert main(["shrink", str(run), "999"]) == 2
+    assert "no bug with id 999" in capsys.readouterr().err
