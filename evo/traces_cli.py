@@ -14,11 +14,11 @@ import argparse
 import json
 from pathlib import Path
 
-import yaml
 from rich.console import Console
 from rich.table import Table
 
 from evo.config import ConfigError
+from evo.plans.cli import parse_kwargs
 
 SHRUNK = "shrunk.jsonl"
 
@@ -45,19 +45,6 @@ def _records(run_dir: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
 
 
-def _kwargs(items: list[str]) -> dict:
-    out = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ConfigError(f"--kwarg {item!r}: expected KEY=VALUE, e.g. fixed_bugs=[0,3]")
-        try:
-            out[key] = yaml.safe_load(value)
-        except yaml.YAMLError:
-            raise ConfigError(f"--kwarg {item!r}: the value is not valid YAML") from None
-    return out
-
-
 def trace_command(args: argparse.Namespace, console: Console) -> int:
     """Run ``evo shrink`` or ``evo regress``; returns the exit code."""
     records = _records(args.run_dir)
@@ -68,10 +55,10 @@ def trace_command(args: argparse.Namespace, console: Console) -> int:
     if args.repeats < 1:
         raise ConfigError("--repeats must be at least 1")
     try:
-        table = regress(args.run_dir, _kwargs(args.kwarg), repeats=args.repeats)
+        table = regress(args.run_dir, parse_kwargs(args.kwarg), repeats=args.repeats)
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
-    out = Table(title=f"{args.run_dir} on {_kwargs(args.kwarg)}")
+    out = Table(title=f"{args.run_dir} on {parse_kwargs(args.kwarg)}")
     for column in table.columns:
         out.add_column(str(column))
     for row in table.itertuples(index=False):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 import yaml
 from rich.console import Console
@@ -42,19 +43,30 @@ def add_plan_parser(sub: argparse._SubParsersAction) -> None:
     text.add_argument("--run", action="store_true", help="run the plan too; exit 0 passed, 1 failed")
 
 
+def parse_kwargs(items: list[str]) -> dict[str, Any]:
+    """``--kwarg KEY=VALUE`` options as a dict, each value read as YAML.
+
+    Raises:
+        ConfigError: an item without ``=`` or a value that is not YAML.
+    """
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"--kwarg {item!r}: expected KEY=VALUE, e.g. level_seed=3")
+        try:
+            out[key] = yaml.safe_load(value)
+        except yaml.YAMLError:
+            raise ConfigError(f"--kwarg {item!r}: the value is not valid YAML") from None
+    return out
+
+
 def game_factory(plan: Plan, name: str | None, kwargs: list[str]) -> GameFactory:
     """The game to run on: ``--game`` (else the plan's), its kwargs updated by ``--kwarg``."""
     if name is None and plan.game is None:
         raise ConfigError("plan: no game; give --game NAME or a game: {name: ...} in the plan")
     base = dict(plan.game.kwargs) if plan.game is not None and name is None else {}
-    for item in kwargs:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ConfigError(f"--kwarg {item!r}: expected KEY=VALUE, e.g. level_seed=3")
-        try:
-            base[key] = yaml.safe_load(value)
-        except yaml.YAMLError:
-            raise ConfigError(f"--kwarg {item!r}: the value is not valid YAML") from None
+    base.update(parse_kwargs(kwargs))
     game_name = name if name is not None else plan.game.name  # type: ignore[union-attr]
     factory = GameFactory(name=game_name, kwargs=tuple(sorted(base.items())))
     try:
