@@ -84,7 +84,8 @@ def test_a_sigkilled_run_leaves_no_process_behind(tmp_path: Path, game: str, row
         while time.monotonic() < deadline and proc.poll() is None:
             running = marked(token)
             # Games of the workers: the run's grandchildren, the last to be cleaned up.
-            players = sum(name == player and running.get(ppid, ("", 0))[1] == proc.pid
+            # (name.startswith: a venv made by `python3 -m venv` runs its processes as python3)
+            players = sum(name.startswith(player) and running.get(ppid, ("", 0))[1] == proc.pid
                           for name, ppid in running.values())
             if _rows(tmp_path / "run") >= rows and players >= 4:
                 break
