@@ -21,6 +21,7 @@ from evo.config import ConfigError
 from evo.extras import MissingExtra
 from evo.plans.cli import add_plan_parser, plan_command
 from evo.traces_cli import add_trace_parsers, trace_command
+from evo.vision_cli import add_vision_parser, vision_command
 from games.base import GameSpecError
 
 EXIT_BAD_INPUT = 2
@@ -86,6 +87,7 @@ def _parser() -> argparse.ArgumentParser:
                     "evaluation/<stamp> for several)")
     add_plan_parser(sub)
     add_trace_parsers(sub)
+    add_vision_parser(sub)
     return parser
 
 
@@ -96,10 +98,8 @@ def _interrupt(signum: int, frame: object) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     console = Console(highlight=False, soft_wrap=True)
-    # A scheduler's or a user's kill (SIGTERM) stops a run as Ctrl-C does: the engine closes
-    # its worker processes on the way out and the run can be resumed. Left to the default,
-    # we saw loky workers play on, orphaned, for half an hour, and a run take over a minute
-    # to exit.
+    # SIGTERM stops a run as Ctrl-C does (workers closed, resumable); left to the default,
+    # loky workers played on orphaned for half an hour.
     signal.signal(signal.SIGTERM, _interrupt)
     try:
         if args.command == "run":
@@ -112,8 +112,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _evaluate(args, console)
         if args.command == "plan":
             return plan_command(args, console)
-        if args.command in ("shrink", "regress"):
-            return trace_command(args, console)
+        if args.command in ("shrink", "regress", "vision"):
+            return (vision_command if args.command == "vision" else trace_command)(args, console)
         return _replay(args, console)
     except (UserError, ConfigError, GameSpecError, MissingExtra) as exc:
         print(f"evo: error: {exc}", file=sys.stderr)

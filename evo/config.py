@@ -34,7 +34,7 @@ class Strict(BaseModel):
 class WrapperConfig(Strict):
     """One observation wrapper (:mod:`games.wrappers`): changes what the agent sees, not the game."""
 
-    name: str = Field(description="frame_stack, resize or grayscale (games.wrappers.WRAPPERS).")
+    name: str = Field(description="frame_stack, resize, grayscale, detect or encode (games.wrappers).")
     kwargs: dict[str, Any] = Field(
         default_factory=dict,
         description="Passed to the wrapper: frame_stack {k}, resize {height, width, mode: area|max}.",

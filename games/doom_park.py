@@ -13,8 +13,8 @@ Episodes:
 - PPGTA's 9 actions: move forward, back, left, right; turn left, right; look up, down; jump.
   Each is held for ``frame_skip`` tics (default 4); the player runs, turns 7.5 degrees and
   looks 2 degrees a tic.
-- Observation: the RGB frame, ``[3, height, width]`` float32 in [0, 1] (160x120 by
-  default), nothing else: position and angle never reach a pixel policy.
+- Observation: the RGB frame, ``[3, height, width]`` uint8 (160x120 by default), nothing
+  else: position and angle never reach a pixel policy.
 - Reward: +1 the first time an episode enters a cell of 64 x 64 map units (exploring).
 - Truncated after ``max_steps`` (default 500; PPGTA plays 2,000); nothing terminates.
 - State features ``(x, y, angle)``: map units over the park's bounds in cells of 64 units,
@@ -117,7 +117,7 @@ def park_spec(layout: ParkLayout, resolution: str, max_steps: int) -> GameSpec:
     return GameSpec(
         obs_shape=(3, height, width), n_actions=len(ACTIONS), feature_names=("x", "y", "angle"),
         feature_low=(0.0, 0.0, 0.0), feature_high=(float(layout.size), float(layout.size), 360.0),
-        feature_bins=(cells, cells, ANGLE_BINS), max_steps=int(max_steps),
+        feature_bins=(cells, cells, ANGLE_BINS), max_steps=int(max_steps), obs_dtype="uint8",
     )
 
 
@@ -148,7 +148,7 @@ class ParkCopy:
 
     def _observe(self, state: Any) -> float:
         """Read the state; the exploration reward of the cell it stands in."""
-        self.obs = np.asarray(state.screen_buffer, dtype=np.float32) * np.float32(1 / 255)
+        self.obs = np.asarray(state.screen_buffer, dtype=np.uint8)
         x, y, angle = (float(v) for v in state.game_variables)
         self.features = np.array([x, y, angle % 360.0], dtype=np.float64)
         if self._labels:
@@ -234,7 +234,7 @@ class DoomParkVector:
         self._done = np.zeros(self.num_envs, dtype=bool)
         self._truncated = np.zeros(self.num_envs, dtype=bool)
         self._failed = np.zeros(self.num_envs, dtype=bool)
-        self._obs = np.zeros((self.num_envs, *self.game_spec.obs_shape), dtype=np.float32)
+        self._obs = np.zeros((self.num_envs, *self.game_spec.obs_shape), dtype=np.uint8)
         self._features = np.zeros((self.num_envs, 3), dtype=np.float64)
         try:
             for i in range(self.num_envs):
@@ -327,7 +327,7 @@ class DoomPark(VectorEnv):
     ) -> None:
         game = DoomParkVector(1, level_seed=level_seed, preset=preset, resolution=resolution,
                               frame_skip=frame_skip, max_steps=max_steps, labels=labels)
-        super().__init__(game, spaces.Box(0.0, 1.0, game.game_spec.obs_shape, dtype=np.float32))
+        super().__init__(game, spaces.Box(0, 255, game.game_spec.obs_shape, dtype=np.uint8))
         self.layout, self.oois, self.pathway = game.layout, game.oois, game.pathway
 
     @property

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import importlib
 import inspect
 from typing import Any, Callable, Mapping, Sequence
 
@@ -32,6 +33,28 @@ from games.base import GameSpec, VecStep, VectorGame
 
 WRAPPERS: dict[str, type["ObservationWrapper"]] = {}
 """Wrapper classes by the name a YAML gives them."""
+
+LAZY_WRAPPERS: dict[str, str] = {
+    "detect": "games.vision.detect_wrapper:Detect",
+    "encode": "games.vision.encode_wrapper:Encode",
+}
+"""Wrappers that carry torch models (:mod:`games.vision`), as ``"module:Class"``: imported the
+first time a YAML names them, so plain games never load the models' code."""
+
+
+def wrapper_class(name: str) -> type["ObservationWrapper"]:
+    """The wrapper class a YAML calls ``name``.
+
+    Raises:
+        ValueError: no wrapper has that name.
+    """
+    if name not in WRAPPERS and name in LAZY_WRAPPERS:
+        module, _, attr = LAZY_WRAPPERS[name].partition(":")
+        WRAPPERS[name] = getattr(importlib.import_module(module), attr)
+    if name not in WRAPPERS:
+        names = sorted(set(WRAPPERS) | set(LAZY_WRAPPERS))
+        raise ValueError(f"unknown wrapper {name!r}; expected one of {', '.join(names)}")
+    return WRAPPERS[name]
 
 
 def register_wrapper(name: str) -> Callable[[type["ObservationWrapper"]], type["ObservationWrapper"]]:
@@ -229,10 +252,9 @@ def check_wrapper(name: str, kwargs: Mapping[str, Any]) -> None:
 
     Values that depend on the game's observation (a resize of a vector) fail in :func:`wrap`.
     """
-    if name not in WRAPPERS:
-        raise ValueError(f"unknown wrapper {name!r}; expected one of {', '.join(sorted(WRAPPERS))}")
+    cls = wrapper_class(name)
     try:
-        inspect.signature(WRAPPERS[name]).bind(None, **dict(kwargs))
+        inspect.signature(cls).bind(None, **dict(kwargs))
     except TypeError as exc:
         raise ValueError(f"wrapper {name!r}: {exc}") from None
 
@@ -247,7 +269,7 @@ def wrap(game: VectorGame, wrapper_specs: Sequence[WrapperSpec]) -> VectorGame:
     try:
         for name, kwargs in wrapper_specs:
             check_wrapper(name, dict(kwargs))
-            game = WRAPPERS[name](game, **dict(kwargs))
+            game = wrapper_class(name)(game, **dict(kwargs))
     except BaseException:
         game.close()
         raise

@@ -99,7 +99,7 @@ def test_grayscale_weighs_the_channels_by_luma() -> None:
 @pytest.mark.parametrize(
     ("specs", "message"),
     [
-        ([("blur", {})], "unknown wrapper 'blur'; expected one of frame_stack, grayscale, resize"),
+        ([("blur", {})], "unknown wrapper 'blur'; expected one of detect, encode, frame_stack, grayscale, resize"),
         ([("frame_stack", {"n": 4})], "wrapper 'frame_stack': got an unexpected keyword argument 'n'"),
         ([("frame_stack", {"k": 0})], "k must be a positive integer, got 0"),
         ([("resize", {"height": 3, "width": 3})], "resize to 3x3 needs H and W multiples of them, got 4x6"),
@@ -140,7 +140,7 @@ def config(wrappers: list) -> dict:
 @pytest.mark.parametrize(
     ("wrappers", "message"),
     [
-        ([{"name": "blur"}], "game.wrappers[0]: unknown wrapper 'blur'; expected one of frame_stack, grayscale, resize"),
+        ([{"name": "blur"}], "game.wrappers[0]: unknown wrapper 'blur'; expected one of detect, encode, frame_stack, grayscale, resize"),
         ([{"name": "frame_stack", "kwargs": {"depth": 2}}], "game.wrappers[0]: wrapper 'frame_stack': got an unexpected keyword argument 'depth'"),
         ([{"name": "frame_stack", "kwargs": {"k": -1}}], "game.wrappers[0]: k must be a positive integer, got -1"),
         ([{"name": "frame_stack"}, {"name": "resize", "kwargs": {"height": 2, "width": 2}}], "game.wrappers[1]: resize needs image observations (C, H, W), got shape (116,)"),
