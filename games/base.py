@@ -26,7 +26,7 @@ import numpy as np
 
 from games.buckets import DENSE_KEYS, hash_rows
 
-BUG_KINDS = ("crash", "stuck", "logic", "performance", "balance")
+BUG_KINDS = ("crash", "stuck", "logic", "performance", "balance", "visual")
 OBS_DTYPES = ("float32", "uint8")
 """The dtypes a vector game's observations may have (:attr:`GameSpec.obs_dtype`)."""
 

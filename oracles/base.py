@@ -25,7 +25,7 @@ class Bug:
     """One bug report, with what it takes to replay it.
 
     Attributes:
-        kind: ``crash``, ``stuck``, ``logic``, ``performance`` or ``balance``.
+        kind: ``crash``, ``stuck``, ``logic``, ``performance``, ``balance`` or ``visual``.
         oracle: Name of the oracle that reported it.
         signature: The dedup key: two reports with one signature are one bug.
         message: What happened, for a human.
