@@ -17,6 +17,8 @@ from types import ModuleType
 
 from rich.console import Console
 
+from evo.config import ConfigError
+
 KINDS: dict[str, str] = {
     "detector": "games.vision.detector_train",
     "encoder": "games.vision.encoder_train",
@@ -48,8 +50,13 @@ def add_vision_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def vision_command(args: argparse.Namespace, console: Console) -> int:
-    """Run ``evo vision train|eval KIND``; returns the exit code."""
+    """Run ``evo vision train|eval KIND``; returns the exit code.
+
+    A ``ValueError`` from the model's module is bad input (a level range, a missing weights
+    file): one line and exit code 2, as every input error."""
     module = _module(args.kind)
-    if args.vision_action == "train":
-        return int(module.train_command(args, console))
-    return int(module.eval_command(args, console))
+    command = module.train_command if args.vision_action == "train" else module.eval_command
+    try:
+        return int(command(args, console))
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
