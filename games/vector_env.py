@@ -132,7 +132,7 @@ class VectorEnv(gym.Env):
         obs, features = self.game.reset([int(seed)])
         self._features = np.array(features[0], dtype=np.float64)
         self.last_frame_ms = 0.0
-        return np.array(obs[0], dtype=np.float32), {}
+        return np.array(obs[0], dtype=self.observation_space.dtype), {}
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Step the copy with ``action``.
@@ -150,7 +150,7 @@ class VectorEnv(gym.Env):
         info: dict[str, Any] = {key: values[0] for key, values in out.info.items()}
         info["violations"] = list(out.violations.get(0, []))
         return (
-            np.array(out.obs[0], dtype=np.float32),
+            np.array(out.obs[0], dtype=self.observation_space.dtype),
             float(out.reward[0]),
             bool(out.terminated[0]),
             bool(out.truncated[0]),

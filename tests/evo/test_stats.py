@@ -10,6 +10,7 @@ import pytest
 
 from evo.report import pairwise_tests, summarize
 from evo.stats import cliffs_delta, delta_magnitude, holm, mann_whitney, time_to_fraction
+from games.base import BUG_KINDS
 
 
 def test_cliffs_delta_by_hand() -> None:
@@ -85,7 +86,7 @@ def _runs(rows: list[tuple[str, int, float]]) -> pd.DataFrame:
         row = {"strategy": strategy, "seed": len(out), "game": "g", "injected": 10, "bugs": bugs,
                "reports": bugs, "precision": 1.0, "coverage": 5, "hypervolume": 1.0,
                "env_steps": 100, "wall_s": 1.0, "generations": 2}
-        for kind in ("crash", "stuck", "logic", "performance", "balance"):
+        for kind in BUG_KINDS:
             row[f"bugs_{kind}"] = 0
         for s in ("50", "90", "100"):
             row[f"steps_to_{s}"] = steps if s == "50" else np.nan
