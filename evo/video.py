@@ -28,7 +28,7 @@ from evo.config import game_factory, load_experiment
 from evo.extras import require
 from evo.game_facts import GameFacts, build_game_facts, read_game_facts
 from evo.replay import find_bug
-from evo.video_frames import BUG, TEXT, MapDrawing, frame_size, scale_of, upscale, with_overlay
+from evo.video_frames import BUG, TEXT, MapDrawing, band_rows, frame_size, scale_of, upscale, with_overlay
 from games.base import ShowsFrames
 
 FORMATS = (".mp4", ".gif")
@@ -166,9 +166,8 @@ def _record(game: Any, record: dict[str, Any], facts: GameFacts, writer: Any, pa
             picture = upscale(picture, scale)
         else:
             picture = drawing.draw(trace, bug_cell if shown else None)
-        size = size or frame_size(picture.shape[:2])
-        step = "start" if t == 0 else f"step {t - 1}: {_action(names, actions[t - 1])}"
-        lines = [(f"{step} · {t}/{len(actions)} played · {header}", TEXT)]
+        size = size or frame_size(picture.shape[:2], _rows(picture.shape[1], actions, names, header, record["message"]))
+        lines = [(_status(t, actions, names, header), TEXT)]
         if shown:
             lines.append((record["message"], BUG))
         frame = with_overlay(picture[: size[0], : size[1]], size, lines)
@@ -178,6 +177,19 @@ def _record(game: Any, record: dict[str, Any], facts: GameFacts, writer: Any, pa
         writer.append_data(frame)
     held = hold_frames(fps) if path.suffix.lower() == ".mp4" else 0
     return Video(path, written + held, size or (0, 0), source, written - 1)
+
+
+def _status(t: int, actions: list[int], names: Any, header: str) -> str:
+    """The band's first paragraph at frame ``t``: the step, its action, how far, which bug."""
+    step = "start" if t == 0 else f"step {t - 1}: {_action(names, actions[t - 1])}"
+    return f"{step} · {t}/{len(actions)} played · {header}"
+
+
+def _rows(width: int, actions: list[int], names: Any, header: str, message: str) -> int:
+    """Rows of text the band of a ``width`` px video needs: the longest status and the
+    oracle's message, each wrapped to the width, so that no frame cuts either."""
+    status = max(band_rows(width, [_status(t, actions, names, header)]) for t in range(len(actions) + 1))
+    return status + band_rows(width, [message])
 
 
 def _action(names: Any, action: int) -> str:

@@ -5,9 +5,11 @@ that its pixels stay sharp. A game without frames gets its level from above (``r
 kept in ``game.json``) cut into the buckets of its first two state features, the cells the
 agent has been in so far shaded, its path drawn through them, the start and the agent's
 cell marked, and, once the bug has shown, the bug's cell ringed in red. A game with neither
-gets the same drawing on an empty grid. Under the picture a band holds two lines: the step
-and the action that led to it, then the oracle's message from the bug's step on (wrapped over
-two lines).
+gets the same drawing on an empty grid. Under the picture a band holds the step and the
+action that led to it, then the oracle's message from the bug's step on, wrapped to the
+frame's width. The band is as tall as the longest text of the video needs (three rows at
+least), so a narrow frame (MsPacman's 320 px) shows the whole message on more rows instead of
+cutting it at the right edge.
 
 Every frame of one video has the same size, a multiple of :data:`MACRO_BLOCK` pixels each
 way (H.264 codes 16 x 16 blocks; imageio would otherwise resize the frames itself).
@@ -26,10 +28,14 @@ from evo.game_facts import GameFacts
 PICTURE_PX = 480
 """About how many pixels the longer side of the picture gets."""
 BAND_PX = 64
-"""Height of the overlay band under the picture: three lines of text."""
+"""Least height of the overlay band under the picture: three rows of text."""
 BAND_ROWS = 3
 MACRO_BLOCK = 16
 FONT_PX = 14
+ROW_PX = FONT_PX + 5
+MARGIN_PX = 6
+"""Space left of and right of the text, and above its first row."""
+SEPARATOR = " · "
 
 FLOOR = (244, 241, 234)
 WALL = (59, 59, 59)
@@ -54,10 +60,23 @@ def padded(n: int) -> int:
     return -(-n // MACRO_BLOCK) * MACRO_BLOCK
 
 
-def frame_size(picture_hw: tuple[int, int]) -> tuple[int, int]:
-    """``(height, width)`` of a video frame around a picture of ``picture_hw`` pixels."""
+def band_px(rows: int) -> int:
+    """Height of a band holding ``rows`` rows of text (:data:`BAND_PX` at least)."""
+    return max(BAND_PX, MARGIN_PX + rows * ROW_PX)
+
+
+def frame_size(picture_hw: tuple[int, int], rows: int = BAND_ROWS) -> tuple[int, int]:
+    """``(height, width)`` of a video frame around a picture of ``picture_hw`` pixels with a
+    band of ``rows`` rows of text under it."""
     h, w = picture_hw
-    return padded(h + BAND_PX), padded(w)
+    return padded(h + band_px(rows)), padded(w)
+
+
+def band_rows(width: int, lines: Sequence[str]) -> int:
+    """Rows the paragraphs ``lines`` take in the band of a frame ``width`` pixels wide."""
+    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    font = _font()
+    return sum(len(_wrap(draw, text, font, width - 2 * MARGIN_PX)) for text in lines)
 
 
 def scale_of(shape_hw: tuple[int, int]) -> int:
@@ -145,9 +164,11 @@ def with_overlay(picture: np.ndarray, size_hw: tuple[int, int], lines: Sequence[
 
     Args:
         picture: ``[h, w, 3]`` uint8, at most the frame's size less the band.
-        size_hw: The video's frame size (:func:`frame_size`).
-        lines: ``(text, colour)`` paragraphs, wrapped at words to the frame's width; what
-            does not fit in the band's three lines is cut.
+        size_hw: The video's frame size (:func:`frame_size`, with the :func:`band_rows` the
+            video's longest text needs).
+        lines: ``(text, colour)`` paragraphs, wrapped to the frame's width, at the
+            ``" · "`` between a paragraph's parts where they fit on a row and else at words;
+            what does not fit in the rows under the picture is cut with an ellipsis.
 
     Returns:
         ``[H, W, 3]`` uint8.
@@ -157,13 +178,15 @@ def with_overlay(picture: np.ndarray, size_hw: tuple[int, int], lines: Sequence[
     frame.paste(Image.fromarray(np.ascontiguousarray(picture)), (0, 0))
     draw = ImageDraw.Draw(frame)
     font = _font()
-    rows = [(row, colour) for text, colour in lines for row in _wrap(draw, text, font, w - 12)]
-    if len(rows) > BAND_ROWS:
-        rows = rows[:BAND_ROWS]
-        rows[-1] = (_cut(draw, rows[-1][0] + " …", font, w - 12), rows[-1][1])
-    top = picture.shape[0] + 3
+    width = w - 2 * MARGIN_PX
+    rows = [(row, colour) for text, colour in lines for row in _wrap(draw, text, font, width)]
+    top = picture.shape[0] + MARGIN_PX // 2
+    fit = max(1, (h - top) // ROW_PX)
+    if len(rows) > fit:
+        rows = rows[:fit]
+        rows[-1] = (_cut(draw, rows[-1][0] + " …", font, width), rows[-1][1])
     for i, (text, colour) in enumerate(rows):
-        draw.text((6, top + i * (FONT_PX + 5)), text, fill=colour, font=font)
+        draw.text((MARGIN_PX, top + i * ROW_PX), text, fill=colour, font=font)
     return np.asarray(frame)
 
 
@@ -177,13 +200,21 @@ def _cut(draw: ImageDraw.ImageDraw, text: str, font: Any, width: int) -> str:
 
 
 def _wrap(draw: ImageDraw.ImageDraw, text: str, font: Any, width: int) -> list[str]:
-    """``text`` broken at spaces into rows of at most ``width`` pixels (a word wider than a
+    """``text`` broken into rows of at most ``width`` pixels: its ``" · "`` parts kept whole
+    on a row where they fit, a part wider than a row broken at spaces (a word wider than a
     row is cut)."""
     rows: list[str] = []
-    for word in text.split():
-        joined = f"{rows[-1]} {word}" if rows else word
+    for part in text.split(SEPARATOR):
+        joined = f"{rows[-1]}{SEPARATOR}{part}" if rows else part
         if rows and draw.textlength(joined, font=font) <= width:
             rows[-1] = joined
-        else:
-            rows.append(_cut(draw, word, font, width))
+            continue
+        fresh = True  # a part that does not fit after the last one starts a row
+        for word in part.split():
+            joined = f"{rows[-1]} {word}" if rows and not fresh else word
+            if rows and not fresh and draw.textlength(joined, font=font) <= width:
+                rows[-1] = joined
+            else:
+                rows.append(_cut(draw, word, font, width))
+            fresh = False
     return rows or [""]

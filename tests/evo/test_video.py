@@ -17,7 +17,7 @@ from evo.report import load_run
 from evo.search import Search
 from evo.video import hold_frames, played, write_video
 from games import GameFactory
-from evo.video_frames import AGENT, BUG, frame_size
+from evo.video_frames import AGENT, BUG, TEXT, band_rows, frame_size, with_overlay
 
 iio = pytest.importorskip("imageio.v3", reason="the report extra (imageio) is not installed")
 
@@ -70,7 +70,7 @@ def test_gif_shows_the_agent_on_the_bug_cell_and_the_message_at_the_end(run_dir:
     assert np.abs(centre - np.array(AGENT)).sum() < 60  # the agent's disc on the bug's cell
 
 
-def _hand_made_run(folder: Path, game: dict[str, Any], actions: list[int]) -> Path:
+def _hand_made_run(folder: Path, game: dict[str, Any], actions: list[int], message: str = "slow") -> Path:
     """A run directory of ``game`` holding one performance bug at the end of ``actions``."""
     from evo import rundir
     from evo.built import Built
@@ -86,7 +86,7 @@ def _hand_made_run(folder: Path, game: dict[str, Any], actions: list[int]) -> Pa
     run = folder / "run"
     rundir.start(run, dump_experiment(exp), built.facts)
     state = [0.0] * built.spec.n_features
-    record = {"id": 0, "kind": "performance", "oracle": "performance", "signature": "s", "message": "slow",
+    record = {"id": 0, "kind": "performance", "oracle": "performance", "signature": "s", "message": message,
               "seed": 7, "policy": 0, "step": len(actions) - 1, "actions": actions, "state": state,
               "next_state": state}
     (run / rundir.BUGS).write_text(json.dumps(record) + "\n")
@@ -97,13 +97,36 @@ def test_a_game_with_frames_shows_its_own_screen(tmp_path: Path) -> None:
     """MsPacman's ALE screen, scaled by 2, with the overlay; a few seconds of emulation."""
     pytest.importorskip("ale_py")
     actions = np.random.default_rng(0).integers(0, 5, size=30).tolist()
-    run = _hand_made_run(tmp_path, {"name": "mspacman_perf", "kwargs": {"max_steps": 50}}, actions)
+    run = _hand_made_run(tmp_path, {"name": "mspacman_perf", "kwargs": {"max_steps": 50}}, actions, LONG)
     video = write_video(run, 0, tmp_path / "pacman.mp4")
     frames = iio.imread(tmp_path / "pacman.mp4")
     assert video.source == "game"
     assert len(frames) == 31 + hold_frames()
-    assert frames.shape[1:] == (496, 320, 3)  # 210 x 160 screen scaled by 2, the band, whole blocks
+    # 210 x 160 screen scaled by 2, a band of four rows (the status and the message wrap on
+    # 320 px), whole blocks.
+    assert frames.shape[1:] == (512, 320, 3) == (*frame_size((420, 320), 4), 3)
     assert frames[5][:420].std() > 10  # the maze, not a blank picture
+    last_row = slice(420 + 3 + 3 * 19, 420 + 3 + 4 * 19)  # the message's second row
+    assert _red(frames[-1][last_row]) > 30 and _red(frames[5][420:]) == 0
+
+
+LONG = "slow frames at point (11, 0): 5 of 5 visits over 1.5 ms (this one 3.01 ms)"
+
+
+def _red(pixels: np.ndarray) -> int:
+    return int((np.abs(pixels[..., :3].astype(int) - np.array(BUG)).sum(axis=-1) < 90).sum())
+
+
+def test_a_narrow_frame_wraps_the_whole_message_into_its_band() -> None:
+    """On MsPacman's 320 px the message takes two rows and the band grows for them, where it
+    was cut at the frame's right edge: all of its ink is drawn, as on a frame wide enough."""
+    status = "step 1234: UPLEFT (7) · 1235/2000 played · bug 12, performance"
+    size = frame_size((420, 320), band_rows(320, [status, LONG]))
+    frame = with_overlay(np.zeros((420, 320, 3), np.uint8), size, [(status, TEXT), (LONG, BUG)])
+    wide = with_overlay(np.zeros((420, 1200, 3), np.uint8), frame_size((420, 1200)), [(LONG, BUG)])
+    assert band_rows(1200, [status, LONG]) == 2 and band_rows(320, [status, LONG]) == 4
+    assert size == (512, 320)
+    assert _red(frame) >= 0.95 * _red(wide) > 500
 
 
 def test_a_gymnasium_game_shows_its_rgb_array_frames(tmp_path: Path) -> None:
