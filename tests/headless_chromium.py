@@ -9,6 +9,7 @@ says which. Console messages are kept so a test can assert that a page logged no
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 from pathlib import Path
 from typing import Any, Iterator
@@ -29,9 +30,7 @@ def _binary() -> str | None:
 
 def missing() -> str | None:
     """Why no headless Chromium can be started here, or None when one can."""
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("selenium") is None:
         return "selenium is not installed (pip install -e '.[test]')"
     if _binary() is None:
         return f"no Chromium on PATH ({', '.join(BROWSERS)}; apt-get install chromium chromium-driver)"
