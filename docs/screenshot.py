@@ -16,6 +16,7 @@ live in the repository (under 100 kB).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import io
 import sys
 import time
@@ -78,6 +79,8 @@ def run(argv: list[str] | None = None) -> int:
     parser.add_argument("--colours", type=int, default=256)
     args = parser.parse_args(argv)
     reason = missing()
+    if reason is None and importlib.util.find_spec("selenium") is None:
+        reason = "selenium is not installed (pip install -e '.[test]')"
     if reason is not None:
         print(f"screenshot.py: {reason}", file=sys.stderr)
         return 2

@@ -23,6 +23,15 @@ chromium = headless_chromium.chromium  # the browser fixture, one per module
 pytestmark = pytest.mark.slow  # two tiny runs and six videos first: about half a minute
 
 
+def test_without_a_browser_the_reason_names_the_packages(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # an empty folder: no chromium, no chromedriver
+    reason = headless_chromium.missing()
+    assert reason is not None and "no Chromium on PATH" in reason and "chromium-driver" in reason
+    (tmp_path / "chromium").write_text("#!/bin/sh\n")
+    (tmp_path / "chromium").chmod(0o755)
+    assert headless_chromium.missing() == "no chromedriver on PATH (apt-get install chromium-driver)"
+
+
 def _run(folder: Path, name: str, objectives: list[str]) -> Path:
     from tests.conftest import TINY
 
