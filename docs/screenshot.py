@@ -8,7 +8,8 @@ chromium-driver installed)::
 
 It writes the run's page with every bug's video (``evo report RUN_DIR --html --videos``)
 where the page is missing, opens it from disk, waits until the videos show their last frame
-(the bug ringed), and saves the top of the page: the title, the summary and the first bugs.
+(the bug ringed), and saves the window scrolled to the bugs: the filter by kind, the first
+bugs with their videos.
 The PNG is scaled down and cut to a palette of 256 colours, which keeps it small enough to
 live in the repository (under 100 kB).
 """
@@ -42,7 +43,8 @@ SEEKED = "return Array.from(document.querySelectorAll('video')).every(v => v.dat
 
 
 def screenshot(run_dir: Path, out: Path, width: int, height: int, scale: float, colours: int) -> int:
-    """Save the window on the top of ``run_dir``'s page; the PNG's size in bytes."""
+    """Save the window on ``run_dir``'s page at its bugs; the PNG's size in bytes."""
+    from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
     page = run_dir / "report.html"
@@ -54,6 +56,8 @@ def screenshot(run_dir: Path, out: Path, width: int, height: int, scale: float, 
         WebDriverWait(driver, 30).until(lambda d: d.execute_script(READY))
         driver.execute_script(SEEK)
         WebDriverWait(driver, 30).until(lambda d: d.execute_script(SEEKED))
+        bugs = driver.find_element(By.ID, "bugs-title")
+        driver.execute_script("arguments[0].scrollIntoView(); window.scrollBy(0, -8);", bugs)
         time.sleep(1.0)  # the media controls' loading spinner fades out
         png = driver.get_screenshot_as_png()
         errors = severe(driver)
@@ -74,7 +78,7 @@ def run(argv: list[str] | None = None) -> int:
     parser.add_argument("run_dir", type=Path, help="a run directory (its report.html is written if missing)")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "report.png")
     parser.add_argument("--width", type=int, default=1280)
-    parser.add_argument("--height", type=int, default=1250)
+    parser.add_argument("--height", type=int, default=1000)
     parser.add_argument("--scale", type=float, default=0.75, help="of the saved picture (default 0.75)")
     parser.add_argument("--colours", type=int, default=256)
     args = parser.parse_args(argv)
