@@ -188,7 +188,9 @@ def _status(t: int, actions: list[int], names: Any, header: str) -> str:
 def _rows(width: int, actions: list[int], names: Any, header: str, message: str) -> int:
     """Rows of text the band of a ``width`` px video needs: the longest status and the
     oracle's message, each wrapped to the width, so that no frame cuts either."""
-    status = max(band_rows(width, [_status(t, actions, names, header)]) for t in range(len(actions) + 1))
+    # Measured at each action's last frame: its step numbers are the longest it comes with.
+    last = {action: t for t, action in enumerate(actions, start=1)}
+    status = max(band_rows(width, [_status(t, actions, names, header)]) for t in (0, *last.values()))
     return status + band_rows(width, [message])
 
 

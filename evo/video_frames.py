@@ -17,6 +17,7 @@ way (H.264 codes 16 x 16 blocks; imageio would otherwise resize the frames itsel
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -48,7 +49,9 @@ BAND = (24, 24, 24)
 TEXT = (240, 240, 240)
 
 
+@functools.cache
 def _font() -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+    """The overlay's font, loaded once (a video measures thousands of rows with it)."""
     try:
         return ImageFont.load_default(size=FONT_PX)
     except TypeError:  # Pillow older than 10.1: the bitmap font, one size
@@ -74,9 +77,15 @@ def frame_size(picture_hw: tuple[int, int], rows: int = BAND_ROWS) -> tuple[int,
 
 def band_rows(width: int, lines: Sequence[str]) -> int:
     """Rows the paragraphs ``lines`` take in the band of a frame ``width`` pixels wide."""
-    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    draw = _measure()
     font = _font()
     return sum(len(_wrap(draw, text, font, width - 2 * MARGIN_PX)) for text in lines)
+
+
+@functools.cache
+def _measure() -> ImageDraw.ImageDraw:
+    """A drawing context that only measures text."""
+    return ImageDraw.Draw(Image.new("RGB", (1, 1)))
 
 
 def scale_of(shape_hw: tuple[int, int]) -> int:
