@@ -147,13 +147,13 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     from evo.report import load_run, summary
     from evo.search import Search
 
-    printer = ProgressPrinter(console, exp, quiet=args.quiet)
-    search = Search(exp, run_dir, progress=printer)
     console.print(f"[bold]evo run[/bold] {exp.name} seed {exp.seed} -> {run_dir}")
-    try:
-        search.run(resume=args.resume is not None)
-    except (FileNotFoundError, CheckpointError) as exc:
-        raise UserError(str(exc)) from None
+    with ProgressPrinter(console, exp, quiet=args.quiet) as printer:
+        search = Search(exp, run_dir, progress=printer)
+        try:
+            search.run(resume=args.resume is not None)
+        except (FileNotFoundError, CheckpointError) as exc:
+            raise UserError(str(exc)) from None
     injected = len(search.built.injected) if search.built.truth is not None else None
     console.print(_metric_table(summary(load_run(run_dir), injected), f"{exp.name} (seed {exp.seed})"))
     console.print(f"run directory: {run_dir}")
