@@ -27,8 +27,6 @@ from games.rollout import OPTIONAL_COLUMNS, RolloutBatch, unknown_columns
 if TYPE_CHECKING:
     import pandas as pd
 
-    from oracles.archive import ArchivedBug
-
 COMPONENT_STREAM = 4
 """First spawn-key entry of the components' seed streams. ``evo.search`` spawns children
 0-3 of the experiment's SeedSequence for variation, play, fine-tuning and initial weights;
@@ -144,9 +142,10 @@ class Component:
         """Columns for this generation's row of ``generations.csv``; none by default."""
         return {}
 
-    def found(self, bugs: Sequence["ArchivedBug"]) -> None:
+    def found(self, bugs: Sequence[Any]) -> None:
         """Hear of the bugs the archive just kept (:class:`oracles.archive.ArchivedBug`,
-        their ``injected_id`` filled in); nothing to do by default."""
+        their ``injected_id`` filled in; typed loosely because the archive imports this
+        module); nothing to do by default."""
 
 
 def check_component(built: Any, section: str, name: str) -> Any:
