@@ -75,6 +75,15 @@ def load_run(path: str | Path) -> RunData:
     return RunData(path, config, generations, bugs, read_game_facts(path))
 
 
+def judged(bugs: pd.DataFrame, facts: GameFacts) -> pd.DataFrame:
+    """The reports ground truth can call right or wrong: those of a kind the game seeds (on
+    the park, visual reports; its crash and stuck reports are neither right nor wrong).
+    ``precision`` and ``unmatched reports`` count these only."""
+    if not len(bugs):
+        return bugs
+    return bugs[bugs["kind"].isin({b.kind for b in facts.injected})]
+
+
 def summary(run: RunData, injected: int | None = None) -> pd.DataFrame:
     """The end-of-run table: bugs by kind, coverage, objectives, and ground-truth scoring.
 
@@ -102,10 +111,11 @@ def summary(run: RunData, injected: int | None = None) -> pd.DataFrame:
         rows.append(("hypervolume", round(float(last["hypervolume"]), 4)))
     if injected is not None:
         matched = run.bugs["injected_id"].dropna() if len(run.bugs) else pd.Series(dtype="Int64")
+        seeded = len(judged(run.bugs, run.game)) if run.game is not None else len(run.bugs)
         rows += [
             ("injected", injected),
             ("injected found", int(matched.nunique())),
-            ("unmatched reports", int(len(run.bugs) - len(matched))),
+            ("unmatched reports", int(seeded - len(matched))),
         ]
     return pd.DataFrame(rows, columns=["metric", "value"], dtype=object)
 
@@ -162,7 +172,8 @@ def run_metrics(run: RunData) -> dict[str, Any]:
         row[f"bugs_{kind}"] = (
             int(of_kind["injected_id"].dropna().nunique()) if facts.has_truth else len(of_kind)
         )
-    row["precision"] = len(matched) / len(bugs) if facts.has_truth and len(bugs) else np.nan
+    seeded = judged(bugs, facts)
+    row["precision"] = len(matched) / len(seeded) if facts.has_truth and len(seeded) else np.nan
     row["coverage"] = int(last["coverage"]) if last is not None else np.nan
     row["hypervolume"] = float(last["hypervolume"]) if last is not None else np.nan
     row["env_steps"] = int(last["env_steps"]) if last is not None else 0
