@@ -35,6 +35,7 @@ OBJECTS = "objects"
 """The objects oracle's registered name and table (``objects.csv``)."""
 TERRAIN = ListedColormap(["#cfe8b4", "#d9b98c", "#6e6e6e"])
 """Grass, pathway, rock."""
+VISITED = "#4a90c8"
 STATUS = {"tested": "#1a9850", "seen": "#fdae61", "never seen": "#d73027", "not scored": "#bdbdbd"}
 
 
@@ -83,8 +84,8 @@ def park_map(run: RunData, path: str | Path) -> Path | None:
     state = _oracle_state(run)
     if state is not None:
         visited = np.asarray(state["visits"]) > 0
-        ax.imshow(np.where(visited, 1.0, np.nan).T, origin="lower", extent=extent, cmap="Blues", vmin=0,
-                  vmax=2.5, alpha=0.35, interpolation="nearest")
+        ax.imshow(np.where(visited, 1.0, np.nan).T, origin="lower", extent=extent,
+                  cmap=ListedColormap([VISITED]), alpha=0.3, interpolation="nearest")
         for i, trace in enumerate(state["traces"]):
             xy = np.asarray(trace, dtype=np.float64).reshape(-1, 2)
             ax.plot(xy[:, 0], xy[:, 1], color=f"C{i % 10}", linewidth=1.0, alpha=0.8)
@@ -138,6 +139,8 @@ def _legend(scored: bool, reports: bool) -> list[Line2D]:
     objects.append(Line2D([], [], marker="*", linestyle="", color="white", markeredgecolor="black",
                           markersize=12, label="bugged in truth"))
     if scored:
+        terrain.append(Line2D([], [], marker="s", linestyle="", color=VISITED, alpha=0.5, markersize=9,
+                              label="visited (the run)"))
         objects.append(Line2D([], [], marker="o", linestyle="", markerfacecolor="none",
                               markeredgecolor="#2b6cb0", markeredgewidth=2, markersize=12, label="reported"))
         objects.append(Line2D([], [], color="C0", label="traces (latest generation)"))
