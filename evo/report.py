@@ -153,6 +153,12 @@ def found_curve(run: RunData, facts: GameFacts | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["env_steps", "wall_s", "found"])
 
 
+PARK_COLUMNS = ("preferred_coverage_total", "objects_seen", "objects_tested", "objects_reported")
+"""The objects oracle's counts at the end of a run (``generations.csv``), carried into
+``runs.csv`` and ``summary.csv`` when some run has them: PPGTA's preferred-area coverage and
+objects tested, to compare testers of the park."""
+
+
 def run_metrics(run: RunData) -> dict[str, Any]:
     """One row of :func:`runs_table`: what a run found, how fast, and at what cost."""
     facts = game_facts(run)
@@ -187,6 +193,9 @@ def run_metrics(run: RunData) -> dict[str, Any]:
         )
         row[f"steps_to_{suffix}"] = steps
         row[f"seconds_to_{suffix}"] = seconds
+    for column in PARK_COLUMNS:
+        if last is not None and column in run.generations:
+            row[column] = float(last[column])
     row["path"] = str(run.path)
     return row
 
@@ -211,8 +220,10 @@ def summarize(runs: pd.DataFrame) -> pd.DataFrame:
     ``bugs_*`` are mean (and sd, min, max) over seeds of the bugs found; ``bugs_<kind>``,
     ``reports``, ``precision``, ``coverage``, ``hypervolume``, ``env_steps`` and ``wall_s``
     are means over seeds; ``steps_to_F`` and ``seconds_to_F`` are means over the seeds that
-    found F% of the injected bugs, and ``reached_F`` says how many did.
+    found F% of the injected bugs, and ``reached_F`` says how many did. Runs scored by the
+    objects oracle add the means of :data:`PARK_COLUMNS`.
     """
+    extra = [c for c in PARK_COLUMNS if c in runs]
     rows = []
     for strategy, group in runs.groupby("strategy", sort=False):
         bugs = group["bugs"].astype(float)
@@ -235,8 +246,10 @@ def summarize(runs: pd.DataFrame) -> pd.DataFrame:
             row[f"steps_to_{suffix}"] = steps.mean()  # NaN-skipping: over the seeds that got there
             row[f"seconds_to_{suffix}"] = group[f"seconds_to_{suffix}"].astype(float).mean()
             row[f"reached_{suffix}"] = int(steps.notna().sum())
+        for column in extra:
+            row[column] = group[column].astype(float).mean()
         rows.append(row)
-    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS + extra)
 
 
 PAIRWISE_COLUMNS = [
