@@ -287,7 +287,7 @@ class DoomParkVector:
         reward = np.zeros(self.num_envs, dtype=np.float64)
         frame_ms = np.zeros(self.num_envs, dtype=np.float64)
         errors: dict[int, GameError] = {}
-        seen = np.full(self.num_envs, None, dtype=object)
+        in_view = np.full(self.num_envs, None, dtype=object)
         for i in np.flatnonzero(~self._done).tolist():
             copy = self.copies[i]
             try:
@@ -300,11 +300,11 @@ class DoomParkVector:
                 continue
             self._done[i] = self._truncated[i]
             self._obs[i], self._features[i], self.visible[i] = copy.obs, copy.features, copy.visible
-            seen[i] = tuple(v.ooi for v in copy.visible if v.ooi >= 0)
+            in_view[i] = tuple(v.ooi for v in copy.visible if v.ooi >= 0)
         return VecStep(
             obs=self._obs.copy(), reward=reward, terminated=self._failed.copy(),
             truncated=self._truncated.copy(), features=self._features.copy(),
-            frame_ms=frame_ms, errors=errors, info={VISIBLE: seen},
+            frame_ms=frame_ms, errors=errors, info={VISIBLE: in_view},
         )
 
     def match(self, bug: Any) -> int | None:
