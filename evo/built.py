@@ -106,20 +106,26 @@ class Built:
         spec = _game_spec(factory)
         policy_spec = build_policy_spec(exp.policy, spec)
         check_memory(exp, policy_spec)
-        context = Context(exp.seed, exp.device, run_dir)
-        try:
-            objectives = build_objectives([(o.name, o.kwargs) for o in exp.objectives], spec, context)
-        except ValueError as exc:
-            raise ConfigError(str(exc)) from None
-        oracles = build_oracles([(o.name, o.kwargs) for o in exp.oracles], spec, context)
-        # A Gymnasium game hands on the info keys some component records (numpy games all).
-        required = frozenset().union(*(c.requires for c in [*objectives, *oracles]))
-        factory = replace(factory, info_keys=info_keys(required))
+        # The game's facts first: components that score against them (objects, preferred
+        # area) get them in their context. Only match is read off this copy.
         env = factory.make_env()
         facts = GameFacts.of_game(game_label(exp.game.model_dump(mode="json")), spec, env.unwrapped)
         truth = env.unwrapped if facts.has_truth else None
+        try:
+            context = Context(exp.seed, exp.device, run_dir, facts)
+            try:
+                objectives = build_objectives([(o.name, o.kwargs) for o in exp.objectives], spec, context)
+                oracles = build_oracles([(o.name, o.kwargs) for o in exp.oracles], spec, context)
+            except ValueError as exc:  # a component that cannot work on this game
+                raise ConfigError(str(exc)) from None
+        except BaseException:
+            env.close()
+            raise
         if truth is None:
             env.close()
+        # A Gymnasium game hands on the info keys some component records (numpy games all).
+        required = frozenset().union(*(c.requires for c in [*objectives, *oracles]))
+        factory = replace(factory, info_keys=info_keys(required))
         return cls(exp, factory, spec, policy_spec, objectives, oracles, facts, truth)
 
     @property

@@ -19,10 +19,13 @@ import numpy as np
 import pandas as pd
 
 from evo import rundir
+from evo.park_map import OBJECTS
 from evo.report import RunData, game_facts, summary
 from evo.extras import require
 
 RUN_PAGE = "report.html"
+PARK_MAP = "park_map.png"
+"""The park map's file name among the run's figures (:func:`evo.park_map.park_map`)."""
 COMPARE_PAGE = "compare.html"
 VIDEOS = "videos"
 
@@ -90,15 +93,38 @@ def _bug_rows(run: RunData) -> list[dict[str, Any]]:
     return rows
 
 
-def _component_tables(run_dir: Path) -> list[dict[str, str]]:
+def _component_tables(run_dir: Path, shown: frozenset[str] = frozenset()) -> list[dict[str, str]]:
     """The tables the run's objectives and oracles handed over (``<name>.csv``), e.g. the
-    performance oracle's low-FPS points."""
+    performance oracle's low-FPS points; ``shown``: file names a section of their own shows."""
     out = []
     for path in sorted(run_dir.glob("*.csv")):
-        if path.name == rundir.GENERATIONS or not path.stat().st_size:
+        if path.name == rundir.GENERATIONS or path.name in shown or not path.stat().st_size:
             continue
         out.append({"name": path.stem.replace("_", " "), "html": table_html(pd.read_csv(path))})
     return out
+
+
+def _park(run: RunData, figures: Sequence[Path]) -> dict[str, Any] | None:
+    """The park section: the park map, what was covered, and ``objects.csv`` (the objects
+    oracle's table: seen, tested, reported per object of interest); None for other runs."""
+    path = run.path / f"{OBJECTS}.csv"
+    maps = [p for p in figures if Path(p).name == PARK_MAP]
+    if not path.is_file() or not path.stat().st_size:
+        return None
+    objects = pd.read_csv(path)
+    gens = run.generations
+    covered = gens["preferred_coverage_total"].iloc[-1] if "preferred_coverage_total" in gens and len(gens) else None
+    bugged = objects["bugged"].astype(bool)
+    rule = next((o.get("kwargs") or {} for o in run.config.get("oracles", []) if o["name"] == OBJECTS), {})
+    return {
+        "degrees": f"{float(rule.get('degrees', 'nan')):g}", "radius": f"{float(rule.get('radius', 'nan')):g}",
+        "map": inline_png(maps[0]) if maps else None,
+        "covered": None if covered is None or pd.isna(covered) else f"{float(covered):.1%}",
+        "objects": len(objects), "seen": int(objects["seen"].sum()), "tested": int(objects["tested"].sum()),
+        "bugged": int(bugged.sum()), "bugged_reported": int((objects["reported"] & bugged).sum()),
+        "normal_reported": int((objects["reported"] & ~bugged).sum()),
+        "table": table_html(objects),
+    }
 
 
 def make_videos(run: RunData, on_video: Callable[[str], None] | None = None) -> list[Path]:
@@ -122,11 +148,15 @@ def run_page(run: RunData, figures: Sequence[Path], injected: int | None) -> Pat
 
     Args:
         run: The loaded run.
-        figures: PNGs to inline (those of :func:`evo.plots.run_figures`).
+        figures: PNGs to inline (those of :func:`evo.plots.run_figures`); the park map goes
+            in the park section with the objects table.
         injected: Injected bugs of the game, for the summary's ground-truth rows.
     """
     env = _environment()
     bugs = _bug_rows(run)
+    park = _park(run, figures)
+    if park is not None:  # its own section shows the map and the objects table
+        figures = [p for p in figures if Path(p).name != PARK_MAP]
     page = env.get_template("run.html.j2").render(
         title=f"{run.config['name']} (seed {run.config.get('seed', 0)})",
         run_dir=str(run.path),
@@ -135,7 +165,8 @@ def run_page(run: RunData, figures: Sequence[Path], injected: int | None) -> Pat
         figures=[inline_png(p) for p in figures],
         bugs=bugs,
         kinds=sorted({b["kind"] for b in bugs}),
-        tables=_component_tables(run.path),
+        tables=_component_tables(run.path, frozenset({f"{OBJECTS}.csv"}) if park else frozenset()),
+        park=park,
     )
     path = run.path / RUN_PAGE
     path.write_text(page, encoding="utf-8")

@@ -20,6 +20,7 @@ from matplotlib.figure import Figure
 from evo.checkpoint import latest_checkpoint, load_checkpoint
 from evo.game_facts import GameFacts
 from evo.operators import to_minimisation
+from evo.park_map import park_map
 from evo.report import RunData, found_curve, game_facts
 from objectives import REGISTRY as OBJECTIVES
 
@@ -282,13 +283,15 @@ def objectives_per_generation(run: RunData, path: str | Path) -> Path:
 
 def run_figures(run: RunData, folder: str | Path) -> list[Path]:
     """Every figure of one run (``evo report``): bugs over env steps and over seconds,
-    objectives per generation, and the coverage map where the run has a checkpoint."""
+    objectives per generation, the coverage map where the run has a checkpoint, and the park
+    map where its game has objects of interest and a preferred area (:mod:`evo.park_map`)."""
     folder = Path(folder)
     written = [
         bugs_over([run], "env_steps", folder / "bugs_over_steps.png"),
         bugs_over([run], "wall_s", folder / "bugs_over_seconds.png"),
         objectives_per_generation(run, folder / "objectives.png"),
         coverage_maps([run], folder / "coverage_map.png"),
+        park_map(run, folder / "park_map.png"),
     ]
     return [p for p in written if p is not None]
 

@@ -75,6 +75,15 @@ def load_run(path: str | Path) -> RunData:
     return RunData(path, config, generations, bugs, read_game_facts(path))
 
 
+def judged(bugs: pd.DataFrame, facts: GameFacts) -> pd.DataFrame:
+    """The reports ground truth can call right or wrong: those of a kind the game seeds (on
+    the park, visual reports; its crash and stuck reports are neither right nor wrong).
+    ``precision`` and ``unmatched reports`` count these only."""
+    if not len(bugs):
+        return bugs
+    return bugs[bugs["kind"].isin({b.kind for b in facts.injected})]
+
+
 def summary(run: RunData, injected: int | None = None) -> pd.DataFrame:
     """The end-of-run table: bugs by kind, coverage, objectives, and ground-truth scoring.
 
@@ -102,10 +111,11 @@ def summary(run: RunData, injected: int | None = None) -> pd.DataFrame:
         rows.append(("hypervolume", round(float(last["hypervolume"]), 4)))
     if injected is not None:
         matched = run.bugs["injected_id"].dropna() if len(run.bugs) else pd.Series(dtype="Int64")
+        seeded = len(judged(run.bugs, run.game)) if run.game is not None else len(run.bugs)
         rows += [
             ("injected", injected),
             ("injected found", int(matched.nunique())),
-            ("unmatched reports", int(len(run.bugs) - len(matched))),
+            ("unmatched reports", int(seeded - len(matched))),
         ]
     return pd.DataFrame(rows, columns=["metric", "value"], dtype=object)
 
@@ -143,6 +153,12 @@ def found_curve(run: RunData, facts: GameFacts | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["env_steps", "wall_s", "found"])
 
 
+PARK_COLUMNS = ("preferred_coverage_total", "objects_seen", "objects_tested", "objects_reported")
+"""The objects oracle's counts at the end of a run (``generations.csv``), carried into
+``runs.csv`` and ``summary.csv`` when some run has them: PPGTA's preferred-area coverage and
+objects tested, to compare testers of the park."""
+
+
 def run_metrics(run: RunData) -> dict[str, Any]:
     """One row of :func:`runs_table`: what a run found, how fast, and at what cost."""
     facts = game_facts(run)
@@ -162,7 +178,8 @@ def run_metrics(run: RunData) -> dict[str, Any]:
         row[f"bugs_{kind}"] = (
             int(of_kind["injected_id"].dropna().nunique()) if facts.has_truth else len(of_kind)
         )
-    row["precision"] = len(matched) / len(bugs) if facts.has_truth and len(bugs) else np.nan
+    seeded = judged(bugs, facts)
+    row["precision"] = len(matched) / len(seeded) if facts.has_truth and len(seeded) else np.nan
     row["coverage"] = int(last["coverage"]) if last is not None else np.nan
     row["hypervolume"] = float(last["hypervolume"]) if last is not None else np.nan
     row["env_steps"] = int(last["env_steps"]) if last is not None else 0
@@ -176,6 +193,9 @@ def run_metrics(run: RunData) -> dict[str, Any]:
         )
         row[f"steps_to_{suffix}"] = steps
         row[f"seconds_to_{suffix}"] = seconds
+    for column in PARK_COLUMNS:
+        if last is not None and column in run.generations:
+            row[column] = float(last[column])
     row["path"] = str(run.path)
     return row
 
@@ -200,8 +220,10 @@ def summarize(runs: pd.DataFrame) -> pd.DataFrame:
     ``bugs_*`` are mean (and sd, min, max) over seeds of the bugs found; ``bugs_<kind>``,
     ``reports``, ``precision``, ``coverage``, ``hypervolume``, ``env_steps`` and ``wall_s``
     are means over seeds; ``steps_to_F`` and ``seconds_to_F`` are means over the seeds that
-    found F% of the injected bugs, and ``reached_F`` says how many did.
+    found F% of the injected bugs, and ``reached_F`` says how many did. Runs scored by the
+    objects oracle add the means of :data:`PARK_COLUMNS`.
     """
+    extra = [c for c in PARK_COLUMNS if c in runs]
     rows = []
     for strategy, group in runs.groupby("strategy", sort=False):
         bugs = group["bugs"].astype(float)
@@ -224,8 +246,10 @@ def summarize(runs: pd.DataFrame) -> pd.DataFrame:
             row[f"steps_to_{suffix}"] = steps.mean()  # NaN-skipping: over the seeds that got there
             row[f"seconds_to_{suffix}"] = group[f"seconds_to_{suffix}"].astype(float).mean()
             row[f"reached_{suffix}"] = int(steps.notna().sum())
+        for column in extra:
+            row[column] = group[column].astype(float).mean()
         rows.append(row)
-    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS + extra)
 
 
 PAIRWISE_COLUMNS = [

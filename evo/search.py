@@ -158,6 +158,8 @@ class Search:
         )
         if new:
             rundir.append_bugs(self.run_dir, new)
+            for component in self.built.components:
+                component.found(new)
         self._new_bugs.extend(new)
 
     def _score(self, genomes: np.ndarray, ids: np.ndarray) -> Population:
@@ -252,6 +254,8 @@ class Search:
         tuned = self._rl[1] if self._rl is not None and self._rl[0] == c.generation else {}
         for name in DIAGNOSTICS:
             row[f"rl_{name}"] = tuned.get(name, float("nan"))
+        for component in self.built.components:  # e.g. the objects oracle's preferred-area coverage
+            row.update(component.metrics())
         return row
 
     def _default_hv_ref(self, F: np.ndarray) -> list[float]:

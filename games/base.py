@@ -263,6 +263,10 @@ class Game(Protocol):
     - ``render_map() -> np.ndarray``: the level from above for the coverage maps of
       ``evo report`` and ``evo compare``, 2-D, 1 = wall, indexed by the buckets of the first
       two state features (at ``GameSpec.feature_bins``).
+    - ``oois`` (objects of interest, :class:`games.park_layout.OOI` records: id, type, map
+      place, bugged) and ``pathway`` (the tester's preferred area, 2-D bool indexed like
+      ``render_map``): ground truth for PPGTA's metrics (objects tested, preferred area
+      covered), kept in ``game.json`` and read by the objects oracle.
     """
 
     def state_features(self, obs: np.ndarray, info: dict[str, Any]) -> np.ndarray:

@@ -26,7 +26,10 @@ idle, so an episode's first step moves.
 What a detector is trained and scored on: ``visible[i]``, the OOIs in copy ``i``'s last frame
 as the labels buffer boxes them, each named by its type only (``barrel``...); the bugged
 actors' class names never leave this module. Ground truth, for scoring only: ``oois``
-(id, type, place, bugged, bug kind) and ``pathway`` (the preferred area's cells).
+(id, type, place, bugged, bug kind), ``pathway`` (the preferred area's cells), the game
+contract's ``injected_bugs`` and ``match`` (:mod:`games.park_truth`: one visual bug per bugged
+OOI), and ``VecStep.info["visible"]`` (per copy, the ids of the OOIs in view after the step):
+what scoring oracles read (:mod:`oracles.objects_tested`); a pixel policy never does.
 """
 
 from __future__ import annotations
@@ -45,10 +48,11 @@ from games.base import GameError, GameSpec, VecStep
 from games.doom_engine import DoomSettings, EngineView, check_settings, new_engine
 from games.gym_adapter import game_error
 from games.park_layout import BUG_KINDS, CELL, OOI, OOI_TYPES, PRESETS, ParkLayout, park_layout
+from games.park_truth import injected_bugs, match
 from games.park_wad import MAP_NAME, bugged_actor, park_wad_path
 from games.vector_env import VectorEnv
 
-__all__ = ["ACTIONS", "DoomPark", "DoomParkVector", "VisibleObject", "park_spec"]
+__all__ = ["ACTIONS", "VISIBLE", "DoomPark", "DoomParkVector", "VisibleObject", "park_spec"]
 
 # PPGTA: 9 discrete actions, WASD to move, the arrow keys to turn and look, space to jump.
 ACTIONS: tuple[str, ...] = (
@@ -83,6 +87,8 @@ _HELD = np.array([
     [0, 0, 0, 0, 0, -LOOK_PER_TIC, 0, 1],
     [0, 0, 0, 0, 0, 0, 1, 1],
 ], dtype=np.float64)
+VISIBLE = "visible"
+"""``VecStep.info`` key: per copy, the tuple of ids of the OOIs in view (ground truth)."""
 VIEW = EngineView(buttons=_BUTTONS, variables=("POSITION_X", "POSITION_Y", "ANGLE"),
                   screen="CRCGCB", depth=False, labels=True, weapon=False)
 
@@ -211,6 +217,13 @@ class DoomParkVector:
         oois: The OOIs, with which are bugged and how (ground truth).
         pathway: ``[cells_x, cells_y]`` bool, the pathway cells (ground truth).
         visible: Per copy, the OOIs in its last frame (empty with ``labels=False``).
+        injected_bugs: One visual bug per bugged OOI (ground truth, :mod:`games.park_truth`).
+
+    Every step's ``VecStep.info["visible"]`` is an object array with, per copy that stepped,
+    the tuple of ids of the OOIs in its frame (``visible``; None for a copy that did not step,
+    as the contract pads): ground truth for scoring oracles only (objects seen and tested),
+    never a policy's or a detector's input. A reset returns no info, so the first frame of an
+    episode is not in it.
     """
 
     def __init__(
@@ -229,6 +242,7 @@ class DoomParkVector:
         self.game_spec = park_spec(self.layout, self.settings.resolution, self.settings.max_steps)
         self.oois: tuple[OOI, ...] = self.layout.oois
         self.pathway: np.ndarray = self.layout.pathway
+        self.injected_bugs = injected_bugs(self.oois)
         self.visible: list[tuple[VisibleObject, ...]] = [()] * self.num_envs
         self.copies: list[ParkCopy | None] = [None] * self.num_envs
         self._done = np.zeros(self.num_envs, dtype=bool)
@@ -273,6 +287,7 @@ class DoomParkVector:
         reward = np.zeros(self.num_envs, dtype=np.float64)
         frame_ms = np.zeros(self.num_envs, dtype=np.float64)
         errors: dict[int, GameError] = {}
+        in_view = np.full(self.num_envs, None, dtype=object)
         for i in np.flatnonzero(~self._done).tolist():
             copy = self.copies[i]
             try:
@@ -285,11 +300,16 @@ class DoomParkVector:
                 continue
             self._done[i] = self._truncated[i]
             self._obs[i], self._features[i], self.visible[i] = copy.obs, copy.features, copy.visible
+            in_view[i] = tuple(v.ooi for v in copy.visible if v.ooi >= 0)
         return VecStep(
             obs=self._obs.copy(), reward=reward, terminated=self._failed.copy(),
             truncated=self._truncated.copy(), features=self._features.copy(),
-            frame_ms=frame_ms, errors=errors,
+            frame_ms=frame_ms, errors=errors, info={VISIBLE: in_view},
         )
+
+    def match(self, bug: Any) -> int | None:
+        """Ground truth: the bugged OOI a visual report is about (:func:`games.park_truth.match`)."""
+        return match(self.oois, bug)
 
     def render_map(self) -> np.ndarray:
         """The park from above: ``[x cell, y cell]`` uint8, 1 where no one can stand (rocks)."""
@@ -329,6 +349,7 @@ class DoomPark(VectorEnv):
                               frame_skip=frame_skip, max_steps=max_steps, labels=labels)
         super().__init__(game, spaces.Box(0, 255, game.game_spec.obs_shape, dtype=np.uint8))
         self.layout, self.oois, self.pathway = game.layout, game.oois, game.pathway
+        # injected_bugs and match come from the vector game (VectorEnv hands them on).
 
     @property
     def visible(self) -> tuple[VisibleObject, ...]:

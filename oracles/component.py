@@ -65,15 +65,21 @@ class Context:
             ``cuda`` or ``cuda:N``), for ``torch.device(context.device)``.
         run_dir: The run directory, None where there is none (a replay, an evaluation):
             what a component must keep across a resume belongs in its ``state_dict``.
+        facts: The game's facts (:class:`evo.game_facts.GameFacts`: spec, ground truth, map,
+            objects of interest, preferred area), for components that score a run against
+            them (the objects oracle); None where no game was built (a component made alone).
+            Typed loosely because ``oracles`` does not import ``evo``.
     """
 
     seed: int = 0
     device: str = "cpu"
     run_dir: Path | None = None
+    facts: Any = None
 
     def for_component(self, section: str, name: str, occurrence: int) -> "Context":
         """This experiment-level context (``seed`` = the experiment's) for one component."""
-        return Context(component_seed(self.seed, section, name, occurrence), self.device, self.run_dir)
+        return Context(component_seed(self.seed, section, name, occurrence), self.device, self.run_dir,
+                       self.facts)
 
 
 def contexts(base: Context, section: str, names: Sequence[str]) -> list[Context]:
@@ -100,6 +106,10 @@ class Component:
         rewritten after every generation.
         ``forget_visits()``: before a replay, drop the evidence gathered from the run's
         episodes but keep what was calibrated, so the replay is judged on its own.
+        ``metrics()``: ``{column: number}`` added to each generation's row of
+        ``generations.csv`` (read after ``update``; the same keys every generation).
+        ``found(bugs)``: the bugs the run's archive kept for the first time, after each
+        check of the oracles: for components that report on what the run found.
 
     ``requires`` names the optional record columns the component reads
     (:data:`games.rollout.OPTIONAL_COLUMNS`: ``obs``, ``probs``, ``info.<name>``); play records them only
@@ -127,6 +137,15 @@ class Component:
 
     def forget_visits(self) -> None:
         """Drop per-visit evidence before a replay; nothing kept by default."""
+
+    def metrics(self) -> dict[str, float]:
+        """Columns for this generation's row of ``generations.csv``; none by default."""
+        return {}
+
+    def found(self, bugs: Sequence[Any]) -> None:
+        """Hear of the bugs the archive just kept (:class:`oracles.archive.ArchivedBug`,
+        their ``injected_id`` filled in; typed loosely because the archive imports this
+        module); nothing to do by default."""
 
 
 def check_component(built: Any, section: str, name: str) -> Any:

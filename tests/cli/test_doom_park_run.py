@@ -1,17 +1,20 @@
-"""End to end: a tiny search on the generated park through the CLI, and a kwarg it refuses
-reported as one line."""
+"""End to end: a tiny search on the generated park through the CLI, scored by the objects
+oracle (objects.csv, preferred-area coverage per generation, the park map), and a kwarg it
+refuses reported as one line."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import yaml
 
 from evo.built import Built
 from evo.config import ConfigError, load_experiment
 from evo.report import load_run
+from oracles.objects_tested import OBJECT_COLUMNS
 from tests.cli.test_cli import evo
 
 pytest.importorskip("vizdoom")
@@ -24,7 +27,7 @@ EXPERIMENT = {
     "search": {"population": 4, "offspring": 4, "episodes": 1},
     "budget": {"generations": 2},
     "objectives": [{"name": "winning"}, {"name": "coverage"}],
-    "oracles": [{"name": "crash"}, {"name": "stuck"}],
+    "oracles": [{"name": "crash"}, {"name": "stuck"}, {"name": "objects"}],
     "finetune": {"algorithm": "none"},
     "parallel": {"backend": "serial"},
 }
@@ -40,7 +43,24 @@ def test_a_tiny_search_on_the_park_runs_end_to_end(tmp_path: Path) -> None:
     assert (run.generations["coverage_max"] > 1).all()  # the policies walked
     facts = json.loads((tmp_path / "run" / "game.json").read_text())
     assert facts["spec"]["obs_shape"] == [3, 120, 160]
-    assert len(facts["map"]) == 32 and facts["injected_bugs"] is None
+    assert len(facts["map"]) == 32 and len(facts["preferred"]) == 32
+    bugged = [o["id"] for o in facts["objects"] if o["bugged"]]
+    assert [b["id"] for b in facts["injected_bugs"]] == bugged and len(bugged) == 8
+    assert {b["kind"] for b in facts["injected_bugs"]} == {"visual"}
+    # What a tester reads: every object, seen by a walk of 200 steps, none circled yet.
+    objects = pd.read_csv(tmp_path / "run" / "objects.csv")
+    assert list(objects.columns) == OBJECT_COLUMNS and len(objects) == 16
+    assert objects["seen"].sum() > 0 and objects["bugged"].sum() == 8
+    assert not objects["reported"].any()  # nobody reports visual bugs in this run
+    gens = run.generations
+    assert gens["preferred_coverage"].between(0.0, 1.0).all() and (gens["preferred_coverage_total"] > 0).all()
+    assert gens["preferred_coverage_total"].is_monotonic_increasing
+    assert gens["objects_seen"].iloc[-1] == objects["seen"].sum()
+    result = evo("report", "run", "--html", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "run" / "plots" / "park_map.png").stat().st_size > 10_000
+    page = (tmp_path / "run" / "report.html").read_text()
+    assert 'id="park"' in page and "generation_tested" in page
 
 
 def test_a_bad_park_kwarg_is_one_config_error_line(tmp_path: Path) -> None:
