@@ -22,7 +22,7 @@ update count are the state a resumed run restores, so it scores as the uninterru
 from __future__ import annotations
 
 import math
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import torch
@@ -35,6 +35,9 @@ from games.vision.encode_wrapper import FRAME64_KEY
 from games.vision.encoder import downscale, encode, fingerprint, load_encoder
 from objectives.base import ObjectiveConfig, register
 from oracles.component import Component, Context
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 HIDDEN, OUT = 512, 256
 """PPGTA: the target and the predictors are the extractor followed by MLP layers of 512 and 256."""
@@ -124,6 +127,9 @@ class RndNovelty(Component):
         self.cursor = 0
         self.updates = 0
         self.last_loss = float("nan")
+        self.history: list[dict[str, float]] = []
+        """One row per update: the generation's frames, how novel its sample was before
+        training, the predictors' loss after (the table ``rnd_novelty.csv``)."""
 
     # ------------------------------------------------------------------ frames
     def _frames(self, obs: np.ndarray | None, info: dict[str, np.ndarray], valid: np.ndarray) -> np.ndarray:
@@ -177,9 +183,12 @@ class RndNovelty(Component):
         frames = self._frames(rollouts.obs, rollouts.info, rollouts.valid)
         if frames.shape[0] > self.config.buffer:
             frames = frames[np.sort(rng.choice(frames.shape[0], self.config.buffer, replace=False))]
+        novel = float(self.novelty(frames).mean()) if frames.shape[0] else float("nan")
         if frames.shape[0]:
             self._remember(self._features(frames))
         self._train(rng)
+        self.history.append({"update": self.updates, "frames": int(rollouts.valid.sum()), "buffer": self.filled,
+                             "novelty_before": novel, "loss_after": self.last_loss})
 
     def _remember(self, features: torch.Tensor) -> None:
         size = self.memory.shape[0]
@@ -221,6 +230,7 @@ class RndNovelty(Component):
             "memory": self.memory[: self.filled].detach().cpu().clone(),
             "cursor": self.cursor,
             "updates": self.updates,
+            "history": [dict(row) for row in self.history],
         }
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
@@ -236,6 +246,15 @@ class RndNovelty(Component):
         self.filled = int(memory.shape[0])
         self.cursor = int(state["cursor"])
         self.updates = int(state["updates"])
+        self.history = [dict(row) for row in state.get("history", [])]
+
+    def tables(self) -> dict[str, "pd.DataFrame"]:
+        """``rnd_novelty.csv``: per generation, how novel its frames were and the loss after
+        the predictors trained on them."""
+        import pandas as pd
+
+        return {"rnd_novelty": pd.DataFrame(self.history, columns=["update", "frames", "buffer", "novelty_before",
+                                                                    "loss_after"])}
 
 
 def _resolve_source(spec: GameSpec, source: str) -> str:

@@ -36,17 +36,17 @@ DEFAULT_WEIGHTS = Path(__file__).resolve().parent / "weights" / "encoder.pt"
 
 
 def downscale(frames: np.ndarray, size: int = FRAME) -> np.ndarray:
-    """``[N, 3, H, W]`` uint8 frames shrunk to ``[N, 3, size, size]`` uint8 by averaging the
-    pixels under each output pixel (area interpolation; the aspect ratio is not kept, as
-    PPGTA's 64x64 input does not keep it)."""
+    """``[N, 3, H, W]`` uint8 frames shrunk to ``[N, 3, size, size]`` uint8 by antialiased
+    bilinear interpolation (a triangle filter as wide as the shrink factor, close to area
+    averaging; torch's uint8 path runs it at about 4x the speed of area pooling on float).
+    The aspect ratio is not kept, as PPGTA's 64x64 input does not keep it."""
     frames = np.asarray(frames)
     if frames.ndim != 4 or frames.shape[1] != 3:
         raise ValueError(f"downscale needs RGB frames [N, 3, H, W], got shape {frames.shape}")
     if frames.shape[2:] == (size, size):
         return np.ascontiguousarray(frames, dtype=np.uint8)
-    x = torch.from_numpy(np.ascontiguousarray(frames)).to(torch.float32)
-    small = F.adaptive_avg_pool2d(x, (size, size))
-    return small.round_().clamp_(0, 255).to(torch.uint8).numpy()
+    x = torch.from_numpy(np.ascontiguousarray(frames, dtype=np.uint8))
+    return F.interpolate(x, (size, size), mode="bilinear", antialias=True).numpy()
 
 
 class FrameEncoder(nn.Module):

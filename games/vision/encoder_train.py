@@ -215,6 +215,8 @@ def train(data: Transitions, rows: np.ndarray, *, epochs: int, seed: int, batch_
             loss = torch.nn.functional.cross_entropy(logits, target)
             opt.zero_grad()
             loss.backward()
+            # Clipped: without it a run that has begun to learn can fall back to chance.
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             opt.step()
             losses.append(float(loss.detach()))
             hits += int((logits.argmax(1) == target).sum())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import torch
 import yaml
@@ -42,3 +43,5 @@ def test_a_tiny_search_on_encoded_park_frames_with_rnd_novelty_runs(tmp_path: Pa
     assert config["objectives"][0]["kwargs"]["members"] == 5  # defaults written out
     state = load_checkpoint(sorted((tmp_path / "run" / "checkpoints").glob("*.pt"))[-1]).meta["objectives"][0]
     assert state["updates"] == 2 and isinstance(state["memory"], torch.Tensor) and state["memory"].shape[0] > 0
+    table = pd.read_csv(tmp_path / "run" / "rnd_novelty.csv")  # one row per generation's update
+    assert list(table["update"]) == [1, 2] and (table["loss_after"] > 0).all() and (table["frames"] > 0).all()

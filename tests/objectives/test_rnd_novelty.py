@@ -95,6 +95,8 @@ def test_a_checkpoint_resumes_the_predictors_exactly(tmp_path: Path, park_spec, 
     assert resumed.score(unseen) == objective.score(unseen)
     np.testing.assert_array_equal(resumed.step_rewards(seen[1]), objective.step_rewards(seen[1]))
     assert resumed.filled == objective.filled == 64
+    assert resumed.tables()["rnd_novelty"].equals(objective.tables()["rnd_novelty"])
+    assert len(objective.history) == 3 and objective.history[0]["frames"] == seen.valid.sum()
 
 
 def test_the_seed_draws_the_networks(park_spec, seen: RolloutBatch) -> None:
