@@ -138,6 +138,8 @@ class RndNovelty(Component):
             if obs is None:
                 raise ValueError("rnd_novelty with source obs got a record without observations")
             after = obs[:, 1:][valid]
+            if after.shape[0] == 0:
+                return np.zeros((0, 3, 64, 64), dtype=np.uint8)
             return downscale(after.reshape(-1, *self.spec.obs_shape))
         column = info.get(FRAME64_KEY)
         if column is None or column.dtype != object:

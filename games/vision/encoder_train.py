@@ -21,7 +21,7 @@ import argparse
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 import torch
@@ -181,7 +181,7 @@ def accuracy(model: InverseDynamics, data: Transitions, rows: np.ndarray, seed: 
 
 
 def train(data: Transitions, rows: np.ndarray, *, epochs: int, seed: int, batch_size: int = 128, lr: float = 1e-3,
-          n_actions: int = 9, log=None) -> InverseDynamics:
+          n_actions: int = 9, log: Callable[[int, float, float], None] | None = None) -> InverseDynamics:
     """Train a fresh model on transitions ``rows`` by masked inverse dynamics (cross-entropy
     on the action, PPGTA's Eq. 3; AdamW as PPGTA uses throughout).
 
