@@ -35,6 +35,7 @@ def test_collect_pairs_adjacent_frames_with_their_actions_and_masks(tiny) -> Non
     assert not np.array_equal(tiny.masked, tiny.frames)
 
 
+@pytest.mark.slow
 def test_training_on_tiny_data_beats_chance_on_its_own_pairs(tiny) -> None:
     torch.set_num_threads(1)
     rows = np.arange(len(tiny))
