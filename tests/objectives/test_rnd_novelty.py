@@ -1,0 +1,116 @@
+"""PPGTA's RND-ensemble novelty on park frames: familiar frames are worth less after the
+predictors trained on them, a checkpoint resumes it exactly, and it reads the frames it is
+configured to read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+pytest.importorskip("vizdoom")
+
+from evo.agents.uniform import UniformAgent  # noqa: E402
+from evo.checkpoint import Checkpoint, load_checkpoint, save_checkpoint  # noqa: E402
+from evo.rollout import draw_episodes, play  # noqa: E402
+from games.doom_park import DoomParkVector  # noqa: E402
+from games.rollout import RolloutBatch  # noqa: E402
+from games.vision.encode_wrapper import Encode  # noqa: E402
+from games.wrappers import wrapped_spec  # noqa: E402
+from objectives import build_objectives  # noqa: E402
+from objectives.rnd_novelty import RndNovelty  # noqa: E402
+from oracles.component import Context  # noqa: E402
+
+
+def park_batch(level: int, seed: int, copies: int = 4, steps: int = 30, encode: bool = False,
+               columns: frozenset[str] = frozenset({"obs"})) -> RolloutBatch:
+    """Uniform random play on a park level (frames as observations, or encoded)."""
+    game: Any = DoomParkVector(copies, level_seed=level, max_steps=steps)
+    if encode:
+        game = Encode(game)
+    try:
+        draws = draw_episodes(range(seed, seed + copies), 1, steps, 9)
+        return play(game, draws.seeds, np.arange(copies), UniformAgent(draws.gumbel), columns=columns).rollouts
+    finally:
+        game.close()
+
+
+@pytest.fixture(scope="module")
+def seen() -> RolloutBatch:
+    return park_batch(3, 0)
+
+
+@pytest.fixture(scope="module")
+def unseen() -> RolloutBatch:
+    return park_batch(4, 100)
+
+
+def rnd(spec: Any = None, seed: int = 11, **kwargs: Any) -> RndNovelty:
+    torch.set_num_threads(1)
+    if spec is None:
+        spec = wrapped_spec(DoomParkVector(1).game_spec, [])
+    (objective,) = build_objectives([("rnd_novelty", kwargs)], spec, Context(seed=seed))
+    assert isinstance(objective, RndNovelty) and objective.sense == "max"
+    return objective
+
+
+@pytest.fixture(scope="module")
+def park_spec() -> Any:
+    game = DoomParkVector(1)
+    game.close()
+    return game.game_spec
+
+
+def test_novelty_falls_on_frames_the_predictors_trained_on(park_spec, seen: RolloutBatch, unseen: RolloutBatch) -> None:
+    objective = rnd(park_spec)
+    assert objective.source == "obs" and objective.requires == frozenset({"obs"})
+    frames = lambda batch: objective._frames(batch.obs, batch.info, batch.valid)  # noqa: E731
+    first = objective.novelty(frames(seen)).mean()
+    for _ in range(4):
+        objective.update(seen)
+    assert objective.novelty(frames(seen)).mean() < 0.2 * first
+    assert objective.novelty(frames(seen)).mean() < 0.5 * objective.novelty(frames(unseen)).mean()
+    # Per policy: the score sums its steps' novelty, which is what the dense reward pays.
+    assert objective.score(seen[:1]) == pytest.approx(objective.step_rewards(seen[0]).sum())
+    assert objective.step_rewards(seen[0]).shape == (seen.lengths[0],)
+
+
+def test_a_checkpoint_resumes_the_predictors_exactly(tmp_path: Path, park_spec, seen: RolloutBatch,
+                                                     unseen: RolloutBatch) -> None:
+    objective = rnd(park_spec, buffer=64, batch_size=32)
+    objective.update(seen)
+    save_checkpoint(tmp_path, Checkpoint(np.zeros((1, 0), np.float32), np.zeros(1), np.zeros((1, 1)),
+                                         {"generation": 0, "objectives": [objective.state_dict()]}))
+    (path,) = (tmp_path / "checkpoints").glob("*.pt")
+    resumed = rnd(park_spec, buffer=64, batch_size=32)
+    assert resumed.score(unseen) != objective.score(unseen)  # untrained until loaded
+    resumed.load_state_dict(load_checkpoint(path).meta["objectives"][0])  # torch.load(weights_only=True)
+    assert resumed.score(unseen) == objective.score(unseen)
+    for batch in (unseen, seen):  # the next generations go on as they would have
+        objective.update(batch)
+        resumed.update(batch)
+    assert resumed.score(unseen) == objective.score(unseen)
+    np.testing.assert_array_equal(resumed.step_rewards(seen[1]), objective.step_rewards(seen[1]))
+    assert resumed.filled == objective.filled == 64
+    assert resumed.tables()["rnd_novelty"].equals(objective.tables()["rnd_novelty"])
+    assert len(objective.history) == 3 and objective.history[0]["frames"] == seen.valid.sum()
+
+
+def test_the_seed_draws_the_networks(park_spec, seen: RolloutBatch) -> None:
+    assert rnd(park_spec, seed=1).score(seen) == rnd(park_spec, seed=1).score(seen)
+    assert rnd(park_spec, seed=1).score(seen) != rnd(park_spec, seed=2).score(seen)
+
+
+def test_feature_observations_read_the_encoded_frames(park_spec) -> None:
+    spec = wrapped_spec(park_spec, [("encode", {})])
+    objective = rnd(spec)
+    assert objective.source == "frame64" and objective.requires == frozenset({"info.frame64"})
+    batch = park_batch(3, 0, copies=2, steps=10, encode=True, columns=objective.requires)
+    assert objective.score(batch) > 0 and objective.step_rewards(batch[1]).shape == (10,)
+    with pytest.raises(ValueError, match="the encode wrapper publishes"):
+        objective.score(park_batch(3, 0, copies=1, steps=5, columns=frozenset({"info.frame64"})))
+    with pytest.raises(ValueError, match=r"objectives\[0\].kwargs: rnd_novelty source obs needs uint8 RGB"):
+        rnd(spec, source="obs")
