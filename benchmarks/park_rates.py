@@ -1,0 +1,133 @@
+"""Agent steps per second on the generated park: raw rendering against the engine with the
+pixel pipeline on (rows of ``benchmarks/throughput.py``; runs on its own too).
+
+    taskset -c 1 python benchmarks/park_rates.py [--steps 2000] [--copies 8]
+
+Raw: ``DoomParkVector`` copies stepped with random actions, labels buffer on (as the game
+plays), nothing else. Engine: ``evo.rollout.play`` with a population of policies, each step
+one batched forward of the detector (``detect``: OD mask and ``info.detections``), then
+either the encoder (``encode``: 128 features, an MLP population) or a small CNN population
+on the masked frames; after play, ``rnd_novelty`` scores the batch (5 predictors) and the
+visual oracle judges every detected crop. Both are measured in this one process, torch on one
+thread, interleaved, best of ``repeats``, so the ratio holds on a busy machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from evo.agents import PopulationAgent  # noqa: E402
+from evo.policy import PolicySpec  # noqa: E402
+from evo.rollout import draw_episodes, play  # noqa: E402
+from games import GameFactory  # noqa: E402
+from objectives import build_objectives  # noqa: E402
+from oracles import build_oracles  # noqa: E402
+
+PARK = (("level_seed", 0), ("max_steps", 500), ("preset", "small"))
+PIPELINES: dict[str, tuple[tuple, dict]] = {
+    "detect + encode, MLP population": ((("detect", ()), ("encode", ())), {"hidden": (64,)}),
+    "detect, CNN population": ((("detect", ()),), {"hidden": (64,), "conv": ((8, 8, 4), (16, 4, 2))}),
+}
+"""Engine rows: the wrappers and the policy each plays with."""
+
+
+def _best(fn: Callable[[], int]) -> float:
+    start = time.perf_counter()
+    steps = fn()
+    return steps / (time.perf_counter() - start)
+
+
+def raw_rate(steps: int, copies: int) -> Callable[[], int]:
+    """Random actions on ``copies`` bare park copies (resets included)."""
+    from games.doom_park import DoomParkVector
+
+    game = DoomParkVector(copies, **dict(PARK))
+    rng = np.random.default_rng(0)
+    n_actions = game.game_spec.n_actions
+
+    def run() -> int:
+        played, episode = 0, 0
+        while played < steps:
+            game.reset(list(range(episode, episode + copies)))
+            episode += copies
+            for _ in range(game.game_spec.max_steps):
+                game.step(rng.integers(n_actions, size=copies))
+                played += copies
+                if played >= steps:
+                    break
+        return played
+
+    return run
+
+
+def engine_rate(steps: int, copies: int, wrappers: tuple, policy: dict) -> Callable[[], int]:
+    """``play`` with a population on the wrapped park, then novelty and the visual oracle."""
+    factory = GameFactory(name="doom_park", kwargs=PARK, wrappers=wrappers)
+    game = factory.make_vector(copies)
+    spec = game.game_spec
+    obs_dim = int(np.prod(spec.obs_shape))
+    image = tuple(spec.obs_shape) if policy.get("conv") else None
+    pspec = PolicySpec(obs_dim, spec.n_actions, policy["hidden"], policy.get("conv", ()), image)
+    genomes = pspec.init_genomes(copies, np.random.default_rng(0))
+    novelty = build_objectives([("rnd_novelty", {})], spec)[0]
+    visual = build_oracles([("visual", {})], spec)[0]
+    columns = frozenset(novelty.requires) | frozenset(visual.requires)
+    horizon = spec.max_steps
+
+    def run() -> int:
+        played, episode = 0, 0
+        while played < steps:
+            draws = draw_episodes(list(range(episode, episode + copies)), 1, horizon, spec.n_actions)
+            episode += copies
+            result = play(game, draws.seeds, list(range(copies)),
+                          PopulationAgent(genomes, pspec, 1, draws.gumbel),
+                          max_steps=min(horizon, max(steps - played, 1) // copies + 1), columns=columns)
+            for p in range(copies):  # one episode per policy, as a generation scores them
+                novelty.score(result.rollouts[p:p + 1])
+            visual.check(result.rollouts)
+            played += result.env_steps
+        return played
+
+    return run
+
+
+def park_rows(steps: int, copies: int, repeats: int) -> list[tuple[str, str, str]]:
+    """Table rows: raw park, then each engine pipeline with its share of raw speed."""
+    torch.set_num_threads(1)
+    runs = {"park raw (random actions, labels on)": raw_rate(steps, copies)}
+    for name, (wrappers, policy) in PIPELINES.items():
+        runs[f"park engine: {name}, novelty + visual oracle"] = engine_rate(steps, copies, wrappers, policy)
+    best = dict.fromkeys(runs, 0.0)
+    for _ in range(repeats):  # interleaved: a busy machine slows them alike
+        for name, run in runs.items():
+            best[name] = max(best[name], _best(run))
+    raw = next(iter(best.values()))
+    rows = []
+    for k, (name, rate) in enumerate(best.items()):
+        note = f"{copies} copies, one process" if k == 0 else f"{rate / raw:.0%} of raw"
+        rows.append((name, f"{rate:,.0f}", note))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--steps", type=int, default=2000)
+    parser.add_argument("--copies", type=int, default=8)
+    parser.add_argument("--repeats", type=int, default=2)
+    args = parser.parse_args()
+    for row in park_rows(args.steps, args.copies, args.repeats):
+        print(" | ".join(row))
+
+
+if __name__ == "__main__":
+    main()
