@@ -109,9 +109,9 @@ class Built:
         context = Context(exp.seed, exp.device, run_dir)
         try:
             objectives = build_objectives([(o.name, o.kwargs) for o in exp.objectives], spec, context)
-        except ValueError as exc:
+            oracles = build_oracles([(o.name, o.kwargs) for o in exp.oracles], spec, context)
+        except ValueError as exc:  # a component that cannot work on this game (a feature it lacks)
             raise ConfigError(str(exc)) from None
-        oracles = build_oracles([(o.name, o.kwargs) for o in exp.oracles], spec, context)
         # A Gymnasium game hands on the info keys some component records (numpy games all).
         required = frozenset().union(*(c.requires for c in [*objectives, *oracles]))
         factory = replace(factory, info_keys=info_keys(required))

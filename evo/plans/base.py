@@ -17,6 +17,8 @@ from typing import Any, Literal, Protocol, Sequence, Union, runtime_checkable
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from oracles.validator import Validation
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
@@ -105,48 +107,6 @@ class Rule(_Strict):
 
     def label(self) -> str:
         return self.name or f"{self.action or 'go'} {self.target or self.when[0].near}"
-
-
-Expectation = Union[float, Literal["changed"]]
-
-
-class Validation(_Strict):
-    """What an action must change (AGT's pre- and post-action callbacks).
-
-    Before the action, the state features are kept (the pre-action callback); after it, the
-    post-action check runs when the ``event`` comes or ``delay`` steps later, and compares the
-    features with ``expect``. No event within ``timeout`` steps fails the test, unless the
-    validation is ``optional``.
-    """
-
-    action: str
-    """The action it checks, wherever a node or rule performs it."""
-    target_type: str | None = None
-    """Only when the action is aimed at an actor of this type, category or name."""
-    event: str | None = None
-    """Check when an event of this kind comes (``door_opened``)."""
-    delay: int | None = Field(default=None, ge=1)
-    """Or check this many steps after the action."""
-    timeout: int = Field(default=5, ge=1)
-    """Steps the event may take."""
-    optional: bool = False
-    """An event that does not come is no failure (an attack that does not kill yet)."""
-    expect: dict[str, Expectation] = Field(default_factory=dict)
-    """Feature -> its change from before the action: a number, or ``changed``."""
-
-    @model_validator(mode="after")
-    def _bound(self) -> "Validation":
-        if (self.event is None) == (self.delay is None):
-            raise ValueError("give exactly one of event and delay")
-        return self
-
-    def expectation(self) -> str:
-        """The expected change in words, for messages."""
-        parts = [f"{k} {'changed' if v == 'changed' else f'{float(v):+g}'}" for k, v in self.expect.items()]
-        change = ", ".join(parts)
-        if self.event is not None:
-            return f"event {self.event} within {self.timeout} steps" + (f" and {change}" if change else "")
-        return f"{change or 'nothing'} after {self.delay} steps"
 
 
 class Plan(_Strict):

@@ -50,9 +50,7 @@ def validation_bug(result: PlanResult, episode: Rollout) -> Bug | None:
     if failed is None or episode.length == 0:
         return None
     step = min(failed.action_step, episode.length - 1)
-    expected = failed.text.split("expected ", 1)[-1].split(";", 1)[0]
     return Bug.at_step(
-        episode, step, kind="logic", oracle="validation",
-        signature=f"validation:{failed.action}:{failed.target or ''}:{expected}",
+        episode, step, kind="logic", oracle="validation", signature=failed.signature,
         message=failed.text, data={"action": failed.action, "target": failed.target},
     )
