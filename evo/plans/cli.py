@@ -3,6 +3,10 @@
 Each node, rule and validation is printed as it happens; the exit code is 0 when the test
 passed and 1 when it failed (the failing validation is the last line). Bad input is exit 2.
 
+``evo plan suite DIR [--game NAME] [--kwarg KEY=VALUE ...] [--out TABLE.csv]`` runs every
+plan YAML of a folder, prints a line per plan and writes the table (:mod:`evo.plans.suite`);
+exit 0 when all passed, 1 otherwise.
+
 ``evo plan from-text FILE --game NAME [--validations PLAN] [--out PLAN] [--run]`` reads a
 tester's steps into a plan (:mod:`evo.plans.from_text`), prints how each sentence was read,
 writes the plan YAML, and with ``--run`` runs it as ``evo plan run`` would.
@@ -32,6 +36,12 @@ def add_plan_parser(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--game", help="registered game name (default: the plan's game)")
     run.add_argument("--kwarg", action="append", default=[], metavar="KEY=VALUE",
                      help="a game keyword argument, value read as YAML (repeatable), e.g. bugs=[dead_jump]")
+    suite = plan_sub.add_parser("suite", help="run every plan YAML of a folder; exit 0 when all passed, 1 otherwise")
+    suite.add_argument("folder", type=Path, help="folder of plan YAMLs")
+    suite.add_argument("--game", help="registered game name (default: each plan's game)")
+    suite.add_argument("--kwarg", action="append", default=[], metavar="KEY=VALUE",
+                       help="a game keyword argument for every plan, value read as YAML (repeatable)")
+    suite.add_argument("--out", type=Path, help="write the table here (CSV: plan, passed, steps, failure)")
     text = plan_sub.add_parser("from-text", help="read a tester's written steps into a plan YAML")
     text.add_argument("text", type=Path, help="text file: one step per line or sentence")
     text.add_argument("--game", required=True, help="registered game name whose names the steps are matched to")
@@ -82,8 +92,28 @@ def plan_command(args: argparse.Namespace, console: Console) -> int:
 
     if args.plan_command == "from-text":
         return _from_text(args, console)
+    if args.plan_command == "suite":
+        return _suite(args, console)
     plan = load_plan(args.plan)
     return _run(plan, game_factory(plan, args.game, args.kwarg), str(args.plan), console)
+
+
+def _suite(args: argparse.Namespace, console: Console) -> int:
+    from evo.plans.suite import run_suite
+
+    def show(path: Path, result: Any) -> None:
+        verdict = "[green]PASSED[/green]" if result.passed else "[red]FAILED[/red]"
+        why = f"  {escape(result.failure)}" if result.failure else ""
+        console.print(f"{verdict} {escape(path.name)}  {result.steps} steps{why}")
+
+    table = run_suite(args.folder, lambda plan: game_factory(plan, args.game, args.kwarg), show)
+    passed = int(table["passed"].sum())
+    console.print(f"{passed} of {len(table)} plans passed")
+    if args.out is not None:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        table.to_csv(args.out, index=False)
+        console.print(f"table written to {args.out}")
+    return 0 if passed == len(table) else 1
 
 
 def _from_text(args: argparse.Namespace, console: Console) -> int:
