@@ -24,7 +24,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from games.base import GameSpec, InjectedBug, VecStep
+from games.base import GameSpec, InjectedBug, VecStep, straight_move
 from games.dungeon_layout import (
     ACTION_NAMES, ACTOR_NAMES, ACTOR_TYPES, ATTACK, BUGS, CATEGORIES, DOOR, ENEMY_STATS,
     HEIGHT, INTERACT, JUMP, LAVA, MAX_HEALTH, MOVES, PLAYER_ATTACK, STRONG_OGRE_ATTACK, SYNONYMS,
@@ -318,6 +318,11 @@ class DungeonVector:
         """The shortest route to any of ``targets`` within ``within`` moves, or None."""
         return nearest(self.layout, self.situation(features, gone), targets, within)
 
+    def straight(self, features: np.ndarray, location: tuple[int, int]) -> int:
+        """A move along the longer axis towards ``location`` (x, y), no path finding."""
+        f = np.asarray(features)
+        return straight_move(location[0] - f[0], location[1] - f[1])
+
     def match(self, bug: Any) -> int | None:
         """Ground truth: the injected bug a report is, by kind and the actor, type or action
         its signature names; None for a false report."""
@@ -350,5 +355,5 @@ class Dungeon(VectorEnv):
         self.layout = game.layout
         self.actors = game.actors
         for name in ("action_names", "actor_names", "actor_types", "categories", "synonyms",
-                     "removal_events", "route", "navigate", "nearest", "situation"):
+                     "removal_events", "route", "navigate", "nearest", "straight", "situation"):
             setattr(self, name, getattr(game, name))

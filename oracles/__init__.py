@@ -10,10 +10,13 @@ from typing import Any, Mapping, Sequence
 
 from games.base import GameSpec
 from games.rollout import RolloutBatch
-from oracles import balance, crash, logic, performance, stuck, validation  # noqa: F401  (register themselves)
+from oracles import balance, crash, logic, performance, stuck, validation
 from oracles.archive import ArchivedBug, BugArchive, append_jsonl, from_record, to_record
 from oracles.base import REGISTRY, Bug, Oracle, OracleConfig, register
 from oracles.component import Component, Context, check_component, contexts
+
+BUILT_IN = (balance, crash, logic, performance, stuck, validation)
+"""The modules of the built-in oracles, imported for their registration."""
 
 
 def build_oracles(

@@ -7,6 +7,11 @@ passed and 1 when it failed (the failing validation is the last line). Bad input
 plan YAML of a folder, prints a line per plan and writes the table (:mod:`evo.plans.suite`);
 exit 0 when all passed, 1 otherwise.
 
+``evo plan record RUN_DIR BUG_ID [--every K] [--out PLAN]`` turns a bug's episode into a plan
+that follows it to the same bug (:mod:`evo.plans.record`); ``evo plan export RUN_DIR [--out
+DIR]`` does it for every bug after shrinking its trace (:mod:`evo.plans.export`), exit 0 when
+every plan reproduces its bug.
+
 ``evo plan from-text FILE --game NAME [--validations PLAN] [--out PLAN] [--run]`` reads a
 tester's steps into a plan (:mod:`evo.plans.from_text`), prints how each sentence was read,
 writes the plan YAML, and with ``--run`` runs it as ``evo plan run`` would.
@@ -42,6 +47,16 @@ def add_plan_parser(sub: argparse._SubParsersAction) -> None:
     suite.add_argument("--kwarg", action="append", default=[], metavar="KEY=VALUE",
                        help="a game keyword argument for every plan, value read as YAML (repeatable)")
     suite.add_argument("--out", type=Path, help="write the table here (CSV: plan, passed, steps, failure)")
+    record = plan_sub.add_parser("record", help="a bug's episode as a plan that follows it to the same bug")
+    record.add_argument("run_dir", type=Path)
+    record.add_argument("bug_id", type=int)
+    record.add_argument("--every", type=int, default=10, help="steps between two sampled places (default 10)")
+    record.add_argument("--out", type=Path, help="write the plan here (default: print it)")
+    export = plan_sub.add_parser("export", help="every bug of a run as a minimal plan (shrunk trace, then nodes)")
+    export.add_argument("run_dir", type=Path)
+    export.add_argument("--out", type=Path, help="folder of the plans (default: RUN_DIR/plans)")
+    export.add_argument("--every", type=int, default=10, help="steps between two sampled places (default 10)")
+    export.add_argument("--no-shrink", action="store_true", help="keep each bug's whole trace")
     text = plan_sub.add_parser("from-text", help="read a tester's written steps into a plan YAML")
     text.add_argument("text", type=Path, help="text file: one step per line or sentence")
     text.add_argument("--game", required=True, help="registered game name whose names the steps are matched to")
@@ -94,6 +109,8 @@ def plan_command(args: argparse.Namespace, console: Console) -> int:
         return _from_text(args, console)
     if args.plan_command == "suite":
         return _suite(args, console)
+    if args.plan_command in ("record", "export"):
+        return _record(args, console) if args.plan_command == "record" else _export(args, console)
     plan = load_plan(args.plan)
     return _run(plan, game_factory(plan, args.game, args.kwarg), str(args.plan), console)
 
@@ -114,6 +131,64 @@ def _suite(args: argparse.Namespace, console: Console) -> int:
         table.to_csv(args.out, index=False)
         console.print(f"table written to {args.out}")
     return 0 if passed == len(table) else 1
+
+
+def _run_dir(run_dir: Path) -> None:
+    """One line (exit 2) unless ``run_dir`` is a run directory."""
+    from evo.rundir import bug_records
+
+    try:
+        bug_records(run_dir)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def _record(args: argparse.Namespace, console: Console) -> int:
+    from evo.plans.export import bug_plan, reproduces
+    from evo.plans.record import plan_yaml
+    from evo.reproduce import Reproducer
+
+    _run_dir(args.run_dir)
+    with Reproducer(args.run_dir, repeats=1) as reproducer:
+        try:
+            record = reproducer.bug(args.bug_id)
+        except KeyError:
+            raise ConfigError(f"{args.run_dir}: no bug with id {args.bug_id} in bugs.jsonl") from None
+        plan = bug_plan(reproducer, record, [int(a) for a in record["actions"]], args.every)
+        again = reproduces(plan, reproducer.built.factory)
+    text = plan_yaml(plan)
+    if args.out is not None:
+        args.out.write_text(text)
+    else:
+        console.print(escape(text))
+    where = f" written to {args.out}" if args.out is not None else ""
+    console.print(f"bug {args.bug_id}: {len(record['actions'])} actions -> {len(plan.nodes)} nodes{where}; "
+                  f"following it {'shows the bug again' if again else 'does NOT show the bug'}")
+    return 0 if again else 1
+
+
+def _export(args: argparse.Namespace, console: Console) -> int:
+    from evo.plans.export import export_bugs
+
+    _run_dir(args.run_dir)
+    if args.every < 1:
+        raise ConfigError(f"--every {args.every}: expected a positive number of steps")
+    out = args.out if args.out is not None else args.run_dir / "plans"
+
+    def show(row: dict) -> None:
+        verdict = "reproduces" if row["reproduces"] else "[red]does NOT reproduce[/red]"
+        console.print(f"bug {row['id']:>3} {row['kind']:<11} {row['original']:>4} -> {row['shrunk']:>3} actions, "
+                      f"{row['nodes']:>3} nodes  {verdict}  {escape(row['signature'][:60])}")
+
+    table = export_bugs(args.run_dir, out, every=args.every, shrink=not args.no_shrink, progress=show)
+    table.to_csv(out / "export.csv", index=False)
+    ok = int(table["reproduces"].sum())
+    if len(table):
+        console.print(f"{ok} of {len(table)} plans reproduce their bug; traces {int(table['original'].sum())} -> "
+                      f"{int(table['shrunk'].sum())} actions in all; plans in {out}")
+    else:
+        console.print(f"no bugs in {args.run_dir}")
+    return 0 if ok == len(table) else 1
 
 
 def _from_text(args: argparse.Namespace, console: Console) -> int:
