@@ -139,11 +139,24 @@ def record_plan(factory: GameFactory, seed: int, actions: Sequence[int], *, ever
 
 
 def plan_yaml(plan: Plan) -> str:
-    """The plan as YAML, defaults left out (what a person would write)."""
+    """The plan as YAML, defaults left out, a node or validation a line (as a person writes)."""
     import yaml
 
+    class _Dumper(yaml.SafeDumper):
+        pass
+
+    def flow(dumper: yaml.SafeDumper, data: dict) -> yaml.Node:
+        return dumper.represent_mapping("tag:yaml.org,2002:map", data.items(), flow_style=True)
+
+    class _Line(dict):  # a mapping written on one line
+        pass
+
+    _Dumper.add_representer(_Line, flow)
     data: dict[str, Any] = plan.model_dump(mode="json", exclude_defaults=True)
-    return yaml.safe_dump(data, sort_keys=False, width=120)
+    for key in ("nodes", "validations"):
+        if key in data:
+            data[key] = [_Line(item) for item in data[key]]
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, width=140)
 
 
 __all__ = ["plan_yaml", "record_plan"]
