@@ -7,7 +7,7 @@ from typing import Any
 
 from evo.config import ConfigError
 from evo.plans.agent import LogLine, PlanAgent, PlanResult
-from evo.plans.base import ExpectedBug, Plan
+from evo.plans.base import ExpectedBug, Navigator, Plan
 from evo.plans.load import check_plan
 from evo.rollout import play
 from games.base import GameSpec
@@ -18,11 +18,13 @@ from oracles.base import Bug
 EVENTS = "info.events"
 
 
-def run_plan(plan: Plan, factory: GameFactory, *, log: LogLine | None = None) -> PlanResult:
+def run_plan(plan: Plan, factory: GameFactory, *, log: LogLine | None = None,
+             navigator: Navigator | None = None) -> PlanResult:
     """Play one episode of the game following ``plan`` (in :attr:`ExpectedBug.copies` copies,
     the first one logged and judged); passed when every node was done, no
     validation failed and the plan's expected bug (:attr:`Plan.bug`, a plan exported from a
     run) did not show. A failed validation or the bug comes back as :attr:`PlanResult.bug`.
+    ``navigator`` replaces the game's own (a learned one: :mod:`evo.plans.learned_navigator`).
 
     Raises:
         ConfigError: the game offers no navigator, the plan names what the game lacks, or
@@ -35,7 +37,7 @@ def run_plan(plan: Plan, factory: GameFactory, *, log: LogLine | None = None) ->
         raise ConfigError(f"game {factory.label}: {exc}") from None
     try:
         spec = game.game_spec
-        navigator = check_plan(plan, game, spec, factory.label)
+        navigator = check_plan(plan, game if navigator is None else navigator, spec, factory.label)
         oracle = None if plan.bug is None else bug_oracle(plan.bug, spec)
         columns = frozenset({EVENTS}) | (frozenset() if oracle is None else oracle.requires)
         first = None if log is None else (lambda i, t, text: log(i, t, text) if i == 0 else None)

@@ -13,7 +13,7 @@ import pandas as pd
 
 from evo.config import ConfigError
 from evo.plans.agent import PlanResult
-from evo.plans.base import Plan
+from evo.plans.base import Navigator, Plan
 from evo.plans.load import load_plan
 from evo.plans.run import run_plan
 from games.registry import GameFactory
@@ -37,18 +37,20 @@ def suite_files(folder: str | Path) -> list[Path]:
 
 
 def run_suite(folder: str | Path, factory_of: Callable[[Plan], GameFactory],
-              on_result: Callable[[Path, PlanResult], None] | None = None) -> pd.DataFrame:
+              on_result: Callable[[Path, PlanResult], None] | None = None,
+              navigator: Navigator | None = None) -> pd.DataFrame:
     """Run every plan of ``folder`` (:func:`suite_files`), each on ``factory_of(plan)``.
 
     Every plan is read and checked before any runs, so a bad file is one error at the start
     and not a table cut short. Returns one row per plan: its file name, whether it passed,
-    the steps it played and its failure (empty when it passed).
+    the steps it played and its failure (empty when it passed). ``navigator`` replaces the
+    games' own (a learned one).
     """
     plans = [(path, load_plan(path)) for path in suite_files(folder)]
     factories = [factory_of(plan) for _, plan in plans]
     rows = []
     for (path, plan), factory in zip(plans, factories):
-        result = run_plan(plan, factory)
+        result = run_plan(plan, factory, navigator=navigator)
         rows.append([path.name, result.passed, result.steps, result.failure or ""])
         if on_result is not None:
             on_result(path, result)
