@@ -56,7 +56,7 @@ def add_plan_parser(sub: argparse._SubParsersAction) -> None:
     export.add_argument("run_dir", type=Path)
     export.add_argument("--out", type=Path, help="folder of the plans (default: RUN_DIR/plans)")
     export.add_argument("--every", type=int, default=10, help="steps between two sampled places (default 10)")
-    export.add_argument("--no-shrink", action="store_true", help="keep each bug's whole trace")
+    export.add_argument("--no-shrink", action="store_true", help="keep each bug's whole trace and every recorded node")
     text = plan_sub.add_parser("from-text", help="read a tester's written steps into a plan YAML")
     text.add_argument("text", type=Path, help="text file: one step per line or sentence")
     text.add_argument("--game", required=True, help="registered game name whose names the steps are matched to")
@@ -178,7 +178,7 @@ def _export(args: argparse.Namespace, console: Console) -> int:
     def show(row: dict) -> None:
         verdict = "reproduces" if row["reproduces"] else "[red]does NOT reproduce[/red]"
         console.print(f"bug {row['id']:>3} {row['kind']:<11} {row['original']:>4} -> {row['shrunk']:>3} actions, "
-                      f"{row['nodes']:>3} nodes  {verdict}  {escape(row['signature'][:60])}")
+                      f"{row['recorded_nodes']:>3} -> {row['nodes']:>3} nodes  {verdict}  {escape(row['signature'][:60])}")
 
     table = export_bugs(args.run_dir, out, every=args.every, shrink=not args.no_shrink, progress=show)
     table.to_csv(out / "export.csv", index=False)

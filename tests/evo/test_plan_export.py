@@ -35,7 +35,10 @@ def test_every_bug_of_the_tiny_block_maze_run_exports_to_a_plan_that_reproduces_
     for row in table.itertuples():
         plan = load_plan(exported / "plans" / row.plan)
         assert plan.bug is not None and plan.bug.signature == row.signature
-        assert plan.max_steps == row.shrunk and len(plan.nodes) <= row.shrunk
+        assert plan.max_steps == row.shrunk and len(plan.nodes) == row.nodes <= row.recorded_nodes <= row.shrunk
+    assert table["nodes"].sum() < table["recorded_nodes"].sum()  # nodes the bug does not need are dropped
+    crash = table.query("kind == 'crash'").iloc[0]
+    assert crash.nodes == 1  # walk there and make the move that crashes
 
 
 def test_an_exported_plan_fails_while_its_bug_remains(exported: Path, capsys: pytest.CaptureFixture[str]) -> None:
