@@ -21,10 +21,10 @@ import yaml
 from pydantic import Field, model_validator
 
 from games.base import GameSpec
-from games.rollout import RolloutBatch
+from games.rollout import Rollout, RolloutBatch
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
-from oracles.validator import Validation, Validator
+from oracles.validator import Validation, Validator, Verdict
 
 AIM_KEY = "aim"
 """The game's info key naming each step's action and its target (``interact:switch_1``)."""
@@ -101,7 +101,8 @@ class ValidationOracle(Component):
                 self._report(rollout, validator.after(events[i, t - 1] or (), rollout.features[t], t), seen, bugs)
         return bugs
 
-    def _report(self, rollout, verdicts, seen: set[str], bugs: list[Bug]) -> None:  # type: ignore[no-untyped-def]
+    def _report(self, rollout: Rollout, verdicts: list[Verdict], seen: set[str], bugs: list[Bug]) -> None:
+        """Append a bug per failed verdict whose signature this batch has not reported yet."""
         for v in verdicts:
             if v.passed or v.signature in seen:
                 continue

@@ -8,7 +8,8 @@ plan YAML of a folder, prints a line per plan and writes the table (:mod:`evo.pl
 exit 0 when all passed, 1 otherwise.
 
 ``evo plan record RUN_DIR BUG_ID [--every K] [--out PLAN]`` turns a bug's episode into a plan
-that follows it to the same bug (:mod:`evo.plans.record`); ``evo plan export RUN_DIR [--out
+that follows it to the same bug (:mod:`evo.plans.record`), ``evo plan record --actions FILE
+--game NAME`` a person's recorded play; ``evo plan export RUN_DIR [--out
 DIR]`` does it for every bug after shrinking its trace (:mod:`evo.plans.export`), exit 0 when
 every plan reproduces its bug.
 
@@ -47,9 +48,14 @@ def add_plan_parser(sub: argparse._SubParsersAction) -> None:
     suite.add_argument("--kwarg", action="append", default=[], metavar="KEY=VALUE",
                        help="a game keyword argument for every plan, value read as YAML (repeatable)")
     suite.add_argument("--out", type=Path, help="write the table here (CSV: plan, passed, steps, failure)")
-    record = plan_sub.add_parser("record", help="a bug's episode as a plan that follows it to the same bug")
-    record.add_argument("run_dir", type=Path)
-    record.add_argument("bug_id", type=int)
+    record = plan_sub.add_parser("record", help="a bug's episode, or a person's play, as a plan that follows it")
+    record.add_argument("run_dir", type=Path, nargs="?", help="run directory of the bug")
+    record.add_argument("bug_id", type=int, nargs="?", help="the bug's id in bugs.jsonl")
+    record.add_argument("--actions", type=Path, help="or a person's play: a file of action names (or numbers), in order")
+    record.add_argument("--game", help="the game the --actions were played on (registered name)")
+    record.add_argument("--kwarg", action="append", default=[], metavar="KEY=VALUE",
+                        help="a game keyword argument of that game, value read as YAML (repeatable)")
+    record.add_argument("--seed", type=int, default=0, help="the episode seed the --actions were played from")
     record.add_argument("--every", type=int, default=10, help="steps between two sampled places (default 10)")
     record.add_argument("--out", type=Path, help="write the plan here (default: print it)")
     export = plan_sub.add_parser("export", help="every bug of a run as a minimal plan (shrunk trace, then nodes)")
@@ -148,6 +154,10 @@ def _record(args: argparse.Namespace, console: Console) -> int:
     from evo.plans.record import plan_yaml
     from evo.reproduce import Reproducer
 
+    if args.actions is not None:
+        return _record_play(args, console)
+    if args.run_dir is None or args.bug_id is None:
+        raise ConfigError("evo plan record: give RUN_DIR BUG_ID, or --actions FILE --game NAME")
     _run_dir(args.run_dir)
     with Reproducer(args.run_dir, repeats=1) as reproducer:
         try:
@@ -165,6 +175,36 @@ def _record(args: argparse.Namespace, console: Console) -> int:
     console.print(f"bug {args.bug_id}: {len(record['actions'])} actions -> {len(plan.nodes)} nodes{where}; "
                   f"following it {'shows the bug again' if again else 'does NOT show the bug'}")
     return 0 if again else 1
+
+
+def _record_play(args: argparse.Namespace, console: Console) -> int:
+    """A person's recorded play (``--actions``) as a plan that plays the same moves."""
+    from evo.plans.record import plan_yaml, record_plan
+
+    if args.game is None:
+        raise ConfigError("--actions needs --game NAME: the game they were played on")
+    if not args.actions.is_file():
+        raise ConfigError(f"{args.actions}: no such file of actions")
+    factory = game_factory(Plan(game={"name": args.game}, nodes=[{"location": (0, 0)}]), None, args.kwarg)
+    game = factory.make_vector(1)
+    names = list(getattr(game, "action_names", ()))
+    game.close()
+    actions = []
+    for word in args.actions.read_text().replace(",", " ").split():
+        if word.isdigit() and int(word) < game.game_spec.n_actions:
+            actions.append(int(word))
+        elif word in names:
+            actions.append(names.index(word))
+        else:
+            raise ConfigError(f"{args.actions}: {word!r} is no action of {args.game}; expected one of {', '.join(names)}")
+    plan, _ = record_plan(factory, args.seed, actions, every=args.every, name=args.actions.stem)
+    text = plan_yaml(plan)
+    if args.out is not None:
+        args.out.write_text(text)
+    else:
+        console.print(escape(text))
+    console.print(f"{len(actions)} actions -> {len(plan.nodes)} nodes" + (f" written to {args.out}" if args.out else ""))
+    return 0
 
 
 def _export(args: argparse.Namespace, console: Console) -> int:

@@ -99,3 +99,22 @@ def test_evo_plan_record_turns_a_validation_bug_into_a_failing_plan(tmp_path: Pa
 
 def test_recording_bad_input_is_one_line_exit_2(bad_input: Any, tmp_path: Path) -> None:
     assert "not a run directory" in bad_input(["plan", "record", str(tmp_path), "0"])
+
+
+def test_a_persons_play_from_a_file_of_action_names_becomes_a_passing_plan(tmp_path: Path,
+                                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    play_file = tmp_path / "play.txt"
+    play_file.write_text("east east east south south interact\nwest, north\n")
+    out = tmp_path / "play.yaml"
+    assert main(["plan", "record", "--actions", str(play_file), "--game", "dungeon", "--kwarg", "bugs=[]",
+                 "--every", "3", "--out", str(out)]) == 0
+    assert "8 actions ->" in capsys.readouterr().out
+    plan = load_plan(out)
+    assert plan.max_steps == 8 and any(n.action == "interact" for n in plan.nodes)
+    assert main(["plan", "run", str(out)]) == 0
+
+
+def test_a_play_file_naming_no_action_is_one_line_exit_2(bad_input: Any, tmp_path: Path) -> None:
+    (tmp_path / "play.txt").write_text("east dance\n")
+    assert "'dance' is no action of dungeon" in bad_input(["plan", "record", "--actions", "play.txt", "--game", "dungeon"])
+    assert "give RUN_DIR BUG_ID, or --actions" in bad_input(["plan", "record"])
