@@ -79,6 +79,11 @@ class Reproducer:
             raise KeyError(f"bug {bug_id} came from oracle {record['oracle']!r}, not in the run's config")
         return record
 
+    def oracle(self, record: Mapping[str, Any]) -> Any:
+        """The record's oracle, with the state it had at the end of the run (what a bug
+        exported as a plan is judged by)."""
+        return self._oracle(record)
+
     def _oracle(self, record: Mapping[str, Any]) -> Any:
         """The record's oracle, with the state it had at the end of the run."""
         k = self._names.index(record["oracle"])

@@ -76,6 +76,18 @@ def rows_written(run_dir: Path) -> int:
     return max(0, complete_text(path).count("\n") - 1) if path.exists() else 0
 
 
+def bug_records(run_dir: Path) -> list[dict[str, Any]]:
+    """The run's ``bugs.jsonl`` records, in order (none before the first bug).
+
+    Raises:
+        ValueError: ``run_dir`` is no run directory (no ``config.yaml``).
+    """
+    if not (run_dir / CONFIG).is_file():
+        raise ValueError(f"{run_dir}: not a run directory (no {CONFIG})")
+    path = run_dir / BUGS
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
+
+
 def append_bugs(run_dir: Path, bugs: Sequence[ArchivedBug]) -> None:
     append_jsonl(run_dir / BUGS, bugs)
 

@@ -2,6 +2,7 @@
 
     evo shrink RUN_DIR [BUG_ID ...]            # each bug's trace, delta-debugged to a short one
     evo regress RUN_DIR --kwarg KEY=VALUE ...  # the run's bugs on another build of the game
+    evo regress RUN_DIR --plans [DIR] --kwarg KEY=VALUE ...  # its exported bug plans, likewise
 
 ``shrink`` writes ``shrunk.jsonl`` in the run directory (id, original length, the shrunk
 actions, which reproduce the bug from the same episode seed). ``regress`` exits 0 when every
@@ -34,15 +35,18 @@ def add_trace_parsers(sub: argparse._SubParsersAction) -> None:
                          help="a game keyword argument of the new build, value read as YAML (repeatable), "
                          "e.g. fixed_bugs=[0,3]")
     regress.add_argument("--repeats", type=int, default=3, help="replays judged together (default 3)")
+    regress.add_argument("--plans", type=Path, nargs="?", const=True, metavar="DIR",
+                         help="re-run the run's exported bug plans instead of its traces (default DIR: "
+                         "RUN_DIR/plans, written by evo plan export)")
 
 
 def _records(run_dir: Path) -> list[dict]:
-    from evo.rundir import BUGS, CONFIG
+    from evo.rundir import bug_records
 
-    if not (run_dir / CONFIG).is_file():
-        raise ConfigError(f"{run_dir}: not a run directory (no {CONFIG})")
-    path = run_dir / BUGS
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
+    try:
+        return bug_records(run_dir)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def trace_command(args: argparse.Namespace, console: Console) -> int:
@@ -55,7 +59,14 @@ def trace_command(args: argparse.Namespace, console: Console) -> int:
     if args.repeats < 1:
         raise ConfigError("--repeats must be at least 1")
     try:
-        table = regress(args.run_dir, parse_kwargs(args.kwarg), repeats=args.repeats)
+        if args.plans is not None:
+            from evo.plans.cli import game_factory
+            from evo.plans.export import regress_plans
+
+            folder = args.run_dir / "plans" if args.plans is True else args.plans
+            table = regress_plans(folder, lambda plan: game_factory(plan, None, args.kwarg))
+        else:
+            table = regress(args.run_dir, parse_kwargs(args.kwarg), repeats=args.repeats)
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
     out = Table(title=f"{args.run_dir} on {parse_kwargs(args.kwarg)}")

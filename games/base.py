@@ -206,6 +206,24 @@ class VectorGame(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Route:
+    """A navigator's shortest way to a target (``navigate``, plans): its actions (empty when
+    already there) and the actor it leads to (None for a place)."""
+
+    actions: tuple[int, ...]
+    actor: str | None
+
+
+def straight_move(dx: float, dy: float) -> int:
+    """The move along the longer axis towards a place ``dx, dy`` away (x: east positive, y:
+    south positive): 0-3 = north, south, east, west, the order of both grid games' moves.
+    A recorded path that the shortest one does not follow is replayed this way."""
+    if abs(dx) >= abs(dy):
+        return 2 if dx > 0 else 3
+    return 1 if dy > 0 else 0
+
+
 def actor_type(name: str) -> str:
     """The type of a named actor: its name without a trailing ``_<number>`` (``ogre_2`` ->
     ``ogre``). Games that name actors (events ``"kind:actor"``, plan targets) follow this, so

@@ -17,13 +17,14 @@ from typing import Any, NoReturn, Sequence
 
 import numpy as np
 
-from games.base import GameError, GameSpec, InjectedBug, VecStep
+from games.base import GameError, GameSpec, InjectedBug, Route, VecStep, straight_move
 from games.frame_cost import BatchClock, flood_fill
 from games.maze_layout import (
     CRASH, LOGIC_ASSERT, LOGIC_IN_BLOCK, LOGIC_SCORE, MIN_BUG_DISTANCE, MOVES, NONE, OBS_SIZE,
     PERFORMANCE, PRESETS, SCORE_JUMP, STUCK, STUCK_SLACK, MazeLayout, MazeTables, generate_layout,
     resolve_settings,
 )
+from games.maze_navigation import route as maze_route
 from games.vector_env import VectorEnv
 
 __all__ = ["CRASH", "LOGIC_ASSERT", "LOGIC_IN_BLOCK", "LOGIC_SCORE", "MIN_BUG_DISTANCE", "MOVES",
@@ -69,10 +70,9 @@ _FATAL = (CRASH, LOGIC_ASSERT)
 
 
 def _raise_fatal_bug(event: int, cell: tuple[int, int]) -> NoReturn:
-    """Raise the exception of a crash or assertion bug at ``cell``: a real raise, so the
-    recorded error's innermost frame (``file:function:line``, which oracles use to tell bugs
-    apart) is the game's own. Bug signatures hold these two lines' numbers (78, 79): moving
-    them changes every saved run's crash and assertion signatures."""
+    """Raise a crash or assertion bug's exception at ``cell``: a real raise, so the recorded
+    error's innermost frame (``file:function:line``, which oracles tell bugs apart by) is the
+    game's own. Signatures hold these two lines' numbers (78, 79): moving them changes them."""
     row, col = cell
     if event == CRASH:
         raise RuntimeError(f"tile handler failed at ({row}, {col})")
@@ -247,6 +247,40 @@ class BlockMazeVector:
         return _match(self.injected_bugs, bug)
 
     action_names = ("N", "S", "E", "W")  # MOVES, in order
+    # What a plan agent navigates by (evo.plans.base.Navigator): places only, no actors.
+    actor_names: tuple[str, ...] = ()
+    actor_types: tuple[str, ...] = ()
+    removal_events: tuple[str, ...] = ()
+
+    @property
+    def categories(self) -> dict[str, tuple[str, ...]]:
+        """Words naming several actor types: none (the maze has no actors)."""
+        return {}
+
+    def route(self, features: np.ndarray, target: Any, *, action: str | None = None,
+              tolerance: int | None = None, gone: frozenset[str] = frozenset()) -> Route | None:
+        """A shortest way (BFS over the blocks, blind to bugs) from a feature row ``(row,
+        col)`` to a place ``(row, col)``; None for an actor name (the maze has none) or a
+        place walled off."""
+        if isinstance(target, str):
+            return None
+        here = (int(round(features[0])), int(round(features[1])))
+        return maze_route(self.layout.blocks, here, (int(target[0]), int(target[1])), tolerance or 0)
+
+    def nearest(self, features: np.ndarray, targets: Sequence[Any], within: int,
+                gone: frozenset[str] = frozenset()) -> Route | None:
+        """The shortest route to any of the places ``targets`` within ``within`` moves."""
+        found = [r for r in (self.route(features, t) for t in targets) if r is not None and len(r.actions) <= within]
+        return min(found, key=lambda r: len(r.actions), default=None)
+
+    def navigate(self, features: np.ndarray, target: Any) -> int | None:
+        """The next move towards a place by BFS; None when there or unreachable."""
+        found = self.route(features, target)
+        return found.actions[0] if found is not None and found.actions else None
+
+    def straight(self, features: np.ndarray, location: tuple[int, int]) -> int:
+        """A move along the longer axis towards ``location`` (row, col), no path finding."""
+        return straight_move(location[1] - features[1], location[0] - features[0])
 
     def render_map(self) -> np.ndarray:
         """The maze from above for plots: ``[row, col]`` uint8, 1 = block or wall, 0 = floor.

@@ -11,7 +11,8 @@ player faces, over lava), wait.
 Every step names what happened in ``info["events"]``, a tuple of ``"kind:actor"`` strings
 (``door_opened:door_1``, ``enemy_killed:goblin_2``, ``item_collected:coin_3``,
 ``player_damaged:ogre_1:1`` with the damage last): what a plan's validations wait for and
-what the balance oracle counts. The injected bugs show only there and in the state
+what the balance oracle counts; ``info["aim"]`` names each step's action and the actor it was
+aimed at (``jump:lava_1``), what the ``validation`` oracle binds validations to. The injected bugs show only there and in the state
 features: no step raises and no invariant is reported broken.
 
 The rules live in :class:`DungeonVector`; :class:`Dungeon` is the generic scalar adapter.
@@ -23,7 +24,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from games.base import GameSpec, InjectedBug, VecStep
+from games.base import GameSpec, InjectedBug, VecStep, straight_move
 from games.dungeon_layout import (
     ACTION_NAMES, ACTOR_NAMES, ACTOR_TYPES, ATTACK, BUGS, CATEGORIES, DOOR, ENEMY_STATS,
     HEIGHT, INTERACT, JUMP, LAVA, MAX_HEALTH, MOVES, PLAYER_ATTACK, STRONG_OGRE_ATTACK, SYNONYMS,
@@ -167,6 +168,7 @@ class DungeonVector:
         reward = np.where(active, STEP_REWARD, 0.0)
         ended = np.zeros(n, dtype=bool)
         lay = self.layout
+        aims = self._aims(actions, active)
         moving = active & (actions < 4)
         self._facing = np.where(moving, actions, self._facing)
         target = self._pos + _DELTAS[np.where(moving, actions, 0)]
@@ -204,7 +206,37 @@ class DungeonVector:
         for i, happened in enumerate(events):
             info[i] = tuple(happened)
         return VecStep(obs=self._obs(), reward=reward, terminated=self._terminated.copy(),
-                       truncated=self._truncated.copy(), features=self._features(), info={"events": info})
+                       truncated=self._truncated.copy(), features=self._features(),
+                       info={"events": info, "aim": aims})
+
+    def _aims(self, actions: np.ndarray, active: np.ndarray) -> np.ndarray:
+        """``info["aim"]``: each copy's action by name and, after a colon, the actor it is aimed
+        at from where the player stands (``interact:switch_1``, ``attack:goblin_2``,
+        ``jump:lava_1`` when a jump over the pit can land), before the step plays it.
+
+        What the action should reach, not what it did: a validation compares the two.
+        """
+        lay = self.layout
+        names = np.array(ACTION_NAMES, dtype=object)
+        aims = np.where(active, names[actions], None)
+        mid = self._pos + _DELTAS[self._facing]
+        land = self._pos + 2 * _DELTAS[self._facing]
+        lr, lc = np.clip(land[:, 0], 0, HEIGHT - 1), np.clip(land[:, 1], 0, WIDTH - 1)
+        mr, mc = np.clip(mid[:, 0], 0, HEIGHT - 1), np.clip(mid[:, 1], 0, WIDTH - 1)
+        over_lava = (lay.tiles[mr, mc] == LAVA) & (lay.tiles[lr, lc] != LAVA) & ~self._blocked(land)
+        for i in np.flatnonzero(active & (actions >= INTERACT)).tolist():
+            a, target = int(actions[i]), None
+            if a == INTERACT:
+                target = "switch_1" if self._adjacent(i, lay.switch) else (
+                    "shrine_1" if self._adjacent(i, lay.shrine) else None)
+            elif a == ATTACK:
+                e = self._attacked(i)
+                target = None if e is None else lay.enemies[e].name
+            elif a == JUMP and over_lava[i]:
+                target = "lava_1"
+            if target is not None:
+                aims[i] = f"{ACTION_NAMES[a]}:{target}"
+        return aims
 
     def _adjacent(self, i: int, cell: tuple[int, int]) -> bool:
         return abs(int(self._pos[i, 0]) - cell[0]) + abs(int(self._pos[i, 1]) - cell[1]) == 1
@@ -222,14 +254,20 @@ class DungeonVector:
             reward[i] += SHRINE_REWARD
             ended[i] = True
 
-    def _attack(self, i: int, events: list[str], reward: np.ndarray) -> None:
+    def _attacked(self, i: int) -> int | None:
+        """The enemy an attack of copy ``i`` hits: next to the player, the one faced first."""
         dist = np.abs(self._enemy_cells - self._pos[i]).sum(axis=1)
         near = np.flatnonzero((dist == 1) & (self._hp[i] > 0))
         if near.size == 0:
-            return
+            return None
         faced = self._pos[i] + _DELTAS[self._facing[i]]
         in_front = near[(self._enemy_cells[near] == faced).all(axis=1)]
-        e = int(in_front[0] if in_front.size else near[0])
+        return int(in_front[0] if in_front.size else near[0])
+
+    def _attack(self, i: int, events: list[str], reward: np.ndarray) -> None:
+        e = self._attacked(i)
+        if e is None:
+            return
         name = self.layout.enemies[e].name
         self._hp[i, e] -= PLAYER_ATTACK
         events.append(f"enemy_hit:{name}")
@@ -280,6 +318,11 @@ class DungeonVector:
         """The shortest route to any of ``targets`` within ``within`` moves, or None."""
         return nearest(self.layout, self.situation(features, gone), targets, within)
 
+    def straight(self, features: np.ndarray, location: tuple[int, int]) -> int:
+        """A move along the longer axis towards ``location`` (x, y), no path finding."""
+        f = np.asarray(features)
+        return straight_move(location[0] - f[0], location[1] - f[1])
+
     def match(self, bug: Any) -> int | None:
         """Ground truth: the injected bug a report is, by kind and the actor, type or action
         its signature names; None for a false report."""
@@ -312,5 +355,5 @@ class Dungeon(VectorEnv):
         self.layout = game.layout
         self.actors = game.actors
         for name in ("action_names", "actor_names", "actor_types", "categories", "synonyms",
-                     "removal_events", "route", "navigate", "nearest", "situation"):
+                     "removal_events", "route", "navigate", "nearest", "straight", "situation"):
             setattr(self, name, getattr(game, name))

@@ -13,6 +13,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Iterable, Sequence, Union
 
+from games.base import Route
 from games.dungeon_layout import (
     ATTACK, CATEGORIES, DOOR, FLOOR, JUMP, LAVA, MOVES, Actor, DungeonLayout,
 )
@@ -31,15 +32,6 @@ class Situation:
     facing: int
     door_open: bool
     gone: frozenset[str] = frozenset()
-
-
-@dataclass(frozen=True)
-class Route:
-    """A shortest way to a target: its actions (empty when already there) and the actor
-    it leads to (None for a location)."""
-
-    actions: tuple[int, ...]
-    actor: str | None
 
 
 def resolve(layout: DungeonLayout, target: str, gone: Iterable[str] = ()) -> list[Actor]:

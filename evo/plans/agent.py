@@ -212,8 +212,13 @@ class PlanAgent:
             if s.announced < s.node:
                 s.announced = s.node
                 self._say(i, s, t, f"node {s.node + 1}: {node.describe()}")
-            target = node.target if node.target is not None else tuple(node.location)  # type: ignore[arg-type]
-            route = self.nav.route(f, target, action=node.action, tolerance=node.tolerance, gone=gone)
+            target = tuple(node.location) if node.location is not None else node.target
+            if node.movement == "straight":  # no path finding: a recorded path, walls and all
+                if not self._at(f, node):
+                    return self.nav.straight(f, node.location)  # type: ignore[arg-type]
+                route: Route | None = _Here()
+            else:
+                route = self.nav.route(f, target, action=node.action, tolerance=node.tolerance, gone=gone)  # type: ignore[arg-type]
             if route is None:
                 if s.validator.pending:  # the last action's checks come first: they say why
                     return self.idle
@@ -221,32 +226,53 @@ class PlanAgent:
                 self._say(i, s, t, f"FAILED {s.failure}")
                 return self.idle
             if route.actions:
-                return self._straight(f, node) if node.movement == "straight" else route.actions[0]
+                return route.actions[0]
             self._say(i, s, t, f"node {s.node + 1} reached: {node.describe()}"
                       + (f" ({route.actor})" if route.actor and route.actor != node.target else ""))
             s.waited = 0
             if node.action is not None:
-                return self._act(i, s, node.action, route.actor, f, t)
+                return self._act(i, s, node.action, route.actor or node.target, f, t)
         if not s.finished:
             s.finished = True
             self._say(i, s, t, "all nodes done")
         return self.idle
 
-    def _straight(self, f: np.ndarray, node: Node) -> int:
-        """A move along the longer axis towards the node's place, no path finding."""
-        dx = node.location[0] - f[self.features["x"]]  # type: ignore[index]
-        dy = node.location[1] - f[self.features["y"]]  # type: ignore[index]
-        names = ("east", "west") if abs(dx) >= abs(dy) else ("south", "north")
-        positive = dx > 0 if abs(dx) >= abs(dy) else dy > 0
-        return self.actions[names[0] if positive else names[1]]
+    @staticmethod
+    def _at(f: np.ndarray, node: Node) -> bool:
+        """Whether the place (the first two state features) is within the node's tolerance."""
+        x, y = node.location  # type: ignore[misc]
+        return abs(float(f[0]) - x) + abs(float(f[1]) - y) <= (node.tolerance or 0)
 
     # -- the end ---------------------------------------------------------------------------
+
+    def _arrived_at_end(self, i: int, s: _Follower, f: np.ndarray, steps: int) -> None:
+        """Nodes without an action that the last step reached count as done (the episode
+        ended on the step that got there: no later step would have seen it)."""
+        while s.failure is None and not s.finished and s.waited < 0 and s.node < len(self.plan.nodes):
+            node = self.plan.nodes[s.node]
+            if node.action is not None or node.wait:
+                return
+            if node.movement == "straight":
+                here = self._at(f, node)
+            else:
+                target = tuple(node.location) if node.location is not None else node.target
+                found = self.nav.route(f, target, tolerance=node.tolerance, gone=frozenset(s.gone))  # type: ignore[arg-type]
+                here = found is not None and not found.actions
+            if not here:
+                return
+            self._say(i, s, steps, f"node {s.node + 1} reached: {node.describe()}")
+            self._say(i, s, steps, f"node {s.node + 1} done")
+            s.node += 1
+            if s.node == len(self.plan.nodes):
+                s.finished = True
+                self._say(i, s, steps, "all nodes done")
 
     def finish(self, i: int, events: Sequence[str], features: np.ndarray, steps: int, ended: bool) -> PlanResult:
         """Judge copy ``i`` once its episode is over after ``steps`` steps (``ended``: the game
         ended it, else the step budget ran out)."""
         s = self.followers[i]
         self._judge(i, s, s.validator.end(tuple(events), np.asarray(features), steps))
+        self._arrived_at_end(i, s, np.asarray(features), steps)
         last = len(self.plan.nodes) - 1
         if s.failure is None and not s.finished and s.node == last and s.waited >= 0:
             # The last node's action ended the episode (the shrine ends the level): done.

@@ -17,6 +17,8 @@ from typing import Any, Literal, Protocol, Sequence, Union, runtime_checkable
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from oracles.validator import Validation
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
@@ -38,7 +40,9 @@ class Node(_Strict):
     """An actor's name (``switch_1``), an actor type (``shrine``: the nearest one) or a
     category (``enemy``)."""
     location: tuple[int, int] | None = None
-    """Or a place, ``[x, y]`` in the game's state features."""
+    """Or a place: the first two state features (``[x, y]`` in the dungeon, ``[row, col]``
+    in Block Maze). Given with ``target``, the node goes there and aims its action at the
+    target (a recorded action: where it was played, and at whom)."""
     action: str | None = None
     """What to do on arrival (``interact``, ``attack``, ``jump``); none: just get there."""
     tolerance: int | None = Field(default=None, ge=0)
@@ -52,12 +56,18 @@ class Node(_Strict):
 
     @model_validator(mode="after")
     def _one_target(self) -> "Node":
-        if (self.target is None) == (self.location is None):
-            raise ValueError("give exactly one of target and location")
+        if self.target is None and self.location is None:
+            raise ValueError("give a target or a location")
+        if self.target is not None and self.location is not None and self.action is None:
+            raise ValueError("a node with both a location and a target needs an action (aimed at the target)")
+        if self.movement == "straight" and self.location is None:
+            raise ValueError("movement straight needs a location")
         return self
 
     def describe(self) -> str:
         where = self.target if self.target is not None else f"({self.location[0]}, {self.location[1]})"  # type: ignore[index]
+        if self.target is not None and self.location is not None:
+            where = f"{self.target} from ({self.location[0]}, {self.location[1]})"
         return f"{self.action} {where}" if self.action else f"go to {where}"
 
 
@@ -107,46 +117,25 @@ class Rule(_Strict):
         return self.name or f"{self.action or 'go'} {self.target or self.when[0].near}"
 
 
-Expectation = Union[float, Literal["changed"]]
+class ExpectedBug(_Strict):
+    """A bug the plan reproduces (a plan exported from a run's bug): the oracle that reported
+    it, with the run's settings, judges the plan's episode. The plan fails while the oracle
+    still reports the bug and passes once it is gone, so it is the bug's regression test."""
 
-
-class Validation(_Strict):
-    """What an action must change (AGT's pre- and post-action callbacks).
-
-    Before the action, the state features are kept (the pre-action callback); after it, the
-    post-action check runs when the ``event`` comes or ``delay`` steps later, and compares the
-    features with ``expect``. No event within ``timeout`` steps fails the test, unless the
-    validation is ``optional``.
-    """
-
-    action: str
-    """The action it checks, wherever a node or rule performs it."""
-    target_type: str | None = None
-    """Only when the action is aimed at an actor of this type, category or name."""
-    event: str | None = None
-    """Check when an event of this kind comes (``door_opened``)."""
-    delay: int | None = Field(default=None, ge=1)
-    """Or check this many steps after the action."""
-    timeout: int = Field(default=5, ge=1)
-    """Steps the event may take."""
-    optional: bool = False
-    """An event that does not come is no failure (an attack that does not kill yet)."""
-    expect: dict[str, Expectation] = Field(default_factory=dict)
-    """Feature -> its change from before the action: a number, or ``changed``."""
-
-    @model_validator(mode="after")
-    def _bound(self) -> "Validation":
-        if (self.event is None) == (self.delay is None):
-            raise ValueError("give exactly one of event and delay")
-        return self
-
-    def expectation(self) -> str:
-        """The expected change in words, for messages."""
-        parts = [f"{k} {'changed' if v == 'changed' else f'{float(v):+g}'}" for k, v in self.expect.items()]
-        change = ", ".join(parts)
-        if self.event is not None:
-            return f"event {self.event} within {self.timeout} steps" + (f" and {change}" if change else "")
-        return f"{change or 'nothing'} after {self.delay} steps"
+    oracle: str
+    """The registered oracle (``stuck``, ``crash``, ``performance``...)."""
+    kind: str
+    """The bug's kind."""
+    signature: str
+    """The bug's dedup key: the plan fails when the oracle reports this signature."""
+    kwargs: dict[str, Any] = Field(default_factory=dict)
+    """The oracle's settings in the run (its thresholds)."""
+    state: dict[str, Any] | None = None
+    """The oracle's calibrated state at the end of the run (a slow-frame line), without the
+    run's visits, when it has one worth keeping."""
+    copies: int = Field(default=1, ge=1)
+    """Copies of the game that follow the plan at once for the oracle to judge: a statistical
+    oracle (performance) reports a place only over enough visits, as in the run's batches."""
 
 
 class Plan(_Strict):
@@ -164,6 +153,10 @@ class Plan(_Strict):
     """Checks of actions, wherever they happen."""
     max_steps: int | None = Field(default=None, ge=1)
     """Steps the test may take; the game's horizon by default."""
+    seed: int = 0
+    """The episode seed (a recorded plan replays its episode's)."""
+    bug: ExpectedBug | None = None
+    """The bug this plan reproduces, when it was exported from a run: checked at the end."""
 
 
 Target = Union[str, tuple[int, int]]
@@ -205,4 +198,9 @@ class Navigator(Protocol):
     def nearest(self, features: np.ndarray, targets: Sequence[Target], within: int,
                 gone: frozenset[str] = frozenset()) -> Route | None:
         """The shortest way to any of ``targets`` within ``within`` moves, or None."""
+        ...
+
+    def straight(self, features: np.ndarray, location: tuple[int, int]) -> int:
+        """The move along the longer axis towards ``location``, without path finding (what a
+        node with ``movement: straight`` plays: a recorded path the shortest one misses)."""
         ...

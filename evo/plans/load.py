@@ -55,7 +55,8 @@ def check_plan(plan: Plan, game: Any, spec: GameSpec, label: str) -> Navigator:
 
     def known(key: str, value: str | None, allowed: set[str] | tuple[str, ...], what: str) -> None:
         if value is not None and value not in allowed:
-            raise ConfigError(f"{key}: {value!r} is not {what} of {label}; expected one of {', '.join(sorted(allowed))}")
+            expected = f"expected one of {', '.join(sorted(allowed))}" if allowed else "which names none"
+            raise ConfigError(f"{key}: {value!r} is not {what} of {label}{';' if allowed else ','} {expected}")
 
     actions = tuple(game.action_names)
     features = tuple(spec.feature_names)

@@ -130,7 +130,9 @@ def test_validations_bound_to_an_event_or_a_delay_with_a_timeout() -> None:
 
 @pytest.mark.parametrize("raw, key", [
     ({"nodes": [{"target": "switch_1", "actoin": "interact"}]}, "nodes.0.actoin: unknown key"),
-    ({"nodes": [{"target": "switch_1", "location": [1, 1]}]}, "give exactly one of target and location"),
+    ({"nodes": [{"action": "jump"}]}, "give a target or a location"),
+    ({"nodes": [{"target": "switch_1", "location": [1, 1]}]}, "both a location and a target needs an action"),
+    ({"nodes": [{"target": "switch_1", "movement": "straight"}]}, "movement straight needs a location"),
     ({"nodes": []}, "nodes"),
     ({"nodes": [{"target": "shrine"}], "rules": [{"when": [{"feature": "health"}]}]}, "needs below or above"),
     ({"nodes": [{"target": "shrine"}], "validations": [{"action": "jump"}]}, "exactly one of event and delay"),
@@ -165,8 +167,10 @@ def test_plan_run_exits_0_when_passed_1_when_failed_and_2_on_bad_input(
     assert out.strip().splitlines()[-1].startswith("FAILED validation failed: interact on switch_1")
     assert main(["plan", "run", str(tmp_path / "none.yaml")]) == 2
     assert "no such plan file" in capsys.readouterr().err
-    assert main(["plan", "run", str(PLANS / "article.yaml"), "--game", "block_maze"]) == 2
+    assert main(["plan", "run", str(PLANS / "article.yaml"), "--game", "cartpole_perf"]) == 2
     assert "offers no navigator" in capsys.readouterr().err
+    assert main(["plan", "run", str(PLANS / "article.yaml"), "--game", "block_maze"]) == 2
+    assert "'switch_1' is not an actor, actor type or category of block_maze, which names none" in capsys.readouterr().err
     assert main(["plan", "run", str(PLANS / "article.yaml"), "--kwarg", "bugs=[nope]"]) == 2
     assert "unknown dungeon bugs" in capsys.readouterr().err
     bare = tmp_path / "bare.yaml"
