@@ -49,12 +49,19 @@ SETTINGS: tuple[tuple[str, dict], ...] = (
 )
 
 
-def truth_detections(walk, types: tuple[str, ...]) -> list[Detections]:
+def truth_detections(walk, types: tuple[str, ...], jitter: float,
+                     rng: np.random.Generator) -> list[Detections]:
     """The labels buffer's boxes of each frame after a step, as the detect wrapper would
-    publish them (score 1, crops cut from the frame)."""
+    publish them (score 1, crops cut from the frame); ``jitter`` moves each edge by up to
+    that share of the box's size (a detector's boxes are never exact)."""
     out = []
     for frame, visible in zip(walk.frames[1:], walk.visible[1:]):
-        boxes = np.array([v.box for v in visible], dtype=np.int32).reshape(-1, 4)
+        boxes = np.array([v.box for v in visible], dtype=np.float64).reshape(-1, 4)
+        if jitter and len(boxes):
+            move = rng.uniform(-jitter, jitter, (len(boxes), 4)) * boxes[:, [2, 3, 2, 3]]
+            boxes[:, :2] += move[:, :2]
+            boxes[:, 2:] = np.maximum(boxes[:, 2:] + move[:, 2:] - move[:, :2], 2)
+        boxes = np.rint(boxes).astype(np.int32)
         out.append(Detections(boxes, np.array([types.index(v.type) for v in visible], dtype=np.int64),
                               np.ones(len(visible), dtype=np.float32),
                               tuple(crop(frame, b) for b in boxes)))
@@ -71,7 +78,7 @@ def detector_detections(walk, detector) -> list[Detections]:
 
 
 def play(level: int, episodes: int, steps: int, radii: tuple[float, float], boxes: str,
-         seed: int) -> tuple[DoomParkVector, RolloutBatch, tuple[str, ...]]:
+         jitter: float, seed: int) -> tuple[DoomParkVector, RolloutBatch, tuple[str, ...]]:
     """Circle every OOI ``episodes`` times; the rollouts with ``info.detections``."""
     rng = np.random.default_rng(seed)
     game = DoomParkVector(1, level_seed=level, max_steps=steps)
@@ -92,7 +99,7 @@ def play(level: int, episodes: int, steps: int, radii: tuple[float, float], boxe
                 episode_seed = int(rng.integers(2**31))
                 walk = circle_walk(game, [(ooi.x, ooi.y)], [rng.uniform(*radii)], steps,
                                    episode_seed, rng)
-                dets = (truth_detections(walk, types) if detector is None
+                dets = (truth_detections(walk, types, jitter, rng) if detector is None
                         else detector_detections(walk, detector))
                 column = np.empty(len(dets), dtype=object)
                 column[:] = dets
@@ -132,6 +139,8 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=2, help="episodes circling each OOI")
     parser.add_argument("--steps", type=int, default=200, help="steps per episode")
     parser.add_argument("--radii", type=float, nargs=2, default=(128.0, 320.0))
+    parser.add_argument("--jitter", type=float, default=0.0,
+                        help="with --boxes truth: move box edges by up to this share of their size")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--run-dir", default=None, help="where the crops go (default: a temp dir)")
     args = parser.parse_args()
@@ -139,11 +148,12 @@ def main() -> None:
     if args.boxes == "detector" and not (ROOT / "games" / "vision" / "detector.py").exists():
         parser.error("--boxes detector needs games/vision/detector.py (not in this checkout)")
     t0 = time.perf_counter()
-    game, batch, types = play(args.level, args.episodes, args.steps, tuple(args.radii), args.boxes, args.seed)
+    game, batch, types = play(args.level, args.episodes, args.steps, tuple(args.radii), args.boxes,
+                              args.jitter, args.seed)
     run_dir = Path(args.run_dir or tempfile.mkdtemp(prefix="visual_oracle_"))
     views = sum(len(d) for row in batch.info[DETECTIONS_KEY] for d in row if d is not None)
     print(f"level {args.level}: {len(batch)} episodes of up to {args.steps} steps circling its "
-          f"{len(game.oois)} OOIs, {views} boxes from {args.boxes} "
+          f"{len(game.oois)} OOIs, {views} boxes from {args.boxes} (jitter {args.jitter}) "
           f"({time.perf_counter() - t0:.0f} s); crops in {run_dir}")
     print("| thresholds | reports | bugged found | normal reported | precision | recall | place error mean / max |")
     print("|---|---:|---:|---:|---:|---:|---:|")

@@ -9,8 +9,9 @@ rollout this oracle:
    features ``x, y, angle``): its bearing from the box's horizontal centre and the view's
    horizontal field of view, its distance from the box's height and the type's height;
 2. groups the views of one object: same type, places within ``group_radius``;
-3. judges every crop with the texture judge (:mod:`games.vision.texture`), all crops of the
-   batch in one batched forward (in chunks of :data:`CHUNK`, which bounds memory);
+3. judges the largest crops of each object from each direction (``views_per_sector``) with
+   the texture judge (:mod:`games.vision.texture`), all of the batch's in one batched forward
+   (in chunks of :data:`CHUNK`, which bounds memory);
 4. reports an object as bugged when the views that call it bugged come from at least
    ``min_views`` different directions (sectors of ``sector_degrees`` around the object) and
    make at least ``min_share`` of its judged views.
@@ -51,6 +52,14 @@ PIXEL_ASPECT = 1.2
 OBJECT_HEIGHTS: dict[str, float] = {"barrel": 32.0, "pillar": 56.2, "stump": 67.9, "lamp": 79.1}
 """Map units each park OOI type stands in the frame (box height x depth fitted over 5,000
 boxes of level 1 and divided by ``PIXEL_ASPECT * focal``; a bugged copy is drawn as tall)."""
+DISTANCE_ERROR = 0.3
+"""Share of a view's distance its place may be off by: a box a few pixels off in height at
+160x120 (a detector's, or the labels buffer's jittered by 15% an edge) misplaces it by up to
+a third of the distance."""
+PRIOR = 0.05
+"""Weight of the height-based places against the rays in :func:`triangulate` (per view,
+against a ray's weight of 1 across it): enough to fix the point along parallel rays, too
+little to move it where rays cross."""
 CHUNK = 4096
 """Crops judged per forward pass (a batch's views can be tens of thousands)."""
 
@@ -79,6 +88,8 @@ class VisualConfig(OracleConfig):
     """Width of a direction sector around an object: views closer than this are one angle."""
     min_share: float = Field(default=0.5, ge=0.0, le=1.0)
     """Share of the object's judged views that must call it bugged."""
+    views_per_sector: int = Field(default=2, ge=1)
+    """Views judged per direction sector of an object (its largest crops there)."""
     group_radius: float = Field(default=128.0, gt=0.0)
     """Map units within which views of one type are one object."""
     max_crops: int = Field(default=8, ge=0)
@@ -87,19 +98,25 @@ class VisualConfig(OracleConfig):
 
 @dataclass
 class View:
-    """One judged view of an object in one rollout."""
+    """One view of an object in one rollout: where the viewer stood and looked, where the
+    box's height puts the object, and (once judged) the judge's bug probability."""
 
     step: int
     type: str
     x: float
     y: float
     direction: float
+    """Degrees from the object to the viewer (the side it was seen from)."""
+    distance: float
+    viewer: tuple[float, float]
+    ray: tuple[float, float]
+    """Unit vector from the viewer through the box's centre."""
     crop: np.ndarray
     prob: float = 0.0
 
 
-def place_of(box: Any, features: Any, height: float, frame_width: int) -> tuple[float, float, float]:
-    """Where a boxed object stands: ``(x, y, direction from the object to the viewer)``.
+def place_of(box: Any, features: Any, height: float, frame_width: int) -> tuple[float, float, float, float]:
+    """Where a boxed object stands: ``(x, y, direction from the object to the viewer, distance)``.
 
     Args:
         box: ``(x, y, width, height)`` pixels of a whole (uncut) box.
@@ -115,7 +132,26 @@ def place_of(box: Any, features: Any, height: float, frame_width: int) -> tuple[
     bearing = math.radians(float(features[2])) + offset
     x = float(features[0]) + distance * math.cos(bearing)
     y = float(features[1]) + distance * math.sin(bearing)
-    return x, y, (math.degrees(bearing) + 180.0) % 360.0
+    return x, y, (math.degrees(bearing) + 180.0) % 360.0, distance
+
+
+def triangulate(group: list[View]) -> tuple[float, float]:
+    """An object's place from its views: the point nearest to all their rays (least squares),
+    pulled by :data:`PRIOR` towards the median of the places their box heights give.
+
+    A box's centre gives its bearing to within a degree or two; its height gives the
+    distance only to within a pixel of a few, so a circling agent's rays, which cross at the
+    object from many sides, place it better than any height. Where the rays are nearly
+    parallel (an agent walking straight at it) the heights decide along them.
+    """
+    rays = np.array([v.ray for v in group])
+    viewers = np.array([v.viewer for v in group])
+    project = np.eye(2)[None] - rays[:, :, None] * rays[:, None, :]  # [n, 2, 2]
+    median = np.array([np.median([v.x for v in group]), np.median([v.y for v in group])])
+    a = project.sum(0) + PRIOR * len(group) * np.eye(2)
+    b = np.einsum("nij,nj->i", project, viewers) + PRIOR * len(group) * median
+    x, y = np.linalg.solve(a, b)
+    return float(x), float(y)
 
 
 @register("visual", VisualConfig)
@@ -160,9 +196,12 @@ class VisualOracle(Component):
                 whole = x > 0 and y > 0 and x + w < self.frame_width and y + h < self.frame_height
                 if name not in c.heights or det.scores[k] < c.min_score or h < c.min_height or not whole:
                     continue
-                px, py, direction = place_of(det.boxes[k], rollout.features[t + 1], c.heights[name],
-                                             self.frame_width)
-                views.append(View(t, name, px, py, direction, det.crops[k]))
+                features = rollout.features[t + 1]
+                px, py, direction, distance = place_of(det.boxes[k], features, c.heights[name],
+                                                       self.frame_width)
+                ray = (px - features[0]) / distance, (py - features[1]) / distance
+                views.append(View(t, name, px, py, direction, distance,
+                                  (float(features[0]), float(features[1])), ray, det.crops[k]))
         return views
 
     def _judge(self, views: list[View]) -> None:
@@ -173,12 +212,31 @@ class VisualOracle(Component):
             for v, p in zip(part, probs):
                 v.prob = float(p)
 
+    def _objects(self, views: list[View]) -> list[tuple[list[View], tuple[float, float]]]:
+        """The objects one rollout saw: groups of views (:meth:`_groups`) placed by
+        :func:`triangulate`, those of one type that land within ``group_radius`` of each
+        other merged, each view's side re-measured from the object's place."""
+        objects = [(g, triangulate(g)) for g in self._groups(views)]
+        merged: list[tuple[list[View], tuple[float, float]]] = []
+        for group, place in sorted(objects, key=lambda o: -len(o[0])):
+            for k, (other, there) in enumerate(merged):
+                if other[0].type == group[0].type and math.dist(place, there) <= self.config.group_radius:
+                    merged[k] = (other + group, triangulate(other + group))
+                    break
+            else:
+                merged.append((group, place))
+        for group, (x, y) in merged:
+            for v in group:
+                v.direction = math.degrees(math.atan2(v.viewer[1] - y, v.viewer[0] - x)) % 360.0
+        return merged
+
     def _groups(self, views: list[View]) -> list[list[View]]:
-        """Views of one object: same type, within ``group_radius`` of the group's mean place."""
+        """Views of one object: same type, within ``group_radius`` of the group's mean place,
+        or within :data:`DISTANCE_ERROR` of the view's distance when that is more."""
         groups: list[list[View]] = []
         means: list[tuple[str, float, float]] = []
         for v in views:
-            best, best_d = -1, self.config.group_radius
+            best, best_d = -1, max(self.config.group_radius, DISTANCE_ERROR * v.distance)
             for g, (name, mx, my) in enumerate(means):
                 d = math.hypot(v.x - mx, v.y - my)
                 if name == v.type and d <= best_d:
@@ -226,32 +284,39 @@ class VisualOracle(Component):
             return paths
         return sorted(str(p.relative_to(self.run_dir)) for p in (self.run_dir / folder).glob("*.png"))
 
+    def _chosen(self, group: list[View]) -> list[View]:
+        """The views of a group that are judged: the ``views_per_sector`` largest crops of
+        each direction (the most detail from each side; the judge's forward pass is what a
+        generation's check costs)."""
+        by_sector: dict[int, list[View]] = {}
+        for v in sorted(group, key=lambda v: -v.crop.shape[1]):
+            by_sector.setdefault(int(v.direction // self.config.sector_degrees), []).append(v)
+        return [v for views in by_sector.values() for v in views[: self.config.views_per_sector]]
+
     def check(self, rollouts: RolloutBatch) -> list[Bug]:
         """Bugged objects of each rollout (one report per object and rollout)."""
         c = self.config
-        per_rollout = [(rollouts[i], self._views(rollouts[i])) for i in range(len(rollouts))]
-        self._judge([v for _, views in per_rollout for v in views])
+        groups = [(rollouts[i], group, place, self._chosen(group))
+                  for i in range(len(rollouts)) for group, place in self._objects(self._views(rollouts[i]))]
+        self._judge([v for *_, chosen in groups for v in chosen])
         bugs: list[Bug] = []
-        for rollout, views in per_rollout:
-            for group in self._groups(views):
-                agreeing = [v for v in group if v.prob > c.crop_threshold]
-                sectors = {int(v.direction // c.sector_degrees) for v in agreeing}
-                if len(sectors) < c.min_views or len(agreeing) < c.min_share * len(group):
-                    continue
-                name = group[0].type
-                x = float(np.median([v.x for v in group]))
-                y = float(np.median([v.y for v in group]))
-                signature, x, y = self._signature(name, x, y)
-                last = max(v.step for v in agreeing)
-                share = len(agreeing) / len(group)
-                bugs.append(Bug.at_step(
-                    rollout, last, kind="visual", oracle=self.name, signature=signature,
-                    message=(f"{name} at ({x:.0f}, {y:.0f}) looks bugged from {len(sectors)} "
-                             f"directions ({len(agreeing)} of {len(group)} views, {share:.0%})"),
-                    data={"x": round(x, 1), "y": round(y, 1), "type": name, "views": len(sectors),
-                          "agreeing": len(agreeing), "judged": len(group), "share": round(share, 3),
-                          "crops": self._write_crops(signature, agreeing)},
-                ))
+        for rollout, group, (x, y), judged in groups:
+            agreeing = [v for v in judged if v.prob > c.crop_threshold]
+            sectors = {int(v.direction // c.sector_degrees) for v in agreeing}
+            if len(sectors) < c.min_views or len(agreeing) < c.min_share * len(judged):
+                continue
+            name = group[0].type
+            signature, x, y = self._signature(name, x, y)
+            last = max(v.step for v in agreeing)
+            share = len(agreeing) / len(judged)
+            bugs.append(Bug.at_step(
+                rollout, last, kind="visual", oracle=self.name, signature=signature,
+                message=(f"{name} at ({x:.0f}, {y:.0f}) looks bugged from {len(sectors)} "
+                         f"directions ({len(agreeing)} of {len(judged)} judged views, {share:.0%})"),
+                data={"x": round(x, 1), "y": round(y, 1), "type": name, "views": len(sectors),
+                      "agreeing": len(agreeing), "judged": len(judged), "seen": len(group),
+                      "share": round(share, 3), "crops": self._write_crops(signature, agreeing)},
+            ))
         return bugs
 
     def state_dict(self) -> dict[str, Any]:

@@ -92,7 +92,7 @@ def test_views_are_placed_within_128_units_of_their_object(park) -> None:
         for features, visible in zip(walk.features, walk.visible):
             for v in visible:
                 if v.ooi >= 0 and judgeable(v.box, (120, 160)):
-                    x, y, _ = place_of(v.box, features, OBJECT_HEIGHTS[v.type], 160)
+                    x, y, _, _ = place_of(v.box, features, OBJECT_HEIGHTS[v.type], 160)
                     errors[v.type].append(math.hypot(x - game.oois[v.ooi].x, y - game.oois[v.ooi].y))
     for name, errs in errors.items():
         assert len(errs) > 10, name
