@@ -40,12 +40,12 @@ from oracles.component import Context  # noqa: E402
 from oracles.visual import VisualConfig, VisualOracle  # noqa: E402
 
 SETTINGS: tuple[tuple[str, dict], ...] = (
-    ("shipped (3 directions, share 0.5)", {}),
+    ("shipped (4 directions, share 0.5)", {}),
     ("1 direction, share 0", {"min_views": 1, "min_share": 0.0}),
-    ("3 directions, share 0", {"min_share": 0.0}),
     ("1 direction, share 0.5", {"min_views": 1}),
+    ("3 directions, share 0", {"min_views": 3, "min_share": 0.0}),
+    ("3 directions, share 0.5", {"min_views": 3}),
     ("5 directions, share 0.5", {"min_views": 5}),
-    ("3 directions, share 0.7", {"min_share": 0.7}),
 )
 
 
