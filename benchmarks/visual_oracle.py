@@ -6,8 +6,8 @@ Agents circle the OOIs of level 0 (the texture judge trained on levels 1-8): for
 Every step's boxes come from the labels buffer (``--boxes truth``: the oracle alone) or from
 the shipped CNN detector (``--boxes detector``, when ``games/vision/detector.py`` exists),
 wrapped as the ``detect`` wrapper publishes them (``info.detections``, crops from the
-unmasked frame). The oracle checks all the rollouts at once; each report is matched to the
-nearest OOI of its type within 128 map units (as the park's ``match`` does).
+unmasked frame). The oracle checks all the rollouts at once; each report is scored by the
+park's ``match`` (the nearest bugged OOI of its type within 128 map units).
 
 Rows: the shipped thresholds, then the same rollouts judged with looser and stricter ones
 (how the defaults were chosen). Precision counts distinct reported objects (signatures) that
@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from games.doom_park import DoomParkVector  # noqa: E402
+from games.park_truth import ooi_near, report_place  # noqa: E402
 from games.rollout import Rollout, RolloutBatch  # noqa: E402
 from games.vision.base import DETECTIONS_KEY, Detections  # noqa: E402
 from games.vision.park_walks import circle_walk  # noqa: E402
@@ -114,18 +115,17 @@ def play(level: int, episodes: int, steps: int, radii: tuple[float, float], boxe
 
 
 def score(game: DoomParkVector, bugs) -> dict[str, float]:
-    """Distinct reports matched to the nearest OOI of their type within 128 units."""
-    reported: dict[str, tuple[int, float]] = {}
-    for bug in bugs:
-        d = bug.data
-        near = [(math.hypot(o.x - d["x"], o.y - d["y"]), o.id) for o in game.oois if o.type == d["type"]]
-        dist, ooi = min(near)
-        reported[bug.signature] = (ooi if dist <= 128 else -1, dist)
-    hits = {ooi for ooi, _ in reported.values() if ooi >= 0 and game.oois[ooi].bugged}
-    normal = {ooi for ooi, _ in reported.values() if ooi >= 0 and not game.oois[ooi].bugged}
-    good = sum(1 for ooi, _ in reported.values() if ooi >= 0 and game.oois[ooi].bugged)
-    errors = [dist for ooi, dist in reported.values() if ooi >= 0]
-    n_bugged = sum(o.bugged for o in game.oois)
+    """Distinct reports (signatures) scored with the park's own ground truth: ``match`` (the
+    nearest bugged OOI of the type within 128 units) and, for the false ones, whether a
+    normal OOI of the type lies within 128 units (a report on a normal object)."""
+    reported = {bug.signature: bug for bug in bugs}
+    hits = {game.match(bug) for bug in reported.values()} - {None}
+    normal = {o.id for bug in reported.values() if game.match(bug) is None
+              and (o := ooi_near(game.oois, *report_place(bug))) is not None}
+    good = sum(game.match(bug) is not None for bug in reported.values())
+    errors = [math.hypot(o.x - p[1], o.y - p[2]) for bug in reported.values()
+              if (p := report_place(bug)) and (o := ooi_near(game.oois, *p)) is not None]
+    n_bugged = len(game.injected_bugs)
     return {"reports": len(reported), "found": len(hits), "bugged": n_bugged, "normal": len(normal),
             "precision": good / max(len(reported), 1), "recall": len(hits) / max(n_bugged, 1),
             "error_mean": float(np.mean(errors)) if errors else float("nan"),

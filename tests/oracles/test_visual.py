@@ -69,6 +69,7 @@ def test_a_bugged_object_is_reported_and_placed_a_normal_one_is_not(park, tmp_pa
     assert found, [b.message for b in bugs]
     assert not _near(bugs, normal), [b.message for b in bugs]
     bug = found[0]
+    assert game.match(bug) == BUGGED  # the park's ground truth agrees
     assert bug.kind == "visual" and bug.oracle == "visual" and bug.data["views"] >= 3
     assert bug.policy == 0 and len(bug.actions) == bug.step + 1  # replay up to the last view
     # The crops are PNGs under the run directory, named relative to it.
