@@ -73,3 +73,13 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys) -> None:
     (tmp_path / "junk.pt").write_bytes(b"not weights")
     with pytest.raises(ValueError, match="not a texture judge"):
         load_texture_judge(tmp_path / "junk.pt")
+
+
+def test_train_and_eval_commands_write_weights_and_print_a_table(tmp_path, capsys) -> None:
+    out = tmp_path / "texture.pt"
+    assert main(["vision", "train", "texture", "--levels", "1", "--steps", "120", "--epochs", "1",
+                 "--width", "4", "--out", str(out)]) == 0
+    assert "wrote" in capsys.readouterr().out and out.is_file()
+    assert main(["vision", "eval", "texture", "--weights", str(out), "--steps", "120"]) == 0
+    table = capsys.readouterr().out
+    assert "| all (" in table and "precision" in table
