@@ -25,7 +25,8 @@ within 13 map units of the object (2-4 on average) with the labels buffer's boxe
 the 128 units within which the park's ``match`` finds the bugged object.
 
 The crops that agreed are written as PNGs under the run directory (``crops/``); nothing is
-written without one (a replay, an evaluation).
+written without one (a replay, an evaluation). Detections without crops (a detector asked
+for boxes only) and boxes cut by the frame's edge are neither judged nor placed.
 """
 
 from __future__ import annotations
