@@ -2,7 +2,8 @@
 
 Agents circle the OOIs of level 0 (the texture judge trained on levels 1-8): for each OOI,
 ``--episodes`` episodes that walk to it from the start and circle it at a radius drawn from
-``--radii`` (:func:`games.vision.park_walks.circle_walk`, with a tenth of the steps random).
+``--radii`` (:func:`games.vision.park_walks.circle_walk`, with a tenth of the steps random;
+``--explore 1`` makes every step random: agents that circle nothing).
 Every step's boxes come from the labels buffer (``--boxes truth``: the oracle alone) or from
 the shipped CNN detector (``--boxes detector``, when ``games/vision/detector.py`` exists),
 wrapped as the ``detect`` wrapper publishes them (``info.detections``, crops from the
@@ -79,7 +80,7 @@ def detector_detections(walk, detector) -> list[Detections]:
 
 
 def play(level: int, episodes: int, steps: int, radii: tuple[float, float], boxes: str,
-         jitter: float, seed: int) -> tuple[DoomParkVector, RolloutBatch, tuple[str, ...]]:
+         jitter: float, seed: int, explore: float = 0.1) -> tuple[DoomParkVector, RolloutBatch, tuple[str, ...]]:
     """Circle every OOI ``episodes`` times; the rollouts with ``info.detections``."""
     rng = np.random.default_rng(seed)
     game = DoomParkVector(1, level_seed=level, max_steps=steps)
@@ -99,7 +100,7 @@ def play(level: int, episodes: int, steps: int, radii: tuple[float, float], boxe
             for _ in range(episodes):
                 episode_seed = int(rng.integers(2**31))
                 walk = circle_walk(game, [(ooi.x, ooi.y)], [rng.uniform(*radii)], steps,
-                                   episode_seed, rng)
+                                   episode_seed, rng, explore=explore)
                 dets = (truth_detections(walk, types, jitter, rng) if detector is None
                         else detector_detections(walk, detector))
                 column = np.empty(len(dets), dtype=object)
@@ -141,6 +142,8 @@ def main() -> None:
     parser.add_argument("--radii", type=float, nargs=2, default=(128.0, 320.0))
     parser.add_argument("--jitter", type=float, default=0.0,
                         help="with --boxes truth: move box edges by up to this share of their size")
+    parser.add_argument("--explore", type=float, default=0.1,
+                        help="share of random steps (1: random agents that circle nothing)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--run-dir", default=None, help="where the crops go (default: a temp dir)")
     args = parser.parse_args()
@@ -149,7 +152,7 @@ def main() -> None:
         parser.error("--boxes detector needs games/vision/detector.py (not in this checkout)")
     t0 = time.perf_counter()
     game, batch, types = play(args.level, args.episodes, args.steps, tuple(args.radii), args.boxes,
-                              args.jitter, args.seed)
+                              args.jitter, args.seed, args.explore)
     run_dir = Path(args.run_dir or tempfile.mkdtemp(prefix="visual_oracle_"))
     views = sum(len(d) for row in batch.info[DETECTIONS_KEY] for d in row if d is not None)
     print(f"level {args.level}: {len(batch)} episodes of up to {args.steps} steps circling its "
