@@ -1,7 +1,8 @@
 """Oracles: what counts as a bug, seen from rollouts alone.
 
 Importing this package registers the built-in oracles (``balance``, ``crash``, ``logic``, ``stuck``,
-``performance``, ``validation``, and the ``objects`` scorer); :func:`build_oracles` makes them from the YAML's ``oracles:`` list.
+``performance``, ``validation``, ``visual``, and the ``objects`` scorer); :func:`build_oracles` makes them from
+the YAML's ``oracles:`` list.
 """
 
 from __future__ import annotations
@@ -10,13 +11,13 @@ from typing import Any, Mapping, Sequence
 
 from games.base import GameSpec
 from games.rollout import RolloutBatch
-from oracles import balance, crash, logic, objects_tested, performance, stuck, validation
+from oracles import balance, crash, logic, objects_tested, performance, stuck, validation, visual
 from oracles.archive import ArchivedBug, BugArchive, append_jsonl, from_record, to_record
 from oracles.base import REGISTRY, Bug, Oracle, OracleConfig, register
 from oracles.component import Component, Context, check_component, contexts
 
-BUILT_IN = (balance, crash, logic, objects_tested, performance, stuck, validation)
-"""The modules of the built-in oracles, imported for their registration."""
+BUILT_IN = (balance, crash, logic, objects_tested, performance, stuck, validation, visual)
+"""The built-in oracles' modules: importing them registered each in ``REGISTRY``."""
 
 
 def build_oracles(
