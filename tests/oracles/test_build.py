@@ -23,7 +23,7 @@ def test_build_in_order_with_validated_kwargs(spec):
 
 
 def test_unknown_oracle_lists_the_known_ones(spec):
-    with pytest.raises(KeyError, match="known oracles: balance, crash, logic, objects, performance, stuck, visual"):
+    with pytest.raises(KeyError, match="known oracles: balance, crash, logic, objects, performance, stuck, validation, visual"):
         build_oracles([("segfault", {})], spec)
 
 
