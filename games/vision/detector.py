@@ -26,8 +26,9 @@ STRIDE = 4
 """Pixels of the frame per cell of the output map."""
 MAX_OBJECTS = 24
 """Most objects reported in one frame (a park frame shows at most about a dozen OOIs)."""
-DEFAULT_THRESHOLD = 0.35
-"""Heatmap score from which a peak is an object (chosen on training levels, not level 0)."""
+DEFAULT_THRESHOLD = 0.4
+"""Heatmap score from which a peak is an object, when none was saved with the weights
+(training saves the one with the best F1 on a held-out park, never level 0)."""
 WEIGHTS = Path(__file__).with_name("weights") / "detector.pt"
 """The shipped model, trained by the command in the README's park section."""
 
@@ -174,6 +175,5 @@ def load_detector(path: str | Path | None = None, threshold: float | None = None
         saved_threshold = float(saved["threshold"])
     except Exception as exc:  # noqa: BLE001 - any unreadable file is the same bad input
         raise ValueError(f"detector weights {str(path)!r} are not a detector saved by "
-                         f"evo vision train detector ({type(exc).__name__}: "
-                         f"{str(exc).splitlines()[0] if str(exc) else ''})") from None
+                         f"evo vision train detector ({type(exc).__name__})") from None
     return CNNDetector(model, types, saved_threshold if threshold is None else threshold)

@@ -39,6 +39,8 @@ TEACH_HEIGHT = 4
 """Boxes from this tall are taught as objects; smaller specks are neither object nor
 background (their cells are left out of the heatmap loss)."""
 IOU = 0.5
+REG_AREA = 0.3
+"""Gaussian value from which a cell is taught its object's box (see :func:`targets`)."""
 
 
 @dataclass(frozen=True)
@@ -61,8 +63,13 @@ def targets(boxes: tuple[np.ndarray, ...], types: tuple[np.ndarray, ...], n_type
             grid: tuple[int, int]) -> dict[str, torch.Tensor]:
     """CenterNet's targets for frames with these boxes: ``heat [N, T, gh, gw]`` (a Gaussian
     per object, 1 at its centre cell), ``care [N, 1, gh, gw]`` (0 around specks too small to
-    teach), and at each centre cell ``reg [N, 4, gh, gw]`` (offset x, y, log w, log h in
-    cells) with ``mask [N, 1, gh, gw]``."""
+    teach), and ``reg [N, 4, gh, gw]`` (the centre's offset from the cell, x and y, and the
+    log width and height, in cells) with its weight ``mask [N, 1, gh, gw]``.
+
+    The box is taught at every cell where the object's Gaussian is at least
+    :data:`REG_AREA`, weighted by it and summing to 1 per object (TTFNet, Liu et al. 2020):
+    the peak of a tall lamp's heatmap may land a cell or two off its centre, and must still
+    give the whole box. Where objects overlap, the smaller one is taught."""
     n, (gh, gw) = len(boxes), grid
     heat = np.zeros((n, n_types, gh, gw), dtype=np.float32)
     care = np.ones((n, 1, gh, gw), dtype=np.float32)
@@ -70,7 +77,9 @@ def targets(boxes: tuple[np.ndarray, ...], types: tuple[np.ndarray, ...], n_type
     mask = np.zeros((n, 1, gh, gw), dtype=np.float32)
     ys, xs = np.arange(gh, dtype=np.float32)[:, None], np.arange(gw, dtype=np.float32)[None]
     for i, (frame_boxes, frame_types) in enumerate(zip(boxes, types)):
-        for (x, y, w, h), t in zip(frame_boxes.tolist(), frame_types.tolist()):
+        largest_first = np.argsort(-(frame_boxes[:, 2] * frame_boxes[:, 3]), kind="stable")
+        for (x, y, w, h), t in zip(frame_boxes[largest_first].tolist(),
+                                   frame_types[largest_first].tolist()):
             cx, cy = (x + w / 2) / STRIDE, (y + h / 2) / STRIDE
             ix, iy = min(int(cx), gw - 1), min(int(cy), gh - 1)
             if h < TEACH_HEIGHT:
@@ -79,8 +88,11 @@ def targets(boxes: tuple[np.ndarray, ...], types: tuple[np.ndarray, ...], n_type
             sx, sy = max(w / STRIDE / 6, 0.5), max(h / STRIDE / 6, 0.5)
             blob = np.exp(-((xs - ix) ** 2) / (2 * sx * sx) - ((ys - iy) ** 2) / (2 * sy * sy))
             np.maximum(heat[i, t], blob, out=heat[i, t])
-            reg[i, :, iy, ix] = (cx - ix, cy - iy, np.log(w / STRIDE), np.log(h / STRIDE))
-            mask[i, 0, iy, ix] = 1.0
+            area = blob >= REG_AREA
+            reg[i, 0][area] = (cx - xs + 0 * ys)[area]
+            reg[i, 1][area] = (cy - ys + 0 * xs)[area]
+            reg[i, 2][area], reg[i, 3][area] = np.log(w / STRIDE), np.log(h / STRIDE)
+            mask[i, 0][area] = (blob / blob[area].sum())[area]
     return {k: torch.from_numpy(v) for k, v in
             {"heat": heat, "care": care, "reg": reg, "mask": mask}.items()}
 
@@ -108,7 +120,7 @@ def loss_terms(out: torch.Tensor, target: dict[str, torch.Tensor], n_types: int
     centre = heat.eq(1.0).float()
     pos = -centre * (1 - p) ** 2 * torch.log(p)
     neg = -(1 - centre) * (1 - heat) ** 4 * p ** 2 * torch.log(1 - p) * target["care"]
-    objects = target["mask"].sum().clamp(min=1.0)
+    objects = target["mask"].sum().clamp(min=1.0)  # each object's weights sum to 1
     focal = (pos.sum() + neg.sum()) / objects
     reg = (torch.abs(out[:, n_types:] - target["reg"]) * target["mask"]).sum() / objects
     return focal, reg
@@ -161,6 +173,10 @@ class Score:
     def recall(self) -> float:
         return self.tp / max(self.tp + self.fn, 1)
 
+    @property
+    def f1(self) -> float:
+        return 2 * self.tp / max(2 * self.tp + self.fp + self.fn, 1)
+
 
 def score(found: list[Detections], data: LabelledFrames, min_height: int = MIN_HEIGHT
           ) -> dict[str, Score]:
@@ -193,6 +209,24 @@ def detect_all(detector: CNNDetector, frames: np.ndarray, batch: int = 64) -> li
     return [d for s in range(0, len(frames), batch) for d in detector.detect(frames[s: s + batch])]
 
 
+def above(found: list[Detections], threshold: float) -> list[Detections]:
+    """The detections scoring at least ``threshold``."""
+    kept = []
+    for d in found:
+        keep = d.scores >= threshold
+        crops = tuple(c for c, k in zip(d.crops, keep.tolist()) if k)
+        kept.append(Detections(d.boxes[keep], d.types[keep], d.scores[keep], crops))
+    return kept
+
+
+def pick_threshold(model: CenterNet, data: LabelledFrames) -> float:
+    """The score threshold (0.1 to 0.9 in steps of 0.05) with the best F1 on ``data``
+    (frames of a held-out park, neither trained on nor the evaluation level)."""
+    found = detect_all(CNNDetector(model, TYPES, threshold=0.05), data.frames)
+    candidates = np.round(np.arange(0.1, 0.91, 0.05), 2).tolist()
+    return max(candidates, key=lambda t: score(above(found, t), data)["all"].f1)
+
+
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     """``evo vision train detector``'s options."""
     parser.add_argument("--out", default=str(WEIGHTS), help="where to write the weights")
@@ -202,6 +236,9 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--batch-size", type=int, default=TrainConfig.batch_size)
     parser.add_argument("--lr", type=float, default=TrainConfig.lr)
     parser.add_argument("--width", type=int, default=TrainConfig.width, help="channels at stride 4")
+    parser.add_argument("--val-level", type=int, default=17,
+                        help="held-out park on which the score threshold is chosen")
+    parser.add_argument("--val-frames", type=int, default=240, help="frames taken on it")
     parser.add_argument("--seed", type=int, default=0)
 
 
@@ -214,6 +251,8 @@ def _positive(name: str, value: int) -> int:
 def train_command(args: argparse.Namespace, console: Console) -> int:
     """Take frames of the training parks, train, write the weights; exit code 0."""
     levels = parse_levels(args.levels)
+    if args.val_level in levels or args.val_level < 0:
+        raise ValueError(f"--val-level must be a park seed not in --levels, got {args.val_level}")
     config = TrainConfig(epochs=_positive("epochs", args.epochs),
                          batch_size=_positive("batch-size", args.batch_size), lr=float(args.lr),
                          width=_positive("width", args.width), seed=int(args.seed))
@@ -223,8 +262,10 @@ def train_command(args: argparse.Namespace, console: Console) -> int:
     console.print(f"{len(data)} frames of {len(levels)} parks, {objects} objects at least "
                   f"{MIN_HEIGHT} px tall ({time.perf_counter() - t0:.0f} s)")
     model = train(data, config, console)
-    save_detector(args.out, model, TYPES, config.width)
-    console.print(f"wrote {args.out}")
+    held_out = park_frames([args.val_level], _positive("val-frames", args.val_frames), seed=config.seed)
+    threshold = pick_threshold(model, held_out)
+    save_detector(args.out, model, TYPES, config.width, threshold)
+    console.print(f"threshold {threshold} (best F1 on park {args.val_level}); wrote {args.out}")
     return 0
 
 

@@ -33,8 +33,9 @@ def level0():
 def test_training_on_tiny_data_gives_a_detector_that_loads_and_detects(tmp_path: Path) -> None:
     out = tmp_path / "detector.pt"
     code = main(["vision", "train", "detector", "--out", str(out), "--levels", "1-2", "--frames", "24",
-                 "--epochs", "1", "--width", "8", "--batch-size", "16"])
+                 "--epochs", "1", "--width", "8", "--batch-size", "16", "--val-frames", "12"])
     assert code == 0 and out.is_file()
+    assert 0.1 <= load_detector(out).threshold <= 0.9  # chosen on the held-out park
     detector = load_detector(out, threshold=0.01)  # one epoch: scores are low, boxes still come
     assert detector.types == TYPES
     frames = park_frames([3], 4, seed=0).frames
@@ -78,11 +79,17 @@ def test_missing_or_corrupt_weights_are_one_value_error(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not found; train them with 'evo vision train detector"):
         load_detector(tmp_path / "nowhere.pt")
     (tmp_path / "junk.pt").write_bytes(b"not a torch file")
-    with pytest.raises(ValueError, match="is not a detector saved by evo vision train detector") as caught:
+    with pytest.raises(ValueError, match="are not a detector saved by evo vision train detector") as caught:
         load_detector(tmp_path / "junk.pt")
     assert "\n" not in str(caught.value)
     with pytest.raises(ValueError, match="levels must be level seeds"):
         parse_levels("1-x")
+
+
+def test_training_refuses_to_choose_its_threshold_on_a_training_park(capsys) -> None:
+    code = main(["vision", "train", "detector", "--levels", "1-3", "--val-level", "2"])
+    assert code == 2
+    assert "--val-level must be a park seed not in --levels, got 2" in capsys.readouterr().err
 
 
 class Replay:
