@@ -27,9 +27,9 @@ TYPES: tuple[str, ...] = tuple(t.name for t in OOI_TYPES)
 """The OOI types a detector finds, in the order of their indices."""
 STEPS_PER_SPOT = 12
 """Frames per spot: one full circle of 30-degree turns when every step turns."""
-_NEAR_OOI = 0.7
+_NEAR_OOI = 0.5
 """Share of spots drawn around an OOI (the rest on pathway cells)."""
-_OOI_DISTANCE = (64.0, 512.0)
+_OOI_DISTANCE = (80.0, 640.0)
 """Map units from an OOI to a spot drawn around it: from close enough that it fills the frame
 (a low-resolution sprite then shows its blocks) to far enough to see it small among others."""
 _CLEARANCE = 40.0
