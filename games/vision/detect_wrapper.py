@@ -45,6 +45,10 @@ class Detect(ObservationWrapper):
 
     def __init__(self, game: VectorGame, weights: str | None = None,
                  threshold: float | None = None) -> None:
+        if weights is not None and not isinstance(weights, str):
+            raise ValueError(f"weights must be the path of a detector's weights file, got {weights!r}")
+        if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float))):
+            raise ValueError(f"threshold must be a number in (0, 1), got {threshold!r}")
         self.detector: CNNDetector = load_detector(None if weights is None else Path(weights), threshold)
         super().__init__(game)
         self.detections = np.empty(self.num_envs, dtype=object)

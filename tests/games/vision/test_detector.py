@@ -52,17 +52,20 @@ def test_training_on_tiny_data_gives_a_detector_that_loads_and_detects(tmp_path:
 
 
 def test_the_shipped_weights_find_the_large_objects_of_the_unseen_level(level0) -> None:
+    """In the frames of level 0 where the labels buffer shows an object at least 24 px tall,
+    the largest is boxed with its type at IoU 0.5 in most of them (the README's recall for
+    objects from 16 px is 0.73)."""
     detector = load_detector()
     heights = np.array([b[:, 3].max() if len(b) else 0 for b in level0.boxes])
-    frames = np.flatnonzero(heights >= 24)[:8]  # a large object in view
-    assert len(frames) >= 4
-    found = detector.detect(level0.frames[frames])
-    for i, det in zip(frames.tolist(), found):
+    frames = np.flatnonzero(heights >= 24)
+    assert len(frames) >= 20
+    found = 0
+    for i, det in zip(frames.tolist(), detector.detect(level0.frames[frames])):
         boxes, types = level0.boxes[i], level0.types[i]
         big = int(np.argmax(boxes[:, 3]))
         same_type = det.types == types[big]
-        assert same_type.any(), f"frame {i}: no {TYPES[types[big]]} found"
-        assert box_iou(det.boxes[same_type], boxes[big:big + 1]).max() >= 0.5, f"frame {i}"
+        found += bool(same_type.any() and box_iou(det.boxes[same_type], boxes[big:big + 1]).max() >= 0.5)
+    assert found >= 2 / 3 * len(frames), f"{found} of {len(frames)}"
 
 
 def test_scoring_counts_only_objects_of_the_documented_size(level0) -> None:
