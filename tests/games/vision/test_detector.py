@@ -145,6 +145,8 @@ def test_the_detect_wrapper_masks_outside_the_boxes_and_publishes_detections(lev
 def test_a_bad_detect_kwarg_or_observation_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="threshold must be in"):
         wrap(Replay(np.zeros((3, 3, 120, 160), np.uint8)), [("detect", {"threshold": 2.0})])
+    with pytest.raises(ValueError, match="weights must be the path of a detector's weights file, got 3"):
+        wrap(Replay(np.zeros((3, 3, 120, 160), np.uint8)), [("detect", {"weights": 3})])
     with pytest.raises(ValueError, match="detect needs RGB frames"):
         wrap(Replay(np.zeros((3, 1, 120, 160), np.uint8)), [("detect", {})])
 
