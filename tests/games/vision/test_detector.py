@@ -30,6 +30,7 @@ def level0():
     return park_frames([0], 96, seed=5)
 
 
+@pytest.mark.slow
 def test_training_on_tiny_data_gives_a_detector_that_loads_and_detects(tmp_path: Path) -> None:
     out = tmp_path / "detector.pt"
     code = main(["vision", "train", "detector", "--out", str(out), "--levels", "1-2", "--frames", "24",
