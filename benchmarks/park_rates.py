@@ -80,7 +80,7 @@ def engine_rate(steps: int, copies: int, wrappers: tuple, policy: dict) -> Calla
     pspec = PolicySpec(obs_dim, spec.n_actions, policy["hidden"], policy.get("conv", ()), image)
     genomes = pspec.init_genomes(copies, np.random.default_rng(0))
     novelty = build_objectives([("rnd_novelty", {})], spec)[0]
-    visual = build_oracles([("visual", {})], spec)[0]
+    visual = build_oracles([("visual", {"frame_size": (160, 120)})], spec)[0]
     columns = frozenset(novelty.requires) | frozenset(visual.requires)
     horizon = spec.max_steps
 

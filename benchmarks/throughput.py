@@ -14,6 +14,8 @@ Rows:
 - The same evaluation with the four oracles and run coverage switched on.
 - MsPacman (ale-py): the engine with a small policy against raw emulator stepping with
   random actions.
+- The generated park (``benchmarks/park_rates.py``): raw rendering against the engine with
+  a population, the detector, the encoder or a CNN policy, RND novelty and the visual oracle.
 - One generation of the Wuji experiment, split into its phases.
 """
 
@@ -33,6 +35,7 @@ import torch
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from evo.agents import PopulationSpec  # noqa: E402
 from evo.config import load_experiment  # noqa: E402
@@ -220,9 +223,9 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="smaller sizes, for a smoke test")
     args = parser.parse_args()
     population, episodes, hidden = 30, 64, (64, 64)
-    repeats, naive_steps, pacman_steps, gens = (5, 20_000, 4_000, 3)
+    repeats, naive_steps, pacman_steps, park_steps, gens = (5, 20_000, 4_000, 4_000, 3)
     if args.quick:
-        population, episodes, repeats, naive_steps, pacman_steps, gens = 8, 16, 2, 2_000, 400, 1
+        population, episodes, repeats, naive_steps, pacman_steps, park_steps, gens = 8, 16, 2, 2_000, 400, 400, 1
     torch.set_num_threads(1)
     cores = os.cpu_count() or 1
 
@@ -279,6 +282,12 @@ def main() -> None:
             ("MsPacman raw ale-py, random actions", f"{pac_raw:,.0f}", "ALEInterface.act, 4 frames per agent step, 1 process"),
             ("MsPacman engine, 8 copies, MLP 32", f"{pac_engine:,.0f}", f"{mspacman_share:.1%} of raw emulator speed, 1 process"),
         ]
+    try:
+        from park_rates import park_rows  # the park's rows need vizdoom
+    except ImportError as exc:
+        rows.append(("park", "n/a", f"cannot play the park: {exc}"))
+    else:
+        rows += park_rows(park_steps, 8, 2 if args.quick else 3)
     serial.close()
     parallel.close()
 
