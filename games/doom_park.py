@@ -219,8 +219,8 @@ class DoomParkVector:
         pathway: ``[cells_x, cells_y]`` bool, the pathway cells (ground truth).
         visible: Per copy, the OOIs in its last frame (empty with ``labels=False``).
         injected_bugs: One visual bug per bugged OOI (ground truth, :mod:`games.park_truth`).
-        action_names, actor_names, actor_types, categories, removal_events, route, nearest,
-        straight: What plans run by (:class:`games.park_navigation.ParkNavigator`): the OOIs
+        action_names, actor_names, actor_types, categories, removal_events, idle_action, route,
+        nearest, straight: What plans run by (:class:`games.park_navigation.ParkNavigator`): the OOIs
             by type and number (``barrel_1``), never by bug; places ``(x, y)`` in map units.
 
     Every step's ``VecStep.info["visible"]`` is an object array with, per copy that stepped,
@@ -249,7 +249,7 @@ class DoomParkVector:
         self.injected_bugs = injected_bugs(self.oois)
         nav = ParkNavigator(self.layout, ACTIONS)
         self.action_names, self.actor_names, self.actor_types = nav.action_names, nav.actor_names, nav.actor_types
-        self.categories, self.removal_events = nav.categories, nav.removal_events
+        self.categories, self.removal_events, self.idle_action = nav.categories, nav.removal_events, nav.idle_action
         self.route, self.nearest, self.straight = nav.route, nav.nearest, nav.straight
         self.visible: list[tuple[VisibleObject, ...]] = [()] * self.num_envs
         self.copies: list[ParkCopy | None] = [None] * self.num_envs

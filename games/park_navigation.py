@@ -34,8 +34,8 @@ Target = Union[str, tuple[int, int]]
 ``(x, y)`` in map units."""
 Cell = tuple[int, int]
 
-FORWARD, TURN_LEFT, TURN_RIGHT = 0, 4, 5
-"""The park's action indices (:data:`games.doom_park.ACTIONS`) that steering plays."""
+FORWARD, TURN_LEFT, TURN_RIGHT, LOOK_UP = 0, 4, 5, 6
+"""The park's action indices (:data:`games.doom_park.ACTIONS`) that steering and idling play."""
 HEADING_SLACK = 20.0
 """Degrees off the waypoint's bearing that still walk forward: a turn is 30 degrees a
 step, so any bearing ends within 15 degrees of one the player can face."""
@@ -71,22 +71,25 @@ def cell_of(x: float, y: float, shape: tuple[int, ...]) -> Cell:
 
 
 def find_path(free: np.ndarray, start: Cell, goals: dict[Cell, str | None]) -> list[Cell] | None:
-    """A shortest path of cells from ``start`` to any goal cell (A*, 8 directions, no corner
-    cut past an obstacle), ``start`` first; None when no goal can be reached.
+    """A shortest path of cells from ``start`` to any goal cell, ``start`` first; None when
+    no goal can be reached.
 
-    ``start`` is searched from even when it is not walkable (a player pressed against a tree
-    stands partly in its cell).
+    A* in 8 directions, a diagonal step costing the square root of 2 (the shortest walk in
+    map units: among paths of as many moves, a zigzag would make the player turn for
+    nothing), never cutting a corner past an obstacle. ``start`` is searched from even when it is not
+    walkable (a player pressed against a tree stands partly in its cell).
     """
     if start in goals:
         return [start]
-    targets = np.array(list(goals), dtype=np.int64)
+    targets = np.array(list(goals), dtype=np.float64)
 
-    def h(c: Cell) -> int:
-        return int(np.abs(targets - np.array(c)).max(axis=1).min())  # Chebyshev: admissible
+    def h(c: Cell) -> float:  # octile distance to the nearest goal: admissible
+        d = np.abs(targets - np.array(c, dtype=np.float64))
+        return float((d.max(axis=1) + (math.sqrt(2.0) - 1.0) * d.min(axis=1)).min())
 
     came: dict[Cell, Cell | None] = {start: None}
-    cost = {start: 0}
-    frontier = [(h(start), 0, start)]
+    cost = {start: 0.0}
+    frontier = [(h(start), 0.0, start)]
     rows, cols = free.shape
     while frontier:
         _, g, cell = heapq.heappop(frontier)
@@ -105,9 +108,10 @@ def find_path(free: np.ndarray, start: Cell, goals: dict[Cell, str | None]) -> l
                 continue
             if di and dj and not (free[cell[0] + di, cell[1]] and free[cell[0], cell[1] + dj]):
                 continue
-            if g + 1 < cost.get(nxt, 1 << 30):
-                cost[nxt], came[nxt] = g + 1, cell
-                heapq.heappush(frontier, (g + 1 + h(nxt), g + 1, nxt))
+            step = g + (math.sqrt(2.0) if di and dj else 1.0)
+            if step < cost.get(nxt, math.inf):
+                cost[nxt], came[nxt] = step, cell
+                heapq.heappush(frontier, (step + h(nxt), step, nxt))
     return None
 
 
@@ -158,6 +162,8 @@ class ParkNavigator:
         actor_types: The 4 OOI types.
         categories: ``object``: any OOI.
         removal_events: None: nothing in the park goes away.
+        idle_action: ``look_up``, what a plan plays while it waits or is done: the park has no
+            action that does nothing, and tilting the view moves no one (it stops at the top).
         free: ``[cells_x, cells_y]`` bool, the walkable cells (:func:`walkable`).
     """
 
@@ -165,7 +171,8 @@ class ParkNavigator:
 
     def __init__(self, layout: ParkLayout, action_names: Sequence[str]) -> None:
         self.action_names = tuple(action_names)
-        steering = {FORWARD: "forward", TURN_LEFT: "turn_left", TURN_RIGHT: "turn_right"}
+        self.idle_action = LOOK_UP
+        steering = {FORWARD: "forward", TURN_LEFT: "turn_left", TURN_RIGHT: "turn_right", LOOK_UP: "look_up"}
         if any(k >= len(self.action_names) or self.action_names[k] != name for k, name in steering.items()):
             raise ValueError(f"action_names must have {steering} at those indices, got {self.action_names}")
         self.actor_names = ooi_names(layout)
