@@ -357,6 +357,9 @@ class DoomPark(VectorEnv):
                               frame_skip=frame_skip, max_steps=max_steps, labels=labels)
         super().__init__(game, spaces.Box(0, 255, game.game_spec.obs_shape, dtype=np.uint8))
         self.layout, self.oois, self.pathway = game.layout, game.oois, game.pathway
+        for name in ("action_names", "actor_names", "actor_types", "categories", "removal_events",
+                     "idle_action", "route", "nearest", "straight"):  # the navigator (plans)
+            setattr(self, name, getattr(game, name))
         # injected_bugs and match come from the vector game (VectorEnv hands them on).
 
     @property
