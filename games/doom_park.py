@@ -48,6 +48,7 @@ from games.base import GameError, GameSpec, VecStep
 from games.doom_engine import DoomSettings, EngineView, check_settings, new_engine
 from games.gym_adapter import game_error
 from games.park_layout import BUG_KINDS, CELL, OOI, OOI_TYPES, PRESETS, ParkLayout, park_layout
+from games.park_navigation import ParkNavigator
 from games.park_truth import injected_bugs, match
 from games.park_wad import MAP_NAME, bugged_actor, park_wad_path
 from games.vector_env import VectorEnv
@@ -218,6 +219,9 @@ class DoomParkVector:
         pathway: ``[cells_x, cells_y]`` bool, the pathway cells (ground truth).
         visible: Per copy, the OOIs in its last frame (empty with ``labels=False``).
         injected_bugs: One visual bug per bugged OOI (ground truth, :mod:`games.park_truth`).
+        action_names, actor_names, actor_types, categories, removal_events, idle_action, route,
+        nearest, straight: What plans run by (:class:`games.park_navigation.ParkNavigator`): the OOIs
+            by type and number (``barrel_1``), never by bug; places ``(x, y)`` in map units.
 
     Every step's ``VecStep.info["visible"]`` is an object array with, per copy that stepped,
     the tuple of ids of the OOIs in its frame (``visible``; None for a copy that did not step,
@@ -243,6 +247,10 @@ class DoomParkVector:
         self.oois: tuple[OOI, ...] = self.layout.oois
         self.pathway: np.ndarray = self.layout.pathway
         self.injected_bugs = injected_bugs(self.oois)
+        nav = ParkNavigator(self.layout, ACTIONS)
+        self.action_names, self.actor_names, self.actor_types = nav.action_names, nav.actor_names, nav.actor_types
+        self.categories, self.removal_events, self.idle_action = nav.categories, nav.removal_events, nav.idle_action
+        self.route, self.nearest, self.straight = nav.route, nav.nearest, nav.straight
         self.visible: list[tuple[VisibleObject, ...]] = [()] * self.num_envs
         self.copies: list[ParkCopy | None] = [None] * self.num_envs
         self._done = np.zeros(self.num_envs, dtype=bool)
@@ -349,6 +357,9 @@ class DoomPark(VectorEnv):
                               frame_skip=frame_skip, max_steps=max_steps, labels=labels)
         super().__init__(game, spaces.Box(0, 255, game.game_spec.obs_shape, dtype=np.uint8))
         self.layout, self.oois, self.pathway = game.layout, game.oois, game.pathway
+        for name in ("action_names", "actor_names", "actor_types", "categories", "removal_events",
+                     "idle_action", "route", "nearest", "straight"):  # the navigator (plans)
+            setattr(self, name, getattr(game, name))
         # injected_bugs and match come from the vector game (VectorEnv hands them on).
 
     @property

@@ -90,7 +90,7 @@ class PlanAgent:
         self.plan, self.nav, self.spec, self.copies = plan, navigator, spec, copies
         self.log = log
         self.actions = {name: i for i, name in enumerate(navigator.action_names)}
-        self.idle = self.actions.get("wait", 0)
+        self.idle = getattr(navigator, "idle_action", self.actions.get("wait", 0))
         self.removals = tuple(navigator.removal_events)
         self.features = {name: j for j, name in enumerate(spec.feature_names)}
         self.eye = np.eye(spec.n_actions, dtype=np.float32)

@@ -182,6 +182,10 @@ class Navigator(Protocol):
         categories: Words naming several types (``enemy``).
         removal_events: Event kinds after which the actor they name is gone (killed,
             collected): the agent stops navigating to it.
+
+    Optional (read with ``getattr``): ``idle_action``, the action a copy plays while it
+    waits or once done, for a game with no ``wait`` action (the park: every one of its 9
+    moves something); by default ``wait``, else action 0.
     """
 
     action_names: Sequence[str]
