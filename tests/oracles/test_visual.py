@@ -98,3 +98,18 @@ def test_views_are_placed_within_128_units_of_their_object(park) -> None:
     for name, errs in errors.items():
         assert len(errs) > 10, name
         assert np.median(errs) < 32 and np.quantile(errs, 0.95) < 128, (name, np.quantile(errs, [0.5, 0.95]))
+
+
+def test_a_second_report_of_an_object_a_little_off_is_the_same_bug(park) -> None:
+    """Views placed up to ``merge_radius`` (160) from an object reported before name it again,
+    so a long run does not count one bugged object twice; 192 units away (the park's closest
+    spacing of one type) is another object."""
+    game, batch, _ = park
+    bugged = game.oois[BUGGED]
+    signatures = []
+    for offset in (140.0, 200.0):
+        (oracle,) = build_oracles([("visual", {})], game.game_spec, Context())
+        oracle.load_state_dict({"reported": [[bugged.type, bugged.x + offset, bugged.y, "visual:earlier"]]})
+        signatures.append({b.signature for b in oracle.check(batch[:1]) if b.data["type"] == bugged.type})
+    assert signatures[0] == {"visual:earlier"}
+    assert len(signatures[1]) == 1 and "visual:earlier" not in signatures[1]
