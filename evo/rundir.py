@@ -17,12 +17,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from evo.game_facts import GameFacts, write_game_facts
+from games.process_memory import children_rss_mb, rss_mb
 from oracles.archive import ArchivedBug, BugArchive, append_jsonl, to_record
 from oracles.journal import append_text, complete_text, replace_text
 
 CONFIG = "config.yaml"
 GENERATIONS = "generations.csv"
 BUGS = "bugs.jsonl"
+MEASURED = ("wall_s", "rss_mb", "rss_children_mb")
+"""Columns of ``generations.csv`` that measure this machine, not the search: the same
+experiment and seed give the same rows but for these."""
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -56,6 +60,16 @@ def start(run_dir: Path, config_yaml: str, game: GameFacts, *, again: bool = Fal
     replace_text(run_dir / CONFIG, config_yaml)
     write_game_facts(run_dir, game)
     (run_dir / BUGS).touch()
+
+
+def memory_row() -> dict[str, float | None]:
+    """The run's memory now, for its generation's row: ``rss_mb``, the resident memory of the
+    ``evo`` process itself (the search, archives, oracles' state), and ``rss_children_mb``,
+    that of every process it started (parallel workers, isolated game copies, game engines),
+    MiB; empty where there is no ``/proc``. A leak shows as a rising column over a long run."""
+    own, children = rss_mb(), children_rss_mb()
+    return {"rss_mb": None if own is None else round(own, 1),
+            "rss_children_mb": None if children is None else round(children, 1)}
 
 
 def append_generation(run_dir: Path, row: dict[str, Any]) -> None:
