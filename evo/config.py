@@ -8,6 +8,7 @@ which the CLI prints before exiting with code 2.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated, Any, Literal, Sequence
 
@@ -22,6 +23,10 @@ from evo.explore.config import ExplorationFields
 from evo.game_config import GameConfig
 from evo.parallel import ParallelConfig
 from evo.scalars import LoggingConfig
+
+
+NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}")
+"""An experiment's name: a folder name that cannot climb out of runs_dir (no '/', no leading '.')."""
 
 
 class ConfigError(ValueError):
@@ -166,7 +171,8 @@ class FinetuneConfig(Strict):
 class Experiment(Strict):
     """One experiment: a game, a search, objectives, oracles and a budget."""
 
-    name: str = Field(description="Names the run directory runs/<name>/.")
+    name: str = Field(description="Names the run directory runs/<name>/: one folder name of letters, "
+                      "digits, '_', '-' and '.', so that no name writes outside runs_dir.")
     seed: int = Field(0, ge=0, description="Every random draw of the run derives from it (numpy's SeedSequence: non-negative).")
     game: GameConfig
     policy: PolicyConfig = Field(default_factory=PolicyConfig)
@@ -190,6 +196,13 @@ class Experiment(Strict):
         description="CPU threads torch may use. The policies are small batched networks, for "
         "which one thread is fastest: on 2 cores, 2 threads ran the Wuji experiment 3x slower.",
     )
+
+    @field_validator("name")
+    @classmethod
+    def _folder_name(cls, name: str) -> str:
+        if not NAME.fullmatch(name):
+            raise ValueError(f"one folder name of letters, digits, '_', '-' and '.' (it names runs/<name>/), got {name!r}")
+        return name
 
     @field_validator("device")
     @classmethod
