@@ -171,3 +171,16 @@ def test_a_yaml_tag_that_would_construct_an_object_is_refused(tmp_path: Path) ->
 )
 def test_hostile_overrides_through_the_command(bad_input, override: str, expected: str) -> None:
     assert expected in bad_input(["run", "exp.yaml", override, "--out", "run", "--quiet"])
+
+
+def test_a_hostile_override_through_the_console_script(tmp_path: Path) -> None:
+    from tests.cli.test_cli import evo
+
+    (tmp_path / "exp.yaml").write_text(yaml.safe_dump(TINY))
+    result = evo("run", "exp.yaml", "game.kwargs.preset=!!python/object/apply:os.system ['touch pwned']",
+                 "name=../escaped", "--quiet", cwd=tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines() == [
+        "evo: error: override game.kwargs.preset: value \"!!python/object/apply:os.system ['touch pwned']\" "
+        "is not valid YAML"]
+    assert not (tmp_path / "pwned").exists() and not (tmp_path / "runs").exists()
