@@ -360,6 +360,8 @@ def _startup_error(error: GameError, index: int = 0) -> Exception:
         return GameSpecError(error.message)
     if error.type == "ValueError":
         return ValueError(error.message)
+    if error.type == "GameOutOfMemory":  # the bound is below what the game needs at all
+        return GameSpecError(f"game.max_rss_mb: {error.message} as soon as it started; raise the bound")
     return RuntimeError(
         f"game copy {index} could not be created in its worker process: "
         f"{error.type}: {error.message}"

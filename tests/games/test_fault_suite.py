@@ -141,3 +141,13 @@ def test_a_game_whose_close_hangs_does_not_hang_the_engine(isolated: bool) -> No
     assert not closing.is_alive(), "close hung"
     if isolated:  # the workers were killed, not left playing
         assert not [p for p in mp.active_children() if p.name.startswith("game-copy")]
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="reads memory from /proc")
+def test_a_bound_below_what_a_fresh_copy_holds_is_one_line_at_start() -> None:
+    from games.base import GameSpecError
+
+    with pytest.raises(GameSpecError, match=r"^game.max_rss_mb: game process held more than game.max_rss_mb = 1 MiB "
+                                            r"as soon as it started; raise the bound$"):
+        GymVectorGame(LineWalk, 2, step_timeout_s=TIMEOUT_S, max_rss_mb=1)
+    assert not [p for p in mp.active_children() if p.name.startswith("game-copy")]
