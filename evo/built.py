@@ -17,6 +17,7 @@ from evo.config import ConfigError, Experiment, PolicyConfig, game_factory
 from evo.game_facts import GameFacts, game_label
 from evo.policy import PolicySpec
 from games.base import GameSpec, GameSpecError
+from games.gym_copy import close_env
 from games.rollout import info_keys
 from objectives import build_objectives
 from oracles import build_oracles
@@ -63,6 +64,11 @@ def _game_spec(factory: Any) -> GameSpec:
         raise ConfigError(f"game.kwargs: {factory.label} cannot be made with {dict(factory.kwargs)}: {why}") from None
 
 
+WUJI_POLICIES = 60
+"""Wuji's population and offspring (30 each): a policy too big for even these is the policy's
+fault, not the population's."""
+
+
 def check_memory(exp: Experiment, policy_spec: PolicySpec) -> None:
     """Refuse up front a population whose genomes alone cannot fit in this machine's memory.
 
@@ -70,7 +76,8 @@ def check_memory(exp: Experiment, policy_spec: PolicySpec) -> None:
     ``2 * (population + offspring)`` float32 genomes.
 
     Raises:
-        ConfigError: naming ``search.population`` (or ``search.offspring``) and what it would need.
+        ConfigError: naming ``search.population`` (or ``search.offspring``, or ``policy`` when
+            even Wuji's 60 genomes of it would not fit) and what it would need.
     """
     s = exp.search
     need = 2 * (s.population + s.offspring) * policy_spec.n_params * 4
@@ -80,6 +87,8 @@ def check_memory(exp: Experiment, policy_spec: PolicySpec) -> None:
         return
     if need > have:
         key = "search.offspring" if s.offspring > s.population else "search.population"
+        if 2 * WUJI_POLICIES * policy_spec.n_params * 4 > have:  # the policy is what is too big
+            key = f"policy (hidden {exp.policy.hidden}, conv {exp.policy.conv})"
         raise ConfigError(
             f"{key}: {s.population} policies and {s.offspring} offspring of {policy_spec.n_params} weights "
             f"need {need / 2**30:,.1f} GiB for their genomes alone; this machine has {have / 2**30:,.1f} GiB"
@@ -119,10 +128,10 @@ class Built:
             except ValueError as exc:  # a component that cannot work on this game
                 raise ConfigError(str(exc)) from None
         except BaseException:
-            env.close()
+            close_env(env)
             raise
         if truth is None:
-            env.close()
+            close_env(env)  # a game whose close hangs is left behind, not waited for
         # A Gymnasium game hands on the info keys some component records (numpy games all).
         required = frozenset().union(*(c.requires for c in [*objectives, *oracles]))
         factory = replace(factory, info_keys=info_keys(required))

@@ -8,6 +8,7 @@ which the CLI prints before exiting with code 2.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated, Any, Literal, Sequence
 
@@ -19,8 +20,13 @@ from evo.checkpoint import CheckpointConfig
 from evo.finetune import REGISTRY as FINETUNE_ALGORITHMS
 from evo.finetune import A2CConfig, PPOConfig, UpdateConfig
 from evo.explore.config import ExplorationFields
+from evo.game_config import GameConfig
 from evo.parallel import ParallelConfig
 from evo.scalars import LoggingConfig
+
+
+NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}")
+"""An experiment's name: a folder name that cannot climb out of runs_dir (no '/', no leading '.')."""
 
 
 class ConfigError(ValueError):
@@ -29,44 +35,6 @@ class ConfigError(ValueError):
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
-
-
-class WrapperConfig(Strict):
-    """One observation wrapper (:mod:`games.wrappers`): changes what the agent sees, not the game."""
-
-    name: str = Field(description="frame_stack, resize, grayscale, detect or encode (games.wrappers).")
-    kwargs: dict[str, Any] = Field(
-        default_factory=dict,
-        description="Passed to the wrapper: frame_stack {k}, resize {height, width, mode: area|max}.",
-    )
-
-
-class GameConfig(Strict):
-    """Which game to test. Exactly one of ``name``, ``entry_point`` and ``gym_id``."""
-
-    name: str | None = Field(None, description="A registered game, e.g. block_maze.")
-    entry_point: str | None = Field(None, description="'package.module:Class' of a gymnasium.Env.")
-    gym_id: str | None = Field(None, description="A Gymnasium id, e.g. CartPole-v1.")
-    kwargs: dict[str, Any] = Field(default_factory=dict, description="Passed to the game's constructor.")
-    step_timeout_s: float | None = Field(
-        None,
-        gt=0,
-        description="Run each copy of a Gymnasium game in its own process and count a step "
-        "slower than this as a hang (a crash bug). Null: in-process, no hang detection.",
-    )
-    wrappers: list[WrapperConfig] = Field(
-        default_factory=list,
-        description="Observation wrappers applied in order, first innermost, e.g. [{name: grayscale}, "
-        "{name: resize, kwargs: {height: 48, width: 40}}, {name: frame_stack, kwargs: {k: 4}}]. "
-        "Agents that differ only in these play the same game.",
-    )
-
-    @model_validator(mode="after")
-    def _one_source(self) -> "GameConfig":
-        given = [k for k in ("name", "entry_point", "gym_id") if getattr(self, k) is not None]
-        if len(given) != 1:
-            raise ValueError("give exactly one of name, entry_point, gym_id")
-        return self
 
 
 class PolicyConfig(Strict):
@@ -203,8 +171,9 @@ class FinetuneConfig(Strict):
 class Experiment(Strict):
     """One experiment: a game, a search, objectives, oracles and a budget."""
 
-    name: str = Field(description="Names the run directory runs/<name>/.")
-    seed: int = Field(0, description="Every random draw of the run derives from it.")
+    name: str = Field(description="Names the run directory runs/<name>/: one folder name of letters, "
+                      "digits, '_', '-' and '.', so that no name writes outside runs_dir.")
+    seed: int = Field(0, ge=0, description="Every random draw of the run derives from it (numpy's SeedSequence: non-negative).")
     game: GameConfig
     policy: PolicyConfig = Field(default_factory=PolicyConfig)
     search: SearchConfig = Field(default_factory=SearchConfig)
@@ -227,6 +196,13 @@ class Experiment(Strict):
         description="CPU threads torch may use. The policies are small batched networks, for "
         "which one thread is fastest: on 2 cores, 2 threads ran the Wuji experiment 3x slower.",
     )
+
+    @field_validator("name")
+    @classmethod
+    def _folder_name(cls, name: str) -> str:
+        if not NAME.fullmatch(name):
+            raise ValueError(f"one folder name of letters, digits, '_', '-' and '.' (it names runs/<name>/), got {name!r}")
+        return name
 
     @field_validator("device")
     @classmethod
@@ -256,7 +232,8 @@ class Experiment(Strict):
 
 def _format_error(exc: pydantic.ValidationError, prefix: str = "") -> str:
     err = exc.errors()[0]
-    loc = ".".join(str(p) for p in (prefix, *err["loc"]) if p != "")
+    # A key is printed as it is unless it would break the line (a YAML key may hold anything).
+    loc = ".".join(str(p) if str(p).isprintable() else repr(str(p)) for p in (prefix, *err["loc"]) if p != "")
     kind = err["type"]
     if kind == "extra_forbidden":
         return f"{loc}: unknown key"
@@ -277,7 +254,10 @@ def apply_overrides(raw: dict[str, Any], overrides: Sequence[str]) -> dict[str, 
         if "=" not in item:
             raise ConfigError(f"override {item!r}: expected key=value, e.g. search.population=10")
         key, value = item.split("=", 1)
-        parts = key.strip().split(".")
+        key = key.strip()
+        parts = key.split(".")
+        if not key.isprintable() or not all(part.strip() for part in parts):
+            raise ConfigError(f"override {item!r}: expected a dotted key of names, e.g. search.population=10")
         node = raw
         for part in parts[:-1]:
             if not isinstance(node.get(part, {}), dict):
@@ -383,6 +363,7 @@ def game_factory(exp: Experiment):  # -> games.GameFactory (import kept lazy for
         gym_id=g.gym_id,
         kwargs=tuple(sorted(g.kwargs.items())),
         step_timeout_s=g.step_timeout_s,
+        max_rss_mb=g.max_rss_mb,
         wrappers=tuple((w.name, tuple(sorted(w.kwargs.items()))) for w in g.wrappers),
     )
 

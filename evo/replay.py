@@ -40,11 +40,16 @@ def find_bug(run_dir: Path, bug_id: int) -> dict[str, Any]:
     path = run_dir / rundir.BUGS
     if not path.exists():
         raise FileNotFoundError(f"{run_dir}: no {rundir.BUGS}")
-    for line in path.read_text().splitlines():
+    data = path.read_bytes()
+    complete = data[: data.rfind(b"\n") + 1].decode("utf-8", errors="replace")  # a line cut short: unread
+    for number, line in enumerate(complete.splitlines(), 1):
         if line.strip():
-            record = json.loads(line)
-            if int(record["id"]) == bug_id:
-                return record
+            try:
+                record = json.loads(line)
+                if int(record["id"]) == bug_id:
+                    return record
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+                raise rundir.RunDirError(f"{path}: line {number} is not a bug record") from None
     raise KeyError(f"{run_dir}: no bug with id {bug_id} in {rundir.BUGS}")
 
 

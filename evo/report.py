@@ -20,6 +20,7 @@ import pandas as pd
 import yaml
 
 from evo import rundir
+from evo.rundir import RunDirError
 from evo.game_facts import GameFacts, build_game_facts, read_game_facts
 from evo.stats import cliffs_delta, delta_magnitude, holm, mann_whitney, time_to_fraction
 from games.base import BUG_KINDS
@@ -50,25 +51,67 @@ class RunData:
     game: GameFacts | None = None
 
 
+def _text(path: Path) -> str:
+    """The complete lines of a run directory's text file."""
+    try:
+        return complete_text(path)
+    except UnicodeDecodeError:
+        raise RunDirError(f"{path}: not UTF-8 text") from None
+
+
+def _config(path: Path) -> dict[str, Any]:
+    """``config.yaml`` read with ``yaml.safe_load``: a tag that would construct an object is
+    refused, never run."""
+    try:
+        config = yaml.safe_load(path.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError:
+        raise RunDirError(f"{path}: not UTF-8 text") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise RunDirError(f"{path}: not valid YAML{'' if mark is None else f' at line {mark.line + 1}'}") from None
+    if not isinstance(config, dict):
+        raise RunDirError(f"{path}: expected a mapping of keys at the top level")
+    return config
+
+
+def _bug_records(path: Path) -> list[dict[str, Any]]:
+    """``bugs.jsonl``'s records; a line that is not one is one line naming it."""
+    records = []
+    for number, line in enumerate(_text(path).splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise RunDirError(f"{path}: line {number} is not JSON ({exc.msg})") from None
+        bug_id = record.get("id") if isinstance(record, dict) else None
+        if not isinstance(bug_id, int) or isinstance(bug_id, bool):
+            raise RunDirError(f"{path}: line {number} is not a bug record (expected an object with an integer id)")
+        records.append(record)
+    return records
+
+
 def load_run(path: str | Path) -> RunData:
     """Load a run directory written by ``evo run``.
 
     Raises:
         FileNotFoundError: ``path`` is not a run directory.
+        RunDirError: one of its files is not what it should be (names the file).
     """
     path = Path(path)
     config_file = path / rundir.CONFIG
     if not config_file.is_file():
         raise FileNotFoundError(f"{path}: not a run directory (no {rundir.CONFIG})")
-    config = yaml.safe_load(config_file.read_text())
+    config = _config(config_file)
     # A run being written, or killed, may end either file with a line cut short: never read.
     gens_file = path / rundir.GENERATIONS
-    gens_text = complete_text(gens_file) if gens_file.exists() else ""
-    generations = pd.read_csv(io.StringIO(gens_text)) if gens_text else pd.DataFrame()
-    records = []
+    gens_text = _text(gens_file) if gens_file.exists() else ""
+    try:
+        generations = pd.read_csv(io.StringIO(gens_text)) if gens_text else pd.DataFrame()
+    except (pd.errors.ParserError, ValueError) as exc:
+        raise RunDirError(f"{gens_file}: not a table of generations ({str(exc).splitlines()[0]})") from None
     bugs_file = path / rundir.BUGS
-    if bugs_file.exists():
-        records = [json.loads(line) for line in complete_text(bugs_file).splitlines() if line.strip()]
+    records = _bug_records(bugs_file) if bugs_file.exists() else []
     bugs = pd.DataFrame(records, columns=BUG_COLUMNS if not records else None)
     if "injected_id" in bugs:
         bugs["injected_id"] = bugs["injected_id"].astype("Int64")

@@ -16,13 +16,25 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
+from evo.config import ConfigError
 from evo.game_facts import GameFacts, write_game_facts
+from games.process_memory import children_rss_mb, rss_mb
 from oracles.archive import ArchivedBug, BugArchive, append_jsonl, to_record
 from oracles.journal import append_text, complete_text, replace_text
 
 CONFIG = "config.yaml"
 GENERATIONS = "generations.csv"
 BUGS = "bugs.jsonl"
+MEASURED = ("wall_s", "rss_mb", "rss_children_mb")
+"""Columns of ``generations.csv`` that measure this machine, not the search: the same
+experiment and seed give the same rows but for these."""
+
+
+
+class RunDirError(ConfigError):
+    """A run directory's file that cannot be read as what it should hold; one line naming it
+    (the CLI prints it with exit code 2, as any bad input), and nothing is written."""
+
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -56,6 +68,16 @@ def start(run_dir: Path, config_yaml: str, game: GameFacts, *, again: bool = Fal
     replace_text(run_dir / CONFIG, config_yaml)
     write_game_facts(run_dir, game)
     (run_dir / BUGS).touch()
+
+
+def memory_row() -> dict[str, float | None]:
+    """The run's memory now, for its generation's row: ``rss_mb``, the resident memory of the
+    ``evo`` process itself (the search, archives, oracles' state), and ``rss_children_mb``,
+    that of every process it started (parallel workers, isolated game copies, game engines),
+    MiB; empty where there is no ``/proc``. A leak shows as a rising column over a long run."""
+    own, children = rss_mb(), children_rss_mb()
+    return {"rss_mb": None if own is None else round(own, 1),
+            "rss_children_mb": None if children is None else round(children, 1)}
 
 
 def append_generation(run_dir: Path, row: dict[str, Any]) -> None:
@@ -94,18 +116,26 @@ def append_bugs(run_dir: Path, bugs: Sequence[ArchivedBug]) -> None:
 
 def truncate_to_generation(run_dir: Path, generation: int) -> BugArchive:
     """Drop rows and bugs written after ``generation`` (and a line a kill cut short); return
-    the archive as it was then. Each file is replaced atomically, so a kill here loses nothing."""
-    gens = run_dir / GENERATIONS
-    if gens.exists():
-        rows = list(csv.DictReader(io.StringIO(complete_text(gens))))
+    the archive as it was then. Each file is replaced atomically, so a kill here loses nothing.
+
+    Raises:
+        RunDirError: ``bugs.jsonl`` or ``generations.csv`` holds a line that is not what it
+            should be; both are read before either is replaced, so nothing is changed.
+    """
+    gens, bugs = run_dir / GENERATIONS, run_dir / BUGS
+    try:
+        kept = [b for b in BugArchive.from_jsonl(bugs) if b.generation <= generation] if bugs.exists() else []
+        rows = list(csv.DictReader(io.StringIO(complete_text(gens)))) if gens.exists() else None
+        keep_rows = [r for r in rows if int(r["generation"]) <= generation] if rows else []
+    except (ValueError, TypeError, KeyError, UnicodeDecodeError) as exc:
+        raise RunDirError(f"{run_dir}: cannot resume: {str(exc).splitlines()[0] if str(exc) else exc!r}") from None
+    if rows is not None:
         buffer = io.StringIO()
         if rows:
             writer = csv.DictWriter(buffer, fieldnames=list(rows[0]))
             writer.writeheader()
-            writer.writerows(r for r in rows if int(r["generation"]) <= generation)
+            writer.writerows(keep_rows)
         replace_text(gens, buffer.getvalue())
-    bugs = run_dir / BUGS
-    kept = [b for b in BugArchive.from_jsonl(bugs) if b.generation <= generation] if bugs.exists() else []
     replace_text(bugs, "".join(json.dumps(to_record(b)) + "\n" for b in kept))
     return BugArchive.from_records(to_record(b) for b in kept)
 

@@ -236,6 +236,7 @@ class Search:
         if c.hv_ref is None:
             c.hv_ref = self._default_hv_ref(pop.F)
         row: dict[str, Any] = {"generation": c.generation, "env_steps": c.env_steps, "wall_s": round(c.wall_s, 3)}
+        row.update(rundir.memory_row())
         for k, name in enumerate(self.names):
             row[f"{name}_mean"] = float(pop.F[:, k].mean())
             row[f"{name}_max"] = float(pop.F[:, k].max())

@@ -3,8 +3,9 @@
 :class:`GymVectorGame` steps N copies of a game made by ``make_env`` and turns everything a
 game can do wrong into data: an exception in ``step`` becomes ``VecStep.errors[i]`` for that
 copy alone, ``info["violations"]`` becomes ``VecStep.violations[i]``, and with
-``step_timeout_s`` set each copy runs in its own process, so that a copy that hangs or dies
-is reported as ``GameHang`` or ``GameProcessDied`` while the other copies go on. The broken
+``step_timeout_s`` set each copy runs in its own process, so that a copy that hangs, dies or
+holds more memory than ``max_rss_mb`` is reported as ``GameHang``, ``GameProcessDied`` or
+``GameOutOfMemory`` while the other copies go on. The broken
 copy gets a fresh game on the next ``reset``. A game that misbehaves is a finding, never an
 engine crash.
 
@@ -78,6 +79,10 @@ class GymVectorGame:
             dying process takes the engine with it). A number runs each copy in its own
             process and reports a step that takes longer as ``GameHang``; set it well above
             the slowest normal frame, with the machine's load in mind.
+        max_rss_mb: Isolated mode only: a copy whose process, with any process it started,
+            holds more resident memory than this (MiB) is killed and reported as
+            ``GameOutOfMemory``, a leak bounded instead of the machine's memory exhausted.
+            None: no bound.
 
     Raises:
         GameSpecError: The game's action space is not ``Discrete``, or its spec contradicts
@@ -97,17 +102,20 @@ class GymVectorGame:
         num_envs: int,
         step_timeout_s: float | None = None,
         info_keys: Sequence[str] = (),
+        max_rss_mb: float | None = None,
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
         if step_timeout_s is not None and not step_timeout_s > 0:
             raise ValueError(f"step_timeout_s must be positive or None, got {step_timeout_s}")
+        if max_rss_mb is not None and not max_rss_mb > 0:
+            raise ValueError(f"max_rss_mb must be positive or None, got {max_rss_mb}")
         self.num_envs = int(num_envs)
         self.step_timeout_s = step_timeout_s
         self._runner: InProcessRunner | ProcessRunner = (
             InProcessRunner(make_env, self.num_envs, info_keys)
             if step_timeout_s is None
-            else ProcessRunner(make_env, self.num_envs, step_timeout_s, info_keys)
+            else ProcessRunner(make_env, self.num_envs, step_timeout_s, info_keys, max_rss_mb)
         )
         self.info_keys = tuple(info_keys)
         self.game_spec: GameSpec = self._runner.spec

@@ -9,6 +9,8 @@ wrong about itself is found once, when the copy is built, and raised as one
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
 from typing import Any, Callable, NamedTuple, Sequence
 
@@ -40,6 +42,17 @@ class StepResult(NamedTuple):
     violations: list[str]
     info: dict[str, Any]
 
+
+log = logging.getLogger(__name__)
+
+CLOSE_TIMEOUT_S = 2.0
+"""How long closing a game is awaited before it is left behind (:func:`close_env`)."""
+
+MAX_ABS_REWARD = 1e12
+"""Largest reward magnitude a step may give. Rewards are summed into returns and squared in
+value losses in float32 (largest finite value 3.4e38): 1e12 a step leaves room for episodes
+of millions of steps, and no game's score comes near it. A reward of 1e308 would turn the
+search's scores into inf and its networks into NaN; here it is the game's bug instead."""
 
 GAME_FAULTS = (Exception, SystemExit)
 """What a game's code may raise that is the game's fault. ``KeyboardInterrupt`` is not: the
@@ -161,6 +174,12 @@ class GameCopy:
                 f"observation flattens to {flat.shape[0]} values, the game's spec says "
                 f"{self._obs_dim}"
             )
+        if flat.dtype.kind == "f" and not np.isfinite(flat).all():
+            bad = np.flatnonzero(~np.isfinite(flat))
+            raise ValueError(
+                f"observation holds {flat[bad[0]]} at flat index {bad[0]} ({bad.size} values "
+                "not finite); a policy cannot act on it"
+            )
         if self._state_features is None:
             feats = np.asarray(self._features(flat), dtype=np.float64)  # type: ignore[misc]
         else:
@@ -196,12 +215,15 @@ class GameCopy:
             obs, reward, terminated, truncated, info = self.env.step(self._action_start + action)
             elapsed_ms = (time.perf_counter() - start) * 1e3
             flat, feats = self.convert(obs, info)
+            reward = float(reward)
+            if not abs(reward) <= MAX_ABS_REWARD:  # NaN fails this too
+                raise ValueError(f"reward {reward!r} is not a finite number within ±{MAX_ABS_REWARD:g}")
             frame_ms = float(info["frame_ms"]) if "frame_ms" in info else elapsed_ms
             violations = info.get("violations") or []
             if isinstance(violations, str):
                 violations = [violations]
             return StepResult(
-                flat, float(reward), bool(terminated), bool(truncated), feats, frame_ms,
+                flat, reward, bool(terminated), bool(truncated), feats, frame_ms,
                 [str(v) for v in violations], plain_info(info, self._info_keys),
             )
         except BaseException:
@@ -216,11 +238,34 @@ class GameCopy:
         return np.asarray(self.env.render(), dtype=np.uint8)[..., :3]
 
     def close(self) -> None:
-        """Close the env; a game that fails to close is not worth a finding here."""
+        """Close the env, waiting for it at most :data:`CLOSE_TIMEOUT_S` (:func:`close_env`)."""
+        close_env(self.env)
+
+
+def close_env(env: Any, timeout_s: float = CLOSE_TIMEOUT_S) -> bool:
+    """``env.close()``, awaited at most ``timeout_s``: a game that cannot shut down must not
+    stop the engine (or a worker) from going on or exiting. The close runs in a daemon thread,
+    which is left behind if it hangs (a thread cannot be killed; the process's exit ends it);
+    an exception from it is ignored: a game that fails to close is not worth a finding.
+
+    Returns:
+        True when ``close`` returned (or raised) in time.
+    """
+    done = threading.Event()
+
+    def _close() -> None:
         try:
-            self.env.close()
+            env.close()
         except GAME_FAULTS:
             pass
+        finally:
+            done.set()
+
+    threading.Thread(target=_close, name="game-close", daemon=True).start()
+    if done.wait(timeout_s):
+        return True
+    log.warning("game %s: close did not return within %g s; left behind", type(env).__name__, timeout_s)
+    return False
 
 
 def plain_info(info: dict[str, Any], keys: Sequence[str]) -> dict[str, Any]:

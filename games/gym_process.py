@@ -4,8 +4,9 @@ With ``step_timeout_s`` set, :class:`games.gym_adapter.GymVectorGame` runs each 
 own ``spawn`` process, talking over a ``Pipe``. A step is sent to every worker before any
 reply is read, so the copies run in parallel, and every reply is awaited until
 ``step_timeout_s`` after the send: a copy that does not answer is killed and reported as
-``GameHang``, one whose pipe reads EOF as ``GameProcessDied``; both restart on the next
-reset. ``make_env`` must be picklable (a module-level function or class, a
+``GameHang``, one whose pipe reads EOF as ``GameProcessDied``, and one whose process (with
+any it started, a game engine say) holds more than ``max_rss_mb`` of resident memory is
+killed as ``GameOutOfMemory``; all restart on the next reset. ``make_env`` must be picklable (a module-level function or class, a
 ``functools.partial`` of one, or a ``GameFactory.make_env``), and scripts that use this mode
 need the usual ``if __name__ == "__main__":`` guard of ``spawn``.
 """
@@ -26,6 +27,7 @@ import gymnasium as gym
 from games.base import GameError, GameSpec, GameSpecError
 from games.gym_copy import GAME_FAULTS, GameCopy, Reply, game_error
 from games.lifetime import die_with_parent
+from games.process_memory import children_by_parent, descendants, rss_mb
 
 START_TIMEOUT_S = 60.0
 """How long a worker may take to start: spawn a Python, import the game, run ``make_env``.
@@ -36,6 +38,14 @@ RESET_TIMEOUT_FLOOR_S = 30.0
 take far longer than a frame."""
 CLOSE_GRACE_S = 1.0
 """How long ``close`` waits for a worker to exit on its own before killing it."""
+MEMORY_POLL_S = 0.1
+"""How often the workers' resident memory is read against ``max_rss_mb``, also while a step
+runs: a copy can go over by what it allocates in this time. Reading every step would cost
+more than a step of a small game (a ``/proc`` read is tens of microseconds on a loaded
+machine)."""
+TREE_REFRESH_S = 2.0
+"""How often the processes a game started (an engine) are looked up again; a full pass over
+``/proc`` costs milliseconds."""
 
 
 
@@ -114,6 +124,13 @@ class _Worker:
     def running(self) -> bool:
         return self.process is not None
 
+    def rss_mb(self, tree: dict[int, list[int]]) -> float:
+        """Resident memory of the worker and of every process below it in ``tree``, MiB."""
+        pid = self.process.pid if self.process is not None else None
+        if pid is None:
+            return 0.0
+        return sum(r or 0.0 for r in map(rss_mb, [pid, *descendants(pid, tree)]))
+
     def start(self) -> None:
         parent, child = self._ctx.Pipe(duplex=True)
         process = self._ctx.Process(
@@ -155,6 +172,12 @@ class _Worker:
                 self.process.join()
             code = self.process.exitcode
         self.kill()
+        if code is not None and code < 0:  # a signal: -11 is a segfault in the game's C code
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            return GameError(type="GameProcessDied", message=f"game process was killed by {name}")
         return GameError(type="GameProcessDied", message=f"game process exited with code {code}")
 
     def kill(self) -> None:
@@ -194,9 +217,13 @@ class ProcessRunner:
 
     def __init__(
         self, make_env: Callable[[], gym.Env], num_envs: int, step_timeout_s: float,
-        info_keys: Sequence[str] = (),
+        info_keys: Sequence[str] = (), max_rss_mb: float | None = None,
     ) -> None:
         self.timeout_s = float(step_timeout_s)
+        self.max_rss_mb = max_rss_mb
+        self._polled = 0.0
+        self._tree: dict[int, list[int]] = {}
+        self._tree_at = float("-inf")
         ctx = mp.get_context("spawn")
         self.workers = [_Worker(ctx, make_env, i, info_keys) for i in range(num_envs)]
         # Stops the workers when the game is garbage-collected or the interpreter exits
@@ -234,11 +261,15 @@ class ProcessRunner:
         waiting = {self.workers[i].conn: i for i in indices}
         replies: dict[int, Reply] = {}
         deadline = time.monotonic() + timeout_s
+        poll = MEMORY_POLL_S if self.max_rss_mb is not None else float("inf")
         while waiting:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 break
-            for conn in mp_connection.wait(list(waiting), timeout=remaining):
+            for i, error in self._over_memory(list(waiting.values())).items():
+                waiting = {c: j for c, j in waiting.items() if j != i}
+                replies[i] = error
+            for conn in mp_connection.wait(list(waiting), timeout=min(remaining, poll)):
                 i = waiting.pop(conn)  # type: ignore[call-overload]
                 try:
                     status, payload = conn.recv()  # type: ignore[union-attr]
@@ -253,7 +284,28 @@ class ProcessRunner:
             replies[i] = GameError(
                 type="GameHang", message=f"{what} did not return within {timeout_s} s", where=""
             )
+        # A copy that answered may have gone over in the step it answered: that step is its bug.
+        replies.update(self._over_memory([i for i, r in replies.items() if not isinstance(r, GameError)]))
         return replies
+
+    def _over_memory(self, indices: Sequence[int]) -> dict[int, GameError]:
+        """Kill the copies among ``indices`` whose process holds more than ``max_rss_mb``
+        (read at most every :data:`MEMORY_POLL_S`), and say so for each."""
+        now = time.monotonic()
+        if self.max_rss_mb is None or not indices or now - self._polled < MEMORY_POLL_S:
+            return {}
+        self._polled = now
+        if now - self._tree_at >= TREE_REFRESH_S:
+            self._tree, self._tree_at = children_by_parent(), now
+        over: dict[int, GameError] = {}
+        for i in indices:
+            if self.workers[i].running and self.workers[i].rss_mb(self._tree) > self.max_rss_mb:
+                self.workers[i].kill()
+                over[i] = GameError(
+                    type="GameOutOfMemory", where="",
+                    message=f"game process held more than game.max_rss_mb = {self.max_rss_mb:g} MiB",
+                )
+        return over
 
     def _send_all(
         self, indices: Sequence[int], command: str, args: Sequence[Any]
@@ -308,6 +360,8 @@ def _startup_error(error: GameError, index: int = 0) -> Exception:
         return GameSpecError(error.message)
     if error.type == "ValueError":
         return ValueError(error.message)
+    if error.type == "GameOutOfMemory":  # the bound is below what the game needs at all
+        return GameSpecError(f"game.max_rss_mb: {error.message} as soon as it started; raise the bound")
     return RuntimeError(
         f"game copy {index} could not be created in its worker process: "
         f"{error.type}: {error.message}"

@@ -132,6 +132,8 @@ class GameFactory:
     gym_id: str | None = None
     kwargs: tuple[tuple[str, Any], ...] = ()
     step_timeout_s: float | None = None
+    max_rss_mb: float | None = None
+    """With ``step_timeout_s``: the resident memory a copy's process may hold (MiB)."""
     wrappers: tuple = ()
     info_keys: tuple[str, ...] = ()
     """Keys of a Gymnasium game's ``info`` to hand on as :attr:`games.base.VecStep.info`
@@ -209,7 +211,7 @@ class GameFactory:
             entry_point=entry.entry_point, kwargs=self.kwargs, step_timeout_s=self.step_timeout_s
         )
         game = GymVectorGame(target.make_env, num_envs, step_timeout_s=self.step_timeout_s,
-                             info_keys=self.info_keys)
+                             info_keys=self.info_keys, max_rss_mb=self.max_rss_mb)
         return wrap(game, self.wrappers)
 
     def rendering(self) -> "GameFactory":

@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from evo.rundir import MEASURED
 from tests.conftest import TINY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,7 +48,7 @@ def _finish(proc: subprocess.Popen[bytes]) -> None:
 def comparable(run_dir: Path) -> tuple[pd.DataFrame, list[dict]]:
     """generations.csv and bugs.jsonl without what measures this machine: wall-clock columns,
     and the measured frame times in a performance bug's message and data."""
-    gens = pd.read_csv(run_dir / "generations.csv").drop(columns=["wall_s"])
+    gens = pd.read_csv(run_dir / "generations.csv").drop(columns=list(MEASURED))
     bugs = [json.loads(line) for line in (run_dir / "bugs.jsonl").read_text().splitlines()]
     for bug in bugs:
         bug.pop("wall_s")

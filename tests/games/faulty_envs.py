@@ -1,8 +1,9 @@
 """Tiny gymnasium games with a fault on demand, for tests and end-to-end CLI tests.
 
 :class:`LineWalk` is a walk along a line of cells that misbehaves in one chosen way when the
-agent reaches one chosen cell: it raises, fails an assertion, hangs, kills its own process or
-reports a broken invariant. Each fault is the smallest game that exercises one path of the
+agent reaches one chosen cell: it raises, fails an assertion, hangs, kills its own process
+(an exit, or a C-level segfault), leaks memory from then on, returns a malformed observation
+or reward, or reports a broken invariant; or its ``close`` hangs. Each fault is the smallest game that exercises one path of the
 engine's fault isolation (``games.gym_adapter``), so a test can say exactly which copy should
 report what.
 
@@ -22,7 +23,8 @@ from gymnasium import spaces
 
 from games.base import GameSpec
 
-FAULTS = ("none", "raise", "assert", "hang", "die", "violation")
+FAULTS = ("none", "raise", "assert", "hang", "die", "segfault", "leak", "nan_obs", "wrong_shape_obs",
+          "huge_reward", "nan_reward", "violation")
 
 
 class LineWalk(gym.Env[np.ndarray, int]):
@@ -36,8 +38,14 @@ class LineWalk(gym.Env[np.ndarray, int]):
         fault: What happens when the agent steps onto ``at_position``: ``"none"``;
             ``"raise"`` (RuntimeError, a crash); ``"assert"`` (AssertionError, a logic
             error); ``"hang"`` (sleeps forever); ``"die"`` (``os._exit(3)``, the process
-            dies); ``"violation"`` (``info["violations"]`` names a broken invariant, the
-            episode goes on).
+            dies); ``"segfault"`` (reads address 0 through ctypes: SIGSEGV, as a game
+            engine's C code crashes); ``"leak"`` (from then on every step keeps ``leak_mb``
+            more MiB, written so that they are resident, and never frees them, across
+            resets too: a leak without bound); ``"nan_obs"`` (the observation is NaN);
+            ``"wrong_shape_obs"`` (the observation has two values instead of one);
+            ``"huge_reward"`` (the reward is 1e308); ``"nan_reward"`` (the reward is NaN);
+            ``"violation"`` (``info["violations"]`` names a broken invariant, the episode
+            goes on).
         at_position: The cell that triggers the fault.
         length: Number of cells.
         n_actions: 2 or 3 (see above).
@@ -49,6 +57,10 @@ class LineWalk(gym.Env[np.ndarray, int]):
         step_delay_s: Sleep this long in every step (a slow frame).
         reset_fault_seed: When set, ``reset(seed=reset_fault_seed)`` fires the fault too
             (a game that breaks while loading a level).
+        reset_fails_every: When set, ``reset`` raises RuntimeError for every seed divisible
+            by it (a level that fails to load for some seeds, in a run whose seeds are drawn).
+        leak_mb: MiB kept per step by ``fault="leak"``.
+        close_hangs: ``close`` sleeps forever (a game that cannot shut down).
         die_once_marker: When set, the first ``reset`` that finds no file at this path
             creates it and kills the process hosting the game (``os._exit(1)``), as the
             kernel's OOM killer would; every later reset, in any process, plays on. Tests
@@ -69,7 +81,10 @@ class LineWalk(gym.Env[np.ndarray, int]):
         frame_ms: float | None = None,
         step_delay_s: float = 0.0,
         reset_fault_seed: int | None = None,
+        reset_fails_every: int | None = None,
         die_once_marker: str | None = None,
+        leak_mb: int = 32,
+        close_hangs: bool = False,
     ) -> None:
         if fault not in FAULTS:
             raise ValueError(f"fault must be one of {', '.join(FAULTS)}, got {fault!r}")
@@ -85,7 +100,13 @@ class LineWalk(gym.Env[np.ndarray, int]):
         self.frame_ms = frame_ms
         self.step_delay_s = float(step_delay_s)
         self.reset_fault_seed = reset_fault_seed
+        self.reset_fails_every = reset_fails_every
         self.die_once_marker = die_once_marker
+        self.leak_mb = int(leak_mb)
+        self.close_hangs = bool(close_hangs)
+        self._leaked: list[np.ndarray] = []
+        self._leaking = False
+        self._malformed: str | None = None
         self.action_space = spaces.Discrete(n_actions)
         self.observation_space = spaces.Box(0.0, float(length - 1), shape=(1,), dtype=np.float32)
         self.game_spec = GameSpec(
@@ -114,6 +135,8 @@ class LineWalk(gym.Env[np.ndarray, int]):
         info: dict[str, Any] = {}
         if seed is not None and seed == self.reset_fault_seed:
             self._fire(info)
+        if seed is not None and self.reset_fails_every and seed % self.reset_fails_every == 0:
+            raise RuntimeError("the level failed to load")
         return self._obs(), info
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -125,14 +148,26 @@ class LineWalk(gym.Env[np.ndarray, int]):
         self.position = min(max(self.position + move, 0), self.length - 1)
         self.steps += 1
         info: dict[str, Any] = {}
+        self._malformed = None
         if self.position == self.at_position:
             self._fire(info)
+        if self._leaking:
+            self._leaked.append(np.ones(self.leak_mb * 2**20, dtype=np.uint8))  # written: resident
         if self.frame_ms is not None:
             info["frame_ms"] = float(self.frame_ms)
         terminated = self.position == self.length - 1
         truncated = not terminated and self.steps >= self.max_steps
         reward = 1.0 if terminated else -0.01
-        return self._obs(), reward, terminated, truncated, info
+        obs = self._obs()
+        if self._malformed == "nan_obs":
+            obs = np.array([np.nan], dtype=np.float32)
+        elif self._malformed == "wrong_shape_obs":
+            obs = np.zeros(2, dtype=np.float32)
+        elif self._malformed == "huge_reward":
+            reward = 1e308
+        elif self._malformed == "nan_reward":
+            reward = float("nan")
+        return obs, reward, terminated, truncated, info
 
     def _fire(self, info: dict[str, Any]) -> None:
         if self.fault == "raise":
@@ -144,8 +179,20 @@ class LineWalk(gym.Env[np.ndarray, int]):
                 time.sleep(0.05)
         if self.fault == "die":
             os._exit(3)
+        if self.fault == "segfault":
+            import ctypes
+
+            ctypes.string_at(0)  # SIGSEGV: no Python exception, the process is gone
+        if self.fault == "leak":
+            self._leaking = True
+        if self.fault in ("nan_obs", "wrong_shape_obs", "huge_reward", "nan_reward"):
+            self._malformed = self.fault
         if self.fault == "violation":
             info["violations"] = [f"position {self.position} is out of the map"]
+
+    def close(self) -> None:
+        while self.close_hangs:
+            time.sleep(0.05)
 
     def state_features(self, obs: np.ndarray, info: dict[str, Any]) -> np.ndarray:
         """The agent's cell: the one number that says where the game is."""

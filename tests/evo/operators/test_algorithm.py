@@ -16,6 +16,7 @@ from evo.operators import Operators, Population
 from evo.operators.selection import Lexicase, Tournament
 from evo.operators.survival import NSGA2Survival, NSGA3Survival
 from evo.report import load_run
+from evo.rundir import MEASURED
 from evo.search import GenerationReport, Search
 
 
@@ -28,7 +29,7 @@ def with_operators(config: dict[str, Any], **operators: Any) -> dict[str, Any]:
 
 
 def generations(run_dir: Path) -> pd.DataFrame:
-    return load_run(run_dir).generations.drop(columns=["wall_s"])
+    return load_run(run_dir).generations.drop(columns=list(MEASURED))
 
 
 def bugs(run_dir: Path) -> pd.DataFrame:

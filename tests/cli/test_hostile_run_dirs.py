@@ -1,0 +1,94 @@
+"""Malformed and hostile run directories: ``evo report``, ``evo replay`` and ``evo run --resume``
+give one line naming the file, exit code 2, execute nothing from it and change nothing in it;
+a last line a kill cut short is simply not read. Names from a YAML never write outside the
+chosen output directory. (Damaged checkpoints, a pickled object in one included, are in
+tests/evo/test_checkpoint.py.)"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from evo.config import parse_experiment
+from evo.search import Search
+from tests.conftest import TINY
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One tiny run, copied by each test before it damages it."""
+    run_dir = tmp_path_factory.mktemp("hostile") / "run"
+    Search(parse_experiment({**TINY, "budget": {"generations": 2}}), run_dir).run()
+    return run_dir
+
+
+@pytest.fixture
+def run_dir(finished: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "run"
+    shutil.copytree(finished, copy)
+    return copy
+
+
+def _snapshot(run_dir: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(run_dir)): p.read_bytes() for p in sorted(run_dir.rglob("*")) if p.is_file()}
+
+
+COMMANDS = [["report", "run"], ["replay", "run", "0"], ["run", "--resume", "run", "--quiet"]]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=["report", "replay", "resume"])
+def test_a_config_yaml_with_a_tag_that_would_construct_an_object_runs_nothing(
+    bad_input, run_dir: Path, tmp_path: Path, command: list[str]
+) -> None:
+    marker = tmp_path / "pwned"
+    config = run_dir / "config.yaml"
+    config.write_text(config.read_text() + f"pwn: !!python/object/apply:os.system ['touch {marker}']\n")
+    before = _snapshot(run_dir)
+    line = bad_input(command)
+    assert "config.yaml: not valid YAML at line" in line
+    assert not marker.exists() and _snapshot(run_dir) == before
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=["report", "replay", "resume"])
+def test_a_bugs_jsonl_with_a_line_that_is_not_a_bug_is_one_line(bad_input, run_dir: Path, command: list[str]) -> None:
+    bugs = run_dir / "bugs.jsonl"
+    lines = bugs.read_text().splitlines(keepends=True)
+    assert len(lines) >= 2
+    bugs.write_text('{"id": "../../etc/passwd"}\n' + "".join(lines))  # a complete, hostile first line
+    before = _snapshot(run_dir)
+    line = bad_input(command)
+    assert "bugs.jsonl" in line and ("line 1 is not a bug record" in line or "bugs.jsonl:1: not a bug record" in line)
+    assert _snapshot(run_dir) == before
+
+
+def test_a_bugs_jsonl_cut_short_by_a_kill_still_reports_and_replays(
+    run_dir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from evo.cli import main
+    from evo.report import load_run
+
+    bugs = run_dir / "bugs.jsonl"
+    text = bugs.read_text()
+    n = text.count("\n")
+    bugs.write_text(text[: text.rindex("\n", 0, len(text) - 1) + 12])  # the last bug cut after 11 bytes
+    monkeypatch.chdir(run_dir.parent)
+    assert main(["report", "run"]) == 0
+    assert "Traceback" not in capsys.readouterr().err
+    assert len(load_run(run_dir).bugs) == n - 1
+    assert main(["replay", "run", str(n - 1)]) == 2  # the cut bug is not there
+    assert f"no bug with id {n - 1}" in capsys.readouterr().err
+
+
+def test_a_generations_csv_of_garbage_is_one_line(bad_input, run_dir: Path) -> None:
+    (run_dir / "generations.csv").write_bytes(b"\xff\xfe garbage\n")
+    assert "generations.csv: not UTF-8 text" in bad_input(["report", "run"])
+
+
+@pytest.mark.parametrize("name", ["../../escaped", "/tmp/abs", "..", ".hidden", "a/b", ""])
+def test_an_experiment_name_cannot_climb_out_of_runs(bad_input, tmp_path: Path, name: str) -> None:
+    line = bad_input(["run", "exp.yaml", f"name={yaml.safe_dump(name).splitlines()[0]}", "--quiet"])
+    assert line.startswith("evo: error: name: one folder name")
+    assert not (tmp_path / "runs").exists() and not (tmp_path.parent / "escaped").exists()
