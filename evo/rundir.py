@@ -81,12 +81,25 @@ def memory_row() -> dict[str, float | None]:
 
 
 def append_generation(run_dir: Path, row: dict[str, Any]) -> None:
-    """Append one row to ``generations.csv`` (with the header, if the file is new)."""
+    """Append one row to ``generations.csv`` (with the header, if the file is new).
+
+    A row with columns the header lacks (a run resumed by a version of the engine that
+    writes more columns) first rewrites the file, atomically, under a header that has them
+    all, the old rows blank there: the header always names every value below it."""
     path = run_dir / GENERATIONS
-    new = not path.exists() or not complete_text(path)
+    text = complete_text(path) if path.exists() else ""
+    header = next(csv.reader(io.StringIO(text)), []) if text else []
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=list(row))
-    if new:
+    if header and set(row) - set(header):
+        fields = header + [k for k in row if k not in header]
+        writer = csv.DictWriter(buffer, fieldnames=fields, restval="")
+        writer.writeheader()
+        writer.writerows(csv.DictReader(io.StringIO(text)))
+        writer.writerow(row)
+        replace_text(path, buffer.getvalue())
+        return
+    writer = csv.DictWriter(buffer, fieldnames=header or list(row), restval="")
+    if not header:
         writer.writeheader()
     writer.writerow(row)
     append_text(path, buffer.getvalue())
