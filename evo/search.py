@@ -226,9 +226,13 @@ class Search:
             genomes = self._finetune(genomes, ids)
         else:  # fresh agents every generation (random testing)
             genomes, ids = self.built.agents.init_genomes(s.offspring, self.rng_init), self._new_ids(s.offspring)
-        children = self._score(genomes, ids)
+        if any(getattr(o, "rescores_parents", False) for o in self.built.objectives):
+            # Scores that drift as the objective learns: parents play again beside the children.
+            both = self._score(np.concatenate([pop.genomes, genomes]), np.concatenate([pop.ids, ids]))
+        else:
+            both = pop.concat(self._score(genomes, ids))
         with self._timed("selection"):
-            return self.operators.survivors(pop.concat(children), self.senses, s.population, self.rng_vary)
+            return self.operators.survivors(both, self.senses, s.population, self.rng_vary)
 
     # ----------------------------------------------------------------- bookkeeping
     def _row(self, pop: Population) -> dict[str, Any]:

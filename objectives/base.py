@@ -27,7 +27,10 @@ class Objective(Protocol):
     (JSON types and tensors) and ``tables``.
 
     Optional, duck-typed: ``step_rewards(rollout) -> np.ndarray``, the ``[T]`` dense reward
-    that RL fine-tuning uses for this objective, larger is better whatever the sense.
+    that RL fine-tuning uses for this objective, larger is better whatever the sense; and
+    ``rescores_parents = True`` for an objective whose scores drift as it learns (RND
+    novelty): the loop then has the surviving parents play again beside each generation's
+    children, so that selection compares scores made by the same model (their steps count).
     """
 
     name: str

@@ -106,6 +106,10 @@ class RndNovelty(Component):
 
     name = "rnd_novelty"
     sense: Literal["max", "min"] = "max"
+    rescores_parents = True
+    """Its scores fall as the predictors learn the frames seen, so a survivor's old score would
+    outrank every child scored later (measured: the first generation's eight policies kept the
+    population for a whole run): the loop scores the parents again with the children."""
 
     def __init__(self, spec: GameSpec, config: RndNoveltyConfig, context: Context) -> None:
         self.spec = spec

@@ -122,3 +122,36 @@ def test_a_crashing_gymnasium_game_is_a_finding(tiny_config, tmp_path: Path) -> 
     data = load_run(tmp_path / "r")
     assert list(data.bugs["kind"]) == ["crash"]  # one bug, found once, the search went on
     assert len(data.generations) == 4
+
+
+def test_parents_are_scored_again_when_an_objective_learns(tiny_config, tmp_path: Path) -> None:
+    """An objective whose scores fall as it learns (RND novelty) would let the first
+    generation's scores outrank every later child for good; with ``rescores_parents`` the
+    survivors play again each generation, so the population's scores are this generation's."""
+    import objectives.base as objectives_base
+    from objectives.base import ObjectiveConfig
+    from oracles.component import Component
+
+    class Fading(Component):
+        name, sense, rescores_parents = "fading", "max", True
+
+        def __init__(self, spec, config, context) -> None:  # noqa: ANN001
+            self.updates = 0
+
+        def score(self, rollouts) -> float:  # noqa: ANN001
+            return 100.0 / (1 + self.updates) + 0.001 * float(rollouts.rewards.sum())
+
+        def update(self, rollouts) -> None:  # noqa: ANN001
+            self.updates += 1
+
+    objectives_base.REGISTRY["fading"] = (ObjectiveConfig, Fading)
+    try:
+        tiny_config["objectives"] = [{"name": "fading"}]
+        tiny_config["budget"] = {"generations": 3}
+        tiny_config["search"]["hv_ref"] = [0]
+        run(tiny_config, tmp_path / "run")
+    finally:
+        del objectives_base.REGISTRY["fading"]
+    maxima = load_run(tmp_path / "run").generations["fading_max"].tolist()
+    # Generation g is scored after g updates: 100, 50, 33; a stale parent would keep 100.
+    assert maxima[0] > 99 and maxima[1] < 51 and maxima[2] < 34, maxima
