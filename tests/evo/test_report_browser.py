@@ -8,12 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from evo.cli import main
-from evo.config import parse_experiment
-from evo.search import Search
 from tests import headless_chromium
+from tests.evo.test_html_report import _run
 from tests.headless_chromium import open_file, severe
 
 pytest.importorskip("jinja2", reason="the report extra (Jinja2) is not installed")
@@ -30,17 +28,6 @@ def test_without_a_browser_the_reason_names_the_packages(monkeypatch: pytest.Mon
     (tmp_path / "chromium").write_text("#!/bin/sh\n")
     (tmp_path / "chromium").chmod(0o755)
     assert headless_chromium.missing() == "no chromedriver on PATH (apt-get install chromium-driver)"
-
-
-def _run(folder: Path, name: str, objectives: list[str]) -> Path:
-    from tests.conftest import TINY
-
-    config: dict[str, Any] = yaml.safe_load(yaml.safe_dump(TINY))
-    config.update(name=name, objectives=[{"name": o} for o in objectives])
-    config["budget"]["generations"] = 2
-    path = folder / name
-    Search(parse_experiment(config), path).run()
-    return path
 
 
 @pytest.fixture(scope="module")
