@@ -121,6 +121,11 @@ class Built:
         facts = GameFacts.of_game(game_label(exp.game.model_dump(mode="json")), spec, env.unwrapped)
         truth = env.unwrapped if facts.has_truth else None
         try:
+            if exp.budget.until_all_found and not facts.injected:
+                raise ConfigError(
+                    f"budget.until_all_found: game {facts.label!r} declares no injected bugs to find "
+                    "(expected a game with injected_bugs and match, or until_all_found: false)"
+                )
             context = Context(exp.seed, exp.device, run_dir, facts)
             try:
                 objectives = build_objectives([(o.name, o.kwargs) for o in exp.objectives], spec, context)

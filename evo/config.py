@@ -65,6 +65,10 @@ class BudgetConfig(Strict):
     generations: int | None = Field(None, ge=1, description="Generations, the initial one included.")
     env_steps: int | None = Field(None, ge=1, description="Game steps, fine-tuning included.")
     wall_seconds: float | None = Field(None, gt=0, description="Wall-clock seconds.")
+    until_all_found: bool = Field(
+        False, description="Also stop once every injected bug of the game is found (games with "
+        "ground truth): strategies are then compared by when they got there, not by idle time after.",
+    )
 
     @model_validator(mode="after")
     def _some_limit(self) -> "BudgetConfig":

@@ -174,3 +174,22 @@ def test_frontier_share_returns_the_last_episodes_of_each_policy(tiny_config: di
     assert plans[0] is None  # the first generation has nothing to return to
     assert [p.copies.tolist() for p in plans[1:]] == [[1, 3, 5, 7, 9, 11]] * 2  # 6 offspring, 2 episodes
     assert "cells" in pd.read_csv(tmp_path / "run" / "generations.csv")
+
+
+def test_a_run_can_stop_once_every_injected_bug_is_found(tiny_config: dict[str, Any], tmp_path: Path) -> None:
+    config = go_explore(tiny_config)
+    config["budget"] = {"generations": 400, "until_all_found": True}
+    Search(parse_experiment(config), tmp_path / "run").run()
+    generations = pd.read_csv(tmp_path / "run" / "generations.csv")
+    injected = len(json.loads((tmp_path / "run" / "game.json").read_text())["injected_bugs"])
+    assert generations["injected_found"].iloc[-1] == injected
+    assert (generations["injected_found"].iloc[:-1] < injected).all()  # it stopped right there
+    assert len(generations) < 400
+
+
+def test_until_all_found_needs_a_game_with_injected_bugs(tiny_config: dict[str, Any], tmp_path: Path) -> None:
+    tiny_config["game"] = {"name": "montezuma"}
+    tiny_config["oracles"] = [{"name": "crash"}]
+    tiny_config["budget"]["until_all_found"] = True
+    with pytest.raises(ConfigError, match="budget.until_all_found: game .* declares no injected bugs"):
+        Search(parse_experiment(tiny_config), tmp_path / "run")
