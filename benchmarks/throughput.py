@@ -14,6 +14,8 @@ Rows:
 - The same evaluation with the four oracles and run coverage switched on.
 - MsPacman (ale-py): the engine with a small policy against raw emulator stepping with
   random actions.
+- Go-Explore's returns (``benchmarks/return_rates.py``): episodes on the large Block Maze
+  that replay an archived cell's prefix, then explore, against plain ones.
 - The generated park (``benchmarks/park_rates.py``): raw rendering against the engine with
   a population, the detector, the encoder or a CNN policy, RND novelty and the visual oracle.
 - One generation of the Wuji experiment, split into its phases.
@@ -282,6 +284,9 @@ def main() -> None:
             ("MsPacman raw ale-py, random actions", f"{pac_raw:,.0f}", "ALEInterface.act, 4 frames per agent step, 1 process"),
             ("MsPacman engine, 8 copies, MLP 32", f"{pac_engine:,.0f}", f"{mspacman_share:.1%} of raw emulator speed, 1 process"),
         ]
+    from return_rates import return_rows
+
+    rows += return_rows(10 if args.quick else 40, 2 if args.quick else repeats, 20 if args.quick else 100)
     try:
         from park_rates import park_rows  # the park's rows need vizdoom
     except ImportError as exc:
