@@ -60,6 +60,10 @@ class Novelty(Component):
 
     name = "novelty"
     sense: Literal["max", "min"] = "max"
+    rescores_parents = True
+    """Its scores fall as the run's counts grow, so a survivor scored when its buckets were
+    new would outrank every child scored later against larger counts: the loop scores the
+    parents again with the children, against the same counts."""
 
     def __init__(self, spec: GameSpec, config: NoveltyConfig, context: Context) -> None:
         self.spec = spec

@@ -83,3 +83,19 @@ def test_a_search_optimises_novelty_and_resumes_with_its_counts(tiny_config: dic
     Search(parse_experiment(tiny_config), tmp_path / "run").run()
     state = load_checkpoint(sorted((tmp_path / "run" / "checkpoints").glob("*.pt"))[-1]).meta["objectives"][1]
     assert int(state["counts"].sum()) > 0  # every evaluated state counted
+
+
+def test_parents_are_scored_against_the_same_counts_as_their_children(tiny_config: dict[str, Any], tmp_path: Path) -> None:
+    """A survivor's score from when its buckets were new would outrank every later child for
+    good (NSGA-II keeps it); scored again each generation, the best novelty falls as the run's
+    counts grow."""
+    import pandas as pd
+
+    from evo.search import Search
+
+    tiny_config["objectives"] = [{"name": "winning"}, {"name": "novelty"}]
+    tiny_config["finetune"] = {"algorithm": "none"}
+    tiny_config["budget"] = {"generations": 4}
+    Search(parse_experiment(tiny_config), tmp_path / "run").run()
+    best = pd.read_csv(tmp_path / "run" / "generations.csv")["novelty_max"].tolist()
+    assert best[-1] < best[0], best
