@@ -243,8 +243,21 @@ class BlockMazeVector:
         return error
 
     def match(self, bug: Any) -> int | None:
-        """Ground truth: which injected bug a reported bug is (see :func:`_match`)."""
-        return _match(self.injected_bugs, bug)
+        """Ground truth: which injected bug a reported bug is (see :func:`_match`).
+
+        A robot that a logic bug moved into a block next to the bug's cell is trapped there
+        (every way out re-enters the bug's cell and lands it back in the block), so a stuck
+        report from inside that block is the logic bug, seen by another oracle.
+        """
+        found = _match(self.injected_bugs, bug)
+        if found is None and bug.kind == "stuck":
+            state = np.asarray(bug.state, dtype=np.float64).ravel()
+            cell = (int(round(state[0])), int(round(state[1])))
+            live = {b.id for b in self.injected_bugs}
+            for i, (event, target) in enumerate(zip(self.layout.bug_events, self.layout.bug_targets)):
+                if event == LOGIC_IN_BLOCK and tuple(target) == cell and i in live:
+                    return i
+        return found
 
     action_names = ("N", "S", "E", "W")  # MOVES, in order
     # What a plan agent navigates by (evo.plans.base.Navigator): places only, no actors.

@@ -294,6 +294,25 @@ def test_inside_block_bug_matches_from_where_it_left_the_robot() -> None:
     assert env.match(Report("logic", before, after, tuple(actions))) == bug
 
 
+def test_a_robot_trapped_in_a_block_by_a_logic_bug_is_that_bug() -> None:
+    """Every way out of the block re-enters the bug's cell and lands the robot back inside,
+    so the stuck oracle reports it: that report is the logic bug seen by another oracle, not
+    a bug of its own."""
+    env = BlockMaze()
+    bug = bug_with_event(env, LOGIC_IN_BLOCK)
+    actions = path_to_bug(env, bug)
+    steps = walk(env, actions)
+    inside = tuple(env.state_features(steps[-1][0], {}))
+    later = [tuple(env.state_features(env.step(a)[0], {})) for a in (0, 1, 2, 3) * 2]
+    assert set(later) == {inside}  # trapped: no action gets it out
+    trapped = Report("stuck", inside, inside, tuple(actions) + (0, 1, 2, 3) * 2)
+    assert env.match(trapped) == bug
+    elsewhere = tuple(float(v) for v in env.layout.start)
+    assert env.match(Report("stuck", elsewhere, elsewhere, (0, 1, 2, 3))) is None
+    fixed = BlockMaze(fixed_bugs=(bug,))
+    assert fixed.match(trapped) is None  # a fixed bug is matched by nothing
+
+
 def test_without_bugs_nothing_fires_on_the_same_maze() -> None:
     buggy, clean = BlockMaze(), BlockMaze(inject_bugs=False)
     assert clean.injected_bugs == []
