@@ -83,8 +83,7 @@ class Detect(ObservationWrapper):
         return dtype
 
     def observation(self, obs: np.ndarray) -> np.ndarray:
-        if self.starting:
-            self.since.fill(0)
+        if self.starting:  # a reset: every copy is detected, which restarts its count
             rows = np.arange(self.num_envs)
         else:
             self.since[self.stepped] += 1
