@@ -37,6 +37,12 @@ PARK = (("level_seed", 0), ("max_steps", 500), ("preset", "small"))
 PIPELINES: dict[str, tuple[tuple, dict]] = {
     "detect + encode, MLP population": ((("detect", ()), ("encode", ())), {"hidden": (64,)}),
     "detect, CNN population": ((("detect", ()),), {"hidden": (64,), "conv": ((8, 8, 4), (16, 4, 2))}),
+    "detect every 4 + encode, MLP population": (
+        (("detect", (("every", 4),)), ("encode", ())), {"hidden": (64,)}),
+    "detect every 4, CNN population": (
+        (("detect", (("every", 4),)),), {"hidden": (64,), "conv": ((8, 8, 4), (16, 4, 2))}),
+    "detect every 8 + encode, MLP population": (
+        (("detect", (("every", 8),)), ("encode", ())), {"hidden": (64,)}),
 }
 """Engine rows: the wrappers and the policy each plays with."""
 

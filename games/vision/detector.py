@@ -153,7 +153,8 @@ class CNNDetector:
         if frames.shape[0] == 0:
             return []
         with torch.inference_mode():
-            out = self.net(frames_tensor(frames).contiguous(memory_format=torch.channels_last))
+            x = frames_tensor(frames).contiguous(memory_format=torch.channels_last)
+            out = self.net(x).contiguous()  # decoding reads channel planes
         found = []
         for frame, (boxes, kinds, scores) in zip(frames, decode(out, len(self.types), self.threshold,
                                                                 frames.shape[2:])):
