@@ -8,8 +8,10 @@ plays), nothing else. Engine: ``evo.rollout.play`` with a population of policies
 one batched forward of the detector (``detect``: OD mask and ``info.detections``), then
 either the encoder (``encode``: 128 features, an MLP population) or a small CNN population
 on the masked frames; after play, ``rnd_novelty`` scores the batch (5 predictors) and the
-visual oracle judges every detected crop. Both are measured in this one process, torch on one
-thread, interleaved, best of ``repeats``, so the ratio holds on a busy machine.
+visual oracle judges every detected crop. The last rows detect every 4th or 8th step only
+(the wrapper's ``every``: the boxes carried between, published without crops, so the oracle
+judges a k-th of the views). All are measured in this one process, torch on one thread,
+interleaved, best of ``repeats``, so the ratios hold on a busy machine.
 """
 
 from __future__ import annotations
