@@ -161,6 +161,8 @@ def main() -> None:
     torch.set_num_threads(1)
     if args.every < 1:
         parser.error(f"--every must be a positive number of steps, got {args.every}")
+    if args.every > 1 and args.boxes != "detector":
+        parser.error("--every needs --boxes detector (the labels buffer's boxes come every step)")
     if args.boxes == "detector" and not (ROOT / "games" / "vision" / "detector.py").exists():
         parser.error("--boxes detector needs games/vision/detector.py (not in this checkout)")
     t0 = time.perf_counter()
