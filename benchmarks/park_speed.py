@@ -11,7 +11,6 @@ timing.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -21,15 +20,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games.doom_engine import child_pids  # noqa: E402
+from games.doom_engine import child_pids, cpu_seconds  # noqa: E402
 from games.doom_park import ACTIONS, DoomParkVector  # noqa: E402
-
-
-def _cpu_s(pid: int) -> float:
-    """User + system CPU seconds of process ``pid`` (all its threads), from ``/proc``."""
-    with open(f"/proc/{pid}/stat", "rb") as f:
-        fields = f.read().decode().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def measure(preset: str, resolution: str, labels: bool, steps: int) -> tuple[float, float, float]:
@@ -43,11 +35,11 @@ def measure(preset: str, resolution: str, labels: bool, steps: int) -> tuple[flo
     try:
         game.reset([0])
         actions = np.random.default_rng(0).integers(len(ACTIONS), size=steps)
-        wall, cpu, engine_cpu = time.perf_counter(), time.process_time(), _cpu_s(engine)
+        wall, cpu, engine_cpu = time.perf_counter(), time.process_time(), cpu_seconds(engine)
         for a in actions:
             game.step(np.array([a]))
         wall = time.perf_counter() - wall
-        cpu = time.process_time() - cpu + _cpu_s(engine) - engine_cpu
+        cpu = time.process_time() - cpu + cpu_seconds(engine) - engine_cpu
     finally:
         game.close()
     return start, steps / wall, steps / cpu

@@ -7,7 +7,9 @@ Agents circle the OOIs of level 0 (the texture judge trained on levels 1-8): for
 Every step's boxes come from the labels buffer (``--boxes truth``: the oracle alone) or from
 the shipped CNN detector (``--boxes detector``, when ``games/vision/detector.py`` exists),
 wrapped as the ``detect`` wrapper publishes them (``info.detections``, crops from the
-unmasked frame). The oracle checks all the rollouts at once; each report is scored by the
+unmasked frame; ``--every k``: detected every k-th step, as the wrapper's ``every`` does,
+the boxes carried between without crops, so the oracle judges a k-th of the views). The
+oracle checks all the rollouts at once; each report is scored by the
 park's ``match`` (the nearest bugged OOI of its type within 128 map units).
 
 Rows: the shipped thresholds, then the same rollouts judged with looser and stricter ones
@@ -70,17 +72,24 @@ def truth_detections(walk, types: tuple[str, ...], jitter: float,
     return out
 
 
-def detector_detections(walk, detector) -> list[Detections]:
-    """The shipped detector's boxes of each frame after a step (crops cut where it left none)."""
+def detector_detections(walk, detector, every: int = 1) -> list[Detections]:
+    """The shipped detector's boxes of each frame after a step (crops cut where it left none),
+    as the ``detect`` wrapper with ``every`` publishes them: detected at every ``every``-th
+    step, the boxes carried without crops between."""
+    detected = detector.detect(walk.frames[::every])  # the reset frame (0), every, 2 every, ...
     out = []
-    for frame, det in zip(walk.frames[1:], detector.detect(walk.frames[1:])):
+    for t, frame in enumerate(walk.frames[1:], start=1):
+        det = detected[t // every]
+        if t % every:
+            out.append(Detections(det.boxes, det.types, det.scores))
+            continue
         crops = det.crops or tuple(crop(frame, b) for b in det.boxes)
         out.append(Detections(det.boxes, det.types, det.scores, crops))
     return out
 
 
 def play(level: int, episodes: int, steps: int, radii: tuple[float, float], boxes: str,
-         jitter: float, seed: int, explore: float = 0.1) -> tuple[DoomParkVector, RolloutBatch, tuple[str, ...]]:
+         jitter: float, seed: int, explore: float = 0.1, every: int = 1) -> tuple[DoomParkVector, RolloutBatch, tuple[str, ...]]:
     """Circle every OOI ``episodes`` times; the rollouts with ``info.detections``."""
     rng = np.random.default_rng(seed)
     game = DoomParkVector(1, level_seed=level, max_steps=steps)
@@ -102,7 +111,7 @@ def play(level: int, episodes: int, steps: int, radii: tuple[float, float], boxe
                 walk = circle_walk(game, [(ooi.x, ooi.y)], [rng.uniform(*radii)], steps,
                                    episode_seed, rng, explore=explore)
                 dets = (truth_detections(walk, types, jitter, rng) if detector is None
-                        else detector_detections(walk, detector))
+                        else detector_detections(walk, detector, every))
                 column = np.empty(len(dets), dtype=object)
                 column[:] = dets
                 n = len(walk.actions)
@@ -144,19 +153,26 @@ def main() -> None:
                         help="with --boxes truth: move box edges by up to this share of their size")
     parser.add_argument("--explore", type=float, default=0.1,
                         help="share of random steps (1: random agents that circle nothing)")
+    parser.add_argument("--every", type=int, default=1,
+                        help="with --boxes detector: detect every k-th step (the detect wrapper's every)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--run-dir", default=None, help="where the crops go (default: a temp dir)")
     args = parser.parse_args()
     torch.set_num_threads(1)
+    if args.every < 1:
+        parser.error(f"--every must be a positive number of steps, got {args.every}")
+    if args.every > 1 and args.boxes != "detector":
+        parser.error("--every needs --boxes detector (the labels buffer's boxes come every step)")
     if args.boxes == "detector" and not (ROOT / "games" / "vision" / "detector.py").exists():
         parser.error("--boxes detector needs games/vision/detector.py (not in this checkout)")
     t0 = time.perf_counter()
     game, batch, types = play(args.level, args.episodes, args.steps, tuple(args.radii), args.boxes,
-                              args.jitter, args.seed, args.explore)
+                              args.jitter, args.seed, args.explore, args.every)
     run_dir = Path(args.run_dir or tempfile.mkdtemp(prefix="visual_oracle_"))
-    views = sum(len(d) for row in batch.info[DETECTIONS_KEY] for d in row if d is not None)
+    views = sum(len(d) for row in batch.info[DETECTIONS_KEY] for d in row if d is not None and d.crops)
     print(f"level {args.level}: {len(batch)} episodes of up to {args.steps} steps circling its "
-          f"{len(game.oois)} OOIs, {views} boxes from {args.boxes} (jitter {args.jitter}) "
+          f"{len(game.oois)} OOIs, {views} boxes from {args.boxes} (jitter {args.jitter}, "
+          f"every {args.every}) "
           f"({time.perf_counter() - t0:.0f} s); crops in {run_dir}")
     print("| thresholds | reports | bugged found | normal reported | precision | recall | place error mean / max |")
     print("|---|---:|---:|---:|---:|---:|---:|")

@@ -144,6 +144,14 @@ def child_pids(name: str) -> set[int]:
     return out
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` (all its threads) from ``/proc``: what a
+    benchmark adds for the engine processes, which ``time.process_time`` does not count."""
+    with open(f"/proc/{pid}/stat", "rb") as f:
+        fields = f.read().decode().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @dataclass(frozen=True)
 class EngineView:
     """What a game asks of its engine: buttons, game variables and buffers, by ViZDoom's names.
