@@ -93,7 +93,7 @@ def table(rows: list[dict], key: str, edges: tuple[float, ...], label: str) -> N
     print(f"| {label} | views | place error median / 90% | cut by the frame | normal views judged bugged |")
     print("|---|---:|---:|---:|---:|")
     for lo, hi in zip(edges[:-1], edges[1:]):
-        part = [r for r in rows if lo < r[key] <= hi and r["type_ok"]]
+        part = [r for r in rows if (lo < r[key] <= hi or r[key] == lo == edges[0]) and r["type_ok"]]
         if not part:
             continue
         errors = np.array([r["error"] for r in part])
@@ -124,6 +124,9 @@ def main() -> None:
     for name in sorted({r["run"] for r in rows}):
         mine = [r for r in rows if r["run"] == name]
         print(f"{name}: {len(mine)} views, {np.mean([r['distance'] > 384 for r in mine]):.0%} beyond 384 units")
+    for cut, label in ((True, "cut by the frame's edge"), (False, "whole")):
+        normal = [r["prob"] > 0.5 for r in rows if r["type_ok"] and not r["bugged"] and r["cut"] == cut]
+        print(f"views of normal objects {label}: {len(normal)}, judged bugged {np.mean(normal):.0%}")
     table(rows, "distance", BINS, "distance from the box (units)")
     table(rows, "pitch", PITCH_BINS, "looking up or down (degrees)")
 

@@ -27,9 +27,10 @@ came from views of objects 400-1,300 units away, whose 8-12 pixel boxes misplace
 third of their distance so that views of two objects of one type made one group between
 them, and from boxes that the detector drew around part of an object cut by the frame's
 edge, whose blown-up crops the judge calls bugged. Reported places land
-within 13 map units of the object (2-4 on average) with the labels buffer's boxes, and within
-7 with boxes 15% off an edge (``benchmarks/visual_oracle.py``, levels 0 and 9), well inside
-the 128 units within which the park's ``match`` finds the bugged object.
+within 10 map units of the object (1-2 on average) with the labels buffer's boxes, within 20
+(5 on average) with boxes 15% off an edge, and within 9 with the detector's
+(``benchmarks/visual_oracle.py``, levels 0 and 9), well inside the 128 units within which the
+park's ``match`` finds the bugged object.
 
 The crops that agreed are written as PNGs under the run directory (``crops/``); nothing is
 written without one (a replay, an evaluation). Detections without crops (a detector asked
@@ -95,11 +96,11 @@ class VisualConfig(OracleConfig):
     max_distance: float = Field(default=384.0, gt=0.0)
     """Views whose box height puts the object farther than this (map units) are neither
     judged nor placed: the radius within which the ``objects`` oracle counts an object as
-    circled (tested). Measured on the detector's views in trained agents' episodes of level
-    0: within 384 units a view's place is off by 50 units (median; 131 at the 90th
-    percentile), beyond 600 by 100-140 (250-370), more than the 192 units between two
-    objects of a type; and the judge called 5-8% of normal objects' views bugged within
-    400 units, 15-21% beyond 500."""
+    circled (tested). Measured on the detector's views in the reported episodes of three
+    park runs (``benchmarks/visual_ghosts.py``): within 384 units a view's place is off by
+    24-48 units (median; 66-130 at the 90th percentile), beyond 600 by 100-140 (250-370),
+    more than the 192 units between two objects of a type; and the judge called 5-7% of
+    normal objects' views bugged within 384 units, 15-21% beyond 500."""
     min_height: int = Field(default=8, ge=1)
     """Boxes shorter than this (pixels) are neither judged nor placed: too far to show a texture."""
     crop_threshold: float = Field(default=0.5, gt=0.0, lt=1.0)
