@@ -8,9 +8,11 @@ rollout this oracle:
 1. places every detected object in the world from where the agent stood and looked (state
    features ``x, y, angle``): its bearing from the box's horizontal centre and the view's
    horizontal field of view, its distance from the box's height and the type's height;
+   views farther than ``max_distance`` are dropped;
 2. groups the views of one object: same type, places within ``group_radius`` (or a third
    of the view's distance), and places each object where the views' rays cross
-   (:func:`triangulate`);
+   (:func:`triangulate`); a view whose own place is off the object's by more than its
+   error (a box holding only part of the object) is dropped and the object placed again;
 3. judges the largest crops of each object from each direction (``views_per_sector``) with
    the texture judge (:mod:`games.vision.texture`), all of the batch's in one batched forward
    (in chunks of :data:`CHUNK`, which bounds memory);
@@ -19,10 +21,16 @@ rollout this oracle:
    make at least ``min_share`` of its judged views.
 
 One wrong crop, or one bad angle seen for many frames, is not enough: views from several
-sides must agree, as a tester walks around an object before filing it. Reported places land
-within 13 map units of the object (2-4 on average) with the labels buffer's boxes, and within
-7 with boxes 15% off an edge (``benchmarks/visual_oracle.py``, levels 0 and 9), well inside
-the 128 units within which the park's ``match`` finds the bugged object.
+sides must agree, as a tester walks around an object before filing it. Nor are views judged
+that cannot say which object they show: trained agents' false reports ("ghosts", issue 14)
+came from views of objects 400-1,300 units away, whose 8-12 pixel boxes misplace them by a
+third of their distance so that views of two objects of one type made one group between
+them, and from boxes that the detector drew around part of an object cut by the frame's
+edge, whose blown-up crops the judge calls bugged. Reported places land
+within 10 map units of the object (1-2 on average) with the labels buffer's boxes, within 20
+(5 on average) with boxes 15% off an edge, and within 9 with the detector's
+(``benchmarks/visual_oracle.py``, levels 0 and 9), well inside the 128 units within which the
+park's ``match`` finds the bugged object.
 
 The crops that agreed are written as PNGs under the run directory (``crops/``); nothing is
 written without one (a replay, an evaluation). Detections without crops (a detector asked
@@ -60,6 +68,9 @@ DISTANCE_ERROR = 0.3
 """Share of a view's distance its place may be off by: a box a few pixels off in height at
 160x120 (a detector's, or the labels buffer's jittered by 15% an edge) misplaces it by up to
 a third of the distance."""
+OBJECT_SIZE = 32.0
+"""Map units an OOI spans across (a pillar or a barrel): how far a close view's place may be
+from the object's, however near the view (:meth:`VisualOracle._agrees`)."""
 PRIOR = 0.05
 """Weight of the height-based places against the rays in :func:`triangulate` (per view,
 against a ray's weight of 1 across it): enough to fix the point along parallel rays, too
@@ -82,6 +93,14 @@ class VisualConfig(OracleConfig):
     (set it when an encoder turns the frames into features)."""
     min_score: float = Field(default=0.5, ge=0.0, le=1.0)
     """Detections scored below this are ignored."""
+    max_distance: float = Field(default=384.0, gt=0.0)
+    """Views whose box height puts the object farther than this (map units) are neither
+    judged nor placed: the radius within which the ``objects`` oracle counts an object as
+    circled (tested). Measured on the detector's views in the reported episodes of three
+    park runs (``benchmarks/visual_ghosts.py``): within 384 units a view's place is off by
+    24-48 units (median; 66-130 at the 90th percentile), beyond 600 by 100-140 (250-370),
+    more than the 192 units between two objects of a type; and the judge called 5-7% of
+    normal objects' views bugged within 384 units, 15-21% beyond 500."""
     min_height: int = Field(default=8, ge=1)
     """Boxes shorter than this (pixels) are neither judged nor placed: too far to show a texture."""
     crop_threshold: float = Field(default=0.5, gt=0.0, lt=1.0)
@@ -213,6 +232,8 @@ class VisualOracle(Component):
                 features = rollout.features[t + 1]
                 px, py, direction, distance = place_of(det.boxes[k], features, c.heights[name],
                                                        self.frame_width)
+                if distance > c.max_distance:
+                    continue
                 ray = (px - features[0]) / distance, (py - features[1]) / distance
                 views.append(View(t, name, px, py, direction, distance,
                                   (float(features[0]), float(features[1])), ray, det.crops[k]))
@@ -239,10 +260,29 @@ class VisualOracle(Component):
                     break
             else:
                 merged.append((group, place))
-        for group, (x, y) in merged:
-            for v in group:
+        consistent = []
+        for group, place in merged:
+            kept = [v for v in group if self._agrees(v, place)]
+            if not kept:
+                continue
+            if len(kept) < len(group):
+                place = triangulate(kept)
+            x, y = place
+            for v in kept:
                 v.direction = math.degrees(math.atan2(v.viewer[1] - y, v.viewer[0] - x)) % 360.0
-        return merged
+            consistent.append((kept, place))
+        return consistent
+
+    @staticmethod
+    def _agrees(view: View, place: tuple[float, float]) -> bool:
+        """Whether a view's own place (from its box) lies within its error of the object's
+        place: :data:`DISTANCE_ERROR` of its distance, at least :data:`OBJECT_SIZE`. A box
+        that holds only part of the object (the detector's box of an object cut by the
+        frame's edge, or one too close for it) is too short, so it puts the object too far
+        along its ray; such crops show a part of a texture blown up, which the judge calls
+        bugged (a pillar cut in half looks stretched)."""
+        tolerance = max(DISTANCE_ERROR * view.distance, OBJECT_SIZE)
+        return math.hypot(view.x - place[0], view.y - place[1]) <= tolerance
 
     def _groups(self, views: list[View]) -> list[list[View]]:
         """Views of one object: same type, within ``group_radius`` of the group's mean place,
