@@ -184,15 +184,19 @@ class Executor:
         else:
             # Ray's agents outlive a SIGKILLed run by a minute: a watchdog ends them.
             self._reaper = Reaper(prefix="ray-evo-")
-            with _ray_on_loopback():
-                ray.init(
-                    address="local",  # never an instance that happens to run already
-                    num_cpus=self.config.n_jobs,
-                    include_dashboard=False,
-                    _node_ip_address="127.0.0.1",
-                    _temp_dir=self._reaper.folder,  # every process of it holds files there
-                    **quiet,
-                )
+            try:
+                with _ray_on_loopback():
+                    ray.init(
+                        address="local",  # never an instance that happens to run already
+                        num_cpus=self.config.n_jobs,
+                        include_dashboard=False,
+                        _node_ip_address="127.0.0.1",
+                        _temp_dir=self._reaper.folder,  # every process of it holds files there
+                        **quiet,
+                    )
+            except BaseException:
+                self._reaper.stop()  # ends what ray.init started of the instance
+                raise
             self._reaper.seal()
         self._started_ray = True
 

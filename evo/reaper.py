@@ -70,12 +70,13 @@ def own_fds(folder: str) -> list[int]:
     return fds
 
 
-def reap(folder: str, spare: set[int], quiet_s: float = 0.5) -> int:
+def reap(folder: str, spare: set[int], quiet_s: float = 0.5, give_up_s: float = 30.0) -> int:
     """SIGKILL the holders of files under ``folder`` until none has been seen for ``quiet_s``
-    (a dying raylet may still be starting one); returns how many were killed."""
+    (a dying raylet may still be starting one), or for at most ``give_up_s`` (a process stuck
+    in the kernel dies only when it leaves it); returns how many were killed."""
     killed: set[int] = set()
-    quiet_since = time.monotonic()
-    while time.monotonic() - quiet_since < quiet_s:
+    start = quiet_since = time.monotonic()
+    while time.monotonic() - quiet_since < quiet_s and time.monotonic() - start < give_up_s:
         found = holders(folder, spare)
         for pid in found:
             try:
