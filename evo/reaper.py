@@ -15,8 +15,9 @@ the watchdog SIGKILLs every process of this user other than the run that holds a
 the folder, until none is left, then removes the folder. A cluster given by ``address`` belongs
 to the user and gets no watchdog.
 
-Run as a script (``python evo/reaper.py RUN_PID FOLDER``) so that it starts without importing
-the engine.
+Run as a script (``python -I -S evo/reaper.py RUN_PID FOLDER``) so that it starts in a few
+milliseconds without importing the engine. Linux only, as is ``/proc``; elsewhere the
+watchdog only removes the folder.
 """
 
 from __future__ import annotations
@@ -36,7 +37,10 @@ POLL_S = 0.1
 
 
 def holders(folder: str, spare: set[int]) -> list[int]:
-    """Processes of this user, not in ``spare``, with a file under ``folder`` open."""
+    """Processes of this user, not in ``spare``, with a file under ``folder`` open (none
+    where there is no ``/proc`` to read: there the watchdog only removes the folder)."""
+    if not os.path.isdir("/proc"):
+        return []
     prefix = os.path.join(os.path.realpath(folder), "")
     found = []
     for entry in os.listdir("/proc"):
@@ -115,7 +119,8 @@ class Reaper:
         root = "/tmp" if sys.platform.startswith("linux") and os.path.isdir("/tmp") else None
         self.folder = tempfile.mkdtemp(prefix=prefix, dir=root)
         self._proc: subprocess.Popen[bytes] | None = subprocess.Popen(
-            [sys.executable, "-S", os.path.abspath(__file__), str(os.getpid()), self.folder],
+            # -I: stdlib only, not the modules beside this file; -S: no site-packages to import.
+            [sys.executable, "-I", "-S", os.path.abspath(__file__), str(os.getpid()), self.folder],
             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, close_fds=True,
         )
 
