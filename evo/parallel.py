@@ -7,7 +7,7 @@ Backends (``parallel:`` in the YAML):
 - ``serial``: in this process, no pickling (what tests and tiny runs use).
 - ``loky``: joblib's default process pool on this machine.
 - ``ray``: ``ray.util.joblib`` on the Ray cluster at ``address``, or on a Ray instance this
-  run starts on 127.0.0.1 (the ``ray`` extra).
+  run starts on 127.0.0.1 (the ``ray`` extra), which :mod:`evo.reaper` ends with the run.
 - ``dask``: joblib's Dask backend on the scheduler at ``address``, or on a local cluster this
   run starts on 127.0.0.1 (the ``dask`` extra).
 
