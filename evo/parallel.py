@@ -7,7 +7,7 @@ Backends (``parallel:`` in the YAML):
 - ``serial``: in this process, no pickling (what tests and tiny runs use).
 - ``loky``: joblib's default process pool on this machine.
 - ``ray``: ``ray.util.joblib`` on the Ray cluster at ``address``, or on a Ray instance this
-  run starts on 127.0.0.1 (the ``ray`` extra).
+  run starts on 127.0.0.1 (the ``ray`` extra), which :mod:`evo.reaper` ends with the run.
 - ``dask``: joblib's Dask backend on the scheduler at ``address``, or on a local cluster this
   run starts on 127.0.0.1 (the ``dask`` extra).
 
@@ -27,6 +27,7 @@ import numpy as np
 import torch
 from pydantic import BaseModel, ConfigDict, Field
 
+from evo.reaper import Reaper
 from evo.tasks import close_games
 from games.lifetime import die_with_parent
 
@@ -161,6 +162,7 @@ class Executor:
         self._client: Any = None
         self._cluster: Any = None
         self._started_ray = False
+        self._reaper: Reaper | None = None
         self._pool: Any = None  # an entered joblib.Parallel
         if config.backend == "ray":
             self._start_ray()
@@ -180,14 +182,22 @@ class Executor:
         if self.config.address is not None:
             ray.init(address=self.config.address, **quiet)
         else:
-            with _ray_on_loopback():
-                ray.init(
-                    address="local",  # never an instance that happens to run already
-                    num_cpus=self.config.n_jobs,
-                    include_dashboard=False,
-                    _node_ip_address="127.0.0.1",
-                    **quiet,
-                )
+            # Ray's agents outlive a SIGKILLed run by a minute: a watchdog ends them.
+            self._reaper = Reaper(prefix="ray-evo-")
+            try:
+                with _ray_on_loopback():
+                    ray.init(
+                        address="local",  # never an instance that happens to run already
+                        num_cpus=self.config.n_jobs,
+                        include_dashboard=False,
+                        _node_ip_address="127.0.0.1",
+                        _temp_dir=self._reaper.folder,  # every process of it holds files there
+                        **quiet,
+                    )
+            except BaseException:
+                self._reaper.stop()  # ends what ray.init started of the instance
+                raise
+            self._reaper.seal()
         self._started_ray = True
 
     def _start_dask(self) -> None:
@@ -259,6 +269,9 @@ class Executor:
 
             ray.shutdown()
             self._started_ray = False
+        if self._reaper is not None:
+            self._reaper.stop()
+            self._reaper = None
 
     def __enter__(self) -> "Executor":
         return self

@@ -1,0 +1,148 @@
+"""A watchdog that ends every process of a local Ray instance when the run that started it ends.
+
+Ray ties the head's own processes (GCS, raylet, monitors) to the process that calls ``ray.init``
+with ``PR_SET_PDEATHSIG``, and its workers leave when their raylet does, but not the agents the
+raylet starts: after a SIGKILLed run the dashboard and runtime-env agents see their raylet gone,
+then wait 60 s to report it to the GCS, dead too, before they exit (Ray 2.60,
+``process_watcher.report_raylet_error_logs``). Their process titles overwrite their
+environment, so nothing inherited names them either.
+
+What every process of an instance does hold open is its log files, under the temporary folder
+the instance was given (``ray.init(_temp_dir=...)``). The watchdog (:class:`Reaper`) is a small
+stdlib-only process that the run starts before the instance and that is told that folder. When
+the run ends (it closes the watchdog's stdin, or dies and the watchdog is no longer its child),
+the watchdog SIGKILLs every process of this user other than the run that holds a file under
+the folder, until none is left, then removes the folder. A cluster given by ``address`` belongs
+to the user and gets no watchdog.
+
+Run as a script (``python -I -S evo/reaper.py RUN_PID FOLDER``) so that it starts in a few
+milliseconds without importing the engine. Linux only, as is ``/proc``; elsewhere the
+watchdog only removes the folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+POLL_S = 0.1
+"""How often the watchdog checks that the run is still its parent."""
+
+
+def holders(folder: str, spare: set[int]) -> list[int]:
+    """Processes of this user, not in ``spare``, with a file under ``folder`` open (none
+    where there is no ``/proc`` to read: there the watchdog only removes the folder)."""
+    if not os.path.isdir("/proc"):
+        return []
+    prefix = os.path.join(os.path.realpath(folder), "")
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) in spare:
+            continue
+        try:
+            if os.stat(f"/proc/{entry}").st_uid != os.getuid():
+                continue
+            fds = os.listdir(f"/proc/{entry}/fd")
+        except OSError:  # gone, or not ours to read
+            continue
+        for fd in fds:
+            try:
+                target = os.readlink(f"/proc/{entry}/fd/{fd}")
+            except OSError:
+                continue
+            if target.startswith(prefix):
+                found.append(int(entry))
+                break
+    return found
+
+
+def own_fds(folder: str) -> list[int]:
+    """This process's file descriptors open on files under ``folder``."""
+    prefix = os.path.join(os.path.realpath(folder), "")
+    fds = []
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):
+            if os.readlink(f"/proc/self/fd/{fd}").startswith(prefix):
+                fds.append(int(fd))
+    return fds
+
+
+def reap(folder: str, spare: set[int], quiet_s: float = 0.5, give_up_s: float = 30.0) -> int:
+    """SIGKILL the holders of files under ``folder`` until none has been seen for ``quiet_s``
+    (a dying raylet may still be starting one), or for at most ``give_up_s`` (a process stuck
+    in the kernel dies only when it leaves it); returns how many were killed."""
+    killed: set[int] = set()
+    start = quiet_since = time.monotonic()
+    while time.monotonic() - quiet_since < quiet_s and time.monotonic() - start < give_up_s:
+        found = holders(folder, spare)
+        for pid in found:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed.add(pid)
+            except OSError:
+                pass
+        if found:
+            quiet_since = time.monotonic()
+        time.sleep(POLL_S)
+    return len(killed)
+
+
+def watch(run_pid: int, folder: str) -> None:
+    """The watchdog's life: wait for the run to end, then reap the instance and its folder."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group
+    while os.getppid() == run_pid:
+        ready, _, _ = select.select([sys.stdin], [], [], POLL_S)
+        if ready and not os.read(sys.stdin.fileno(), 64):
+            break  # the run closed the pipe: it has stopped the instance, or is ending
+    reap(folder, {run_pid, os.getpid()})
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+class Reaper:
+    """The run's side: makes the instance's folder and starts the watchdog over it.
+
+    Start it before the instance so that no moment of the instance's life is uncovered;
+    :meth:`stop` once the instance is shut down (the watchdog then reaps what is left of it
+    and removes the folder).
+    """
+
+    def __init__(self, prefix: str) -> None:
+        # Short and in /tmp, as Ray's own: the instance's Unix sockets live under it, and a
+        # socket path may not be longer than 107 bytes.
+        root = "/tmp" if sys.platform.startswith("linux") and os.path.isdir("/tmp") else None
+        self.folder = tempfile.mkdtemp(prefix=prefix, dir=root)
+        self._proc: subprocess.Popen[bytes] | None = subprocess.Popen(
+            # -I: stdlib only, not the modules beside this file; -S: no site-packages to import.
+            [sys.executable, "-I", "-S", os.path.abspath(__file__), str(os.getpid()), self.folder],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, close_fds=True,
+        )
+
+    def seal(self) -> None:
+        """Keep this process's own files under the folder (Ray's driver logs) out of the
+        programs it starts from now on (``FD_CLOEXEC``), so that only the instance holds any."""
+        for fd in own_fds(self.folder):
+            with contextlib.suppress(OSError):
+                os.set_inheritable(fd, False)
+
+    def stop(self, timeout_s: float = 10.0) -> None:
+        """Tell the watchdog the run is done with the instance and wait for it to finish."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        assert proc.stdin is not None
+        proc.stdin.close()
+        try:
+            proc.wait(timeout_s)
+        except subprocess.TimeoutExpired:  # still reaping; it ends by itself
+            pass
+
+
+if __name__ == "__main__":
+    watch(int(sys.argv[1]), sys.argv[2])
