@@ -1,7 +1,7 @@
 """Where the main process's memory goes during a run: live objects, or heap that glibc keeps.
 
 The one-hour soak (benchmarks/soak.py) shows the ``evo`` process's resident memory creeping
-by about 20 MiB/h. This runs ``evo run`` (the default experiment) inside this process for
+by about 20 MiB/h. This runs ``evo run`` (Wuji's Block Maze experiment) inside this process for
 ``--minutes`` and samples, every ``--every`` seconds, the resident memory, glibc's heap
 (``mallinfo2``: bytes in use by live allocations, and free bytes it keeps), and the number
 of Python objects the garbage collector tracks. At the end it samples again after

@@ -1,7 +1,7 @@
 """Soak: run an experiment for a long wall time and print how its memory moves.
 
 An overnight run on a game that leaks must not take the machine down with it, and the engine
-itself must not leak either: this runs ``evo run`` (the default experiment, oracles on) for
+itself must not leak either: this runs ``evo run`` (Wuji's Block Maze experiment, oracles on) for
 ``--minutes`` of wall time and reads the memory its ``generations.csv`` records each
 generation (``rss_mb``: the ``evo`` process itself; ``rss_children_mb``: the processes it
 started). It prints a line every ``--every`` generations while the run goes, then a table of
