@@ -29,13 +29,9 @@ from games.montezuma import FEATURE_BINS, FEATURES  # noqa: E402
 
 
 def digits(keys: np.ndarray, bins: tuple[int, ...] = FEATURE_BINS) -> np.ndarray:
-    """``[K, F]`` bucket indices of dense keys (the inverse of ``GameSpec.bucket_keys``)."""
-    keys = np.asarray(keys, dtype=np.int64)
-    out = np.empty((keys.size, len(bins)), dtype=np.int64)
-    for j in reversed(range(len(bins))):
-        out[:, j] = keys % bins[j]
-        keys = keys // bins[j]
-    return out
+    """``[K, F]`` bucket indices of dense keys: the keys are mixed-radix numbers, last feature
+    fastest (``GameSpec.bucket_keys``), which is numpy's C-order ravelled index."""
+    return np.stack(np.unravel_index(np.asarray(keys, dtype=np.int64), bins), axis=1)
 
 
 def run_row(run_dir: Path) -> dict[str, object]:

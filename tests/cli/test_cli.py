@@ -24,6 +24,17 @@ def evo(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def evo_run(config: dict[str, Any], folder: Path) -> Path:
+    """``evo run`` of an experiment given as a dict, written to ``folder/exp.yaml``; asserts
+    it succeeded and returns its run directory."""
+    import yaml
+
+    (folder / "exp.yaml").write_text(yaml.safe_dump(config))
+    result = evo("run", "exp.yaml", "--out", "run", cwd=folder)
+    assert result.returncode == 0, result.stderr
+    return folder / "run"
+
+
 @pytest.fixture(scope="module")
 def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One tiny Wuji run through the CLI, shared by the tests that read it."""

@@ -15,7 +15,7 @@ from evo.built import Built
 from evo.config import ConfigError, load_experiment
 from evo.report import load_run
 from oracles.objects_tested import OBJECT_COLUMNS
-from tests.cli.test_cli import evo
+from tests.cli.test_cli import evo, evo_run
 
 pytest.importorskip("vizdoom")
 
@@ -35,9 +35,7 @@ EXPERIMENT = {
 
 @pytest.mark.slow
 def test_a_tiny_search_on_the_park_runs_end_to_end(tmp_path: Path) -> None:
-    (tmp_path / "exp.yaml").write_text(yaml.safe_dump(EXPERIMENT))
-    result = evo("run", "exp.yaml", "--out", "run", cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
+    evo_run(EXPERIMENT, tmp_path)
     run = load_run(tmp_path / "run")
     assert len(run.generations) == 2 and (run.generations["env_steps"] > 0).all()
     assert (run.generations["coverage_max"] > 1).all()  # the policies walked

@@ -12,7 +12,7 @@ import yaml
 
 from evo.checkpoint import load_checkpoint
 from evo.report import load_run
-from tests.cli.test_cli import evo
+from tests.cli.test_cli import evo_run
 
 pytest.importorskip("vizdoom")
 
@@ -33,9 +33,7 @@ EXPERIMENT = {
 
 @pytest.mark.slow
 def test_a_tiny_search_on_encoded_park_frames_with_rnd_novelty_runs(tmp_path: Path) -> None:
-    (tmp_path / "exp.yaml").write_text(yaml.safe_dump(EXPERIMENT))
-    result = evo("run", "exp.yaml", "--out", "run", cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
+    evo_run(EXPERIMENT, tmp_path)
     run = load_run(tmp_path / "run")
     assert len(run.generations) == 2 and (run.generations["env_steps"] > 0).all()
     assert (run.generations["rnd_novelty_max"] > 0).all()

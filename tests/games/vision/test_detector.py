@@ -9,7 +9,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-import yaml
 
 from evo.cli import main
 from games.base import GameSpec, VecStep
@@ -18,7 +17,7 @@ from games.vision.detector import WEIGHTS, load_detector
 from games.vision.detector_train import Score, score
 from games.vision.park_frames import TYPES, park_frames, parse_levels
 from games.wrappers import wrap
-from tests.cli.test_cli import evo
+from tests.cli.test_cli import evo_run
 
 pytest.importorskip("vizdoom")
 torch.set_num_threads(1)
@@ -169,8 +168,6 @@ EXPERIMENT = {
 
 @pytest.mark.slow
 def test_a_tiny_park_search_plays_through_the_detect_wrapper(tmp_path: Path) -> None:
-    (tmp_path / "exp.yaml").write_text(yaml.safe_dump(EXPERIMENT))
-    result = evo("run", "exp.yaml", "--out", "run", cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
+    evo_run(EXPERIMENT, tmp_path)
     facts = json.loads((tmp_path / "run" / "game.json").read_text())
     assert facts["spec"]["obs_shape"] == [3, 120, 160]
