@@ -73,15 +73,17 @@ def play(
     agent.reset(episode_seeds)
     infos: dict[str, np.ndarray] = {}
 
-    # Time-major buffers: each step writes one contiguous row; transposed views at the end.
+    # Time-major buffers: each step writes one contiguous row; transposed at the end.
     actions_t = np.zeros((horizon, n), dtype=np.int64)
     rewards_t = np.zeros((horizon, n), dtype=np.float64)
     frame_ms_t = np.zeros((horizon, n), dtype=np.float64)
     features_t = np.zeros((horizon + 1, n, spec.n_features), dtype=np.float64)
     features_t[0] = feats
-    obs_t = np.zeros((horizon + 1, n, obs.shape[1]), dtype=obs.dtype) if "obs" in columns else None
-    if obs_t is not None:
-        obs_t[0] = obs
+    # Observations batch-major: frames are large rows, each copy's a contiguous write, and a
+    # time-major record's transposed copy at the end cost a tenth of a park step.
+    obs_b = np.zeros((n, horizon + 1, obs.shape[1]), dtype=obs.dtype) if "obs" in columns else None
+    if obs_b is not None:
+        obs_b[:, 0] = obs
     probs_t = np.zeros((horizon, n, spec.n_actions), dtype=np.float32) if "probs" in columns else None
     kept_info = info_keys(columns)
     info_t: dict[str, np.ndarray] = {}  # allocated at a key's first value, in its dtype
@@ -127,8 +129,8 @@ def play(
         else:
             frame_ms_t[t] = step.frame_ms
         features_t[t + 1] = step.features
-        if obs_t is not None:
-            obs_t[t + 1] = obs
+        if obs_b is not None:
+            obs_b[:, t + 1] = obs
         ended = np.asarray(step.terminated, dtype=bool)
         if step.errors:
             ended = ended.copy()
@@ -162,7 +164,7 @@ def play(
         truncated=truncated,
         errors=errors,
         violations={i: tuple(v) for i, v in enumerate(violations) if v},
-        obs=obs_t[: used + 1].transpose(1, 0, 2).copy() if "obs" in columns else None,
+        obs=obs_b[:, : used + 1] if obs_b is not None else None,
         probs=probs_t[:used].transpose(1, 0, 2).copy() if probs_t is not None else None,
         info={name: (info_t[name][:used].T.copy() if name in info_t else np.zeros((n, used)))
               for name in kept_info},

@@ -48,6 +48,10 @@ class GameSpec:
         obs_dtype: The dtype of the observations the vector game returns: ``"float32"``, or
             ``"uint8"`` for frames, which stay uint8 in the record (a quarter of the memory);
             agents are handed them as float32 of the same values either way.
+        obs_encoder: Set where the observations are the features a frozen frame encoder
+            made of the game's frames (the ``encode`` wrapper): that encoder's fingerprint
+            (:func:`games.vision.encoder.fingerprint`), so a component built on the same
+            encoder reads them instead of encoding the frames again; empty otherwise.
     """
 
     obs_shape: tuple[int, ...]
@@ -58,6 +62,7 @@ class GameSpec:
     feature_bins: tuple[int, ...]
     max_steps: int
     obs_dtype: str = "float32"
+    obs_encoder: str = ""
 
     def __post_init__(self) -> None:
         if self.obs_dtype not in OBS_DTYPES:

@@ -83,6 +83,7 @@ class ObservationWrapper(abc.ABC):
         self.game_spec = dataclasses.replace(
             game.game_spec, obs_shape=tuple(self.obs_shape(tuple(game.game_spec.obs_shape))),
             obs_dtype=self.obs_dtype(game.game_spec.obs_dtype),
+            obs_encoder="",  # whatever a wrapper computes is no longer an encoder's features
         )
         self.stepped = np.ones(self.num_envs, dtype=bool)
         """Copies that the reset or step now observed moved: all after a reset, the copies

@@ -82,8 +82,9 @@ def od_mask(frames: np.ndarray, boxes: Sequence[np.ndarray]) -> np.ndarray:
         raise ValueError(f"od_mask got {len(boxes)} box lists for {frames.shape[0]} frames")
     grey = np.einsum("nchw,c->nhw", frames, _LUMA, dtype=np.float32)
     if frames.dtype == np.uint8:  # rounded once per pixel, before the three channels are made
-        grey = np.clip(np.rint(grey, out=grey), 0, 255, out=grey)
-    out = np.repeat(grey.astype(frames.dtype, copy=False)[:, None], 3, axis=1)
+        np.rint(grey, out=grey)  # within [0, 255]: the weights sum to 1
+    out = np.empty_like(frames)
+    out[:] = grey.astype(frames.dtype, copy=False)[:, None]
     h, w = frames.shape[2:]
     for i, frame_boxes in enumerate(boxes):
         for x, y, bw, bh in np.asarray(frame_boxes, dtype=np.int64).reshape(-1, 4):

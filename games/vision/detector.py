@@ -1,11 +1,16 @@
 """A small CNN that finds the park's objects of interest in frames: PPGTA's object detector.
 
-The network is CenterNet-shaped (Zhou et al. 2019, "Objects as Points"): a few strided
-convolutions down to 1/16 of the frame, a light feature pyramid back up to 1/4, and one
-output map at stride 4 with, per cell, a heatmap logit per type (is an object's centre here?),
-the centre's sub-cell offset and the log of the box's size in cells. Decoding keeps the cells
-that are the maximum of their 3 x 3 neighbourhood and score over the threshold. No anchors
-and no non-maximum suppression on boxes, so one forward and a max-pool serve a whole batch.
+The network is CenterNet-shaped (Zhou et al. 2019, "Objects as Points"): a 4 x 4 patch stem
+and strided convolutions down to 1/16 of the frame, a light feature pyramid back up to 1/8,
+and one output map at stride 8 with, per cell, a heatmap logit per type (is an object's
+centre here?), the centre's sub-cell offset and the log of the box's size in cells. Decoding
+keeps the cells that are the maximum of their 3 x 3 neighbourhood and score over the
+threshold. No anchors and no non-maximum suppression on boxes, so one forward serves a batch.
+
+It is sized for the engine's budget: the detector runs on every frame every agent sees, on
+the same CPU that renders them, so it costs about 5M multiply-adds a 160 x 120 frame (the
+first design, stride 4 and 36M, took twice ViZDoom's time per step; see the README's
+"Measured").
 
 It is trained here, on CPU, on frames of parks generated with other seeds than the one it is
 scored on (:mod:`games.vision.detector_train`); ``weights/detector.pt`` is the shipped model.
@@ -24,7 +29,7 @@ from torch.nn.utils.fusion import fuse_conv_bn_eval
 
 from games.vision.base import Detections, no_detections
 
-STRIDE = 4
+STRIDE = 8
 """Pixels of the frame per cell of the output map."""
 MAX_OBJECTS = 24
 """Most objects reported in one frame (a park frame shows at most about a dozen OOIs)."""
@@ -41,38 +46,36 @@ def _conv(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequent
 
 
 class CenterNet(nn.Module):
-    """Frames ``[N, 3, H, W]`` float in [0, 1] -> ``[N, T + 4, H/4, W/4]``: T heatmap logits,
+    """Frames ``[N, 3, H, W]`` float in [0, 1] -> ``[N, T + 4, H/8, W/8]``: T heatmap logits,
     then offset x, offset y (cells), log width, log height (in cells).
 
     Args:
         n_types: Object types (heatmap channels).
-        width: Channels at stride 4; the deeper stages have 2x and about 2.7x as many.
+        width: Channels at stride 4; stride 8 has 1.5x as many, stride 16 2x.
     """
 
-    def __init__(self, n_types: int, width: int = 20) -> None:
+    def __init__(self, n_types: int, width: int = 16) -> None:
         super().__init__()
-        w1, w2, w3 = width, 2 * width, 8 * width // 3
+        w1, w2, w3 = width, 3 * width // 2, 2 * width
         self.n_types = n_types
-        self.stem = nn.Sequential(_conv(3, width // 2, 2), _conv(width // 2, w1, 2), _conv(w1, w1))
+        # A 4 x 4 patch to stride 4 at once: the frame's full resolution is read by one
+        # layer of 3 channels in, and nothing runs on the 80 x 60 grid.
+        self.stem = nn.Sequential(nn.Conv2d(3, w1, 4, 4, bias=False), nn.BatchNorm2d(w1), nn.ReLU(inplace=True))
         self.down8 = nn.Sequential(_conv(w1, w2, 2), _conv(w2, w2))
         # A dilated last layer: a close pillar fills the frame's height (120 px), so the
         # centre cell must see about that far to size its box.
         self.down16 = nn.Sequential(_conv(w2, w3, 2), _conv(w3, w3), _conv(w3, w3, dilation=2))
         self.lateral8 = nn.Conv2d(w2, w3, 1)
         self.up8 = _conv(w3, w2)
-        self.lateral4 = nn.Conv2d(w1, w2, 1)
-        self.up4 = _conv(w2, w1)
-        self.head = nn.Conv2d(w1, n_types + 4, 1)
+        self.head = nn.Conv2d(w2, n_types + 4, 1)
         with torch.no_grad():  # CenterNet: heatmaps start near 0.1 so focal loss is stable
             self.head.bias[:n_types].fill_(-2.19)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        f4 = self.stem(x)
-        f8 = self.down8(f4)
+        f8 = self.down8(self.stem(x))
         f16 = self.down16(f8)
         p8 = self.up8(self.lateral8(f8) + F.interpolate(f16, size=f8.shape[-2:], mode="nearest"))
-        p4 = self.up4(self.lateral4(f4) + F.interpolate(p8, size=f4.shape[-2:], mode="nearest"))
-        return self.head(p4)
+        return self.head(p8)
 
 
 def frames_tensor(frames: np.ndarray) -> torch.Tensor:
@@ -80,57 +83,111 @@ def frames_tensor(frames: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(np.ascontiguousarray(frames)).float().div_(255.0)
 
 
-def decode(out: torch.Tensor, n_types: int, threshold: float, size: tuple[int, int]
-           ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """The network's output -> per frame ``(boxes [K, 4] int32, types [K], scores [K])``,
-    boxes clipped to the ``(height, width)`` frame."""
-    # One object per peak whatever its type: the best type's score at each cell, peaks of
-    # that map (a 3 x 3 max-pool), so two types never box the same object twice.
-    heat, kinds = torch.sigmoid(out[:, :n_types]).max(dim=1)
-    peaks = heat * (F.max_pool2d(heat[:, None], 3, 1, 1)[:, 0] == heat)
-    n, gh, gw = heat.shape
-    scores, cell = peaks.reshape(n, -1).topk(min(MAX_OBJECTS, gh * gw), dim=1)
-    kinds = kinds.reshape(n, -1).gather(1, cell)
-    gy, gx = cell // gw, cell % gw
-    reg = out[:, n_types:].reshape(n, 4, -1)
-    take = cell[:, None].expand(n, 4, cell.shape[1])
-    ox, oy, lw, lh = reg.gather(2, take).unbind(1)
-    cx, cy = (gx + ox) * STRIDE, (gy + oy) * STRIDE
-    bw, bh = lw.clamp(-4, 6).exp() * STRIDE, lh.clamp(-4, 6).exp() * STRIDE
+def decode(out: torch.Tensor | np.ndarray, n_types: int, threshold: float, size: tuple[int, int],
+           channels_last: bool = False) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The network's output ``[N, T + 4, gh, gw]`` (``[N, gh, gw, T + 4]`` with
+    ``channels_last``) -> per frame ``(boxes [K, 4] int32, types [K], scores [K])``, boxes
+    clipped to the ``(height, width)`` frame, best score first.
+
+    One object per peak whatever its type: the cells whose best type's logit is the maximum
+    of their 3 x 3 neighbourhood and whose score (its sigmoid) is at least ``threshold``, at
+    most :data:`MAX_OBJECTS` a frame, so two types never box the same object twice. In numpy
+    on the logits (the sigmoid only for the peaks): the maps are small (a few thousand cells
+    a batch), and torch's cost per call was most of the decoding's time."""
+    out = np.asarray(out.detach().numpy() if isinstance(out, torch.Tensor) else out, dtype=np.float32)
+    if not channels_last:
+        out = out.transpose(0, 2, 3, 1)
+    n, gh, gw, _ = out.shape
+    best = out[..., 0].copy()
+    for t in range(1, n_types):  # numpy reduces a short strided axis ~6x slower than this
+        np.maximum(best, out[..., t], out=best)
+    padded = np.full((n, gh + 2, gw + 2), -np.inf, dtype=np.float32)
+    padded[:, 1:-1, 1:-1] = best
+    across = np.maximum(np.maximum(padded[:, :, :-2], padded[:, :, 1:-1]), padded[:, :, 2:])
+    pooled = np.maximum(np.maximum(across[:, :-2], across[:, 1:-1]), across[:, 2:])
+    floor = np.float32(np.log(threshold / (1.0 - threshold)) - 1e-3)  # under the threshold's logit
+    frame, gy, gx = np.nonzero((best == pooled) & (best >= floor))
+    scores = np.float32(1.0) / (np.float32(1.0) + np.exp(-best[frame, gy, gx]))
+    high = scores >= threshold
+    frame, gy, gx, scores = frame[high], gy[high], gx[high], scores[high]
+    order = np.lexsort((-scores, frame))  # by frame, best first within it
+    frame, gy, gx, scores = frame[order], gy[order], gx[order], scores[order]
+    rank = np.arange(frame.size) - np.searchsorted(frame, frame)
+    keep = rank < MAX_OBJECTS
+    frame, gy, gx, scores = frame[keep], gy[keep], gx[keep], scores[keep]
+    ox, oy, lw, lh = out[frame, gy, gx, n_types:n_types + 4].T
+    stride = np.float32(STRIDE)
+    cx, cy = (gx + ox) * stride, (gy + oy) * stride
+    bw, bh = np.exp(np.clip(lw, -4, 6)) * stride, np.exp(np.clip(lh, -4, 6)) * stride
     height, width = size
-    x0, y0 = (cx - bw / 2).round().clamp(0, width - 1), (cy - bh / 2).round().clamp(0, height - 1)
-    x1 = (cx + bw / 2).round().clamp(max=width).maximum(x0 + 1)
-    y1 = (cy + bh / 2).round().clamp(max=height).maximum(y0 + 1)
-    boxes = torch.stack([x0, y0, x1 - x0, y1 - y0], dim=2).to(torch.int32).numpy()
-    kinds, scores = kinds.numpy().astype(np.int64), scores.numpy().astype(np.float32)
-    keep = scores >= threshold
-    return [(boxes[i][keep[i]], kinds[i][keep[i]], scores[i][keep[i]]) for i in range(n)]
+    x0 = np.clip(np.rint(cx - bw / 2), 0, width - 1)
+    y0 = np.clip(np.rint(cy - bh / 2), 0, height - 1)
+    x1 = np.maximum(np.minimum(np.rint(cx + bw / 2), width), x0 + 1)
+    y1 = np.maximum(np.minimum(np.rint(cy + bh / 2), height), y0 + 1)
+    boxes = np.stack([x0, y0, x1 - x0, y1 - y0], axis=1).astype(np.int32)
+    types = out[frame, gy, gx, :n_types].argmax(axis=1).astype(np.int64)
+    bounds = np.searchsorted(frame, np.arange(n + 1))
+    return [(boxes[a:b], types[a:b], scores[a:b].astype(np.float32)) for a, b in zip(bounds[:-1], bounds[1:])]
 
 
-def inference_net(model: CenterNet) -> nn.Module:
-    """A frozen copy of ``model`` that computes the same map faster on CPU: each batch norm
-    folded into the convolution before it (eval statistics), and the weights in channels-last
-    layout, which oneDNN's convolutions run about a quarter faster on these narrow layers
-    (``benchmarks/detector_speed.py``). Outputs match the model's to about 1e-5 (rounding in
-    another order), so a box can differ only where a score ties the threshold or a neighbour,
-    or an edge sits on a half pixel: with the shipped weights, the same boxes on 256 frames of
-    the evaluation park, and the README's precision/recall table on 960 more unchanged."""
-    net = copy.deepcopy(model).eval()
-    for block in net.modules():
-        if isinstance(block, nn.Sequential):
-            for i in range(len(block) - 1):
-                if isinstance(block[i], nn.Conv2d) and isinstance(block[i + 1], nn.BatchNorm2d):
-                    block[i] = fuse_conv_bn_eval(block[i], block[i + 1])
-                    block[i + 1] = nn.Identity()
-    return net.to(memory_format=torch.channels_last)
+class InferenceNet(nn.Module):
+    """A frozen copy of a :class:`CenterNet` that computes the same map faster on CPU, from
+    uint8 frames ``[N, 3, H, W]`` to ``[N, H/8, W/8, T + 4]`` (channels last).
+
+    What makes it faster (``benchmarks/detector_speed.py``):
+    - each batch norm folded into the convolution before it (eval statistics), and the
+      stem's weights divided by 255, so the frames are only cast to float, into a buffer
+      kept from call to call (a fresh 1.8 MB tensor per batch of 8 cost page faults that took
+      longer than the cast);
+    - the stem reads the frames as they come (channels first: making them channels-last
+      took longer than the convolution); its output and every layer after it are
+      channels-last, which oneDNN's convolutions run faster on these narrow layers;
+    - the 1 x 1 convolutions are matrix products over the channels-last pixels (PyTorch
+      sends a 1 x 1 convolution on channels-last input to its slow reference kernel).
+
+    Outputs match the model's to about 1e-5 (rounding in another order), so a box can differ
+    only where a score ties the threshold or a neighbour, or an edge sits on a half pixel.
+    """
+
+    def __init__(self, model: CenterNet) -> None:
+        super().__init__()
+        net = copy.deepcopy(model).eval()
+        for block in net.modules():
+            if isinstance(block, nn.Sequential):
+                for i in range(len(block) - 1):
+                    if isinstance(block[i], nn.Conv2d) and isinstance(block[i + 1], nn.BatchNorm2d):
+                        block[i] = fuse_conv_bn_eval(block[i], block[i + 1])
+                        block[i + 1] = nn.Identity()
+        with torch.no_grad():
+            net.stem[0].weight.mul_(1.0 / 255.0)
+        self.stem = net.stem
+        self.down8 = net.down8.to(memory_format=torch.channels_last)
+        self.down16 = net.down16.to(memory_format=torch.channels_last)
+        self.up8 = net.up8.to(memory_format=torch.channels_last)
+        self.lateral = (net.lateral8.weight[:, :, 0, 0].detach().clone(), net.lateral8.bias.detach().clone())
+        self.head = (net.head.weight[:, :, 0, 0].detach().clone(), net.head.bias.detach().clone())
+        self.requires_grad_(False)
+        self._buffer = torch.empty(0)
+
+    def forward(self, frames: np.ndarray) -> torch.Tensor:
+        """``[N, 3, H, W]`` uint8 -> ``[N, H/8, W/8, T + 4]`` float32."""
+        if self._buffer.shape[0] < frames.shape[0] or self._buffer.shape[1:] != frames.shape[1:]:
+            self._buffer = torch.empty(frames.shape, dtype=torch.float32)
+        x = self._buffer[: frames.shape[0]]
+        x.copy_(torch.from_numpy(np.ascontiguousarray(frames)))
+        f8 = self.down8(self.stem(x).contiguous(memory_format=torch.channels_last))
+        f16 = self.down16(f8)
+        lateral = F.linear(f8.permute(0, 2, 3, 1), *self.lateral).permute(0, 3, 1, 2)
+        p8 = self.up8(lateral + F.interpolate(f16, size=f8.shape[-2:], mode="nearest"))
+        return F.linear(p8.permute(0, 2, 3, 1), *self.head)
 
 
 class CNNDetector:
     """A trained :class:`CenterNet` as a :class:`games.vision.base.Detector`.
 
     Args:
-        model: The network (put in eval mode here). Detection runs :func:`inference_net` of
-            it as it is now: training it further does not change this detector.
+        model: The network (put in eval mode here). Detection runs an :class:`InferenceNet`
+            of it as it is now: training it further does not change this detector.
         types: Its types' names, in heatmap order.
         threshold: Score from which a peak is reported.
     """
@@ -142,7 +199,7 @@ class CNNDetector:
         if not 0.0 < float(threshold) < 1.0:
             raise ValueError(f"threshold must be in (0, 1), got {threshold!r}")
         self.model = model.eval()
-        self.net = inference_net(model)
+        self.net = InferenceNet(model)
         self.types = tuple(types)
         self.threshold = float(threshold)
 
@@ -155,11 +212,10 @@ class CNNDetector:
         if frames.shape[0] == 0:
             return []
         with torch.inference_mode():
-            x = frames_tensor(frames).contiguous(memory_format=torch.channels_last)
-            out = self.net(x).contiguous()  # decoding reads channel planes
+            out = self.net(frames)
         found = []
         for frame, (boxes, kinds, scores) in zip(frames, decode(out, len(self.types), self.threshold,
-                                                                frames.shape[2:])):
+                                                                frames.shape[2:], channels_last=True)):
             if not len(boxes):
                 found.append(no_detections())
                 continue

@@ -1,7 +1,7 @@
 """Training and scoring the park's object detector (:mod:`games.vision.detector`).
 
     evo vision train detector --out games/vision/weights/detector.pt --levels 1-16 \\
-        --frames 200 --epochs 8 --seed 0
+        --frames 500 --epochs 24 --seed 0
     evo vision eval detector --level-seed 0 --frames 960 --seed 1
 
 Frames and boxes come from :func:`games.vision.park_frames.park_frames` on parks generated
@@ -47,13 +47,13 @@ REG_AREA = 0.3
 class TrainConfig:
     """How the detector is trained."""
 
-    epochs: int = 8
+    epochs: int = 24
     """Passes over the training frames."""
     batch_size: int = 32
     """Frames per gradient step."""
     lr: float = 3e-3
     """AdamW's learning rate at its peak (one-cycle schedule)."""
-    width: int = 20
+    width: int = 16
     """Channels of the network at stride 4 (:class:`CenterNet`)."""
     seed: int = 0
     """Seeds the network's initialisation, the batches and the mirroring."""
@@ -231,7 +231,7 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     """``evo vision train detector``'s options."""
     parser.add_argument("--out", default=str(WEIGHTS), help="where to write the weights")
     parser.add_argument("--levels", default="1-16", help="park level seeds to train on, e.g. 1-12")
-    parser.add_argument("--frames", type=int, default=200, help="frames taken per level")
+    parser.add_argument("--frames", type=int, default=500, help="frames taken per level")
     parser.add_argument("--epochs", type=int, default=TrainConfig.epochs)
     parser.add_argument("--batch-size", type=int, default=TrainConfig.batch_size)
     parser.add_argument("--lr", type=float, default=TrainConfig.lr)

@@ -11,7 +11,9 @@ frame is shrunk to 64x64 and all of them go through the frozen encoder
 
 It also publishes the 64x64 frame it encoded as the info value ``frame64`` (record column
 ``info.frame64``: one ``[3, 64, 64]`` uint8 array per copy), so that a novelty model can read
-the frames a feature-observing policy saw (:mod:`objectives.rnd_novelty`).
+the frames a feature-observing policy saw, and sets ``game_spec.obs_encoder`` to the
+encoder's fingerprint, so a novelty model on the same encoder reads the features in the
+record's observations instead of encoding those frames again (:mod:`objectives.rnd_novelty`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from games.base import VecStep, VectorGame
-from games.vision.encoder import downscale, encode, load_encoder
+from games.vision.encoder import downscale, encode, fingerprint, load_encoder
 from games.wrappers import ObservationWrapper
 
 FRAME64_KEY = "frame64"
@@ -54,6 +56,7 @@ class Encode(ObservationWrapper):
     def __init__(self, game: VectorGame, weights: str | None = None) -> None:
         self.encoder = load_encoder(None if weights is None else Path(weights))
         super().__init__(game)
+        self.game_spec = dataclasses.replace(self.game_spec, obs_encoder=fingerprint(self.encoder))
         self.frames64 = np.zeros((self.num_envs, 3, 64, 64), dtype=np.uint8)
         """The 64x64 frames of the last observation."""
 

@@ -104,13 +104,38 @@ def test_the_seed_draws_the_networks(park_spec, seen: RolloutBatch) -> None:
     assert rnd(park_spec, seed=1).score(seen) != rnd(park_spec, seed=2).score(seen)
 
 
-def test_feature_observations_read_the_encoded_frames(park_spec) -> None:
+def test_feature_observations_are_read_not_encoded_again(park_spec) -> None:
     spec = wrapped_spec(park_spec, [("encode", {})])
     objective = rnd(spec)
-    assert objective.source == "frame64" and objective.requires == frozenset({"info.frame64"})
-    batch = park_batch(3, 0, copies=2, steps=10, encode=True, columns=objective.requires)
-    assert objective.score(batch) > 0 and objective.step_rewards(batch[1]).shape == (10,)
+    assert objective.source == "features" and objective.requires == frozenset({"obs"})
+    columns = frozenset({"obs", "info.frame64"})
+    batch = park_batch(3, 0, copies=2, steps=10, encode=True, columns=columns)
+    # The numbers of encoding the 64x64 frames the wrapper published (to rounding: oneDNN's
+    # convolutions sum in another order for another batch size).
+    again = rnd(spec, source="frame64")
+    assert again.requires == frozenset({"info.frame64"})
+    assert objective.score(batch) == pytest.approx(again.score(batch), rel=1e-6) and again.score(batch) > 0
+    np.testing.assert_allclose(objective.step_rewards(batch[1]), again.step_rewards(batch[1]), rtol=1e-5)
+    assert objective.step_rewards(batch[1]).shape == (10,)
+    objective.update(batch)
+    again.update(batch)
+    assert objective.score(batch) == pytest.approx(again.score(batch), rel=1e-4)
     with pytest.raises(ValueError, match="the encode wrapper publishes"):
-        objective.score(park_batch(3, 0, copies=1, steps=5, columns=frozenset({"info.frame64"})))
+        again.score(park_batch(3, 0, copies=1, steps=5, columns=frozenset({"info.frame64"})))
     with pytest.raises(ValueError, match=r"objectives\[0\].kwargs: rnd_novelty source obs needs uint8 RGB"):
         rnd(spec, source="obs")
+
+
+def test_features_of_another_encoder_are_not_read(park_spec, tmp_path: Path) -> None:
+    from games.vision.encoder import InverseDynamics, save_model
+
+    torch.manual_seed(0)
+    other = tmp_path / "other.pt"
+    save_model(InverseDynamics(9), other, {})
+    spec = wrapped_spec(park_spec, [("encode", {"weights": str(other)})])
+    assert rnd(spec).source == "frame64"  # auto: the shipped encoder would misread them
+    with pytest.raises(ValueError, match=r"rnd_novelty source features needs observations made by its own encoder"):
+        rnd(spec, source="features")
+    # Any wrapper after encode makes the observations something else.
+    stacked = wrapped_spec(park_spec, [("encode", {}), ("frame_stack", {"k": 2})])
+    assert stacked.obs_encoder == "" and rnd(stacked).source == "frame64"

@@ -17,7 +17,8 @@ from evo.policy import PolicySpec, PopulationActor  # noqa: E402
 from evo.rollout import draw_episodes, play  # noqa: E402
 from games.doom_park import DoomParkVector  # noqa: E402
 from games.vision.encode_wrapper import FRAME64_KEY, Encode  # noqa: E402
-from games.vision.encoder import DEFAULT_WEIGHTS, FrameEncoder, InverseDynamics, load_model, save_model  # noqa: E402
+from games.vision.encoder import (DEFAULT_WEIGHTS, InverseDynamics, _Inference, encode, load_model,  # noqa: E402
+                                  save_model)
 from games.wrappers import wrapped_spec  # noqa: E402
 
 
@@ -45,10 +46,13 @@ def test_frames_become_float32_features_and_identical_frames_identical_features(
         assert frames.shape == (3,) and frames.dtype == object
         assert frames[0].shape == (3, 64, 64) and frames[0].dtype == np.uint8
         np.testing.assert_array_equal(frames[0], game.frames64[0])
-        # What the policy observes is what the encoder makes of the published frame.
+        # What the policy observes is what the encoder makes of the published frame: exactly
+        # what encode() gives, and the trained network's features but for rounding (encode
+        # runs a copy with the input's scaling folded into the first convolution).
+        np.testing.assert_array_equal(out.obs, encode(game.encoder, np.stack(frames)))
         with torch.no_grad():
             again = game.encoder(torch.from_numpy(np.stack(frames))).numpy()
-        np.testing.assert_allclose(out.obs, again, atol=1e-6)
+        np.testing.assert_allclose(out.obs, again, atol=1e-5)
     finally:
         game.close()
 
@@ -68,7 +72,7 @@ def test_encode_refuses_what_is_not_uint8_frames(weights: Path) -> None:
 
 def test_a_population_plays_on_features_one_forward_a_step(weights: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     calls = {"encoder": [], "policy": 0}
-    encoder_forward, policy_logits = FrameEncoder.forward, PopulationActor.logits
+    encoder_forward, policy_logits = _Inference.forward, PopulationActor.logits
 
     def count_encoder(self, frames):
         calls["encoder"].append(frames.shape[0])
@@ -78,7 +82,7 @@ def test_a_population_plays_on_features_one_forward_a_step(weights: Path, monkey
         calls["policy"] += 1
         return policy_logits(self, obs)
 
-    monkeypatch.setattr(FrameEncoder, "forward", count_encoder)
+    monkeypatch.setattr(_Inference, "forward", count_encoder)  # encode()'s network
     monkeypatch.setattr(PopulationActor, "logits", count_policy)
     policies, episodes, steps = 3, 2, 6
     game = Encode(DoomParkVector(policies * episodes, level_seed=2, max_steps=steps), weights=str(weights))
