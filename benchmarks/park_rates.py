@@ -44,6 +44,8 @@ PIPELINES: dict[str, tuple[tuple, dict, bool]] = {
     "detect + encode, MLP population, novelty": ((("detect", ()), ("encode", ())), MLP, False),
     "detect + encode, MLP population, novelty + visual oracle": ((("detect", ()), ("encode", ())), MLP, True),
     "detect, CNN population, novelty + visual oracle": ((("detect", ()),), CNN, True),
+    "detect every 2 + encode, MLP population, novelty + visual oracle": (
+        (("detect", (("every", 2),)), ("encode", ())), MLP, True),
     "detect every 4 + encode, MLP population, novelty + visual oracle": (
         (("detect", (("every", 4),)), ("encode", ())), MLP, True),
 }

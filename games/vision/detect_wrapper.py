@@ -9,7 +9,7 @@ its crops cut from the unmasked frame; a copy that did not step holds ``None``, 
 object-valued info key. The step contract has no info at reset, so the detections of a
 reset's first frames are kept in :attr:`Detect.detections` (always the latest per copy).
 
-The detector is most of the pixel pipeline's cost (36M multiply-adds a frame against about
+The detector is the pixel pipeline's largest cost (about 8M multiply-adds a frame against
 1.4M for the encoder), so ``every: k`` runs it on a copy's reset frame and then on every k-th
 step only. In between, the frame is masked with the copy's last boxes (objects drift a few
 pixels a step as the agent moves) and ``info.detections`` carries those boxes without crops:

@@ -1,7 +1,7 @@
 """Training and scoring the park's object detector (:mod:`games.vision.detector`).
 
-    evo vision train detector --out games/vision/weights/detector.pt --levels 1-16 \\
-        --frames 500 --epochs 24 --seed 0
+    evo vision train detector --out games/vision/weights/detector.pt --levels 1-16,18-25 \\
+        --frames 500 --epochs 30 --seed 0
     evo vision eval detector --level-seed 0 --frames 960 --seed 1
 
 Frames and boxes come from :func:`games.vision.park_frames.park_frames` on parks generated
@@ -47,7 +47,7 @@ REG_AREA = 0.3
 class TrainConfig:
     """How the detector is trained."""
 
-    epochs: int = 24
+    epochs: int = 30
     """Passes over the training frames."""
     batch_size: int = 32
     """Frames per gradient step."""
@@ -230,7 +230,7 @@ def pick_threshold(model: CenterNet, data: LabelledFrames) -> float:
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     """``evo vision train detector``'s options."""
     parser.add_argument("--out", default=str(WEIGHTS), help="where to write the weights")
-    parser.add_argument("--levels", default="1-16", help="park level seeds to train on, e.g. 1-12")
+    parser.add_argument("--levels", default="1-16,18-25", help="park level seeds to train on, e.g. 1-12")
     parser.add_argument("--frames", type=int, default=500, help="frames taken per level")
     parser.add_argument("--epochs", type=int, default=TrainConfig.epochs)
     parser.add_argument("--batch-size", type=int, default=TrainConfig.batch_size)
