@@ -6,6 +6,7 @@ the policy architecture, the objectives and oracles with their contexts, and the
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -14,11 +15,12 @@ import numpy as np
 
 from evo.agents import AgentKind, agent_kind
 from evo.config import ConfigError, Experiment, PolicyConfig, game_factory
-from evo.game_facts import GameFacts, game_label
+from evo.game_facts import GameFacts, game_label, read_game_facts
+from evo.probe import learn_cells, play_probe
 from evo.policy import PolicySpec
 from games.base import GameSpec, GameSpecError
 from games.gym_copy import close_env
-from games.rollout import info_keys
+from games.rollout import RolloutBatch, info_keys
 from objectives import build_objectives
 from oracles import build_oracles
 from oracles.component import Component, Context
@@ -62,6 +64,39 @@ def _game_spec(factory: Any) -> GameSpec:
     except GAME_REFUSALS as exc:
         why = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise ConfigError(f"game.kwargs: {factory.label} cannot be made with {dict(factory.kwargs)}: {why}") from None
+
+
+def _components(exp: Experiment, spec: GameSpec, context: Context) -> tuple[list[Any], list[Any]]:
+    """The experiment's objectives and oracles on a game of ``spec``."""
+    try:
+        return (build_objectives([(o.name, o.kwargs) for o in exp.objectives], spec, context),
+                build_oracles([(o.name, o.kwargs) for o in exp.oracles], spec, context))
+    except ValueError as exc:  # a component that cannot work on this game
+        raise ConfigError(str(exc)) from None
+
+
+def _learn_cells(exp: Experiment, factory: Any, spec: GameSpec, run_dir: Path | None,
+                 columns: frozenset[str]) -> tuple[Any, GameSpec, RolloutBatch | None]:
+    """The factory and spec with the cells of the game's open features (read back from the
+    run directory, or learned by the probe), and the probe's record where it played."""
+    raw = spec if not factory.wrappers else _game_spec(replace(factory, wrappers=()))
+    learned, probe = _saved_cells(run_dir, spec), None
+    if learned is None:
+        probe, learned = learn_cells(replace(factory, known_spec=raw), spec, exp.seed, columns)
+    cells = {"feature_low": learned.feature_low, "feature_high": learned.feature_high}
+    return replace(factory, known_spec=replace(raw, **cells)), replace(spec, **cells), probe
+
+
+def _saved_cells(run_dir: Path | None, spec: GameSpec) -> GameSpec | None:
+    """The learned spec a run directory's ``game.json`` holds for this game, if it holds one."""
+    try:
+        saved = read_game_facts(run_dir) if run_dir is not None else None
+    except (OSError, ValueError, KeyError, TypeError):  # unreadable: the probe learns them again
+        return None
+    if saved is None or not saved.spec.cells_known:
+        return None
+    same = (saved.spec.feature_names, saved.spec.feature_open) == (spec.feature_names, spec.feature_open)
+    return saved.spec if same else None
 
 
 WUJI_POLICIES = 60
@@ -108,9 +143,25 @@ class Built:
     facts: GameFacts
     truth: Any | None = None
 
+    probe: RolloutBatch | None = None
+    """The probe's episodes (:mod:`evo.probe`), played when the game's cells were learned."""
+    learns_cells: bool = False
+    """The game declares no bounds for some state feature: its cells were learned by a probe
+    (or read back from the run directory's ``game.json``)."""
+    probe_s: float = 0.0
+    """Wall seconds the probe took while the experiment was built (part of the run's time)."""
+
     @classmethod
-    def from_experiment(cls, exp: Experiment, run_dir: Path | None = None) -> "Built":
-        """Build it all; components get their contexts (``run_dir`` None: no run directory)."""
+    def from_experiment(cls, exp: Experiment, run_dir: Path | None = None, *,
+                        cells_from: Path | None = None) -> "Built":
+        """Build it all; components get their contexts (``run_dir`` None: no run directory).
+
+        A game that declares no bounds for some state feature has its cells learned by the
+        probe (:mod:`evo.probe`), or read back from the ``game.json`` of ``cells_from``
+        (``run_dir`` unless given) where the run already learned them, so that a resumed run,
+        a replay and an evaluation cut states as the run did.
+        """
+        cells_from = run_dir if cells_from is None else cells_from
         factory = game_factory(exp)
         spec = _game_spec(factory)
         policy_spec = build_policy_spec(exp.policy, spec)
@@ -120,27 +171,38 @@ class Built:
         env = factory.make_env()
         facts = GameFacts.of_game(game_label(exp.game.model_dump(mode="json")), spec, env.unwrapped)
         truth = env.unwrapped if facts.has_truth else None
+        probe, probe_s = None, 0.0
         try:
             if exp.budget.until_all_found and not facts.injected:
                 raise ConfigError(
                     f"budget.until_all_found: game {facts.label!r} declares no injected bugs to find "
                     "(expected a game with injected_bugs and match, or until_all_found: false)"
                 )
-            context = Context(exp.seed, exp.device, run_dir, facts)
-            try:
-                objectives = build_objectives([(o.name, o.kwargs) for o in exp.objectives], spec, context)
-                oracles = build_oracles([(o.name, o.kwargs) for o in exp.oracles], spec, context)
-            except ValueError as exc:  # a component that cannot work on this game
-                raise ConfigError(str(exc)) from None
+            objectives, oracles = _components(exp, spec, Context(exp.seed, exp.device, run_dir, facts))
+            # A Gymnasium game hands on the info keys some component records (numpy games all).
+            required = frozenset().union(*(c.requires for c in [*objectives, *oracles]))
+            factory = replace(factory, info_keys=info_keys(required))
+            if not spec.cells_known:  # components cut states into cells: build them again
+                started = time.perf_counter()
+                factory, spec, probe = _learn_cells(exp, factory, spec, cells_from, required)
+                probe_s = time.perf_counter() - started if probe is not None else 0.0
+                facts = replace(facts, spec=spec)
+                objectives, oracles = _components(exp, spec, Context(exp.seed, exp.device, run_dir, facts))
         except BaseException:
             close_env(env)
             raise
         if truth is None:
             close_env(env)  # a game whose close hangs is left behind, not waited for
-        # A Gymnasium game hands on the info keys some component records (numpy games all).
-        required = frozenset().union(*(c.requires for c in [*objectives, *oracles]))
-        factory = replace(factory, info_keys=info_keys(required))
-        return cls(exp, factory, spec, policy_spec, objectives, oracles, facts, truth)
+        learns = factory.known_spec is not None
+        return cls(exp, factory, spec, policy_spec, objectives, oracles, facts, truth, probe, learns, probe_s)
+
+    def first_episodes(self) -> RolloutBatch | None:
+        """The probe's episodes, which a run's first generation observes before its own
+        (None for a game whose cells are declared): played now where they were not, for a
+        run started again in a run directory whose ``game.json`` already holds its cells."""
+        if self.learns_cells and self.probe is None:
+            self.probe = play_probe(self.factory, self.spec, self.exp.seed, self.columns)
+        return self.probe
 
     @property
     def components(self) -> list[Component]:

@@ -9,6 +9,7 @@ which the CLI prints before exiting with code 2.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, Literal, Sequence
 
@@ -360,16 +361,28 @@ def game_factory(exp: Experiment):  # -> games.GameFactory (import kept lazy for
     """The :class:`games.GameFactory` of an experiment."""
     from games import GameFactory
 
+    from evo.game_config import DEFAULT_STEP_TIMEOUT_S
+
     g = exp.game
-    return GameFactory(
+    factory = GameFactory(
         name=g.name,
         entry_point=g.entry_point,
         gym_id=g.gym_id,
         kwargs=tuple(sorted(g.kwargs.items())),
-        step_timeout_s=g.step_timeout_s,
         max_rss_mb=g.max_rss_mb,
         wrappers=tuple((w.name, tuple(sorted(w.kwargs.items()))) for w in g.wrappers),
     )
+    # A game the project did not write runs isolated unless the YAML says otherwise.
+    isolated = g.isolated if g.isolated is not None else (
+        g.step_timeout_s is not None or not factory.has_vector_form()
+    )
+    if isolated and factory.has_vector_form():
+        raise ConfigError(
+            f"game.isolated: {factory.label} is a numpy vector game stepped in one call; "
+            "only Gymnasium games (entry_point, gym_id) run in processes of their own"
+        )
+    step_timeout_s = (g.step_timeout_s or DEFAULT_STEP_TIMEOUT_S) if isolated else None
+    return replace(factory, step_timeout_s=step_timeout_s)
 
 
 def dump_experiment(exp: Experiment) -> str:

@@ -7,7 +7,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-__all__ = ["GameConfig", "WrapperConfig"]
+__all__ = ["DEFAULT_STEP_TIMEOUT_S", "GameConfig", "WrapperConfig"]
+
+DEFAULT_STEP_TIMEOUT_S = 10.0
+"""A step of an isolated copy slower than this is a hang: far above any frame a game draws
+(tens of milliseconds at worst), below what a user waits before calling a game stuck."""
 
 
 class WrapperConfig(BaseModel):
@@ -31,16 +35,24 @@ class GameConfig(BaseModel):
     entry_point: str | None = Field(None, description="'package.module:Class' of a gymnasium.Env.")
     gym_id: str | None = Field(None, description="A Gymnasium id, e.g. CartPole-v1.")
     kwargs: dict[str, Any] = Field(default_factory=dict, description="Passed to the game's constructor.")
+    isolated: bool | None = Field(
+        None,
+        description="Run each copy of a Gymnasium game in its own process, so that a copy that "
+        "crashes its process, hangs (step_timeout_s) or leaks (max_rss_mb) is a crash bug and "
+        "the search goes on. Null: isolated for every game played through the Gymnasium adapter "
+        "(entry_point, gym_id, plugins), in-process for the project's numpy games, which have "
+        "no adapter to isolate. false: in-process, faster, for a game trusted not to fail so.",
+    )
     step_timeout_s: float | None = Field(
         None,
         gt=0,
-        description="Run each copy of a Gymnasium game in its own process and count a step "
-        "slower than this as a hang (a crash bug). Null: in-process, no hang detection.",
+        description="With isolated copies: a step slower than this many seconds is a hang (a crash "
+        "bug; the copy is restarted). Null: 10 s. Setting it asks for isolated copies.",
     )
     max_rss_mb: float | None = Field(
         2048.0,
         gt=0,
-        description="With step_timeout_s set: a copy whose process (and any process it started) "
+        description="With isolated copies: a copy whose process (and any process it started) "
         "holds more resident memory than this many MiB is killed, reported as a crash bug "
         "(GameOutOfMemory) and restarted. Null: no bound. A game run in-process is not bounded.",
     )
@@ -56,4 +68,6 @@ class GameConfig(BaseModel):
         given = [k for k in ("name", "entry_point", "gym_id") if getattr(self, k) is not None]
         if len(given) != 1:
             raise ValueError("give exactly one of name, entry_point, gym_id")
+        if self.isolated is False and self.step_timeout_s is not None:
+            raise ValueError("step_timeout_s detects hangs of isolated copies; drop it or isolated: false")
         return self

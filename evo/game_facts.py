@@ -63,6 +63,27 @@ class GameFacts:
         preferred = None if pathway is None else np.asarray(pathway, dtype=bool)
         return cls(label, spec, has_truth, injected, walls, tuple(getattr(game, "oois", ())), preferred)
 
+    def map_cells(self, features: Any) -> np.ndarray:
+        """``[..., 2]`` (row, column) on the map of states ``[..., F]``: the buckets of the
+        first two state features (row 0 for a game with one)."""
+        b = self.spec.buckets(np.asarray(features, dtype=np.float64))
+        return b[..., :2] if b.shape[-1] >= 2 else np.stack([np.zeros_like(b[..., 0]), b[..., 0]], axis=-1)
+
+    def map_frame(self, cells: Any = ()) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The part of the map to draw: ``((first row, first column), (rows, columns))``.
+
+        The game's ``feature_bins`` cells, grown to hold ``cells`` ``[K, 2]``: an open
+        feature's cells go on past its first bins (``GameSpec.feature_open``), and a map must
+        show every cell a run reached there.
+        """
+        bins = self.spec.feature_bins
+        shape = np.array([bins[0], bins[1]] if len(bins) >= 2 else [1, bins[0]], dtype=np.int64)
+        low, high = np.zeros(2, dtype=np.int64), shape - 1
+        cells = np.asarray(cells, dtype=np.int64).reshape(-1, 2)
+        if len(cells):
+            low, high = np.minimum(low, cells.min(axis=0)), np.maximum(high, cells.max(axis=0))
+        return (int(low[0]), int(low[1])), (int(high[0] - low[0] + 1), int(high[1] - low[1] + 1))
+
     def to_json(self) -> dict[str, Any]:
         """``game.json``'s content: label, spec, injected bugs (None without ground truth),
         map (a nested list, None without one), objects of interest (a list, empty without)

@@ -85,7 +85,7 @@ def load_player(run_dir: Path, select: str = "best", objective: str | None = Non
     if ckpt_path is None:
         raise EvaluationError(f"{run_dir}: no checkpoint (not one generation finished)")
     exp = load_experiment(run_dir / rundir.CONFIG)
-    built = Built.from_experiment(exp)
+    built = Built.from_experiment(exp, cells_from=run_dir)
     ckpt = load_checkpoint(ckpt_path)
     for obj, state in zip(built.objectives, ckpt.meta.get("objectives", [])):
         if state is not None:

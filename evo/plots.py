@@ -162,13 +162,11 @@ def pareto_fronts(runs: Sequence[RunData], path: str | Path) -> Path:
     return _save(fig, path)
 
 
-def _visited_grid(coverage: dict, facts: GameFacts) -> np.ndarray:
-    """The coverage tracker's map cells as a ``[bins0, bins1]`` bool grid of the first two
-    features (others projected away). Runs from before bucket keys were hashed kept only
-    mixed-radix keys over ``feature_bins``; those are decoded instead."""
+def _visited_cells(coverage: dict, facts: GameFacts) -> np.ndarray:
+    """The coverage tracker's map cells ``[K, 2]`` (row, column) of the first two features
+    (others projected away). Runs from before bucket keys were hashed kept only mixed-radix
+    keys over ``feature_bins``; those are decoded instead."""
     radix = np.asarray(facts.spec.feature_bins, dtype=np.int64)
-    shape = (int(radix[0]), int(radix[1])) if len(radix) >= 2 else (1, int(radix[0]))
-    grid = np.zeros(shape, dtype=bool)
     if "cells" in coverage:
         cells = np.asarray(coverage["cells"], dtype=np.int64).reshape(-1, min(len(radix), 2))
     else:
@@ -178,16 +176,8 @@ def _visited_grid(coverage: dict, facts: GameFacts) -> np.ndarray:
             cells[:, j] = rest % radix[j]
             rest = rest // radix[j]
     if len(radix) >= 2:
-        grid[cells[:, 0], cells[:, 1]] = True
-    else:
-        grid[0, cells[:, 0]] = True
-    return grid
-
-
-def _cell(features: Sequence[float], facts: GameFacts) -> tuple[int, int]:
-    """(row, column) on the map of a state: buckets of its first two features."""
-    b = facts.spec.buckets(np.asarray(features, dtype=np.float64))
-    return (int(b[0]), int(b[1])) if len(b) >= 2 else (0, int(b[0]))
+        return cells[:, :2]
+    return np.stack([np.zeros(len(cells), dtype=np.int64), cells[:, 0]], axis=1)
 
 
 def coverage_maps(runs: Sequence[RunData], path: str | Path) -> Path | None:
@@ -214,29 +204,31 @@ def coverage_maps(runs: Sequence[RunData], path: str | Path) -> Path | None:
             ax.set_axis_off()
         for ax, (name, group) in zip(row, strategies.items()):
             facts = game_facts(group[0])
-            share = None
-            for run in group:
-                ckpt = latest_checkpoint(run.path)
-                if ckpt is None:
-                    continue
-                grid = _visited_grid(load_checkpoint(ckpt).meta["coverage"], facts)
-                share = grid.astype(float) if share is None else share + grid
-            if share is None:
+            visited = [_visited_cells(load_checkpoint(ckpt).meta["coverage"], facts)
+                       for ckpt in map(latest_checkpoint, (run.path for run in group)) if ckpt is not None]
+            if not visited:
                 ax.set_axis_off()
                 continue
-            share /= len(group)
-            image = ax.imshow(np.where(share > 0, share, np.nan), cmap=VISITED, vmin=0, vmax=1,
-                              interpolation="nearest")
-            if facts.walls is not None and facts.walls.shape == share.shape:
-                walls = np.where(facts.walls > 0, 1.0, np.nan)
-                ax.imshow(walls, cmap="Greys", vmin=0, vmax=1.2, alpha=0.9, interpolation="nearest")
             found: dict[tuple[str, tuple[int, int]], None] = {}
             for run in group:
                 for kind, state in zip(run.bugs.get("kind", []), run.bugs.get("state", [])):
-                    found[(kind, _cell(state, facts))] = None
-            if facts.injected:
-                cells = np.array([_cell(b.location, facts) for b in facts.injected])
-                ax.scatter(cells[:, 1], cells[:, 0], s=30, facecolors="none", edgecolors="grey",
+                    found[(kind, tuple(int(v) for v in facts.map_cells(state)))] = None
+            injected = facts.map_cells([b.location for b in facts.injected]).reshape(-1, 2)
+            origin, shape = facts.map_frame(np.concatenate([*visited, injected, np.array([c for _, c in found]).reshape(-1, 2)]))
+            share = np.zeros(shape)
+            for cells in visited:
+                grid = np.zeros(shape, dtype=bool)
+                grid[cells[:, 0] - origin[0], cells[:, 1] - origin[1]] = True
+                share += grid
+            share /= len(group)
+            extent = (origin[1] - 0.5, origin[1] + shape[1] - 0.5, origin[0] + shape[0] - 0.5, origin[0] - 0.5)
+            image = ax.imshow(np.where(share > 0, share, np.nan), cmap=VISITED, vmin=0, vmax=1,
+                              interpolation="nearest", extent=extent)
+            if facts.walls is not None and facts.walls.shape == share.shape and origin == (0, 0):
+                walls = np.where(facts.walls > 0, 1.0, np.nan)
+                ax.imshow(walls, cmap="Greys", vmin=0, vmax=1.2, alpha=0.9, interpolation="nearest", extent=extent)
+            if len(injected):
+                ax.scatter(injected[:, 1], injected[:, 0], s=30, facecolors="none", edgecolors="grey",
                            linewidths=0.8, label="injected")
             for kind, colour in KIND_COLOURS.items():
                 cells = np.array([c for k, c in found if k == kind])

@@ -66,7 +66,7 @@ def replay(run_dir: str | Path, bug_id: int, repeats: int = 3) -> ReplayResult:
     run_dir = Path(run_dir)
     record = find_bug(run_dir, bug_id)
     exp = load_experiment(run_dir / rundir.CONFIG)
-    built = Built.from_experiment(exp)
+    built = Built.from_experiment(exp, cells_from=run_dir)
     try:
         oracle_names = [o.name for o in exp.oracles]
         if record["oracle"] not in oracle_names:

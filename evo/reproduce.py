@@ -48,7 +48,7 @@ class Reproducer:
                  game_kwargs: Mapping[str, Any] | None = None) -> None:
         self.run_dir = Path(run_dir)
         exp = load_experiment(self.run_dir / rundir.CONFIG)
-        self.built = Built.from_experiment(exp)
+        self.built = Built.from_experiment(exp, cells_from=self.run_dir)
         self._games: dict[int, VectorGame] = {}
         if game_kwargs:
             factory = self.built.factory

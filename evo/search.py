@@ -83,7 +83,7 @@ class Search:
         self.spec = self.built.spec
         self.archive = BugArchive()
         self.tracker = CoverageTracker(self.spec)
-        self.counters = Counters()
+        self.counters = Counters(wall_offset=self.built.probe_s)  # the probe is the run's play
         seq = np.random.SeedSequence(exp.seed)
         # One stream per use, so that changing one part (say, fine-tuning steps) leaves the
         # draws of the others as they were.
@@ -91,7 +91,7 @@ class Search:
             np.random.default_rng(s) for s in seq.spawn(4)
         )
         self.executor = Executor(exp.parallel, exp.torch_threads)
-        self.seconds: dict[str, float] = defaultdict(float)
+        self.seconds: dict[str, float] = defaultdict(float, evaluation=self.built.probe_s)
         """Wall seconds spent per phase (evaluation, fine-tuning, oracles, selection, bookkeeping)."""
         self.population: Population | None = None
         self.senses = [o.sense for o in self.built.objectives]
@@ -213,6 +213,9 @@ class Search:
 
     def _initial(self) -> Population:
         s = self.exp.search
+        probe = self.built.first_episodes()
+        if probe is not None:  # the episodes that set the game's cells are play too
+            self._observe(probe)
         genomes = self.built.agents.init_genomes(s.population, self.rng_init)
         return self._score(genomes, self._new_ids(s.population))
 

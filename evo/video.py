@@ -147,7 +147,8 @@ def write_video(run_dir: str | Path, bug_id: int, path: str | Path, fps: int = F
 def _record(game: Any, record: dict[str, Any], facts: GameFacts, writer: Any, path: Path, fps: int) -> Video:
     actions = [int(a) for a in record["actions"]]
     names = getattr(game, "action_names", None)
-    drawing = MapDrawing(facts)
+    reach = facts.map_cells(np.asarray([record["state"], record["next_state"]], dtype=np.float64))
+    drawing = MapDrawing(facts, tuple(tuple(int(v) for v in c) for c in reach))
     bug_step = int(record["step"])
     bug_cell = drawing.cells(np.asarray([record["next_state"]]))[0]
     header = f"bug {record['id']}, {record['kind']}"

@@ -107,11 +107,17 @@ class MapDrawing:
     """
 
     facts: GameFacts
+    reach: tuple[tuple[int, int], ...] = ()
+    """Cells the map must show beyond the game's first ``feature_bins`` (an open feature's,
+    such as where the bug showed); the agent's trace is drawn clamped into the frame."""
+
+    @property
+    def _frame(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        return self.facts.map_frame(np.asarray(self.reach, dtype=np.int64).reshape(-1, 2))
 
     @property
     def grid_shape(self) -> tuple[int, int]:
-        bins = self.facts.spec.feature_bins
-        return (int(bins[0]), int(bins[1])) if len(bins) >= 2 else (1, int(bins[0]))
+        return self._frame[1]
 
     @property
     def cell_px(self) -> int:
@@ -123,11 +129,12 @@ class MapDrawing:
         return rows * self.cell_px, cols * self.cell_px
 
     def cells(self, features: np.ndarray) -> list[tuple[int, int]]:
-        """(row, column) on the map of each state in ``features`` ``[T, F]``."""
-        b = self.facts.spec.buckets(np.asarray(features, dtype=np.float64))
-        if b.shape[-1] >= 2:
-            return [(int(r), int(c)) for r, c in b[:, :2]]
-        return [(0, int(c)) for c in b[:, 0]]
+        """(row, column) in the frame of each state in ``features`` ``[T, F]``."""
+        (row0, col0), (rows, cols) = self._frame
+        cells = self.facts.map_cells(np.asarray(features, dtype=np.float64)).reshape(-1, 2)
+        rows_at = np.clip(cells[:, 0] - row0, 0, rows - 1)
+        cols_at = np.clip(cells[:, 1] - col0, 0, cols - 1)
+        return [(int(r), int(c)) for r, c in zip(rows_at, cols_at)]
 
     def draw(self, trace: Sequence[tuple[int, int]], bug_cell: tuple[int, int] | None) -> np.ndarray:
         """The level with the cells of ``trace`` (oldest first, the agent at its end).

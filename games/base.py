@@ -52,6 +52,12 @@ class GameSpec:
             made of the game's frames (the ``encode`` wrapper): that encoder's fingerprint
             (:func:`games.vision.encoder.fingerprint`), so a component built on the same
             encoder reads them instead of encoding the frames again; empty otherwise.
+        feature_open: Per feature, True where the game declared no bounds for it: its cells
+            are ``(feature_high - feature_low) / feature_bins`` wide and go on past both
+            ends, so that a place the first episodes never reached is still a cell of its own
+            (never clipped into an edge bucket). Keys of a spec with an open feature are
+            hashed. Empty: every feature is bounded. An open feature whose ``feature_high``
+            equals its ``feature_low`` has no cell size yet (:attr:`cells_known`).
     """
 
     obs_shape: tuple[int, ...]
@@ -63,10 +69,22 @@ class GameSpec:
     max_steps: int
     obs_dtype: str = "float32"
     obs_encoder: str = ""
+    feature_open: tuple[bool, ...] = ()
 
     def __post_init__(self) -> None:
         if self.obs_dtype not in OBS_DTYPES:
             raise GameSpecError(f"game_spec.obs_dtype is {self.obs_dtype!r}; expected one of {', '.join(OBS_DTYPES)}")
+        if self.feature_open and len(self.feature_open) != len(self.feature_names):
+            raise GameSpecError(
+                f"game_spec.feature_open has {len(self.feature_open)} entries for "
+                f"{len(self.feature_names)} features"
+            )
+
+    @property
+    def cells_known(self) -> bool:
+        """Every open feature has a cell size (see ``feature_open``); a spec without one
+        cannot bucket states yet: its cells are learned from the run's first episodes."""
+        return all(h > lo for o, lo, h in zip(self.feature_open, self.feature_low, self.feature_high) if o)
 
     @property
     def n_features(self) -> int:
@@ -80,19 +98,28 @@ class GameSpec:
             bins: intervals per feature; the game's ``feature_bins`` when omitted.
 
         Returns:
-            ``[..., F]`` int64 bucket indices in ``[0, bins)``; values outside the bounds
-            are clipped into the first or last bucket.
+            ``[..., F]`` int64 bucket indices in ``[0, bins)``; values of a bounded feature
+            outside its bounds are clipped into the first or last bucket, those of an open
+            feature (``feature_open``) get the cells beyond, numbered on (-1, bins, ...).
         """
         bins_arr = np.asarray(self.feature_bins if bins is None else bins, dtype=np.float64)
         low = np.asarray(self.feature_low, dtype=np.float64)
         high = np.asarray(self.feature_high, dtype=np.float64)
         width = np.where(high > low, high - low, 1.0)
         idx = np.floor((np.asarray(features, dtype=np.float64) - low) / width * bins_arr)
-        return np.clip(idx, 0, bins_arr - 1).astype(np.int64)
+        if not any(self.feature_open):
+            return np.clip(idx, 0, bins_arr - 1).astype(np.int64)
+        # An open feature's cells go on without end; int64 holds any cell a float reaches
+        # within 2**62 cell widths of the origin (a NaN or inf feature is the game's error).
+        top = np.where(np.asarray(self.feature_open), 2.0**62, bins_arr - 1)
+        bottom = np.where(np.asarray(self.feature_open), -(2.0**62), 0)
+        return np.clip(np.nan_to_num(idx), bottom, top).astype(np.int64)
 
     def key_space(self, bins: Sequence[int] | None = None) -> int | None:
         """How many bucket keys there can be when keys are dense (see :meth:`bucket_keys`);
         None when the bucket space is too large and keys are hashes."""
+        if any(self.feature_open):
+            return None  # cells without end: only a hash names them all
         n = math.prod(int(b) for b in (self.feature_bins if bins is None else bins))
         return n if n <= DENSE_KEYS else None
 

@@ -63,9 +63,9 @@ import numpy as np
 from games.base import GameError, GameSpec, GameSpecError, VecStep
 from games.gym_copy import InProcessRunner, game_error, info_column
 from games.gym_process import ProcessRunner
-from games.gym_spec import DEFAULT_BINS, DEFAULT_BOUND, DEFAULT_MAX_STEPS, HUGE_BOUND
+from games.gym_spec import DEFAULT_BINS, DEFAULT_MAX_STEPS, HUGE_BOUND
 
-__all__ = ["DEFAULT_BINS", "DEFAULT_BOUND", "DEFAULT_MAX_STEPS", "HUGE_BOUND", "GymVectorGame", "game_error"]
+__all__ = ["DEFAULT_BINS", "DEFAULT_MAX_STEPS", "HUGE_BOUND", "GymVectorGame", "game_error"]
 
 
 class GymVectorGame:
@@ -83,6 +83,8 @@ class GymVectorGame:
             holds more resident memory than this (MiB) is killed and reported as
             ``GameOutOfMemory``, a leak bounded instead of the machine's memory exhausted.
             None: no bound.
+        spec: The spec the engine already holds for this game (its learned cells): every
+            copy takes it instead of deriving one. None: derived from the first copy.
 
     Raises:
         GameSpecError: The game's action space is not ``Discrete``, or its spec contradicts
@@ -103,6 +105,7 @@ class GymVectorGame:
         step_timeout_s: float | None = None,
         info_keys: Sequence[str] = (),
         max_rss_mb: float | None = None,
+        spec: GameSpec | None = None,
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
@@ -113,9 +116,9 @@ class GymVectorGame:
         self.num_envs = int(num_envs)
         self.step_timeout_s = step_timeout_s
         self._runner: InProcessRunner | ProcessRunner = (
-            InProcessRunner(make_env, self.num_envs, info_keys)
+            InProcessRunner(make_env, self.num_envs, info_keys, spec)
             if step_timeout_s is None
-            else ProcessRunner(make_env, self.num_envs, step_timeout_s, info_keys, max_rss_mb)
+            else ProcessRunner(make_env, self.num_envs, step_timeout_s, info_keys, max_rss_mb, spec)
         )
         self.info_keys = tuple(info_keys)
         self.game_spec: GameSpec = self._runner.spec

@@ -18,8 +18,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from games.base import GameError, GameSpecError
-from games.gym_spec import PROBE_EPISODES, PROBE_STEPS, EnvFacts, derive, with_learned_bounds
+from games.base import GameError, GameSpec, GameSpecError
+from games.gym_spec import EnvFacts, derive
 
 
 def game_error(exc: BaseException) -> GameError:
@@ -58,9 +58,10 @@ GAME_FAULTS = (Exception, SystemExit)
 """What a game's code may raise that is the game's fault. ``KeyboardInterrupt`` is not: the
 user pressed Ctrl-C and the engine must stop."""
 
-_LEARNED: dict[str, Any] = {}
-"""Specs with learned bounds, per game (``repr`` of its ``make_env``), so that a process
-probes a game once however many copies it makes."""
+FIRST_RESETS = 8
+"""Seeds (0, 1, ...) a game without a spec is reset with until one gives the first state
+features, whose count its spec needs; a game none of whose first resets works cannot be
+played at all, which is one line at start."""
 
 
 class GameCopy:
@@ -70,12 +71,22 @@ class GameCopy:
     observation) propagates to the caller and marks the copy broken: the next ``reset``
     makes a fresh env first, since the old one may be in any state.
 
+    Args:
+        make_env: Makes a fresh env.
+        info_keys: Keys of ``info`` to hand on.
+        spec: The spec every copy of this game shares, when the engine knows it already
+            (learned cells included): the copy takes it instead of deriving its own, so a
+            game without a spec is not reset to count its features again.
+        first_seed: The first seed tried for that first reset (a worker restarted after
+            the game died in it tries the next).
+
     Raises:
         GameSpecError: From the constructor: the game's spec contradicts its spaces or its
-            ``state_features``, or a game whose bounds must be learned cannot be played.
+            ``state_features``, or a game without a spec could not be reset at all.
     """
 
-    def __init__(self, make_env: Callable[[], gym.Env], info_keys: Sequence[str] = ()) -> None:
+    def __init__(self, make_env: Callable[[], gym.Env], info_keys: Sequence[str] = (),
+                 spec: GameSpec | None = None, first_seed: int = 0) -> None:
         self._make_env = make_env
         self._info_keys = tuple(info_keys)
         self.env = make_env()
@@ -85,19 +96,18 @@ class GameCopy:
             facts = EnvFacts.of(self.env)
             self._label = facts.label
             self._own_spec = facts.game_spec is not None
-            # Only a game without a spec is played here (its features' count and bounds
-            # cannot be known otherwise); one with a spec is checked at its first reset in
-            # play, so that building a game never resets it in the engine's own process.
-            first = None if self._own_spec else self._first_features(facts)
-            derived = derive(facts, None if first is None else first.shape[0])
-            self.spec = derived.spec
+            # Only a game without a spec is reset here (its features' count cannot be known
+            # otherwise); one with a spec is checked at its first reset in play, so that
+            # building a game never resets it in the engine's own process.
+            if spec is not None and facts.has_state_features and not self._own_spec:
+                count: int | None = spec.n_features
+            else:
+                first = None if self._own_spec else self._first_features(facts, first_seed)
+                count = None if first is None else first.shape[0]
+            derived = derive(facts, count)
+            self.spec = derived.spec if spec is None else spec
             self._features = derived.features
             self._obs_dim = int(np.prod(self.spec.obs_shape))
-            if derived.learn_bounds:
-                key = repr(make_env)
-                if key not in _LEARNED:
-                    _LEARNED[key] = with_learned_bounds(self.spec, self._probe())
-                self.spec = _LEARNED[key]
         except BaseException:
             self.close()
             raise
@@ -107,13 +117,13 @@ class GameCopy:
         self._action_start = int(getattr(self.env.action_space, "start", 0))
         self._state_features = getattr(self.env.unwrapped, "state_features", None)
 
-    def _first_features(self, facts: EnvFacts) -> np.ndarray | None:
-        """The game's own ``state_features`` of a first reset (seeds 0, 1, ... until one
-        resets), or None when it has none; a game whose resets all fail cannot be read,
-        which is one line at start."""
+    def _first_features(self, facts: EnvFacts, first_seed: int) -> np.ndarray | None:
+        """The game's own ``state_features`` of a first reset (seeds ``first_seed``, then on,
+        until one resets), or None when it has none. The copy is left broken, so that play
+        starts from a fresh game."""
         if not facts.has_state_features:
             return None
-        for seed in range(PROBE_EPISODES):
+        for seed in range(first_seed, FIRST_RESETS):
             try:
                 obs, info = self.env.reset(seed=seed)
                 break
@@ -122,9 +132,10 @@ class GameCopy:
         else:
             raise GameSpecError(
                 f"game {facts.label}: has state_features but no game_spec, and could not be "
-                f"played to learn their bounds (reset failed for seeds 0 to {PROBE_EPISODES - 1}); "
+                f"reset to count them (reset failed for seeds 0 to {FIRST_RESETS - 1}); "
                 "declare a game_spec"
             )
+        self.broken = True
         try:
             return np.asarray(self._state_features(obs, info), dtype=np.float64).reshape(-1)  # type: ignore[misc]
         except GAME_FAULTS as exc:
@@ -132,32 +143,6 @@ class GameCopy:
                 f"game {facts.label}: state_features failed on the first observation "
                 f"({type(exc).__name__}: {exc})"
             ) from None
-
-    def _probe(self) -> np.ndarray:
-        """States of seeded random play, for the bounds of the game's own features."""
-        rng = np.random.default_rng(0)
-        n_actions = int(self.env.action_space.n)  # type: ignore[attr-defined]
-        seen: list[np.ndarray] = []
-        try:
-            for episode in range(PROBE_EPISODES):
-                _, feats = self.reset(episode)
-                seen.append(feats)
-                done = False
-                while not done and len(seen) < PROBE_STEPS:
-                    result = self.step(int(rng.integers(n_actions)))
-                    seen.append(result.features)
-                    done = result.terminated or result.truncated
-                if len(seen) >= PROBE_STEPS:
-                    break
-        except GAME_FAULTS:
-            pass  # a game that fails while probed is reported when it fails in play
-        if not seen:
-            raise GameSpecError(
-                f"game {EnvFacts.of(self.env).label}: has state_features but no game_spec, and "
-                "could not be played to learn their bounds (reset fails); declare a game_spec"
-            )
-        self.broken = True  # start the run from a fresh game
-        return np.stack(seen)
 
     def convert(self, obs: Any, info: dict[str, Any], at_reset: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Flat float32 observation and float64 state features of one observation.
@@ -307,11 +292,13 @@ Reply = Any
 class InProcessRunner:
     """The fast path: the envs live in this process and are stepped in a plain loop."""
 
-    def __init__(self, make_env: Callable[[], gym.Env], num_envs: int, info_keys: Sequence[str] = ()) -> None:
+    def __init__(self, make_env: Callable[[], gym.Env], num_envs: int, info_keys: Sequence[str] = (),
+                 spec: GameSpec | None = None) -> None:
         self.copies: list[GameCopy] = []
         try:
             for _ in range(num_envs):
-                self.copies.append(GameCopy(make_env, info_keys))
+                self.copies.append(GameCopy(make_env, info_keys, spec))
+                spec = self.copies[0].spec  # the first copy's, for every other
         except BaseException:
             self.close()
             raise

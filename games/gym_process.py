@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing as mp
 import multiprocessing.connection as mp_connection
+import os
 import pickle
 import signal
 import time
@@ -25,7 +26,7 @@ from typing import Any, Callable, Iterator, Sequence
 import gymnasium as gym
 
 from games.base import GameError, GameSpec, GameSpecError
-from games.gym_copy import GAME_FAULTS, GameCopy, Reply, game_error
+from games.gym_copy import FIRST_RESETS, GAME_FAULTS, GameCopy, Reply, game_error
 from games.lifetime import die_with_parent
 from games.process_memory import children_by_parent, descendants, rss_mb
 
@@ -43,6 +44,8 @@ MEMORY_POLL_S = 0.1
 runs: a copy can go over by what it allocates in this time. Reading every step would cost
 more than a step of a small game (a ``/proc`` read is tens of microseconds on a loaded
 machine)."""
+WORKER_FAULTS = ("GameHang", "GameProcessDied", "GameOutOfMemory")
+"""How a worker's process fails, as opposed to an exception the game raised in it."""
 TREE_REFRESH_S = 2.0
 """How often the processes a game started (an engine) are looked up again; a full pass over
 ``/proc`` costs milliseconds."""
@@ -50,7 +53,7 @@ TREE_REFRESH_S = 2.0
 
 
 def _worker_main(conn: mp_connection.Connection, make_env: Callable[[], gym.Env],
-                 info_keys: Sequence[str] = ()) -> None:
+                 info_keys: Sequence[str] = (), spec: GameSpec | None = None, first_seed: int = 0) -> None:
     """Body of a worker process: one game copy driven by ``(command, argument)`` messages.
 
     Replies are ``("ok", result)`` or ``("error", GameError)``; the GameError is computed
@@ -59,11 +62,12 @@ def _worker_main(conn: mp_connection.Connection, make_env: Callable[[], gym.Env]
     # Ctrl-C reaches the whole process group; the parent decides when workers stop. A
     # parent SIGKILLed decides nothing: the kernel ends the worker then.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _leave_fork_server()
     die_with_parent()
     copy: GameCopy | None = None
     try:
         try:
-            copy = GameCopy(make_env, info_keys)
+            copy = GameCopy(make_env, info_keys, spec, first_seed)
             conn.send(("ok", copy.spec))
         except GAME_FAULTS as exc:
             conn.send(("error", game_error(exc)))
@@ -89,23 +93,50 @@ def _worker_main(conn: mp_connection.Connection, make_env: Callable[[], gym.Env]
         conn.close()
 
 
-@contextlib.contextmanager
-def _standard_start_method() -> Iterator[None]:
-    """Let a spawned game process start from inside a joblib/loky worker.
+def _leave_fork_server() -> None:
+    """Drop the fork server's liveness pipe that a forked copy inherits.
 
-    A spawned child sets the parent's *default* start method when it boots. Inside a loky
-    worker that default is ``"loky"``, which a plain child cannot set ("cannot find context
-    for 'loky'"), so the default is switched to ``"spawn"`` while the child starts.
+    The fork server exits when the last holder of that pipe's write end is gone; every
+    process it forks holds one, so that it can fork more. A copy forks none, and holding it
+    would keep the server alive after the engine died, and the server would keep the copy
+    alive (its death signal, :func:`games.lifetime.die_with_parent`, fires when the server
+    exits): a hung copy would outlive a SIGKILLed run.
+    """
+    from multiprocessing import forkserver
+
+    server = getattr(forkserver, "_forkserver", None)
+    fd = getattr(server, "_forkserver_alive_fd", None)
+    if fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+        server._forkserver_alive_fd = None  # type: ignore[union-attr]
+
+
+@contextlib.contextmanager
+def _startable() -> Iterator[None]:
+    """Let a game copy's process start from inside a worker of the parallel backend.
+
+    Two of multiprocessing's rules are for children of plain programs: a spawned child sets
+    the parent's *default* start method when it boots (inside a loky worker that default is
+    ``"loky"``, which a plain child cannot set: "cannot find context for 'loky'"), and a
+    daemonic process may not start children (Dask's workers are daemonic), since it is ended
+    at exit without cleaning up after them. A copy's process needs neither: it dies with its
+    parent (:func:`games.lifetime.die_with_parent`). So while a copy starts, the default start
+    method is ``"spawn"`` and the daemonic flag is lifted.
     """
     current = mp.get_start_method(allow_none=True)
-    if current in (None, "spawn", "fork", "forkserver"):
-        yield
-        return
-    mp.set_start_method("spawn", force=True)
+    standard = current in (None, "spawn", "fork", "forkserver")
+    if not standard:
+        mp.set_start_method("spawn", force=True)
+    config = mp.current_process()._config  # type: ignore[attr-defined]
+    daemonic = config.get("daemon", False)
+    config["daemon"] = False
     try:
         yield
     finally:
-        mp.set_start_method(current, force=True)
+        config["daemon"] = daemonic
+        if not standard:
+            mp.set_start_method(current, force=True)
 
 
 class _Worker:
@@ -116,6 +147,9 @@ class _Worker:
         self._ctx = ctx
         self._make_env = make_env
         self._info_keys = tuple(info_keys)
+        self.spec: GameSpec | None = None
+        """The game's spec once known: a restarted worker takes it instead of deriving it."""
+        self.first_seed = 0
         self._index = index
         self.process: Any = None
         self.conn: mp_connection.Connection | None = None
@@ -135,7 +169,7 @@ class _Worker:
         parent, child = self._ctx.Pipe(duplex=True)
         process = self._ctx.Process(
             target=_worker_main,
-            args=(child, self._make_env, self._info_keys),
+            args=(child, self._make_env, self._info_keys, self.spec, self.first_seed),
             name=f"game-copy-{self._index}",
             # Daemonic so that multiprocessing's own exit handler terminates it if
             # everything else failed; a game may still start subprocesses, just not
@@ -143,7 +177,7 @@ class _Worker:
             daemon=True,
         )
         try:
-            with _standard_start_method():
+            with _startable():
                 process.start()
         except BaseException:
             parent.close()
@@ -217,40 +251,58 @@ class ProcessRunner:
 
     def __init__(
         self, make_env: Callable[[], gym.Env], num_envs: int, step_timeout_s: float,
-        info_keys: Sequence[str] = (), max_rss_mb: float | None = None,
+        info_keys: Sequence[str] = (), max_rss_mb: float | None = None, spec: GameSpec | None = None,
     ) -> None:
         self.timeout_s = float(step_timeout_s)
         self.max_rss_mb = max_rss_mb
         self._polled = 0.0
         self._tree: dict[int, list[int]] = {}
         self._tree_at = float("-inf")
-        ctx = mp.get_context("spawn")
+        ctx = _context()
         self.workers = [_Worker(ctx, make_env, i, info_keys) for i in range(num_envs)]
         # Stops the workers when the game is garbage-collected or the interpreter exits
         # without close(); close() calls it too (it runs once).
         self._finalizer = weakref.finalize(self, _stop_workers, self.workers)
         try:
-            try:
-                self.workers[0].start()
-            except (pickle.PicklingError, AttributeError, TypeError) as exc:
-                raise ValueError(
-                    "step_timeout_s runs each game copy in its own process, so make_env must "
-                    "be picklable (a module-level function or class, or a functools.partial "
-                    f"of one); got {make_env!r} ({exc})"
-                ) from exc
-            for w in self.workers[1:]:
-                w.start()
-            replies = self._collect(range(num_envs), START_TIMEOUT_S, "start")
-            first = replies[0]
-            if isinstance(first, GameError):
-                raise _startup_error(first)
-            self.spec: GameSpec = first
-            for i, reply in replies.items():
+            # A game without a known spec is read from one worker first (see _first_spec).
+            self.spec: GameSpec = spec if spec is not None else self._first_spec()
+            rest = range(len(self.workers)) if spec is not None else range(1, len(self.workers))
+            for w in self.workers:
+                w.spec = self.spec
+            for i in rest:
+                self._start(i)
+            for i, reply in self._collect(rest, START_TIMEOUT_S, "start").items():
                 if isinstance(reply, GameError):
                     raise _startup_error(reply, i)
         except BaseException:
             self.close()
             raise
+
+    def _start(self, i: int) -> None:
+        try:
+            self.workers[i].start()
+        except (pickle.PicklingError, AttributeError, TypeError) as exc:
+            raise ValueError(
+                "isolated game copies run each in its own process, so make_env must be "
+                "picklable (a module-level function or class, or a functools.partial of one); "
+                f"got {self.workers[i]._make_env!r} ({exc})"
+            ) from exc
+
+    def _first_spec(self) -> GameSpec:
+        """Start the first worker and read the game's spec from it. A game without a spec
+        is reset there to count its features; where that reset kills, hangs or bloats the
+        worker, the next seed is tried in a fresh one (:data:`games.gym_copy.FIRST_RESETS`):
+        the episodes that fault are play, and play reports them."""
+        first = self.workers[0]
+        while True:
+            self._start(0)
+            reply = self._collect([0], START_TIMEOUT_S, "start")[0]
+            if isinstance(reply, GameError) and reply.type in WORKER_FAULTS and first.first_seed + 1 < FIRST_RESETS:
+                first.first_seed += 1
+                continue
+            if isinstance(reply, GameError):
+                raise _startup_error(reply)
+            return reply
 
     def _collect(self, indices: Sequence[int], timeout_s: float, what: str) -> dict[int, Reply]:
         """Read one reply from each of ``indices``, all within ``timeout_s`` from now.

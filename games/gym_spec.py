@@ -6,12 +6,13 @@ whatever it declares. What the engine reads is decided here, in this order:
 1. The game declares a ``game_spec``: it is used as it is, checked against the action space
    here and against ``state_features`` when a copy is built (:mod:`games.gym_copy`).
 2. The game has ``state_features`` but no spec: the features are its own. Their count comes
-   from the first call and their bounds from a short probe of random play, seeded so that
-   every copy learns the same, then frozen so that coverage stays comparable for the run.
+   from the first reset; they declare no bounds, so they are open (``GameSpec.feature_open``):
+   their cell size is learned from the run's first episodes (:func:`with_learned_cells`) and
+   their cells go on past whatever those episodes reached.
 3. Neither: the features come from the observation. A small flat observation is its own
-   features (bounds from the space, :data:`DEFAULT_BOUND` where it gives none); an image
-   gets Go-Explore's cells (:class:`games.cells.ImageCells`); any other observation longer
-   than :data:`MAX_FLAT_FEATURES` is averaged down to that many numbers.
+   features (bounded where the space bounds them, open where it does not); an image gets
+   Go-Explore's cells (:class:`games.cells.ImageCells`); any other observation longer than
+   :data:`MAX_FLAT_FEATURES` is averaged down to that many numbers.
 
 Observations are always handed to agents flattened; ``obs_shape`` is the game's own when it
 declares one of ``flatdim`` values (an image ``(channels, height, width)`` stays one, for a
@@ -30,22 +31,14 @@ from gymnasium import spaces
 from games.base import GameSpec, GameSpecError
 from games.cells import CELL_LEVELS, ImageCells, PooledVector
 
-DEFAULT_BOUND = 10.0
-"""Feature bound used where the observation space gives none (infinite or huge)."""
 HUGE_BOUND = 1e6
 """Observation-space bounds larger than this in size are treated as no bound."""
 DEFAULT_BINS = 10
-"""Buckets per derived feature."""
+"""Buckets per derived feature; an open feature's first episodes span this many cells."""
 DEFAULT_MAX_STEPS = 1000
 """Horizon of a game that declares none (no ``game_spec``, no ``max_episode_steps``)."""
 MAX_FLAT_FEATURES = 128
 """Observations with more values than this get derived features (cells, or averages)."""
-PROBE_EPISODES, PROBE_STEPS = 8, 2000
-"""Random play that learns the bounds of a game's own ``state_features``: this many
-episodes (seeds 0, 1, ...), at most this many steps in all."""
-PROBE_BINS = 3 * DEFAULT_BINS
-"""Buckets of a learned feature: the probe's range gets :data:`DEFAULT_BINS` and as much
-room again on each side, since agents that learn go further than random play."""
 
 FeatureFn = Callable[[np.ndarray], np.ndarray]
 """A flat observation to its state features."""
@@ -81,34 +74,28 @@ class Derived:
     """A game's spec and how its copies compute state features.
 
     Attributes:
-        spec: The spec; for case 2 (see the module) its feature bounds are placeholders
-            until :func:`with_learned_bounds` replaces them.
+        spec: The spec; its open features have no cell size until :func:`with_learned_cells`.
         features: Flat observation to features, for games without ``state_features``.
-        learn_bounds: The spec's feature bounds still have to be learned (case 2).
     """
 
     spec: GameSpec
     features: FeatureFn | None
-    learn_bounds: bool = False
 
 
-def _bounds(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Finite feature bounds: unbounded or huge sides become ``-+DEFAULT_BOUND``."""
+def _bounds(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Declared bounds and which features have none: ``(low, high, open)``, where an
+    unbounded or huge side (beyond :data:`HUGE_BOUND`) makes a feature open, its bounds 0
+    until its cells are learned."""
     low = np.asarray(low, dtype=np.float64)
     high = np.asarray(high, dtype=np.float64)
     bad_low = ~np.isfinite(low) | (np.abs(low) > HUGE_BOUND)
     bad_high = ~np.isfinite(high) | (np.abs(high) > HUGE_BOUND)
-    low = np.where(bad_low, -DEFAULT_BOUND, low)
-    high = np.where(bad_high, DEFAULT_BOUND, high)
-    # A one-sided bound can land on the wrong side of the default (Box(-inf, -50)).
-    flipped = high <= low
-    low = np.where(flipped & bad_low, high - 2 * DEFAULT_BOUND, low)
-    high = np.where(flipped & bad_high, low + 2 * DEFAULT_BOUND, high)
-    return low, high
+    open_ = bad_low | bad_high | ~(high > low)
+    return np.where(open_, 0.0, low), np.where(open_, 0.0, high), open_
 
 
 def _spec(facts: EnvFacts, obs_dim: int, names: list[str], low: np.ndarray, high: np.ndarray,
-          bins: int) -> GameSpec:
+          bins: int, open_: np.ndarray | None = None) -> GameSpec:
     try:
         flat_dtype = spaces.flatten_space(facts.observation_space).dtype
     except (NotImplementedError, ValueError, TypeError):
@@ -123,6 +110,7 @@ def _spec(facts: EnvFacts, obs_dim: int, names: list[str], low: np.ndarray, high
         max_steps=int(facts.max_episode_steps or DEFAULT_MAX_STEPS),
         # Frames stay bytes in the record; any other dtype is handed on as float32.
         obs_dtype="uint8" if flat_dtype == np.uint8 else "float32",
+        feature_open=() if open_ is None or not open_.any() else tuple(bool(o) for o in open_),
     )
 
 
@@ -163,14 +151,14 @@ def derive(facts: EnvFacts, n_own_features: int | None = None) -> Derived:
     if facts.has_state_features and n_own_features is not None:
         names = [f"feature{j}" for j in range(n_own_features)]
         zeros = np.zeros(n_own_features)
-        return Derived(_spec(facts, obs_dim, names, zeros, zeros + 1.0, PROBE_BINS), None, True)
+        return Derived(_spec(facts, obs_dim, names, zeros, zeros, DEFAULT_BINS, zeros == 0), None)
     if not isinstance(flat_space, spaces.Box):
         raise GameSpecError(f"game {facts.label}: flattened observation space is not a Box")
     space = facts.observation_space
     if obs_dim <= MAX_FLAT_FEATURES:
-        low, high = _bounds(flat_space.low.reshape(-1), flat_space.high.reshape(-1))
+        low, high, open_ = _bounds(flat_space.low.reshape(-1), flat_space.high.reshape(-1))
         names = [f"obs{j}" for j in range(obs_dim)]
-        return Derived(_spec(facts, obs_dim, names, low, high, DEFAULT_BINS), lambda flat: flat)
+        return Derived(_spec(facts, obs_dim, names, low, high, DEFAULT_BINS, open_), lambda flat: flat)
     if isinstance(space, spaces.Box) and len(space.shape) in (2, 3):
         cells = ImageCells.for_space(space.shape, space.low, space.high)
         names = [f"cell{r}_{c}" for r in range(cells.rows) for c in range(cells.cols)]
@@ -178,23 +166,39 @@ def derive(facts: EnvFacts, n_own_features: int | None = None) -> Derived:
         return Derived(_spec(facts, obs_dim, names, np.zeros(n), np.full(n, float(CELL_LEVELS)),
                              CELL_LEVELS), cells)
     pooled = PooledVector(obs_dim, MAX_FLAT_FEATURES)
-    low, high = pooled.bounds(*_bounds(flat_space.low.reshape(-1), flat_space.high.reshape(-1)))
+    low, high, open_ = _bounds(flat_space.low.reshape(-1), flat_space.high.reshape(-1))
+    open_ = pooled(open_.astype(np.float64)) > 0  # a mean of anything unbounded is open
+    low, high = pooled.bounds(low, high)
     names = [f"mean{j}" for j in range(MAX_FLAT_FEATURES)]
-    return Derived(_spec(facts, obs_dim, names, low, high, DEFAULT_BINS), pooled)
+    return Derived(_spec(facts, obs_dim, names, np.where(open_, 0.0, low), np.where(open_, 0.0, high),
+                         DEFAULT_BINS, open_), pooled)
 
 
-def with_learned_bounds(spec: GameSpec, seen: np.ndarray) -> GameSpec:
-    """``spec`` with feature bounds learned from the states a probe saw (``[S, F]``).
+def with_learned_cells(spec: GameSpec, seen: np.ndarray) -> GameSpec:
+    """``spec`` with a cell size for each open feature that has none, from the states the
+    run's first episodes reached (``[S, F]``).
 
-    The probe's range keeps :data:`DEFAULT_BINS` buckets and gets as much room again on
-    each side (:data:`PROBE_BINS` in all); values beyond still fall into the end buckets.
+    A cell is a tenth (:data:`DEFAULT_BINS`) of the range those episodes covered, and never
+    narrower than the smallest step between two values they took: a grid coordinate gets one
+    cell per column however few columns were reached. Cells are centred on the first
+    value reached, so that integer positions sit mid-cell. Beyond the range, the cells go on
+    at the same size (``feature_open``); nothing is clipped into an edge cell.
     """
-    seen = np.asarray(seen, dtype=np.float64)
-    finite = np.where(np.isfinite(seen), seen, np.nan)
-    with np.errstate(all="ignore"):
-        lo = np.nan_to_num(np.nanmin(finite, axis=0), nan=0.0) if len(seen) else np.zeros(spec.n_features)
-        hi = np.nan_to_num(np.nanmax(finite, axis=0), nan=0.0) if len(seen) else np.zeros(spec.n_features)
-    span = hi - lo
-    pad = np.where(span > 0, span, np.maximum(np.abs(lo), 1.0))
-    return replace(spec, feature_low=tuple(float(x) for x in lo - pad),
-                   feature_high=tuple(float(x) for x in hi + pad))
+    seen = np.asarray(seen, dtype=np.float64).reshape(-1, spec.n_features)
+    low, high = list(spec.feature_low), list(spec.feature_high)
+    for j, is_open in enumerate(spec.feature_open):
+        if not is_open or high[j] > low[j]:
+            continue
+        values = np.unique(seen[:, j][np.isfinite(seen[:, j])])
+        if values.size == 0:
+            width, first = 1.0, 0.0
+        else:
+            first, span = float(values[0]), float(values[-1] - values[0])
+            steps = np.diff(values)
+            steps = steps[steps > 1e-9 * max(1.0, abs(first), abs(float(values[-1])))]
+            width = span / DEFAULT_BINS if span > 0 else max(abs(first) / DEFAULT_BINS, 1.0)
+            if steps.size:
+                width = max(width, float(steps.min()))
+        origin = first - width / 2
+        low[j], high[j] = origin, origin + width * spec.feature_bins[j]
+    return replace(spec, feature_low=tuple(low), feature_high=tuple(high))

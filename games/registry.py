@@ -138,6 +138,9 @@ class GameFactory:
     info_keys: tuple[str, ...] = ()
     """Keys of a Gymnasium game's ``info`` to hand on as :attr:`games.base.VecStep.info`
     (what the record's ``info.<name>`` columns ask for); numpy vector games give theirs."""
+    known_spec: GameSpec | None = None
+    """A Gymnasium game's spec as the engine learned it (the cells of features it declares
+    no bounds for): every copy, in every worker, takes it instead of deriving its own."""
 
     @property
     def label(self) -> str:
@@ -197,6 +200,16 @@ class GameFactory:
         cls = load_entry_point(entry.entry_point if entry else self.entry_point)  # type: ignore[arg-type]
         return cls(**kwargs)
 
+    def has_vector_form(self) -> bool:
+        """The game has a numpy vector form of its own (the project's games); any other is
+        played through the Gymnasium adapter, one env per copy. A name that is not
+        registered has none (:meth:`validate` says so)."""
+        try:
+            entry = self._entry()
+        except GameNotFound:
+            return False
+        return entry is not None and entry.vector_entry_point is not None
+
     def make_vector(self, num_envs: int) -> VectorGame:
         """``num_envs`` copies stepped together: the game's numpy form when it has one."""
         entry = self._entry()
@@ -211,7 +224,7 @@ class GameFactory:
             entry_point=entry.entry_point, kwargs=self.kwargs, step_timeout_s=self.step_timeout_s
         )
         game = GymVectorGame(target.make_env, num_envs, step_timeout_s=self.step_timeout_s,
-                             info_keys=self.info_keys, max_rss_mb=self.max_rss_mb)
+                             info_keys=self.info_keys, max_rss_mb=self.max_rss_mb, spec=self.known_spec)
         return wrap(game, self.wrappers)
 
     def rendering(self) -> "GameFactory":

@@ -75,11 +75,12 @@ def test_loky_gives_the_serial_results_with_any_number_of_workers(
 
 
 def dying_game(config: dict[str, Any], marker: Path) -> dict[str, Any]:
-    """The tiny experiment on a game that kills the process hosting it, once."""
+    """The tiny experiment on a game that kills the process hosting it, once: the worker's,
+    since it runs in-process (isolated, it would kill only its own copy's process)."""
     game = {"fault": "raise", "at_position": 2, "die_once_marker": str(marker)}
     return {
         **config,
-        "game": {"entry_point": "tests.games.faulty_envs:LineWalk", "kwargs": game},
+        "game": {"entry_point": "tests.games.faulty_envs:LineWalk", "kwargs": game, "isolated": False},
         "oracles": [{"name": "crash"}],
     }
 

@@ -70,17 +70,17 @@ def test_coverage_map_shows_the_cells_played(runs: list[RunData]) -> None:
     )
     tracker = CoverageTracker(facts.spec)
     assert tracker.update(batch) == 3
-    grid = plots._visited_grid(tracker.state_dict(), facts)
-    assert grid.shape == tuple(facts.spec.feature_bins)
-    assert sorted(zip(*np.nonzero(grid))) == [(1, 2), (3, 4), (18, 0)]
+    cells = plots._visited_cells(tracker.state_dict(), facts)
+    assert facts.map_frame(cells) == ((0, 0), tuple(facts.spec.feature_bins))
+    assert sorted(map(tuple, cells.tolist())) == [(1, 2), (3, 4), (18, 0)]
 
 
 def test_coverage_map_of_a_run_from_before_hashed_keys(runs: list[RunData]) -> None:
     """Checkpoints written before keys were hashed hold mixed-radix keys; they still draw."""
     facts = game_facts(runs[0])
     legacy = [1 * 20 + 2, 3 * 20 + 4, 18 * 20 + 0]
-    grid = plots._visited_grid({"visited": legacy}, facts)
-    assert sorted(zip(*np.nonzero(grid))) == [(1, 2), (3, 4), (18, 0)]
+    cells = plots._visited_cells({"visited": legacy}, facts)
+    assert sorted(map(tuple, cells.tolist())) == [(1, 2), (3, 4), (18, 0)]
 
 
 def test_block_maze_render_map_is_its_blocks() -> None:

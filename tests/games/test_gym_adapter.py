@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from games.base import GameError, VecStep, VectorGame
-from games.gym_adapter import DEFAULT_BOUND, GymVectorGame
+from games.gym_adapter import GymVectorGame
 from tests.games.faulty_envs import LineWalk
 
 HANG_TIMEOUT_S = 0.5
@@ -53,9 +53,11 @@ def test_cartpole_spec_is_derived_from_its_spaces() -> None:
     assert spec.feature_names == ("obs0", "obs1", "obs2", "obs3")
     assert spec.feature_bins == (10, 10, 10, 10)
     # Cart position and pole angle keep their bounds; the velocities are bounded only by
-    # float32's max, which would put every state in the middle bucket.
-    assert spec.feature_high == pytest.approx((space.high[0], DEFAULT_BOUND, space.high[2], DEFAULT_BOUND))
-    assert spec.feature_low == pytest.approx((space.low[0], -DEFAULT_BOUND, space.low[2], -DEFAULT_BOUND))
+    # float32's max, which would put every state in the middle bucket: they are open, their
+    # cells learned from the run's first episodes.
+    assert spec.feature_open == (False, True, False, True)
+    assert spec.feature_high == pytest.approx((space.high[0], 0.0, space.high[2], 0.0))
+    assert spec.feature_low == pytest.approx((space.low[0], 0.0, space.low[2], 0.0))
 
 
 @pytest.mark.parametrize("isolated", [False, True], ids=["in_process", "isolated"])

@@ -9,27 +9,49 @@ from gymnasium import spaces
 from games.base import GameSpecError
 from games.cells import CELL_LEVELS, ImageCells, PooledVector
 from games.gym_adapter import GymVectorGame
-from games.gym_spec import PROBE_BINS
+from games.gym_spec import DEFAULT_BINS, with_learned_cells
 from tests.games.plugin_envs import SIZE, ContradictorySpec, OwnFeatures, PixelWalk, WideObservation
 
 
 def test_own_state_features_are_honoured_without_a_spec() -> None:
     with GymVectorGame(OwnFeatures, 3) as game:
         spec = game.game_spec
-        assert spec.n_features == 2 and spec.feature_bins == (PROBE_BINS,) * 2
-        # Random play from (0, 0) spans [0, k]; the frozen bounds leave room beyond it.
-        assert all(lo < 0.0 for lo in spec.feature_low)
-        assert all(hi > 1.0 for hi in spec.feature_high)
+        assert spec.n_features == 2 and spec.feature_bins == (DEFAULT_BINS,) * 2
+        # No bounds declared: the features are open, their cells learned by the run's probe.
+        assert spec.feature_open == (True, True) and not spec.cells_known
         _, feats = game.reset([1, 2, 3])
         np.testing.assert_array_equal(feats, np.zeros((3, 2)))
         step = game.step(np.array([0, 0, 0]))
         assert step.features.shape == (3, 2) and not step.errors
 
 
-def test_learned_bounds_are_the_same_for_every_instance() -> None:
-    """Probed with seeded random play, so copies in other processes bucket alike."""
-    with GymVectorGame(OwnFeatures, 1) as a, GymVectorGame(lambda: OwnFeatures(), 2) as b:
-        assert a.game_spec == b.game_spec
+def test_learned_cells_keep_every_column_apart_beyond_what_the_first_episodes_reached() -> None:
+    """A grid game whose first episodes stayed in columns 0 to 8: each later column is a
+    cell of its own, never one edge bucket (the two-room game of issue 26)."""
+    with GymVectorGame(OwnFeatures, 1) as game:
+        spec = game.game_spec
+    first_room = np.array([(x, y) for x in range(9) for y in range(7)], dtype=np.float64)
+    learned = with_learned_cells(spec, first_room)
+    assert learned.cells_known and spec.key_space() is None
+    beyond = np.array([(x, 3.0) for x in range(9, 40)])
+    columns = learned.buckets(beyond)[:, 0]
+    np.testing.assert_array_equal(columns, np.arange(9, 40))  # one cell a column, on and on
+    assert len(set(learned.bucket_keys(beyond).tolist())) == 31
+    # Continuous features: a tenth of the range the first episodes covered.
+    smooth = with_learned_cells(spec, np.random.default_rng(0).uniform(0, 5, (500, 2)))
+    width = (np.asarray(smooth.feature_high) - np.asarray(smooth.feature_low)) / DEFAULT_BINS
+    assert width == pytest.approx([0.5, 0.5], rel=0.01)
+
+
+def test_a_spec_the_engine_learned_is_taken_by_every_copy_without_a_reset() -> None:
+    """Copies made with the engine's spec (its learned cells) do not reset the game to
+    derive one of their own, in this process or in a worker."""
+    with GymVectorGame(OwnFeatures, 1) as game:
+        learned = with_learned_cells(game.game_spec, np.zeros((1, 2)))
+    with GymVectorGame(_NoReset, 2, spec=learned) as game:
+        assert game.game_spec == learned
+    with GymVectorGame(_NoReset, 1, step_timeout_s=30.0, spec=learned) as game:
+        assert game.game_spec == learned
 
 
 def test_a_flat_observation_of_28_floats_is_its_own_features() -> None:
@@ -96,7 +118,7 @@ class _NoReset(OwnFeatures):
 
 
 def test_own_features_of_a_game_that_cannot_reset_is_one_line_at_start() -> None:
-    with pytest.raises(GameSpecError, match="could not be played to learn their bounds"):
+    with pytest.raises(GameSpecError, match="could not be reset to count them"):
         GymVectorGame(_NoReset, 1)
 
 

@@ -1,0 +1,60 @@
+"""Games nobody tuned for, through ``entry_point`` alone, with the default experiment's settings
+(issue 26): every seeded bug found, nothing else reported, the run never the game's victim.
+
+- :class:`tests.games.two_room_envs.TwoRooms`: the first episodes never leave the first room.
+  Before the cells followed the run, the map ended where the probe's range did: room B's
+  far columns were one edge bucket, and its bugs' reports named one place.
+- :class:`tests.games.first_faults_envs.FaultyYard`: a segfault, a hang and a leak in the
+  first episodes of a game without a spec. Before, by default, the segfault ended ``evo run``
+  with exit 139 and the hang hung it; isolated by hand, the probe's faults ended the run at
+  start with a traceback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import yaml
+
+from evo.report import game_facts, load_run
+from tests.cli.test_cli import ROOT, evo
+
+
+def _default_on(entry_point: str, tmp_path: Path) -> Path:
+    """experiments/block_maze.yaml, the default experiment, with only its game replaced."""
+    exp: dict[str, Any] = yaml.safe_load((ROOT / "experiments" / "block_maze.yaml").read_text())
+    exp["game"] = {"entry_point": entry_point}
+    (tmp_path / "exp.yaml").write_text(yaml.safe_dump(exp))
+    result = evo("run", "exp.yaml", "--out", "run", "--quiet", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "Traceback" not in result.stderr
+    return tmp_path / "run"
+
+
+@pytest.mark.slow
+def test_a_room_the_first_episodes_never_entered_has_all_its_bugs_found_each_in_its_own_cell(
+    tmp_path: Path,
+) -> None:
+    run = load_run(_default_on("tests.games.two_room_envs:TwoRooms", tmp_path))
+    assert run.generations["injected_found"].iloc[-1] == 6
+    assert run.bugs["injected_id"].notna().all(), run.bugs[["kind", "message"]].to_string()
+    facts = game_facts(run)
+    columns = {int(facts.map_cells(state)[0]) for state in run.bugs["next_state"]}
+    assert len(columns) == 6  # six bugs in six columns, six places on the map
+
+
+@pytest.mark.slow
+def test_faults_in_the_first_episodes_of_a_game_without_a_spec_are_crash_bugs_that_replay(
+    tmp_path: Path,
+) -> None:
+    run = load_run(_default_on("tests.games.first_faults_envs:FaultyYard", tmp_path))
+    assert run.generations["injected_found"].iloc[-1] == 3
+    assert run.bugs["injected_id"].notna().all(), run.bugs[["kind", "message"]].to_string()
+    segfault = run.bugs[run.bugs["message"].str.contains("SIGSEGV")].iloc[0]
+    assert len(segfault["actions"]) == segfault["step"] + 1 and np.isfinite(segfault["seed"])
+    replayed = evo("replay", "run", str(int(segfault["id"])), cwd=tmp_path)
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    assert f"bug {int(segfault['id'])} reproduced" in replayed.stdout
