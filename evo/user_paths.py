@@ -1,5 +1,5 @@
-"""Files and folders the user names on the command line: outputs (``--out``, ``--video``)
-checked before any work starts.
+"""Files and folders the user names on the command line: inputs read as text or YAML, and
+outputs (``--out``, ``--video``) checked before any work starts.
 
 Every problem is a :class:`evo.config.ConfigError` of one line naming the path and what was
 expected, which the command line prints with exit code 2: never a traceback, and never one
@@ -10,8 +10,48 @@ Nothing here writes, so a file already there is left as it was.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import yaml
 
 from evo.config import ConfigError
+
+
+def read_text(path: str | Path, what: str) -> str:
+    """The text of a file the user named; ``what`` says which ("experiment file").
+
+    A leading byte-order mark (Windows editors write one) is dropped.
+
+    Raises:
+        ConfigError: the file is missing, a folder, unreadable or not UTF-8 text.
+    """
+    path, a_what = Path(path), ("an " if what[0] in "aeiou" else "a ") + what
+    if path.is_dir():
+        raise ConfigError(f"{path}: is a folder; expected {a_what}")
+    if not path.is_file():
+        raise ConfigError(f"{path}: no such {what}")
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        byte = f"byte {exc.object[exc.start]:#04x} at offset {exc.start}"
+        raise ConfigError(f"{path}: not UTF-8 text ({byte}); expected {a_what} in UTF-8") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc.strerror}); expected {a_what}") from None
+
+
+def read_yaml(path: str | Path, what: str) -> Any:
+    """The data of a YAML file the user named (``what`` as in :func:`read_text`).
+
+    Raises:
+        ConfigError: as :func:`read_text`, or the text is not YAML (a line number where
+            PyYAML gives one). Only plain data is built: no tag constructs an object.
+    """
+    try:
+        return yaml.safe_load(read_text(path, what))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise ConfigError(f"{path}: not valid YAML{where}") from None
 
 
 def check_out_folder(path: Path, option: str = "--out") -> None:

@@ -30,7 +30,7 @@ from rich.markup import escape
 
 from evo.config import ConfigError
 from evo.plans.base import Plan
-from evo.user_paths import check_out_file, check_out_folder
+from evo.user_paths import check_out_file, check_out_folder, read_text
 from games.registry import GameFactory, GameNotFound
 
 
@@ -195,8 +195,7 @@ def _record_play(args: argparse.Namespace, console: Console) -> int:
 
     if args.game is None:
         raise ConfigError("--actions needs --game NAME: the game they were played on")
-    if not args.actions.is_file():
-        raise ConfigError(f"{args.actions}: no such file of actions")
+    words = read_text(args.actions, "file of actions").replace(",", " ").split()
     if args.out is not None:
         check_out_file(args.out)
     factory = game_factory(Plan(game={"name": args.game}, nodes=[{"location": (0, 0)}]), None, args.kwarg)
@@ -204,7 +203,7 @@ def _record_play(args: argparse.Namespace, console: Console) -> int:
     names = list(getattr(game, "action_names", ()))
     game.close()
     actions = []
-    for word in args.actions.read_text().replace(",", " ").split():
+    for word in words:
         if word.isdigit() and int(word) < game.game_spec.n_actions:
             actions.append(int(word))
         elif word in names:
@@ -250,14 +249,13 @@ def _from_text(args: argparse.Namespace, console: Console) -> int:
     from evo.plans.from_text import plan_from_text
     from evo.plans.load import load_plan
 
-    if not args.text.is_file():
-        raise ConfigError(f"{args.text}: no such text file")
+    sentences = read_text(args.text, "text file")
     if args.out is not None:
         check_out_file(args.out)
     factory = game_factory(Plan(game={"name": args.game}, nodes=[{"location": (0, 0)}]), None, args.kwarg)
     validations = load_plan(args.validations).validations if args.validations else []
     try:
-        plan, steps = plan_from_text(args.text.read_text(), factory, name=args.text.stem, validations=validations)
+        plan, steps = plan_from_text(sentences, factory, name=args.text.stem, validations=validations)
     except ImportError as exc:
         raise ConfigError(str(exc)) from None
     for step in steps:
