@@ -122,3 +122,13 @@ def test_an_output_that_cannot_be_written_is_one_line_before_any_work(
     assert (tmp_path / "notes.gif").read_bytes() == b"a week of notes\n"
     assert list((tmp_path / "taken.gif").iterdir()) == []
     assert _snapshot(run_dir) == before
+
+
+@pytest.mark.parametrize("command", COMMANDS[1:], ids=["replay", "resume"])
+def test_a_config_yaml_that_is_not_utf8_text_is_one_line(bad_input, run_dir: Path, command: list[str]) -> None:
+    config = run_dir / "config.yaml"
+    config.write_bytes("# café\n".encode("latin-1") + config.read_bytes())
+    before = _snapshot(run_dir)
+    assert bad_input(command) == ("evo: error: run/config.yaml: not UTF-8 text (byte 0xe9 at offset 5); "
+                                  "expected an experiment file in UTF-8")
+    assert _snapshot(run_dir) == before
