@@ -126,6 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(args: argparse.Namespace, console: Console) -> int:
     from evo.config import load_experiment
     from evo.rundir import CONFIG, new_run_dir
+    from evo.user_paths import check_new_run_dir
 
     if args.resume is not None:
         if args.experiment or args.overrides or args.out:
@@ -139,8 +140,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
             raise UserError("run: give an experiment YAML, e.g. evo run experiments/wuji_block_maze.yaml")
         exp = load_experiment(args.experiment, args.overrides)
         run_dir = args.out or new_run_dir(exp.runs_dir, exp.name, exp.seed)
-        if run_dir.exists() and any(run_dir.iterdir()):
-            raise UserError(f"{run_dir}: already exists and is not empty; choose another --out or --resume it")
+        check_new_run_dir(run_dir, "--out" if args.out else "runs_dir")
 
     from evo.checkpoint import CheckpointError
     from evo.progress import ProgressPrinter

@@ -24,6 +24,7 @@ import pandas as pd
 
 from evo.config import ConfigError, Experiment, load_experiment
 from evo.rundir import CONFIG, GENERATIONS
+from evo.user_paths import check_out_folder
 
 
 class CompareError(ValueError):
@@ -77,8 +78,10 @@ def plan(inputs: Sequence[str | Path], seeds: int, out: Path) -> tuple[list[Job]
     Raises:
         CompareError: a missing input, a folder with no runs, a run folder already in use,
             two experiments with one name, fewer than one seed.
-        evo.config.ConfigError: a YAML that does not validate (names its key).
+        evo.config.ConfigError: a YAML that does not validate (names its key), or ``out``
+            is a file (or below one).
     """
+    check_out_folder(out)
     if seeds < 1:
         raise CompareError(f"--seeds must be at least 1, got {seeds}")
     if not inputs:

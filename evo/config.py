@@ -289,15 +289,9 @@ def parse_experiment(raw: Any, source: str = "experiment") -> Experiment:
 
 def load_experiment(path: str | Path, overrides: Sequence[str] = ()) -> Experiment:
     """Read, override and validate an experiment YAML."""
-    path = Path(path)
-    if not path.is_file():
-        raise ConfigError(f"{path}: no such experiment file")
-    try:
-        raw = yaml.safe_load(path.read_text()) or {}
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
-        raise ConfigError(f"{path}: not valid YAML{where}") from None
+    from evo.user_paths import read_yaml  # it raises this module's ConfigError
+
+    raw = read_yaml(path, "experiment file") or {}
     if not isinstance(raw, dict):
         raise ConfigError(f"{path}: expected a mapping of keys at the top level")
     return parse_experiment(apply_overrides(raw, overrides), str(path))

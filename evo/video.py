@@ -28,6 +28,7 @@ from evo.config import game_factory, load_experiment
 from evo.extras import require
 from evo.game_facts import GameFacts, build_game_facts, read_game_facts
 from evo.replay import find_bug
+from evo.user_paths import check_out_file
 from evo.video_frames import BUG, TEXT, MapDrawing, band_rows, frame_size, scale_of, upscale, with_overlay
 from games.base import ShowsFrames
 
@@ -75,11 +76,13 @@ def check_format(path: Path) -> None:
 
     Raises:
         VideoError: a suffix other than :data:`FORMATS`.
+        evo.config.ConfigError: ``path`` is a folder, or a folder above it is a file.
         evo.extras.MissingExtra: imageio (or, for MP4, imageio-ffmpeg) is not installed.
     """
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
         raise VideoError(f"--video {path}: expected a file ending in {' or '.join(FORMATS)}")
+    check_out_file(path, "--video")
     require(f"a {suffix} video", "imageio", *(["imageio_ffmpeg"] if suffix == ".mp4" else []))
 
 

@@ -30,6 +30,7 @@ from rich.markup import escape
 
 from evo.config import ConfigError
 from evo.plans.base import Plan
+from evo.user_paths import check_out_file, check_out_folder, read_text
 from games.registry import GameFactory, GameNotFound
 
 
@@ -129,6 +130,8 @@ def _suite(args: argparse.Namespace, console: Console) -> int:
         why = f"  {escape(result.failure)}" if result.failure else ""
         console.print(f"{verdict} {escape(path.name)}  {result.steps} steps{why}")
 
+    if args.out is not None:
+        check_out_file(args.out)
     table = run_suite(args.folder, lambda plan: game_factory(plan, args.game, args.kwarg), show)
     passed = int(table["passed"].sum())
     console.print(f"{passed} of {len(table)} plans passed")
@@ -137,6 +140,13 @@ def _suite(args: argparse.Namespace, console: Console) -> int:
         table.to_csv(args.out, index=False)
         console.print(f"table written to {args.out}")
     return 0 if passed == len(table) else 1
+
+
+def _write(out: Path, text: str) -> None:
+    """Write a plan to ``--out`` (checked by :func:`evo.user_paths.check_out_file` before the
+    work), making the folders above it."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text)
 
 
 def _run_dir(run_dir: Path) -> None:
@@ -159,6 +169,8 @@ def _record(args: argparse.Namespace, console: Console) -> int:
     if args.run_dir is None or args.bug_id is None:
         raise ConfigError("evo plan record: give RUN_DIR BUG_ID, or --actions FILE --game NAME")
     _run_dir(args.run_dir)
+    if args.out is not None:
+        check_out_file(args.out)
     with Reproducer(args.run_dir, repeats=1) as reproducer:
         try:
             record = reproducer.bug(args.bug_id)
@@ -168,7 +180,7 @@ def _record(args: argparse.Namespace, console: Console) -> int:
         again = reproduces(plan, reproducer.built.factory)
     text = plan_yaml(plan)
     if args.out is not None:
-        args.out.write_text(text)
+        _write(args.out, text)
     else:
         console.print(escape(text))
     where = f" written to {args.out}" if args.out is not None else ""
@@ -183,14 +195,15 @@ def _record_play(args: argparse.Namespace, console: Console) -> int:
 
     if args.game is None:
         raise ConfigError("--actions needs --game NAME: the game they were played on")
-    if not args.actions.is_file():
-        raise ConfigError(f"{args.actions}: no such file of actions")
+    words = read_text(args.actions, "file of actions").replace(",", " ").split()
+    if args.out is not None:
+        check_out_file(args.out)
     factory = game_factory(Plan(game={"name": args.game}, nodes=[{"location": (0, 0)}]), None, args.kwarg)
     game = factory.make_vector(1)
     names = list(getattr(game, "action_names", ()))
     game.close()
     actions = []
-    for word in args.actions.read_text().replace(",", " ").split():
+    for word in words:
         if word.isdigit() and int(word) < game.game_spec.n_actions:
             actions.append(int(word))
         elif word in names:
@@ -200,7 +213,7 @@ def _record_play(args: argparse.Namespace, console: Console) -> int:
     plan, _ = record_plan(factory, args.seed, actions, every=args.every, name=args.actions.stem)
     text = plan_yaml(plan)
     if args.out is not None:
-        args.out.write_text(text)
+        _write(args.out, text)
     else:
         console.print(escape(text))
     console.print(f"{len(actions)} actions -> {len(plan.nodes)} nodes" + (f" written to {args.out}" if args.out else ""))
@@ -214,6 +227,7 @@ def _export(args: argparse.Namespace, console: Console) -> int:
     if args.every < 1:
         raise ConfigError(f"--every {args.every}: expected a positive number of steps")
     out = args.out if args.out is not None else args.run_dir / "plans"
+    check_out_folder(out)
 
     def show(row: dict) -> None:
         verdict = "reproduces" if row["reproduces"] else "[red]does NOT reproduce[/red]"
@@ -235,12 +249,13 @@ def _from_text(args: argparse.Namespace, console: Console) -> int:
     from evo.plans.from_text import plan_from_text
     from evo.plans.load import load_plan
 
-    if not args.text.is_file():
-        raise ConfigError(f"{args.text}: no such text file")
+    sentences = read_text(args.text, "text file")
+    if args.out is not None:
+        check_out_file(args.out)
     factory = game_factory(Plan(game={"name": args.game}, nodes=[{"location": (0, 0)}]), None, args.kwarg)
     validations = load_plan(args.validations).validations if args.validations else []
     try:
-        plan, steps = plan_from_text(args.text.read_text(), factory, name=args.text.stem, validations=validations)
+        plan, steps = plan_from_text(sentences, factory, name=args.text.stem, validations=validations)
     except ImportError as exc:
         raise ConfigError(str(exc)) from None
     for step in steps:
@@ -248,7 +263,7 @@ def _from_text(args: argparse.Namespace, console: Console) -> int:
         console.print(f"{step.parsed.kind:>4}  {escape(step.parsed.text)}  ->  {escape(what)}")
     text = yaml.safe_dump(plan.model_dump(mode="json", exclude_defaults=True), sort_keys=False)
     if args.out is not None:
-        args.out.write_text(text)
+        _write(args.out, text)
         console.print(f"plan written to {args.out}")
     else:
         console.print(escape(text))

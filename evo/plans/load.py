@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pydantic
-import yaml
 
 from evo.config import ConfigError, _format_error
 from evo.plans.base import Navigator, Plan
+from evo.user_paths import read_yaml
 from games.base import GameSpec
 
 
@@ -29,16 +29,7 @@ def parse_plan(raw: Any, source: str = "plan") -> Plan:
 
 def load_plan(path: str | Path) -> Plan:
     """Read and validate a plan YAML."""
-    path = Path(path)
-    if not path.is_file():
-        raise ConfigError(f"{path}: no such plan file")
-    try:
-        raw = yaml.safe_load(path.read_text())
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
-        raise ConfigError(f"{path}: not valid YAML{where}") from None
-    return parse_plan(raw, str(path))
+    return parse_plan(read_yaml(path, "plan file"), str(Path(path)))
 
 
 def check_plan(plan: Plan, game: Any, spec: GameSpec, label: str) -> Navigator:

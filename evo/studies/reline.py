@@ -56,6 +56,7 @@ from evo.players import (
     EvaluationError, ProgressFn, RunPlayer, episode_tasks, load_baseline, load_player, play_tasks, rescore,
 )
 from evo.stats import cliffs_delta, delta_magnitude, holm, mann_whitney
+from evo.user_paths import check_out_folder
 from oracles.frame_threshold import slow_threshold
 from oracles.performance import PerformanceConfig, is_low_fps, point_bounds
 
@@ -226,6 +227,7 @@ def evaluate(
         raise EvaluationError("--baseline and --threshold-ms both set the slow-frame threshold; give one")
     if not temperature >= 0:  # also refuses nan
         raise EvaluationError(f"--temperature must be at least 0 (0: greedy, 1: as trained), got {temperature}")
+    check_out_folder(Path(out))  # before the episodes, not after them
     agents = [load_player(Path(d), select, objective) for d in run_dirs]
     _unique_names(agents)
     first = agents[0]

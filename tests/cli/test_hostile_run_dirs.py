@@ -92,3 +92,43 @@ def test_an_experiment_name_cannot_climb_out_of_runs(bad_input, tmp_path: Path, 
     line = bad_input(["run", "exp.yaml", f"name={yaml.safe_dump(name).splitlines()[0]}", "--quiet"])
     assert line.startswith("evo: error: name: one folder name")
     assert not (tmp_path / "runs").exists() and not (tmp_path.parent / "escaped").exists()
+
+
+OUT_OF_A_RUN = {
+    "evaluate": (["evaluate", "run", "--episodes", "2", "--warmup", "1", "--out"], "a folder to write into"),
+    "plan export": (["plan", "export", "run", "--out"], "a folder to write into"),
+    "plan record": (["plan", "record", "run", "0", "--out"], None),
+    "replay --video": (["replay", "run", "0", "--video"], None),
+}
+
+
+@pytest.mark.parametrize(("command", "folder"), OUT_OF_A_RUN.values(), ids=OUT_OF_A_RUN.keys())
+def test_an_output_that_cannot_be_written_is_one_line_before_any_work(
+    bad_input, run_dir: Path, tmp_path: Path, command: list[str], folder: str | None
+) -> None:
+    """A file where a folder goes (or a folder where a file goes, or a file above either) is
+    refused before a single episode is played, and what is there is left as it was."""
+    (tmp_path / "notes.gif").write_bytes(b"a week of notes\n")
+    (tmp_path / "taken.gif").mkdir()
+    before = _snapshot(run_dir)
+    if folder is not None:
+        assert bad_input([*command, "notes.gif"]) == f"evo: error: --out notes.gif: is a file; expected {folder}"
+    else:
+        option = command[-1]
+        assert bad_input([*command, "taken.gif"]) == f"evo: error: {option} taken.gif: is a folder; expected a file name"
+    option = command[-1]
+    assert bad_input([*command, "notes.gif/x.gif"]) == (
+        f"evo: error: {option} notes.gif/x.gif: notes.gif is a file; expected a folder")
+    assert (tmp_path / "notes.gif").read_bytes() == b"a week of notes\n"
+    assert list((tmp_path / "taken.gif").iterdir()) == []
+    assert _snapshot(run_dir) == before
+
+
+@pytest.mark.parametrize("command", COMMANDS[1:], ids=["replay", "resume"])
+def test_a_config_yaml_that_is_not_utf8_text_is_one_line(bad_input, run_dir: Path, command: list[str]) -> None:
+    config = run_dir / "config.yaml"
+    config.write_bytes("# café\n".encode("latin-1") + config.read_bytes())
+    before = _snapshot(run_dir)
+    assert bad_input(command) == ("evo: error: run/config.yaml: not UTF-8 text (byte 0xe9 at offset 5); "
+                                  "expected an experiment file in UTF-8")
+    assert _snapshot(run_dir) == before
