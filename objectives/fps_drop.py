@@ -10,9 +10,10 @@ In this engine:
 
 - **Baseline** (``update``): the frame times of the first ``warmup_rollouts`` rollouts given
   to :meth:`FpsDrop.update` (by default every rollout of its first call, i.e. the first
-  generation's evaluation). ``t_base = max(floor_ms, mean + sd_factor * sd)`` with sigma
-  clipping and ``Q1_base``, ``Q3_base`` the 25th and 75th percentiles of the unclipped
-  baseline: :class:`oracles.frame_threshold.FrameThreshold`, the performance oracle's line.
+  generation's evaluation). ``t_base = max(floor_ms, mean + sd_factor * sd)`` of the
+  baseline's normal frames (those under the line, so that slow frames, rare or not, do not
+  lift it over themselves) and ``Q1_base``, ``Q3_base`` the 25th and 75th percentiles of the
+  whole baseline: :class:`oracles.frame_threshold.FrameThreshold`, the performance oracle's line.
 - **Shift** (``delta: true``): every later ``update(all_rollouts)`` (one per generation, the
   generation's evaluation batch of the whole population) recomputes ``Q1_train`` and
   ``Q3_train`` from that batch's frame times and sets
@@ -24,8 +25,8 @@ In this engine:
 - **Before calibration** (the first generation is scored before the first ``update``):
   :meth:`FpsDrop.score` and :meth:`FpsDrop.step_rewards` judge the rollouts they are given
   against a provisional threshold computed from those same rollouts (same rule, not kept),
-  so first-generation scores are meaningful; sigma clipping keeps a policy's own slow frames
-  from hiding themselves unless they are a large share of its frames.
+  so first-generation scores are meaningful; a policy's own slow frames do not hide
+  themselves unless they are over a quarter of its frames.
 - **Point**: the bucket (at ``bins``, default the game's ``feature_bins``) of the state after
   the step, as the performance oracle's. ``region`` limits everything to steps whose state
   after the step lies in a box (RELINE rewards only slow frames near the track).

@@ -6,7 +6,8 @@ times of a baseline agent, and a point is reported "when more than 50% of its vi
 over t" (ANCHORS.md), so that one hiccup of the machine is not a bug.
 
 Here the baseline is the warm-up rollouts (the first generation's); a point is the bucket of
-the state the frame was rendered in. RELINE's shift for the load of training is applied per
+the state the frame was rendered in: the state a step arrived in, which a report names
+beside the one it left (``next_state`` and ``state`` of the bug). RELINE's shift for the load of training is applied per
 batch (``delta``): ``t = t_base + max(0, max(Q1_batch - Q1_base, Q3_batch - Q3_base))``, so
 that a machine that got busier since the warm-up (another run, more game copies sharing the
 caches) does not turn every ordinary frame into a slow one. The quartiles of a batch only
@@ -71,6 +72,11 @@ def is_low_fps(visits: int, slow: int, min_visits: int = 2, slow_share: float = 
     return visits >= min_visits and slow > slow_share * visits
 
 
+def describe_state(spec: GameSpec, state: Sequence[float]) -> str:
+    """``x=0.47 theta=-0.01``: a state by its feature names, for a message a person reads."""
+    return " ".join(f"{name}={float(v):.4g}" for name, v in zip(spec.feature_names, state))
+
+
 def point_bounds(spec: GameSpec, bins: Sequence[int], point: Sequence[int]) -> dict[str, float]:
     """The box of state-feature values a point (a tuple of bucket indices) stands for:
     ``{<feature>_low, <feature>_high}`` per feature, for tables a person reads."""
@@ -91,6 +97,9 @@ class PointStats:
     max_ms: float = float("-inf")
     recent: list[float] = field(default_factory=list)
     reported: bool = False
+    drawn_at: tuple[float, ...] | None = None
+    """The state its first slow frame was drawn in (the step's arrival): a place inside the
+    point that a person can go to."""
 
     def add(self, frame_ms: np.ndarray, slow: int) -> None:
         """Count the visits of one batch (their frame times, oldest first)."""
@@ -111,7 +120,8 @@ class PointStats:
     def to_dict(self, point: tuple[int, ...]) -> dict[str, Any]:
         return {"point": list(point), "visits": self.visits, "slow": self.slow,
                 "max_ms": self.max_ms, "recent": list(self.recent),
-                "reported": self.reported}
+                "reported": self.reported,
+                "drawn_at": None if self.drawn_at is None else list(self.drawn_at)}
 
 
 @register("performance", PerformanceConfig)
@@ -201,6 +211,9 @@ class PerformanceOracle(Component):
             stats.remember(ms_a[mine])
             stats.max_ms = max(stats.max_ms, float(ms_a[mine].max()))
             slow_rows = mine[slow_a[mine]]
+            if stats.drawn_at is None and slow_rows.size:
+                k = slow_rows[0]
+                stats.drawn_at = tuple(float(v) for v in batch.features[rows[k], cols[k] + 1])
             if stats.reported or slow_rows.size == 0:
                 continue
             if not is_low_fps(stats.visits, stats.slow, cfg.min_visits, cfg.slow_share):
@@ -210,18 +223,24 @@ class PerformanceOracle(Component):
             # machine, and the report must not change between two runs of one seed.
             k = slow_rows[0]
             r_idx, s_idx, frame = int(rows[k]), int(cols[k]), float(ms_a[k])
+            # The frame is drawn in the state the step arrived in (the point's), not the one
+            # it left: the report names both, the arrival first.
+            arrived = batch.features[r_idx, s_idx + 1]
+            left = batch.features[r_idx, s_idx]
             found.append((r_idx, s_idx, Bug.at_step(
                 batch[r_idx], s_idx,
                 kind="performance",
                 oracle=self.name,
                 signature=f"performance:{point}",
                 message=(
-                    f"slow frames at point {point}: {stats.slow} of {stats.visits} visits over "
-                    f"{t_ms:.3g} ms (this one {frame:.3g} ms)"
+                    f"slow frame drawn at {describe_state(self.spec, arrived)} (the step from "
+                    f"{describe_state(self.spec, left)}), point {point}: {stats.slow} of "
+                    f"{stats.visits} visits over {t_ms:.3g} ms (this one {frame:.3g} ms)"
                 ),
                 data={"frame_ms": frame, "threshold_ms": t_ms, "visits": stats.visits,
                       "slow": stats.slow, "median_ms": stats.median_ms,
-                      "max_ms": stats.max_ms},
+                      "max_ms": stats.max_ms, "point": list(point),
+                      "drawn_at": [float(v) for v in arrived]},
             )))
         found.sort(key=lambda x: (x[0], x[1]))
         return [bug for _, _, bug in found]
@@ -231,8 +250,8 @@ class PerformanceOracle(Component):
         import pandas as pd
 
         rows = self.low_fps_points()
-        columns = None if rows else ["point", "visits", "slow", "confidence", "median_ms", "max_ms",
-                                     "threshold_ms", "reported"]
+        columns = None if rows else ["point", "drawn_at", "visits", "slow", "confidence", "median_ms",
+                                     "max_ms", "threshold_ms", "reported"]
         return {"low_fps_points": pd.DataFrame(rows, columns=columns)}
 
     def low_fps_points(self) -> list[dict[str, Any]]:
@@ -240,7 +259,7 @@ class PerformanceOracle(Component):
         holds. ``confidence`` is the share of the point's visits that were slow; ``reported``
         says whether it passed the rule (and is in ``bugs.jsonl``). Median and max are over
         the frames kept since the point's first slow one (the latest :data:`RECENT_FRAMES`
-        for the median)."""
+        for the median); ``drawn_at`` is the state that first slow frame was drawn in."""
         rows = []
         for point, stats in self.points.items():
             if stats.slow == 0:
@@ -248,6 +267,7 @@ class PerformanceOracle(Component):
             rows.append({
                 "point": " ".join(str(v) for v in point),
                 **point_bounds(self.spec, self.bins, point),
+                "drawn_at": "" if stats.drawn_at is None else " ".join(f"{v:.6g}" for v in stats.drawn_at),
                 "visits": stats.visits,
                 "slow": stats.slow,
                 "confidence": stats.slow / stats.visits,
@@ -280,6 +300,7 @@ class PerformanceOracle(Component):
             tuple(int(v) for v in p["point"]): PointStats(
                 visits=int(p["visits"]), slow=int(p["slow"]), max_ms=float(p["max_ms"]),
                 recent=[float(v) for v in p["recent"]], reported=bool(p["reported"]),
+                drawn_at=None if p.get("drawn_at") is None else tuple(float(v) for v in p["drawn_at"]),
             )
             for p in d.get("points", [])
         }

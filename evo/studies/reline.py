@@ -9,7 +9,7 @@ Mann-Whitney U and Cliff's delta. ``evo evaluate`` does the same for run directo
    best on ``fps_drop`` (or on ``--objective``, default the first objective) or, with
    ``--select front``, its whole Pareto front taking turns; a random-search run plays
    uniformly random actions.
-2. **One threshold for all agents.** ``t = mean + 5 sd`` (sigma-clipped, with the
+2. **One threshold for all agents.** ``t = mean + 5 sd`` (of the normal frames, with the
    performance oracle's ``floor_ms``) of the frame times of ``warmup`` episodes, measured in
    this command under the load the agents are then measured under. RELINE plays them with
    its RL baseline (the agent that only plays to win): ``--baseline RUN_DIR`` does that with

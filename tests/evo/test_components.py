@@ -131,7 +131,7 @@ def test_tables_of_any_component_reach_the_run_directory(registered, tiny_config
     assert table.to_dict("list") == {"policy": sorted(counts), "episodes": [counts[p] for p in sorted(counts)]}
     assert sum(counts.values()) > len(counts)  # rewritten after later generations, not only the first
     points = pd.read_csv(tmp_path / "run" / "low_fps_points.csv")
-    assert list(points.columns) == ["point", "row_low", "row_high", "col_low", "col_high", "visits", "slow",
+    assert list(points.columns) == ["point", "row_low", "row_high", "col_low", "col_high", "drawn_at", "visits", "slow",
                                     "confidence", "median_ms", "max_ms", "threshold_ms", "reported"]
     assert points["reported"].any()
 

@@ -169,3 +169,25 @@ def test_delta_follows_a_busier_machine_and_keeps_real_slow_points(spec, make_ro
     slow = [make_rollout(r.features, frame_ms=np.where(r.frame_ms > 50, 90.0, 15.0), seed=k)
             for k, r in enumerate(slow)]
     assert [b.signature for b in oracle.check(RolloutBatch.from_rollouts(slow))] == ["performance:(5, 5)"]
+
+
+def test_a_report_says_where_its_slow_frame_was_drawn(spec, make_rollout, tmp_path):
+    """The frame of the step from x=4.5 to x=5.5 was drawn at x=5.5, in point (5, 5): the
+    message names that state first and the one the step left beside it; bugs.jsonl and the
+    points table carry it."""
+    from oracles.archive import BugArchive, append_jsonl
+
+    oracle = _calibrated(spec, make_rollout)
+    for k in range(2):
+        bugs = oracle.check(RolloutBatch.from_rollouts([_path_through(5.5, 40.0, make_rollout, seed=k)]))
+    (bug,) = bugs
+    assert "drawn at x=5.5 y=5.5 (the step from x=4.5 y=5.5), point (5, 5)" in bug.message
+    assert bug.data["drawn_at"] == [5.5, 5.5] and bug.data["point"] == [5, 5]
+    archive = BugArchive()
+    archive.add([bug], generation=0, env_steps=0, wall_s=0.0)
+    append_jsonl(tmp_path / "bugs.jsonl", archive)
+    (line,) = [json.loads(x) for x in (tmp_path / "bugs.jsonl").read_text().splitlines()]
+    assert (line["next_state"], line["state"]) == ([5.5, 5.5], [4.5, 5.5])
+    assert line["data"]["drawn_at"] == [5.5, 5.5] and "drawn at x=5.5 y=5.5" in line["message"]
+    (row,) = oracle.low_fps_points()
+    assert row["point"] == "5 5" and row["drawn_at"] == "5.5 5.5"
