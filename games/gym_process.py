@@ -139,6 +139,23 @@ def _startable() -> Iterator[None]:
             mp.set_start_method(current, force=True)
 
 
+PRELOAD = ["numpy", "gymnasium", "games.gym_copy"]
+"""What the fork server imports once, so that a copy's process starts in milliseconds
+instead of importing them again (about 0.4 s of CPU each)."""
+
+
+def _context() -> Any:
+    """Where copies' processes come from: a fork server (Linux), a single-threaded process
+    that imported :data:`PRELOAD` and forks each copy from itself, so a copy neither pays for
+    those imports nor inherits the engine's threads (forking the engine itself could copy a
+    lock held by a torch or loky thread); ``spawn`` where there is none."""
+    if "forkserver" not in mp.get_all_start_methods():
+        return mp.get_context("spawn")
+    ctx = mp.get_context("forkserver")
+    ctx.set_forkserver_preload(PRELOAD)
+    return ctx
+
+
 class _Worker:
     """One worker process and the parent's end of its pipe; restarted in place."""
 
