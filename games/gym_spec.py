@@ -180,9 +180,10 @@ def with_learned_cells(spec: GameSpec, seen: np.ndarray) -> GameSpec:
 
     A cell is a tenth (:data:`DEFAULT_BINS`) of the range those episodes covered, and never
     narrower than the smallest step between two values they took: a grid coordinate gets one
-    cell per column however few columns were reached. Cells are centred on the first
-    value reached, so that integer positions sit mid-cell. Beyond the range, the cells go on
-    at the same size (``feature_open``); nothing is clipped into an edge cell.
+    cell per column however few columns were reached. Cell edges lie half a step before the
+    first value reached, so that no value of a grid falls on an edge (where rounding would
+    decide its cell). Beyond the range, the cells go on at the same size (``feature_open``);
+    nothing is clipped into an edge cell.
     """
     seen = np.asarray(seen, dtype=np.float64).reshape(-1, spec.n_features)
     low, high = list(spec.feature_low), list(spec.feature_high)
@@ -190,15 +191,13 @@ def with_learned_cells(spec: GameSpec, seen: np.ndarray) -> GameSpec:
         if not is_open or high[j] > low[j]:
             continue
         values = np.unique(seen[:, j][np.isfinite(seen[:, j])])
-        if values.size == 0:
-            width, first = 1.0, 0.0
-        else:
+        origin, width = -0.5, 1.0
+        if values.size:
             first, span = float(values[0]), float(values[-1] - values[0])
             steps = np.diff(values)
             steps = steps[steps > 1e-9 * max(1.0, abs(first), abs(float(values[-1])))]
-            width = span / DEFAULT_BINS if span > 0 else max(abs(first) / DEFAULT_BINS, 1.0)
-            if steps.size:
-                width = max(width, float(steps.min()))
-        origin = first - width / 2
+            step = float(steps.min()) if steps.size else 0.0
+            width = max(span / DEFAULT_BINS, step) if span > 0 else max(abs(first) / DEFAULT_BINS, 1.0)
+            origin = first - (step if steps.size else width) / 2
         low[j], high[j] = origin, origin + width * spec.feature_bins[j]
     return replace(spec, feature_low=tuple(low), feature_high=tuple(high))
