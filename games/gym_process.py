@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing as mp
 import multiprocessing.connection as mp_connection
+from multiprocessing import resource_tracker
 import pickle
 import signal
 import time
@@ -27,6 +28,7 @@ import gymnasium as gym
 from games.base import GameError, GameSpec, GameSpecError
 from games.gym_copy import GAME_FAULTS, GameCopy, Reply, game_error
 from games.lifetime import die_with_parent
+from games.process_tree import CopyProcesses, become_subreaper
 from games.process_memory import children_by_parent, descendants, rss_mb
 
 START_TIMEOUT_S = 60.0
@@ -60,10 +62,13 @@ def _worker_main(conn: mp_connection.Connection, make_env: Callable[[], gym.Env]
     # parent SIGKILLed decides nothing: the kernel ends the worker then.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent()
+    # What the game leaves running stays below this process, so that it is counted against
+    # max_rss_mb and ended with the copy even without the marker it was started with.
+    become_subreaper()
     copy: GameCopy | None = None
     try:
         try:
-            copy = GameCopy(make_env, info_keys)
+            copy = GameCopy.tracked(make_env, info_keys, CopyProcesses.inherited())
             conn.send(("ok", copy.spec))
         except GAME_FAULTS as exc:
             conn.send(("error", game_error(exc)))
@@ -119,6 +124,8 @@ class _Worker:
         self._index = index
         self.process: Any = None
         self.conn: mp_connection.Connection | None = None
+        self.processes: CopyProcesses | None = None
+        """The copy's processes, this worker process first: they all start with its marker."""
 
     @property
     def running(self) -> bool:
@@ -142,12 +149,19 @@ class _Worker:
             # multiprocessing children.
             daemon=True,
         )
+        # The worker starts with the copy's marker in its environment, and so does every
+        # process its game starts (spawn execs a fresh Python with os.environ as it is now).
+        # Not multiprocessing's resource tracker, which the first spawn starts: it serves
+        # every copy, and would end with this one.
+        resource_tracker.ensure_running()
+        self.processes = CopyProcesses()
         try:
-            with _standard_start_method():
+            with _standard_start_method(), self.processes.marked():
                 process.start()
         except BaseException:
             parent.close()
             child.close()
+            self.processes.end()
             raise
         child.close()  # only the worker holds it now, so its death reads as EOF here
         self.process, self.conn = process, parent
@@ -181,7 +195,9 @@ class _Worker:
         return GameError(type="GameProcessDied", message=f"game process exited with code {code}")
 
     def kill(self) -> None:
-        """SIGKILL and reap, so no zombie remains; the worker restarts on the next reset."""
+        """SIGKILL and reap, so no zombie remains, with every process the copy started (a
+        worker killed mid-step leaves its game's processes to init); the worker restarts on
+        the next reset."""
         if self.process is not None:
             if self.process.is_alive():
                 self.process.kill()
@@ -189,7 +205,9 @@ class _Worker:
             self.process.close()
         if self.conn is not None:
             self.conn.close()
-        self.process, self.conn = None, None
+        if self.processes is not None:
+            self.processes.end()
+        self.process, self.conn, self.processes = None, None, None
 
     def stop(self) -> None:
         """Ask the worker to exit; :meth:`kill` it if it has not within the grace time."""
