@@ -19,6 +19,7 @@ from rich.table import Table
 
 from evo.config import ConfigError
 from evo.extras import MissingExtra
+from evo.reaper import Reaper
 from evo.plans.cli import add_plan_parser, plan_command
 from evo.traces_cli import add_trace_parsers, trace_command
 from evo.vision_cli import add_vision_parser, vision_command
@@ -101,20 +102,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     # SIGTERM stops a run as Ctrl-C does (workers closed, resumable); left to the default,
     # loky workers played on orphaned for half an hour.
     signal.signal(signal.SIGTERM, _interrupt)
+    commands = {"run": _run, "compare": _compare, "report": _report, "evaluate": _evaluate,
+                "plan": plan_command, "shrink": trace_command, "regress": trace_command,
+                "vision": vision_command}
     try:
-        if args.command == "run":
-            return _run(args, console)
-        if args.command == "compare":
-            return _compare(args, console)
-        if args.command == "report":
-            return _report(args, console)
-        if args.command == "evaluate":
-            return _evaluate(args, console)
-        if args.command == "plan":
-            return plan_command(args, console)
-        if args.command in ("shrink", "regress", "vision"):
-            return (vision_command if args.command == "vision" else trace_command)(args, console)
-        return _replay(args, console)
+        # What the games start ends with the command, even a SIGKILLed one (evo/reaper.py).
+        with Reaper.for_games():
+            return commands.get(args.command, _replay)(args, console)
     except (UserError, ConfigError, GameSpecError, MissingExtra) as exc:
         print(f"evo: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

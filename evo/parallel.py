@@ -143,6 +143,20 @@ def _dask_backend(client: Any) -> Any:
     return DaskBackend(client=client)
 
 
+def _stop_loky_workers() -> None:
+    """Shut down loky's pool, waiting for its workers to exit, so that they close their games
+    (:func:`evo.tasks._game`) while the run is still there; left to themselves they idle for
+    5 minutes, or until the run's interpreter exits. The pool is loky's one reusable executor,
+    which joblib keeps in a module global and offers no call to stop; the next call makes a
+    new one."""
+    from joblib.externals.loky import reusable_executor
+
+    pool = getattr(reusable_executor, "_executor", None)
+    if pool is not None:
+        with contextlib.suppress(Exception):  # a broken pool may fail to shut down too
+            pool.shutdown(wait=True)
+
+
 class Executor:
     """Maps tasks over the configured joblib backend, in order, retrying dead workers.
 
@@ -258,6 +272,8 @@ class Executor:
     def close(self) -> None:
         close_games()
         self._close_pool()
+        if self.config.backend == "loky":
+            _stop_loky_workers()
         if self._client is not None:
             self._client.close()
             self._client = None

@@ -8,6 +8,7 @@ and plays its chunk as one batch. :mod:`evo.parallel` sends tasks to workers.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing.util
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,12 +23,25 @@ from games.rollout import RolloutBatch
 from objectives.base import step_rewards
 
 _GAMES: dict[tuple[str, int], VectorGame] = {}
+_CLOSE_AT_EXIT: list[multiprocessing.util.Finalize] = []
+"""The hook that closes this process's games when it exits, once registered."""
+CLOSE_PRIORITY = 10
+"""``exitpriority`` of that hook: multiprocessing runs hooks of priority 0 and above before it
+terminates the process's daemonic children (an isolated copy's worker is one), so the copies
+close their games themselves rather than being SIGTERMed, which runs no ``close``."""
 
 
 def _game(factory: Any, n: int) -> VectorGame:
-    """This process's vector game of ``n`` copies, made once and kept between tasks."""
+    """This process's vector game of ``n`` copies, made once and kept between tasks.
+
+    Only the run's own process calls :func:`close_games`; a worker's games are closed when
+    the worker exits: loky's workers leave their loop when the pool shuts down and then run
+    multiprocessing's exit hooks (``util._exit_function``), as the main process does at exit.
+    """
     key = (repr(factory), n)
     if key not in _GAMES:
+        if not _CLOSE_AT_EXIT:
+            _CLOSE_AT_EXIT.append(multiprocessing.util.Finalize(None, close_games, exitpriority=CLOSE_PRIORITY))
         _GAMES[key] = factory.make_vector(n)
     return _GAMES[key]
 

@@ -9,6 +9,7 @@ wrong about itself is found once, when the copy is built, and raised as one
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -20,6 +21,7 @@ from gymnasium import spaces
 
 from games.base import GameError, GameSpec, GameSpecError
 from games.gym_spec import EnvFacts, derive
+from games.process_tree import CopyProcesses
 
 
 def game_error(exc: BaseException) -> GameError:
@@ -71,6 +73,9 @@ class GameCopy:
     observation) propagates to the caller and marks the copy broken: the next ``reset``
     makes a fresh env first, since the old one may be in any state.
 
+    Build it with :meth:`tracked` so that the processes the game starts end with the copy
+    (:mod:`games.process_tree`); one built directly leaves them to the game.
+
     Args:
         make_env: Makes a fresh env.
         info_keys: Keys of ``info`` to hand on.
@@ -84,6 +89,33 @@ class GameCopy:
         GameSpecError: From the constructor: the game's spec contradicts its spaces or its
             ``state_features``, or a game without a spec could not be reset at all.
     """
+
+    processes: CopyProcesses | None = None
+    """The copy's processes, marked during every call into the game and ended on close."""
+
+    @classmethod
+    def tracked(cls, make_env: Callable[[], gym.Env], info_keys: Sequence[str] = (),
+                processes: CopyProcesses | None = None, spec: GameSpec | None = None,
+                first_seed: int = 0) -> "GameCopy":
+        """A copy whose game's processes are marked from ``make_env`` on (its first reset
+        included) and end with it: on :meth:`close`, and when a broken game is made again.
+
+        Args:
+            processes: The copy's marker; None makes a new one.
+            spec, first_seed: As the constructor's.
+        """
+        processes = processes or CopyProcesses()
+        try:
+            with processes.marked():
+                copy = cls(make_env, info_keys, spec, first_seed)
+        except BaseException:
+            processes.end()  # the constructor closed the env; what it started goes too
+            raise
+        copy.processes = processes
+        return copy
+
+    def _marked(self) -> contextlib.AbstractContextManager[None]:
+        return contextlib.nullcontext() if self.processes is None else self.processes.marked()
 
     def __init__(self, make_env: Callable[[], gym.Env], info_keys: Sequence[str] = (),
                  spec: GameSpec | None = None, first_seed: int = 0) -> None:
@@ -184,21 +216,24 @@ class GameCopy:
     def reset(self, seed: int) -> tuple[np.ndarray, np.ndarray]:
         try:
             if self.broken:
-                self.close()
-                self.env = self._make_env()
-                self._bind()
-                self.broken = False
-            obs, info = self.env.reset(seed=int(seed))
-            return self.convert(obs, info, at_reset=True)
+                self.close()  # and what the broken game started, before its successor starts
+            with self._marked():
+                if self.broken:
+                    self.env = self._make_env()
+                    self._bind()
+                    self.broken = False
+                obs, info = self.env.reset(seed=int(seed))
+                return self.convert(obs, info, at_reset=True)
         except BaseException:
             self.broken = True
             raise
 
     def step(self, action: int) -> StepResult:
         try:
-            start = time.perf_counter()
-            obs, reward, terminated, truncated, info = self.env.step(self._action_start + action)
-            elapsed_ms = (time.perf_counter() - start) * 1e3
+            with self._marked():
+                start = time.perf_counter()
+                obs, reward, terminated, truncated, info = self.env.step(self._action_start + action)
+                elapsed_ms = (time.perf_counter() - start) * 1e3
             flat, feats = self.convert(obs, info)
             reward = float(reward)
             if not abs(reward) <= MAX_ABS_REWARD:  # NaN fails this too
@@ -220,11 +255,18 @@ class GameCopy:
         ``render_mode="rgb_array"``."""
         if getattr(self.env, "render_mode", None) != "rgb_array":
             return None
-        return np.asarray(self.env.render(), dtype=np.uint8)[..., :3]
+        with self._marked():
+            frame = self.env.render()
+        return np.asarray(frame, dtype=np.uint8)[..., :3]
 
     def close(self) -> None:
-        """Close the env, waiting for it at most :data:`CLOSE_TIMEOUT_S` (:func:`close_env`)."""
-        close_env(self.env)
+        """Close the env, waiting for it at most :data:`CLOSE_TIMEOUT_S` (:func:`close_env`),
+        then end every process it started that is still there (a game's ``close`` often ends
+        only the process it started itself, not what that one started)."""
+        with self._marked():
+            close_env(self.env)
+        if self.processes is not None:
+            self.processes.end()
 
 
 def close_env(env: Any, timeout_s: float = CLOSE_TIMEOUT_S) -> bool:
@@ -297,7 +339,7 @@ class InProcessRunner:
         self.copies: list[GameCopy] = []
         try:
             for _ in range(num_envs):
-                self.copies.append(GameCopy(make_env, info_keys, spec))
+                self.copies.append(GameCopy.tracked(make_env, info_keys, spec=spec))
                 spec = self.copies[0].spec  # the first copy's, for every other
         except BaseException:
             self.close()

@@ -1,7 +1,7 @@
 """Game copies in worker processes: a hang or a dying process is a finding on one copy.
 
 With ``step_timeout_s`` set, :class:`games.gym_adapter.GymVectorGame` runs each copy in its
-own ``spawn`` process, talking over a ``Pipe``. A step is sent to every worker before any
+own process (:mod:`games.gym_worker`), talking over a ``Pipe``. A step is sent to every worker before any
 reply is read, so the copies run in parallel, and every reply is awaited until
 ``step_timeout_s`` after the send: a copy that does not answer is killed and reported as
 ``GameHang``, one whose pipe reads EOF as ``GameProcessDied``, and one whose process (with
@@ -13,22 +13,18 @@ need the usual ``if __name__ == "__main__":`` guard of ``spawn``.
 
 from __future__ import annotations
 
-import contextlib
-import multiprocessing as mp
 import multiprocessing.connection as mp_connection
-import os
 import pickle
-import signal
 import time
 import weakref
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Sequence
 
 import gymnasium as gym
 
 from games.base import GameError, GameSpec, GameSpecError
-from games.gym_copy import FIRST_RESETS, GAME_FAULTS, GameCopy, Reply, game_error
-from games.lifetime import die_with_parent
-from games.process_memory import children_by_parent, descendants, rss_mb
+from games.gym_copy import FIRST_RESETS, Reply
+from games.gym_worker import Worker, copy_context, stop_workers
+from games.process_memory import children_by_parent
 
 START_TIMEOUT_S = 60.0
 """How long a worker may take to start: spawn a Python, import the game, run ``make_env``.
@@ -37,8 +33,6 @@ episode."""
 RESET_TIMEOUT_FLOOR_S = 30.0
 """A reset is awaited ``max(step_timeout_s, this)``: resets load levels and may legitimately
 take far longer than a frame."""
-CLOSE_GRACE_S = 1.0
-"""How long ``close`` waits for a worker to exit on its own before killing it."""
 MEMORY_POLL_S = 0.1
 """How often the workers' resident memory is read against ``max_rss_mb``, also while a step
 runs: a copy can go over by what it allocates in this time. Reading every step would cost
@@ -49,218 +43,6 @@ WORKER_FAULTS = ("GameHang", "GameProcessDied", "GameOutOfMemory")
 TREE_REFRESH_S = 2.0
 """How often the processes a game started (an engine) are looked up again; a full pass over
 ``/proc`` costs milliseconds."""
-
-
-
-def _worker_main(conn: mp_connection.Connection, make_env: Callable[[], gym.Env],
-                 info_keys: Sequence[str] = (), spec: GameSpec | None = None, first_seed: int = 0) -> None:
-    """Body of a worker process: one game copy driven by ``(command, argument)`` messages.
-
-    Replies are ``("ok", result)`` or ``("error", GameError)``; the GameError is computed
-    here, where the traceback is. The first reply answers the start: ``("ok", GameSpec)``.
-    """
-    # Ctrl-C reaches the whole process group; the parent decides when workers stop. A
-    # parent SIGKILLed decides nothing: the kernel ends the worker then.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _leave_fork_server()
-    die_with_parent()
-    copy: GameCopy | None = None
-    try:
-        try:
-            copy = GameCopy(make_env, info_keys, spec, first_seed)
-            conn.send(("ok", copy.spec))
-        except GAME_FAULTS as exc:
-            conn.send(("error", game_error(exc)))
-            return
-        while True:
-            command, arg = conn.recv()
-            if command == "close":
-                return
-            try:
-                if command == "render":
-                    result = copy.render()
-                else:
-                    result = copy.step(arg) if command == "step" else copy.reset(arg)
-                reply: tuple[str, Any] = ("ok", result)
-            except GAME_FAULTS as exc:
-                reply = ("error", game_error(exc))
-            conn.send(reply)
-    except (EOFError, OSError):
-        pass  # the parent closed the pipe or died: nothing left to serve
-    finally:
-        if copy is not None:
-            copy.close()
-        conn.close()
-
-
-def _leave_fork_server() -> None:
-    """Drop the fork server's liveness pipe that a forked copy inherits.
-
-    The fork server exits when the last holder of that pipe's write end is gone; every
-    process it forks holds one, so that it can fork more. A copy forks none, and holding it
-    would keep the server alive after the engine died, and the server would keep the copy
-    alive (its death signal, :func:`games.lifetime.die_with_parent`, fires when the server
-    exits): a hung copy would outlive a SIGKILLed run.
-    """
-    from multiprocessing import forkserver
-
-    server = getattr(forkserver, "_forkserver", None)
-    fd = getattr(server, "_forkserver_alive_fd", None)
-    if fd is not None:
-        with contextlib.suppress(OSError):
-            os.close(fd)
-        server._forkserver_alive_fd = None  # type: ignore[union-attr]
-
-
-@contextlib.contextmanager
-def _startable() -> Iterator[None]:
-    """Let a game copy's process start from inside a worker of the parallel backend.
-
-    Two of multiprocessing's rules are for children of plain programs: a spawned child sets
-    the parent's *default* start method when it boots (inside a loky worker that default is
-    ``"loky"``, which a plain child cannot set: "cannot find context for 'loky'"), and a
-    daemonic process may not start children (Dask's workers are daemonic), since it is ended
-    at exit without cleaning up after them. A copy's process needs neither: it dies with its
-    parent (:func:`games.lifetime.die_with_parent`). So while a copy starts, the default start
-    method is ``"spawn"`` and the daemonic flag is lifted.
-    """
-    current = mp.get_start_method(allow_none=True)
-    standard = current in (None, "spawn", "fork", "forkserver")
-    if not standard:
-        mp.set_start_method("spawn", force=True)
-    config = mp.current_process()._config  # type: ignore[attr-defined]
-    daemonic = config.get("daemon", False)
-    config["daemon"] = False
-    try:
-        yield
-    finally:
-        config["daemon"] = daemonic
-        if not standard:
-            mp.set_start_method(current, force=True)
-
-
-PRELOAD = ["numpy", "gymnasium", "games.gym_copy"]
-"""What the fork server imports once, so that a copy's process starts in milliseconds
-instead of importing them again (about 0.4 s of CPU each)."""
-
-
-def _context() -> Any:
-    """Where copies' processes come from: a fork server (Linux), a single-threaded process
-    that imported :data:`PRELOAD` and forks each copy from itself, so a copy neither pays for
-    those imports nor inherits the engine's threads (forking the engine itself could copy a
-    lock held by a torch or loky thread); ``spawn`` where there is none."""
-    if "forkserver" not in mp.get_all_start_methods():
-        return mp.get_context("spawn")
-    ctx = mp.get_context("forkserver")
-    ctx.set_forkserver_preload(PRELOAD)
-    return ctx
-
-
-class _Worker:
-    """One worker process and the parent's end of its pipe; restarted in place."""
-
-    def __init__(self, ctx: Any, make_env: Callable[[], gym.Env], index: int,
-                 info_keys: Sequence[str] = ()) -> None:
-        self._ctx = ctx
-        self._make_env = make_env
-        self._info_keys = tuple(info_keys)
-        self.spec: GameSpec | None = None
-        """The game's spec once known: a restarted worker takes it instead of deriving it."""
-        self.first_seed = 0
-        self._index = index
-        self.process: Any = None
-        self.conn: mp_connection.Connection | None = None
-
-    @property
-    def running(self) -> bool:
-        return self.process is not None
-
-    def rss_mb(self, tree: dict[int, list[int]]) -> float:
-        """Resident memory of the worker and of every process below it in ``tree``, MiB."""
-        pid = self.process.pid if self.process is not None else None
-        if pid is None:
-            return 0.0
-        return sum(r or 0.0 for r in map(rss_mb, [pid, *descendants(pid, tree)]))
-
-    def start(self) -> None:
-        parent, child = self._ctx.Pipe(duplex=True)
-        process = self._ctx.Process(
-            target=_worker_main,
-            args=(child, self._make_env, self._info_keys, self.spec, self.first_seed),
-            name=f"game-copy-{self._index}",
-            # Daemonic so that multiprocessing's own exit handler terminates it if
-            # everything else failed; a game may still start subprocesses, just not
-            # multiprocessing children.
-            daemon=True,
-        )
-        try:
-            with _startable():
-                process.start()
-        except BaseException:
-            parent.close()
-            child.close()
-            raise
-        child.close()  # only the worker holds it now, so its death reads as EOF here
-        self.process, self.conn = process, parent
-
-    def send(self, message: tuple[str, Any]) -> bool:
-        """Send, or return False if the worker is gone."""
-        if self.conn is None:
-            return False
-        try:
-            self.conn.send(message)
-            return True
-        except (BrokenPipeError, ConnectionResetError, EOFError, OSError):
-            return False
-
-    def died(self) -> GameError:
-        """Reap a worker whose pipe reads EOF and say how it ended."""
-        code = None
-        if self.process is not None:
-            self.process.join(CLOSE_GRACE_S)
-            if self.process.is_alive():  # closed its pipe but lingers: finish it
-                self.process.kill()
-                self.process.join()
-            code = self.process.exitcode
-        self.kill()
-        if code is not None and code < 0:  # a signal: -11 is a segfault in the game's C code
-            try:
-                name = signal.Signals(-code).name
-            except ValueError:
-                name = f"signal {-code}"
-            return GameError(type="GameProcessDied", message=f"game process was killed by {name}")
-        return GameError(type="GameProcessDied", message=f"game process exited with code {code}")
-
-    def kill(self) -> None:
-        """SIGKILL and reap, so no zombie remains; the worker restarts on the next reset."""
-        if self.process is not None:
-            if self.process.is_alive():
-                self.process.kill()
-            self.process.join()
-            self.process.close()
-        if self.conn is not None:
-            self.conn.close()
-        self.process, self.conn = None, None
-
-    def stop(self) -> None:
-        """Ask the worker to exit; :meth:`kill` it if it has not within the grace time."""
-        if self.process is None:
-            return
-        self.send(("close", None))
-        self.process.join(CLOSE_GRACE_S)
-        self.kill()
-
-
-def _stop_workers(workers: list[_Worker]) -> None:
-    """Stop every worker: close first (they exit in parallel), then reap or kill each."""
-    for w in workers:
-        if w.running:
-            w.send(("close", None))
-    deadline = time.monotonic() + CLOSE_GRACE_S
-    for w in workers:
-        if w.process is not None:
-            w.process.join(max(deadline - time.monotonic(), 0.0))
-        w.kill()
 
 
 class ProcessRunner:
@@ -275,11 +57,11 @@ class ProcessRunner:
         self._polled = 0.0
         self._tree: dict[int, list[int]] = {}
         self._tree_at = float("-inf")
-        ctx = _context()
-        self.workers = [_Worker(ctx, make_env, i, info_keys) for i in range(num_envs)]
+        ctx = copy_context()
+        self.workers = [Worker(ctx, make_env, i, info_keys) for i in range(num_envs)]
         # Stops the workers when the game is garbage-collected or the interpreter exits
         # without close(); close() calls it too (it runs once).
-        self._finalizer = weakref.finalize(self, _stop_workers, self.workers)
+        self._finalizer = weakref.finalize(self, stop_workers, self.workers)
         try:
             # A game without a known spec is read from one worker first (see _first_spec).
             self.spec: GameSpec = spec if spec is not None else self._first_spec()

@@ -1,0 +1,84 @@
+"""Nothing a game starts outlives the run, however the run ends: ``evo run`` of the default
+experiment on a game whose ``reset`` starts its engine through a launch script that
+backgrounds a helper, and whose ``close`` ends the engine alone (tests/games/launcher_envs.py),
+leaves none of the game's processes after a normal end and after a SIGKILL, with copies in
+the run's workers or its own process, in-process or isolated.
+
+Before copies ended what their games started, such a run left one helper per episode played:
+hundreds after three generations of this small run."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from tests.cli.test_orphans import Procs, _rows, end_run, marked, start_run
+
+ENTRY = "tests.games.launcher_envs:LaunchedEngine"
+GAMES: dict[str, dict[str, Any]] = {
+    "in-process": {},
+    "isolated": {"step_timeout_s": 30},
+}
+"""Game settings of each way to run copies besides the entry point. (When games given by an
+entry point become isolated by default, the in-process one is ``{"isolated": False}``.)"""
+BACKENDS = {"loky": "parallel.backend=loky", "serial": "parallel.backend=serial"}
+
+
+def _game(mode: str) -> str:
+    return "game=" + yaml.safe_dump({"entry_point": ENTRY, **GAMES[mode]}, default_flow_style=True).strip()
+
+
+def launched(procs: Procs) -> Procs:
+    """The game's own processes among ``procs``: engines, helpers and their shells."""
+    return {pid: info for pid, info in procs.items() if info[0] in ("sh", "sleep")}
+
+
+def settle(token: str, within_s: float = 10.0) -> Procs:
+    """The run's processes still alive (carrying the token) once none is, or when time is up."""
+    end = time.monotonic() + within_s
+    while (left := marked(token)) and time.monotonic() < end:
+        time.sleep(0.2)
+    return left
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", list(BACKENDS))
+@pytest.mark.parametrize("mode", list(GAMES))
+def test_a_finished_run_leaves_no_process_of_its_game(tmp_path: Path, mode: str, backend: str) -> None:
+    token = uuid.uuid4().hex
+    proc = start_run(tmp_path, token, "wuji_block_maze.yaml", BACKENDS[backend], _game(mode), "budget.generations=3")
+    try:
+        _, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err.decode()[-3000:]
+        assert _rows(tmp_path / "run") == 3
+        left = settle(token)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        for pid in marked(token):  # never leave them to the next test
+            os.kill(pid, signal.SIGKILL)
+    assert launched(left) == {}, f"the game's processes left after the run: {launched(left)}"
+    assert left == {}, f"processes left after the run: {left}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", list(BACKENDS))
+@pytest.mark.parametrize("mode", list(GAMES))
+def test_a_sigkilled_run_leaves_no_process_of_its_game(tmp_path: Path, mode: str, backend: str) -> None:
+    token = uuid.uuid4().hex
+    proc = start_run(tmp_path, token, "wuji_block_maze.yaml", BACKENDS[backend], _game(mode))
+
+    def ready(running: Procs) -> bool:
+        # After generation 0, while engines run: their helpers and earlier ones are orphans.
+        return _rows(tmp_path / "run") >= 1 and len(launched(running)) >= 4
+
+    before, left = end_run(proc, token, ready, least=4)
+    assert launched(left) == {}, f"the game's processes left after the SIGKILL: {launched(left)}"
+    assert left == {}, f"processes left after the SIGKILL: {left} (before it: {before})"
