@@ -18,6 +18,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from evo.checkpoint import CheckpointConfig
+from evo.user_paths import ConfigError, read_yaml
 from evo.finetune import REGISTRY as FINETUNE_ALGORITHMS
 from evo.finetune import A2CConfig, PPOConfig, UpdateConfig
 from evo.explore.config import ExplorationFields
@@ -28,10 +29,6 @@ from evo.scalars import LoggingConfig
 
 NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}")
 """An experiment's name: a folder name that cannot climb out of runs_dir (no '/', no leading '.')."""
-
-
-class ConfigError(ValueError):
-    """A bad experiment file or override; the message is one line for the user."""
 
 
 class Strict(BaseModel):
@@ -289,7 +286,6 @@ def parse_experiment(raw: Any, source: str = "experiment") -> Experiment:
 
 def load_experiment(path: str | Path, overrides: Sequence[str] = ()) -> Experiment:
     """Read, override and validate an experiment YAML."""
-    from evo.user_paths import read_yaml  # it raises this module's ConfigError
 
     raw = read_yaml(path, "experiment file") or {}
     if not isinstance(raw, dict):

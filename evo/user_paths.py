@@ -1,7 +1,7 @@
 """Files and folders the user names on the command line: inputs read as text or YAML, and
 outputs (``--out``, ``--video``) checked before any work starts.
 
-Every problem is a :class:`evo.config.ConfigError` of one line naming the path and what was
+Every problem is a :class:`ConfigError` of one line naming the path and what was
 expected, which the command line prints with exit code 2: never a traceback, and never one
 after an hour's run because the output turned out to be a file where a folder should be.
 Nothing here writes, so a file already there is left as it was.
@@ -14,7 +14,10 @@ from typing import Any
 
 import yaml
 
-from evo.config import ConfigError
+
+class ConfigError(ValueError):
+    """Bad input from the user (an experiment file, an override, a path); the message is one
+    line for the user. :mod:`evo.config` raises it too, as ``evo.config.ConfigError``."""
 
 
 def read_text(path: str | Path, what: str) -> str:
