@@ -15,7 +15,9 @@ import contextlib
 import multiprocessing as mp
 import multiprocessing.connection as mp_connection
 import os
+import pickle
 import signal
+import sys
 import time
 from multiprocessing import forkserver, resource_tracker
 from typing import Any, Callable, Iterator, Sequence
@@ -101,16 +103,21 @@ def _leave_fork_server() -> None:
 
 
 @contextlib.contextmanager
-def _startable() -> Iterator[None]:
-    """Let a game copy's process start from inside a worker of the parallel backend.
+def _startable(make_env: Callable[[], gym.Env]) -> Iterator[None]:
+    """Let a game copy's process start from inside a worker of the parallel backend, without
+    the engine's main module.
 
-    Two of multiprocessing's rules are for children of plain programs: a spawned child sets
-    the parent's *default* start method when it boots (inside a loky worker that default is
-    ``"loky"``, which a plain child cannot set: "cannot find context for 'loky'"), and a
+    Three of multiprocessing's rules are for children of plain programs. A child runs the
+    parent's main module again before anything else, so that what it unpickles can come from
+    there: for ``evo`` that is the command line, which imports torch (a second of CPU and
+    over 100 MiB in every copy); a copy needs it only when ``make_env`` comes from there (a
+    user's script), so otherwise the child is not told of it. A spawned child sets the
+    parent's *default* start method when it boots (inside a loky worker that default is
+    ``"loky"``, which a plain child cannot set: "cannot find context for 'loky'"). And a
     daemonic process may not start children (Dask's workers are daemonic), since it is ended
-    at exit without cleaning up after them. A copy's process needs neither: it dies with its
-    parent (:func:`games.lifetime.die_with_parent`). So while a copy starts, the default start
-    method is ``"spawn"`` and the daemonic flag is lifted.
+    at exit without cleaning up after them; a copy's process dies with its parent
+    (:func:`games.lifetime.die_with_parent`). So while a copy starts, the main module is
+    hidden unless needed, the default start method is ``"spawn"`` and the daemonic flag is lifted.
     """
     current = mp.get_start_method(allow_none=True)
     standard = current in (None, "spawn", "fork", "forkserver")
@@ -119,9 +126,17 @@ def _startable() -> Iterator[None]:
     config = mp.current_process()._config  # type: ignore[attr-defined]
     daemonic = config.get("daemon", False)
     config["daemon"] = False
+    main = sys.modules["__main__"]
+    hidden = {} if b"__main__" in pickle.dumps(make_env) else {
+        name: main.__dict__[name] for name in ("__spec__", "__file__") if name in main.__dict__
+    }
+    if hidden:  # what multiprocessing reads to find the main module (spawn.get_preparation_data)
+        main.__spec__ = None
+        main.__dict__.pop("__file__", None)
     try:
         yield
     finally:
+        main.__dict__.update(hidden)
         config["daemon"] = daemonic
         if not standard:
             mp.set_start_method(current, force=True)
@@ -192,7 +207,7 @@ class Worker:
             daemon=True,
         )
         try:
-            with _startable(), self.processes.marked():
+            with _startable(self._make_env), self.processes.marked():
                 process.start()
         except BaseException:
             parent.close()

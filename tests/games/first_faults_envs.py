@@ -4,8 +4,9 @@
 ``state_features`` (the position) and ground truth, nothing else, so the engine plays it for
 a while before the first generation to learn the size of its cells. Three cells near the
 start break the game's process as a game engine's C code can: one crashes it (SIGSEGV), one
-hangs it, one leaks memory at every step from then on (200 MiB a step, written so that it is
-resident). Random play steps on each of them within its first episodes.
+hangs it when reached within the first 12 steps (a level that streams in too late, as
+loaders deadlock), one leaks memory at every step from then on (200 MiB a step, written so
+that it is resident). Random play steps on each of them within its first episodes.
 
 Use from a YAML as ``game: {entry_point: "tests.games.first_faults_envs:FaultyYard"}``.
 """
@@ -24,6 +25,9 @@ from games.base import InjectedBug
 SIZE = 10
 MOVES = np.array([[0, -1], [0, 1], [1, 0], [-1, 0]])
 SEGFAULT, HANG, LEAK = (3, 0), (0, 5), (2, 2)
+HANG_BEFORE = 12
+"""The hang fires when the walk reaches its cell within this many steps (about 3% of random
+episodes: each costs the engine's step timeout)."""
 LEAK_MB = 200
 """Resident memory the leak adds at every step: over the engine's default bound of 2048 MiB
 within about ten steps."""
@@ -42,7 +46,7 @@ class FaultyYard(gym.Env[np.ndarray, int]):
         self.observation_space = spaces.Box(-np.inf, np.inf, (2,), np.float32)
         self.injected_bugs = (
             InjectedBug(0, "crash", SEGFAULT, "the renderer reads a null texture"),
-            InjectedBug(1, "crash", HANG, "a loading loop that never ends"),
+            InjectedBug(1, "crash", HANG, "the cellar streams in too late and its loader deadlocks"),
             InjectedBug(2, "crash", LEAK, "particles spawned every frame, never freed"),
         )
         self.pos = np.zeros(2, dtype=np.int64)
@@ -64,7 +68,7 @@ class FaultyYard(gym.Env[np.ndarray, int]):
             import ctypes
 
             ctypes.string_at(0)  # SIGSEGV: no Python exception, the process is gone
-        if cell == HANG:
+        if cell == HANG and self.t <= HANG_BEFORE:
             while True:
                 time.sleep(0.05)
         self._leaking |= cell == LEAK
