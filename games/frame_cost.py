@@ -9,6 +9,7 @@ operation of ``heavy_ms`` milliseconds" holds for all of them.
 
 from __future__ import annotations
 
+import resource
 import time
 from typing import Callable
 
@@ -100,3 +101,38 @@ class BatchClock:
         copy's own heavy work ``heavy_ms [N]``."""
         batch_ms = (time.perf_counter() - self._t0) * 1000.0 - float(heavy_ms.sum())
         return heavy_ms + batch_ms / heavy_ms.shape[0]
+
+
+class StepTimer:
+    """Times a game's own ``step`` as a player would wait for it, unless the scheduler took
+    the CPU away meanwhile.
+
+    A step of a small game takes microseconds; on a machine with fewer cores than game copies
+    (isolated copies step in parallel) the scheduler often preempts a copy mid-step for a
+    whole time slice, milliseconds, which would read as a slow frame the game never drew.
+    Linux counts a thread's involuntary context switches (``getrusage(RUSAGE_THREAD)``,
+    ``ru_nivcsw``); a step during which one happened is timed by the CPU time its thread
+    spent instead (what it drew, not what it waited for the CPU). Time the game itself waited
+    (a sleep, a GPU fence) counts on an undisturbed step, as it would for a player; on a
+    preempted one it is left out. Where there is no per-thread count, wall time is used.
+    """
+
+    def __init__(self) -> None:
+        self._thread = getattr(resource, "RUSAGE_THREAD", None)
+        self._wall = self._cpu = 0.0
+        self._switches = 0
+
+    def _preempted(self) -> int:
+        return resource.getrusage(self._thread).ru_nivcsw if self._thread is not None else 0
+
+    def start(self) -> None:
+        self._switches = self._preempted()
+        self._cpu = time.thread_time()
+        self._wall = time.perf_counter()
+
+    def stop_ms(self) -> float:
+        """Milliseconds since :meth:`start`, by the rule above."""
+        wall = time.perf_counter() - self._wall
+        if self._preempted() == self._switches:
+            return wall * 1e3
+        return (time.thread_time() - self._cpu) * 1e3

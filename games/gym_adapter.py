@@ -164,9 +164,10 @@ class GymVectorGame:
     def step(self, actions: np.ndarray) -> VecStep:
         """Step every copy that is still playing; done copies stay as they are.
 
-        ``frame_ms[i]`` is the game's ``info["frame_ms"]`` when it gives one, else the wall
-        time of ``env.step`` alone (measured where the game runs, IPC excluded), and 0 for
-        copies that did not step.
+        ``frame_ms[i]`` is the game's ``info["frame_ms"]`` when it gives one, else the time
+        of ``env.step`` alone (measured where the game runs, IPC excluded; a step the
+        scheduler preempted is timed by its CPU time, :class:`games.frame_cost.StepTimer`),
+        and 0 for copies that did not step.
 
         Raises:
             ValueError: ``actions`` has the wrong length or an action out of range (an

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-import time
 from typing import Any, Callable, NamedTuple, Sequence
 
 import gymnasium as gym
@@ -20,6 +19,7 @@ import numpy as np
 from gymnasium import spaces
 
 from games.base import GameError, GameSpec, GameSpecError
+from games.frame_cost import StepTimer
 from games.gym_spec import EnvFacts, derive
 from games.process_tree import CopyProcesses
 
@@ -121,6 +121,7 @@ class GameCopy:
                  spec: GameSpec | None = None, first_seed: int = 0) -> None:
         self._make_env = make_env
         self._info_keys = tuple(info_keys)
+        self._timer = StepTimer()
         self.env = make_env()
         self.broken = False
         try:
@@ -231,9 +232,9 @@ class GameCopy:
     def step(self, action: int) -> StepResult:
         try:
             with self._marked():
-                start = time.perf_counter()
+                self._timer.start()
                 obs, reward, terminated, truncated, info = self.env.step(self._action_start + action)
-                elapsed_ms = (time.perf_counter() - start) * 1e3
+                elapsed_ms = self._timer.stop_ms()
             flat, feats = self.convert(obs, info)
             reward = float(reward)
             if not abs(reward) <= MAX_ABS_REWARD:  # NaN fails this too

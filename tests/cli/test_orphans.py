@@ -92,6 +92,14 @@ def family(token: str, root: int) -> Procs:
     return found
 
 
+def _depth(procs: Procs, pid: int, root: int) -> int:
+    """How many generations below ``root`` a process is (0: not below it)."""
+    depth = 0
+    while pid in procs and pid != root:
+        pid, depth = procs[pid][1], depth + 1
+    return depth if pid == root else 0
+
+
 def still_there(token: str, before: Procs) -> Procs:
     """Processes of ``before`` alive now (same pid and start time), and marked ones."""
     now = live()
@@ -154,10 +162,11 @@ def test_a_sigkilled_run_leaves_no_process_behind(tmp_path: Path, game: str, row
     proc = start_run(tmp_path, token, experiment, "parallel.backend=loky", *overrides)
 
     def ready(running: Procs) -> bool:
-        # Games of the workers: the run's grandchildren, the last to be cleaned up.
+        # Games of the workers, the last to be cleaned up: below the run's children (an
+        # isolated copy comes from a fork server that a worker started).
         # (name.startswith: a venv made by `python3 -m venv` runs its processes as python3)
-        players = sum(name.startswith(player) and running.get(ppid, ("", 0, 0))[1] == proc.pid
-                      for name, ppid, _ in running.values())
+        players = sum(name.startswith(player) and _depth(running, pid, proc.pid) >= 2
+                      for pid, (name, _, _) in running.items())
         return _rows(tmp_path / "run") >= rows and players >= 4
 
     before, left = end_run(proc, token, ready)  # 2 workers, 4 games
