@@ -85,11 +85,15 @@ class FaultyYard(gym.Env[np.ndarray, int]):
 
     def match(self, bug: Any) -> int | None:
         """A crash report of one of the faults, by what the engine's report says of it. A
-        leaking step is slow too (it writes 200 MiB): slow frames where the leak starts are
-        the leak, seen by the performance oracle."""
+        leaking step is slow too (it writes 200 MiB): a slow frame of an episode that had
+        passed the leak's cell is the leak, seen by the performance oracle."""
         if bug.kind == "performance":
-            cell = tuple(int(round(v)) for v in np.asarray(bug.next_state, dtype=np.float64).ravel()[:2])
-            return 2 if cell == LEAK else None
+            pos = np.zeros(2, dtype=np.int64)
+            for action in bug.actions:
+                pos = np.clip(pos + MOVES[int(action)], 0, SIZE - 1)
+                if tuple(int(v) for v in pos) == LEAK:
+                    return 2
+            return None
         if bug.kind != "crash":
             return None
         for i, words in FAULT_WORDS.items():
