@@ -20,6 +20,7 @@ from evo.probe import learn_cells, play_probe
 from evo.policy import PolicySpec
 from games.base import GameSpec, GameSpecError
 from games.gym_copy import close_env
+from games.process_tree import CopyProcesses
 from games.rollout import RolloutBatch, info_keys
 from objectives import build_objectives
 from oracles import build_oracles
@@ -150,6 +151,15 @@ class Built:
     (or read back from the run directory's ``game.json``)."""
     probe_s: float = 0.0
     """Wall seconds the probe took while the experiment was built (part of the run's time)."""
+    processes: CopyProcesses | None = None
+    """The processes the ground-truth copy's game started, ended by :meth:`close`."""
+
+    def close(self) -> None:
+        """Close the game copy kept for its ground truth, and end what its game started."""
+        if self.truth is not None:
+            close_env(self.truth)
+        if self.processes is not None:
+            self.processes.end()
 
     @classmethod
     def from_experiment(cls, exp: Experiment, run_dir: Path | None = None, *,
@@ -168,7 +178,9 @@ class Built:
         check_memory(exp, policy_spec)
         # The game's facts first: components that score against them (objects, preferred
         # area) get them in their context. Only match is read off this copy.
-        env = factory.make_env()
+        processes = CopyProcesses()  # what the game starts ends with this copy too
+        with processes.marked():
+            env = factory.make_env()
         facts = GameFacts.of_game(game_label(exp.game.model_dump(mode="json")), spec, env.unwrapped)
         truth = env.unwrapped if facts.has_truth else None
         probe, probe_s = None, 0.0
@@ -190,11 +202,13 @@ class Built:
                 objectives, oracles = _components(exp, spec, Context(exp.seed, exp.device, run_dir, facts))
         except BaseException:
             close_env(env)
+            processes.end()
             raise
         if truth is None:
             close_env(env)  # a game whose close hangs is left behind, not waited for
+            processes.end()
         learns = factory.known_spec is not None
-        return cls(exp, factory, spec, policy_spec, objectives, oracles, facts, truth, probe, learns, probe_s)
+        return cls(exp, factory, spec, policy_spec, objectives, oracles, facts, truth, probe, learns, probe_s, processes)
 
     def first_episodes(self) -> RolloutBatch | None:
         """The probe's episodes, which a run's first generation observes before its own

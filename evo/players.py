@@ -124,8 +124,7 @@ def load_baseline(run_dir: Path, select: str, objective: str | None, first: RunP
     """
     base = load_player(run_dir, select, objective)
     if base.built.factory.played() != first.built.factory.played():
-        if base.built.truth is not None:
-            base.built.truth.close()
+        base.built.close()
         raise EvaluationError(f"baseline {run_dir} plays {base.built.factory!r}, expected "
                               f"{first.built.factory!r} (the game of {first.name})")
     return base

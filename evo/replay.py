@@ -97,8 +97,7 @@ def replay(run_dir: str | Path, bug_id: int, repeats: int = 3) -> ReplayResult:
         short = [r for r in result.rollouts if r.length < len(actions)]
         found = [b for b in oracle.check(result.rollouts) if b.signature == record["signature"]]
     finally:
-        if built.truth is not None:
-            built.truth.close()
+        built.close()
     if found:
         return ReplayResult(True, record, f"bug {bug_id} reproduced: {found[0].message}")
     why = f"; {len(short)} of {repeats} replays ended early" if short else ""

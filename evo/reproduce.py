@@ -149,8 +149,7 @@ class Reproducer:
         for game in self._games.values():
             game.close()
         self._games.clear()
-        if self.built.truth is not None:
-            self.built.truth.close()
+        self.built.close()
 
     def __enter__(self) -> "Reproducer":
         return self

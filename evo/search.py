@@ -110,8 +110,7 @@ class Search:
         self.executor.close()
         if self.scalars is not None:
             self.scalars.close()
-        if self.built.truth is not None:
-            self.built.truth.close()
+        self.built.close()
 
     def _play(self, genomes: np.ndarray, ids: np.ndarray, episodes: int) -> RolloutBatch:
         """Every policy plays ``episodes`` episodes; chunks of the population run in parallel."""

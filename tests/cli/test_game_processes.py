@@ -23,16 +23,15 @@ from tests.cli.test_orphans import Procs, _rows, end_run, marked, start_run
 
 ENTRY = "tests.games.launcher_envs:LaunchedEngine"
 GAMES: dict[str, dict[str, Any]] = {
-    "in-process": {},
-    "isolated": {"step_timeout_s": 30},
+    "in-process": {"isolated": False},
+    "isolated": {},  # the default for a game given by its entry point
 }
-"""Game settings of each way to run copies besides the entry point. (When games given by an
-entry point become isolated by default, the in-process one is ``{"isolated": False}``.)"""
+"""Game settings of each way to run copies besides the entry point."""
 BACKENDS = {"loky": "parallel.backend=loky", "serial": "parallel.backend=serial"}
 
 
-def _game(mode: str) -> str:
-    return "game=" + yaml.safe_dump({"entry_point": ENTRY, **GAMES[mode]}, default_flow_style=True).strip()
+def _game(mode: str, entry: str = ENTRY) -> str:
+    return "game=" + yaml.safe_dump({"entry_point": entry, **GAMES[mode]}, default_flow_style=True).strip()
 
 
 def launched(procs: Procs) -> Procs:
@@ -49,11 +48,16 @@ def settle(token: str, within_s: float = 10.0) -> Procs:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("backend", list(BACKENDS))
+@pytest.mark.parametrize(("backend", "entry"), [
+    *((backend, ENTRY) for backend in BACKENDS),
+    # The engine started as the game is made: the copy the run keeps for ground truth too.
+    ("serial", "tests.games.launcher_envs:EngineWhenMade"),
+], ids=[*BACKENDS, "serial-engine-when-made"])
 @pytest.mark.parametrize("mode", list(GAMES))
-def test_a_finished_run_leaves_no_process_of_its_game(tmp_path: Path, mode: str, backend: str) -> None:
+def test_a_finished_run_leaves_no_process_of_its_game(tmp_path: Path, mode: str, backend: str, entry: str) -> None:
     token = uuid.uuid4().hex
-    proc = start_run(tmp_path, token, "wuji_block_maze.yaml", BACKENDS[backend], _game(mode), "budget.generations=3")
+    proc = start_run(tmp_path, token, "wuji_block_maze.yaml", BACKENDS[backend], _game(mode, entry),
+                     "budget.generations=3")
     try:
         _, err = proc.communicate(timeout=300)
         assert proc.returncode == 0, err.decode()[-3000:]

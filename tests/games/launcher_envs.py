@@ -104,3 +104,12 @@ class DyingLauncher(LaunchedEngine):
         if self.pos >= 4:
             os._exit(3)
         return out
+
+
+class EngineWhenMade(LaunchedEngine):
+    """:class:`LaunchedEngine` that starts its engine as soon as it is made, as many packaged
+    games do in their constructor, and again at every reset."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reset(seed=0)
