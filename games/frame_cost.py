@@ -105,34 +105,38 @@ class BatchClock:
 
 class StepTimer:
     """Times a game's own ``step`` as a player would wait for it, unless the scheduler took
-    the CPU away meanwhile.
+    the CPU away from a step that never waited.
 
     A step of a small game takes microseconds; on a machine with fewer cores than game copies
     (isolated copies step in parallel) the scheduler often preempts a copy mid-step for a
     whole time slice, milliseconds, which would read as a slow frame the game never drew.
-    Linux counts a thread's involuntary context switches (``getrusage(RUSAGE_THREAD)``,
-    ``ru_nivcsw``); a step during which one happened is timed by the CPU time its thread
-    spent instead (what it drew, not what it waited for the CPU). Time the game itself waited
-    (a sleep, a GPU fence) counts on an undisturbed step, as it would for a player; on a
-    preempted one it is left out. Where there is no per-thread count, wall time is used.
+    Linux counts a thread's context switches (``getrusage(RUSAGE_THREAD)``): involuntary ones
+    (``ru_nivcsw``, preempted) and voluntary ones (``ru_nvcsw``, it waited: a sleep, a GPU
+    fence, I/O). A step that was preempted and never waited is timed by the CPU time its
+    thread spent (what it drew, not what it waited for the CPU); any other step by wall time,
+    as a player waits for it. Where there is no per-thread count, wall time is used.
     """
 
     def __init__(self) -> None:
         self._thread = getattr(resource, "RUSAGE_THREAD", None)
         self._wall = self._cpu = 0.0
-        self._switches = 0
+        self._switches = (0, 0)
 
-    def _preempted(self) -> int:
-        return resource.getrusage(self._thread).ru_nivcsw if self._thread is not None else 0
+    def _switched(self) -> tuple[int, int]:
+        if self._thread is None:
+            return 0, 0
+        usage = resource.getrusage(self._thread)
+        return usage.ru_nivcsw, usage.ru_nvcsw
 
     def start(self) -> None:
-        self._switches = self._preempted()
+        self._switches = self._switched()
         self._cpu = time.thread_time()
         self._wall = time.perf_counter()
 
     def stop_ms(self) -> float:
         """Milliseconds since :meth:`start`, by the rule above."""
         wall = time.perf_counter() - self._wall
-        if self._preempted() == self._switches:
-            return wall * 1e3
-        return (time.thread_time() - self._cpu) * 1e3
+        preempted, waited = (now - then for now, then in zip(self._switched(), self._switches))
+        if preempted and not waited:
+            return (time.thread_time() - self._cpu) * 1e3
+        return wall * 1e3
