@@ -7,7 +7,7 @@ frames`` observation, ``[4, 48, 40]``. Rows, for two CNN sizes:
 - A2C: a forward and backward pass over 16 policies x 501 observations (one 500-step
   episode each), the flat genomes being the leaf tensor.
 
-Columns: ``evo.policy``'s grouped ``conv2d`` (one call per layer for all policies); the same
+Columns: ``evo.search.policy``'s grouped ``conv2d`` (one call per layer for all policies); the same
 conv layers through ``torch.func.vmap`` over ``conv2d``; and, for reference, a Python loop
 of ``conv2d`` over the policies (one call per policy per layer, which the design rules out
 for play: it grows with the population).
@@ -32,7 +32,7 @@ import torch.nn.functional as F
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from evo.policy import PolicyParams, PolicySpec, conv_trunk, forward  # noqa: E402
+from evo.search.policy import PolicyParams, PolicySpec, conv_trunk, forward  # noqa: E402
 
 IMAGE = (4, 48, 40)
 ARCHS = {"8-16 / 64": (((8, 8, 4), (16, 4, 2)), (64,)), "16-32 / 128": (((16, 8, 4), (32, 4, 2)), (128,))}

@@ -22,9 +22,9 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games.base import GameSpec  # noqa: E402
-from games.doom_park import DoomParkVector  # noqa: E402
-from games.rollout import RolloutBatch  # noqa: E402
+from games.core.base import GameSpec  # noqa: E402
+from games.doom.park.doom_park import DoomParkVector  # noqa: E402
+from games.core.record import RolloutBatch  # noqa: E402
 from games.vision.encoder import downscale, encode, load_encoder  # noqa: E402
 from objectives.rnd_novelty import RndNovelty, RndNoveltyConfig  # noqa: E402
 from oracles.component import Context  # noqa: E402

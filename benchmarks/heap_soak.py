@@ -64,7 +64,7 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=12.0, help="wall time of the run")
     parser.add_argument("--every", type=float, default=60.0, help="seconds between samples")
     args = parser.parse_args()
-    from evo.cli import main as evo
+    from evo.cli.main import main as evo
 
     run_dir = Path(tempfile.mkdtemp(prefix="heap-soak-")) / "run"
     start = time.monotonic()

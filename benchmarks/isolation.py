@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from games.gym_adapter import GymVectorGame
+from games.adapter.vector_game import GymVectorGame
 from tests.games.two_room_envs import TwoRooms
 
 

@@ -2,7 +2,7 @@
 scripted (BFS) navigator (issue 15, item 7: plans as RL tasks).
 
 Trains a reach policy on the released Block Maze (:func:`evo.plans.learned_navigator.
-train_navigator`: PPO through :func:`evo.finetune.loop.finetune`), then runs a generated
+train_navigator`: PPO through :func:`evo.search.finetune.loop.finetune`), then runs a generated
 suite of plans (start, then three places each within the radius of the last) with the
 maze's BFS navigator, with the untrained policy, and with the trained one, sampled and
 greedy. Prints one table; nothing is asserted.

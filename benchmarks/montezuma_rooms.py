@@ -6,7 +6,7 @@ Montezuma's Revenge has no injected bugs, so a run there is measured by how far 
 the rooms of the pyramid (and levels) its episodes entered. Every state a run visits is in
 its coverage record (the run's visited buckets, checkpointed); at the game's own resolution
 those are dense keys, the mixed-radix numbers of (x, y, room, level, items) bucket indices
-(``games.base.GameSpec.bucket_keys``), so the room of each visited bucket is read back from
+(``games.core.base.GameSpec.bucket_keys``), so the room of each visited bucket is read back from
 its key. A directory is a run (it has ``config.yaml``) or a folder of runs, e.g. an
 ``evo compare`` output.
 """
@@ -23,9 +23,9 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from evo.checkpoint import load_latest  # noqa: E402
+from evo.run.checkpoint import load_latest  # noqa: E402
 import yaml  # noqa: E402
-from games.montezuma import FEATURE_BINS, FEATURES  # noqa: E402
+from games.atari.montezuma import FEATURE_BINS, FEATURES  # noqa: E402
 
 
 def digits(keys: np.ndarray, bins: tuple[int, ...] = FEATURE_BINS) -> np.ndarray:

@@ -4,7 +4,7 @@ pixel pipeline on (rows of ``benchmarks/throughput.py``; runs on its own too).
     taskset -c 1 python benchmarks/park_rates.py [--steps 2000] [--copies 8]
 
 Raw: ``DoomParkVector`` copies stepped with random actions, labels buffer on (as the game
-plays), nothing else. Engine: ``evo.rollout.play`` with a population of policies, each step
+plays), nothing else. Engine: ``evo.search.play.play`` with a population of policies, each step
 one batched forward of the detector (``detect``: OD mask and ``info.detections``), then
 either the encoder (``encode``: 128 features, an MLP population: PPGTA's design and the park
 experiments') or a small CNN population on the masked frames; after play, ``rnd_novelty``
@@ -30,11 +30,11 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from evo.agents import PopulationAgent  # noqa: E402
-from evo.policy import PolicySpec  # noqa: E402
-from evo.rollout import draw_episodes, play  # noqa: E402
+from evo.search.agents import PopulationAgent  # noqa: E402
+from evo.search.policy import PolicySpec  # noqa: E402
+from evo.search.play import draw_episodes, play  # noqa: E402
 from games import GameFactory  # noqa: E402
-from games.doom_engine import child_pids, cpu_seconds  # noqa: E402
+from games.doom.engine import child_pids, cpu_seconds  # noqa: E402
 from objectives import build_objectives  # noqa: E402
 from oracles import build_oracles  # noqa: E402
 
@@ -66,7 +66,7 @@ def _rates(fn: Callable[[], int]) -> tuple[float, float]:
 
 def raw_rate(steps: int, copies: int) -> Callable[[], int]:
     """Random actions on ``copies`` bare park copies (resets included)."""
-    from games.doom_park import DoomParkVector
+    from games.doom.park.doom_park import DoomParkVector
 
     game = DoomParkVector(copies, **dict(PARK))
     rng = np.random.default_rng(0)

@@ -20,8 +20,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games.doom_engine import child_pids, cpu_seconds  # noqa: E402
-from games.doom_park import ACTIONS, DoomParkVector  # noqa: E402
+from games.doom.engine import child_pids, cpu_seconds  # noqa: E402
+from games.doom.park.doom_park import ACTIONS, DoomParkVector  # noqa: E402
 
 
 def measure(preset: str, resolution: str, labels: bool, steps: int) -> tuple[float, float, float]:

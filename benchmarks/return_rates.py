@@ -4,7 +4,7 @@
     python benchmarks/return_rates.py [--batches 40] [--repeats 3]
 
 Go-Explore's episodes replay a cell's action prefix from the reset, then explore
-(``evo/explore/``, ``evo/agents/returning.py``). On the large Block Maze (64x64, 400-step
+(``evo/search/explore/``, ``evo/search/agents/returning.py``). On the large Block Maze (64x64, 400-step
 episodes, 20 copies: ``large_go_explore``'s 10 policies x 2 episodes) uniform random play
 first fills a cell archive by returning for ``warm`` batches, so that prefixes are as long
 as a run's; then plain batches (every episode from the reset, as ``large_random``) and
@@ -25,10 +25,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from evo.agents import UniformSpec  # noqa: E402
-from evo.explore.frontier import Frontier, explore_rng  # noqa: E402
-from evo.rollout import draw_episodes, play  # noqa: E402
-from games.block_maze import BlockMazeVector  # noqa: E402
+from evo.search.agents import UniformSpec  # noqa: E402
+from evo.search.explore.frontier import Frontier, explore_rng  # noqa: E402
+from evo.search.play import draw_episodes, play  # noqa: E402
+from games.maze.block_maze import BlockMazeVector  # noqa: E402
 
 POLICIES, EPISODES = 10, 2
 

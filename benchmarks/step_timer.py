@@ -1,5 +1,5 @@
 """Frames the scheduler stretched: how many trivial game steps read as slow (over the shipped
-experiments' 1 ms floor) by wall time and by :class:`games.frame_cost.StepTimer`, on one CPU
+experiments' 1 ms floor) by wall time and by :class:`games.core.frame_cost.StepTimer`, on one CPU
 shared with busy processes, as isolated copies share a small machine's cores.
 
     python benchmarks/step_timer.py [--steps 3000] [--hogs 2]
@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-from games.frame_cost import StepTimer
+from games.core.frame_cost import StepTimer
 
 HOG = "import os\nos.sched_setaffinity(0, {0})\nwhile True: pass"
 

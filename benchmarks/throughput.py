@@ -39,15 +39,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from evo.agents import PopulationSpec  # noqa: E402
-from evo.config import load_experiment  # noqa: E402
-from evo.parallel import Executor, ParallelConfig, chunks  # noqa: E402
-from evo.tasks import PlayTask, run_play  # noqa: E402
-from evo.policy import PolicySpec  # noqa: E402
-from evo.search import Search  # noqa: E402
+from evo.search.agents import PopulationSpec  # noqa: E402
+from evo.run.config import load_experiment  # noqa: E402
+from evo.run.parallel import Executor, ParallelConfig, chunks  # noqa: E402
+from evo.search.tasks import PlayTask, run_play  # noqa: E402
+from evo.search.policy import PolicySpec  # noqa: E402
+from evo.run.loop import Search  # noqa: E402
 from games import GameFactory  # noqa: E402
-from games.rollout import RolloutBatch
-from games.block_maze import BlockMaze  # noqa: E402
+from games.core.record import RolloutBatch
+from games.maze.block_maze import BlockMaze  # noqa: E402
 from objectives.coverage import CoverageTracker  # noqa: E402
 from oracles import build_oracles, check_all  # noqa: E402
 
@@ -158,9 +158,9 @@ def mspacman_rates(steps: int, copies: int, repeats: int = 3) -> tuple[float, fl
         from ale_py import ALEInterface, LoggerMode, roms
     except ImportError:
         return None
-    from evo.agents import PopulationAgent
-    from evo.rollout import draw_episodes, play
-    from games.mspacman import FRAMESKIP
+    from evo.search.agents import PopulationAgent
+    from evo.search.play import draw_episodes, play
+    from games.atari.mspacman import FRAMESKIP
 
     ALEInterface.setLoggerMode(LoggerMode.Error)
     ale = ALEInterface()

@@ -27,8 +27,8 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games.doom_park import DoomParkVector  # noqa: E402
-from games.rollout import Rollout, RolloutBatch  # noqa: E402
+from games.doom.park.doom_park import DoomParkVector  # noqa: E402
+from games.core.record import Rollout, RolloutBatch  # noqa: E402
 from games.vision.base import DETECTIONS_KEY  # noqa: E402
 from games.vision.detector import load_detector  # noqa: E402
 from oracles.component import Context  # noqa: E402

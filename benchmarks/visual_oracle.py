@@ -34,9 +34,9 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games.doom_park import DoomParkVector  # noqa: E402
-from games.park_truth import ooi_near, report_place  # noqa: E402
-from games.rollout import Rollout, RolloutBatch  # noqa: E402
+from games.doom.park.doom_park import DoomParkVector  # noqa: E402
+from games.doom.park.truth import ooi_near, report_place  # noqa: E402
+from games.core.record import Rollout, RolloutBatch  # noqa: E402
 from games.vision.base import DETECTIONS_KEY, Detections  # noqa: E402
 from games.vision.park_walks import circle_walk  # noqa: E402
 from games.vision.texture import crop  # noqa: E402
@@ -100,7 +100,7 @@ def play(level: int, episodes: int, steps: int, radii: tuple[float, float], boxe
         detector = load_detector()
         types = tuple(detector.types)
     else:
-        from games.park_layout import OOI_TYPES
+        from games.doom.park.layout import OOI_TYPES
 
         types = tuple(t.name for t in OOI_TYPES)
     rollouts = []

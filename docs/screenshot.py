@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from PIL import Image  # noqa: E402
 
-from evo.cli import main as evo  # noqa: E402
+from evo.cli.main import main as evo  # noqa: E402
 from tests.headless_chromium import missing, open_file, severe, start  # noqa: E402  (one browser set-up)
 
 SEEK = """

@@ -16,8 +16,8 @@ from typing import Any, Callable
 
 import gymnasium as gym
 
-from games.base import GameSpec, VectorGame
-from games.wrappers import wrap
+from games.core.base import GameSpec, VectorGame
+from games.core.wrappers import wrap
 
 
 class GameNotFound(LookupError):
@@ -29,7 +29,7 @@ class GameEntry:
     """A registered game: its scalar ``gymnasium.Env`` and, optionally, a numpy vector form.
 
     ``vector_entry_point`` names a class called as ``cls(num_envs=N, **kwargs)`` that
-    implements :class:`games.base.VectorGame` with the same kwargs as the scalar game.
+    implements :class:`games.core.base.VectorGame` with the same kwargs as the scalar game.
     """
 
     name: str
@@ -136,7 +136,7 @@ class GameFactory:
     """With ``step_timeout_s``: the resident memory a copy's process may hold (MiB)."""
     wrappers: tuple = ()
     info_keys: tuple[str, ...] = ()
-    """Keys of a Gymnasium game's ``info`` to hand on as :attr:`games.base.VecStep.info`
+    """Keys of a Gymnasium game's ``info`` to hand on as :attr:`games.core.base.VecStep.info`
     (what the record's ``info.<name>`` columns ask for); numpy vector games give theirs."""
     known_spec: GameSpec | None = None
     """A Gymnasium game's spec as the engine learned it (the cells of features it declares
@@ -216,7 +216,7 @@ class GameFactory:
         if entry is not None and entry.vector_entry_point is not None:
             cls = load_entry_point(entry.vector_entry_point)
             return wrap(cls(num_envs=num_envs, **dict(self.kwargs)), self.wrappers)
-        from games.gym_adapter import GymVectorGame
+        from games.adapter.vector_game import GymVectorGame
 
         # Resolve a name to its entry point here: worker processes of the isolated mode do
         # not see games registered at run time in this process.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from games.base import GameSpec
+from games.core.base import GameSpec
 from objectives import coverage, fps_drop, novelty, rnd_novelty, winning  # noqa: F401  (register themselves)
 from objectives.base import REGISTRY, Objective, step_rewards
 from oracles.component import Context, check_component, contexts

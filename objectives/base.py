@@ -2,7 +2,7 @@
 
 An objective knows rollouts and nothing of evolution or of a particular game. Objectives are
 combined in the order the YAML lists them; their ``sense`` is honoured, and signs flip only
-at the pymoo boundary (``evo.operators``).
+at the pymoo boundary (``evo.search.operators``).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any, Callable, Literal, Protocol, runtime_checkable
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
-from games.base import GameSpec
-from games.rollout import Rollout, RolloutBatch
+from games.core.base import GameSpec
+from games.core.record import Rollout, RolloutBatch
 from oracles.component import Context
 
 

@@ -12,9 +12,9 @@ from typing import Any, Literal, Sequence
 import numpy as np
 from pydantic import Field
 
-from games.base import GameSpec
-from games.buckets import count_keys, tally
-from games.rollout import Rollout, RolloutBatch
+from games.core.base import GameSpec
+from games.core.buckets import count_keys, tally
+from games.core.record import Rollout, RolloutBatch
 from objectives.base import ObjectiveConfig, register
 from oracles.component import Component, Context
 

@@ -39,9 +39,9 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from games.base import GameSpec
-from games.buckets import count_keys
-from games.rollout import Rollout, RolloutBatch
+from games.core.base import GameSpec
+from games.core.buckets import count_keys
+from games.core.record import Rollout, RolloutBatch
 from objectives.base import ObjectiveConfig, register
 from oracles.component import Component, Context
 from oracles.frame_threshold import FrameThreshold, finite

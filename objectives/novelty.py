@@ -18,9 +18,9 @@ import numpy as np
 import torch
 from pydantic import Field, field_validator
 
-from games.base import GameSpec
-from games.buckets import count_keys
-from games.rollout import Rollout, RolloutBatch
+from games.core.base import GameSpec
+from games.core.buckets import count_keys
+from games.core.record import Rollout, RolloutBatch
 from objectives.base import ObjectiveConfig, register
 from objectives.coverage import resolve_bins
 from oracles.component import Component, Context

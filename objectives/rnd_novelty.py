@@ -32,8 +32,8 @@ import torch
 from pydantic import Field
 from torch import nn
 
-from games.base import GameSpec
-from games.rollout import Rollout, RolloutBatch
+from games.core.base import GameSpec
+from games.core.record import Rollout, RolloutBatch
 from games.vision.encode_wrapper import FRAME64_KEY
 from games.vision.encoder import downscale, encode, fingerprint, load_encoder
 from objectives.base import ObjectiveConfig, register

@@ -6,8 +6,8 @@ from typing import Literal
 
 import numpy as np
 
-from games.base import GameSpec
-from games.rollout import Rollout, RolloutBatch
+from games.core.base import GameSpec
+from games.core.record import Rollout, RolloutBatch
 from objectives.base import ObjectiveConfig, register
 from oracles.component import Component, Context
 

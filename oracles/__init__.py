@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from games.base import GameSpec
-from games.rollout import RolloutBatch
+from games.core.base import GameSpec
+from games.core.record import RolloutBatch
 from oracles import balance, crash, logic, objects_tested, performance, stuck, validation, visual
 from oracles.archive import ArchivedBug, BugArchive, append_jsonl, from_record, to_record
 from oracles.base import REGISTRY, Bug, Oracle, OracleConfig, register
@@ -74,3 +74,11 @@ __all__ = [
     "OracleConfig", "append_jsonl", "build_oracles", "calibrate_all", "check_all", "from_record",
     "register", "resolved_kwargs", "to_record",
 ]
+
+from games.core.moved import install as install_moved  # noqa: E402
+
+# Modules that moved (0.2, issue 27): old names in YAMLs, entry points and run directories
+# still import, with a DeprecationWarning (games/core/moved.py).
+install_moved({
+    "oracles.validator": "oracles.action_checks",
+})

@@ -24,8 +24,8 @@ from typing import Literal
 import numpy as np
 from pydantic import Field
 
-from games.base import GameSpec, actor_type
-from games.rollout import RolloutBatch
+from games.core.base import GameSpec, actor_type
+from games.core.record import RolloutBatch
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
 

@@ -22,13 +22,13 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
-from games.rollout import OPTIONAL_COLUMNS, RolloutBatch, unknown_columns
+from games.core.record import OPTIONAL_COLUMNS, RolloutBatch, unknown_columns
 
 if TYPE_CHECKING:
     import pandas as pd
 
 COMPONENT_STREAM = 4
-"""First spawn-key entry of the components' seed streams. ``evo.search`` spawns children
+"""First spawn-key entry of the components' seed streams. ``evo.run.loop`` spawns children
 0-3 of the experiment's SeedSequence for variation, play, fine-tuning and initial weights;
 components draw from below child 4, one stream per component."""
 
@@ -65,7 +65,7 @@ class Context:
             ``cuda`` or ``cuda:N``), for ``torch.device(context.device)``.
         run_dir: The run directory, None where there is none (a replay, an evaluation):
             what a component must keep across a resume belongs in its ``state_dict``.
-        facts: The game's facts (:class:`evo.game_facts.GameFacts`: spec, ground truth, map,
+        facts: The game's facts (:class:`evo.run.game_facts.GameFacts`: spec, ground truth, map,
             objects of interest, preferred area), for components that score a run against
             them (the objects oracle); None where no game was built (a component made alone).
             Typed loosely because ``oracles`` does not import ``evo``.
@@ -112,7 +112,7 @@ class Component:
         check of the oracles: for components that report on what the run found.
 
     ``requires`` names the optional record columns the component reads
-    (:data:`games.rollout.OPTIONAL_COLUMNS`: ``obs``, ``probs``, ``info.<name>``); play records them only
+    (:data:`games.core.record.OPTIONAL_COLUMNS`: ``obs``, ``probs``, ``info.<name>``); play records them only
     when some component requires them, so an unused column costs nothing.
     """
 

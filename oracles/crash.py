@@ -2,7 +2,7 @@
 
 Wuji: "the crash bugs can be automatically captured by monitoring whether the game process is
 terminated". Here the adapter turns that into data: the rollout ends with a
-:class:`games.base.GameError` whose type is the exception's name, or ``GameHang`` /
+:class:`games.core.base.GameError` whose type is the exception's name, or ``GameHang`` /
 ``GameProcessDied`` for a game process that stopped answering or exited. Assertions are
 developer checks and belong to the logic oracle.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import GameSpec
-from games.rollout import Rollout, RolloutBatch, with_events
+from games.core.base import GameSpec
+from games.core.record import Rollout, RolloutBatch, with_events
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
 

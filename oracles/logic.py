@@ -8,8 +8,8 @@ episode; ``info["violations"]`` lists invariants a step broke without stopping t
 from __future__ import annotations
 
 
-from games.base import GameSpec
-from games.rollout import RolloutBatch, with_events
+from games.core.base import GameSpec
+from games.core.record import RolloutBatch, with_events
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
 from oracles.crash import at_last_step

@@ -8,7 +8,7 @@ from all around ("360-degree test"). This component measures both from the recor
 no bugs (its ``check`` returns none): it is a scorer, and reads ground truth to score:
 
 - ``info.visible`` (the ids of the OOIs in each frame, from the game's labels buffer:
-  :data:`games.doom_park.VISIBLE`) and the first two state features, the map position in the
+  :data:`games.doom.park.doom_park.VISIBLE`) and the first two state features, the map position in the
   units of the objects' places;
 - the game's facts from its context (:attr:`oracles.component.Context.facts`): the OOIs
   (``objects``: id, type, place, bugged in truth) and the preferred area (``preferred``: a
@@ -20,12 +20,12 @@ saw it from directions covering at least ``degrees`` (270 by default) while stan
 counted in ``sectors`` equal sectors, so the count is exact to one sector (30 degrees by
 default); circling half way round never counts. An OOI is *reported* once a visual bug of the
 run is about it: the injected bug it matched (a bugged OOI), or the OOI of the report's type
-nearest its place (:func:`games.park_truth.ooi_near`: a normal OOI then, a false report).
+nearest its place (:func:`games.doom.park.truth.ooi_near`: a normal OOI then, a false report).
 
 What a tester reads: ``objects.csv`` (one row per OOI), and in each row of
 ``generations.csv`` the preferred-area coverage of the generation and of the run so far
 (``preferred_coverage``, ``preferred_coverage_total``) and the OOIs seen, tested and reported
-so far. The park map (:mod:`evo.park_map`) draws the latest traces and visits kept here.
+so far. The park map (:mod:`evo.report.park_map`) draws the latest traces and visits kept here.
 """
 
 from __future__ import annotations
@@ -36,9 +36,9 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 from pydantic import Field
 
-from games.base import GameSpec
-from games.park_truth import ooi_near, report_place
-from games.rollout import RolloutBatch
+from games.core.base import GameSpec
+from games.doom.park.truth import ooi_near, report_place
+from games.core.record import RolloutBatch
 from oracles.archive import ArchivedBug
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context

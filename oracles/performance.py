@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 from pydantic import Field
 
-from games.base import GameSpec
-from games.buckets import tally
-from games.rollout import RolloutBatch
+from games.core.base import GameSpec
+from games.core.buckets import tally
+from games.core.record import RolloutBatch
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
 from oracles.frame_threshold import FrameThreshold

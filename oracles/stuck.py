@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 from pydantic import Field
 
-from games.base import GameSpec
-from games.rollout import RolloutBatch
+from games.core.base import GameSpec
+from games.core.record import RolloutBatch
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
 

@@ -1,6 +1,6 @@
 """Validation oracle: a plan's action validations, run over what the search plays.
 
-A plan's validations say what each action must change (:mod:`oracles.validator`); they are
+A plan's validations say what each action must change (:mod:`oracles.action_checks`); they are
 registered per action, not per plan, so they hold wherever the action is played: in a plan,
 or in any episode of the search. This oracle replays every episode of a batch through them:
 before each step, the validations of the step's action take their snapshot (the action and
@@ -20,11 +20,11 @@ import numpy as np
 import yaml
 from pydantic import Field, model_validator
 
-from games.base import GameSpec
-from games.rollout import Rollout, RolloutBatch
+from games.core.base import GameSpec
+from games.core.record import Rollout, RolloutBatch
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
-from oracles.validator import Validation, Validator, Verdict
+from oracles.action_checks import Validation, Validator, Verdict
 
 AIM_KEY = "aim"
 """The game's info key naming each step's action and its target (``interact:switch_1``)."""
@@ -67,7 +67,7 @@ class ValidationOracle(Component):
     """Reports a ``logic`` bug per failed validation of an action the search played.
 
     The signature names the action, the actor it was aimed at and the expected change
-    (:func:`oracles.validator.validation_signature`, the one a plan's failure has); the
+    (:func:`oracles.action_checks.validation_signature`, the one a plan's failure has); the
     replay handle ends at the step at which the check failed, so a replay judges it again.
     """
 

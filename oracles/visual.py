@@ -48,9 +48,9 @@ from typing import Any
 import numpy as np
 from pydantic import Field
 
-from games.base import GameSpec
-from games.park_layout import OOI_TYPES
-from games.rollout import Rollout, RolloutBatch
+from games.core.base import GameSpec
+from games.doom.park.layout import OOI_TYPES
+from games.core.record import Rollout, RolloutBatch
 from games.vision.base import DETECTIONS_KEY
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context

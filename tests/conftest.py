@@ -54,7 +54,7 @@ def bad_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.Ca
     In-process ``main(argv)`` is the console script's code path without an interpreter
     start-up per case; tests/cli also runs one case through a real process.
     """
-    from evo.cli import main
+    from evo.cli.main import main
 
     (tmp_path / "exp.yaml").write_text(yaml.safe_dump(TINY))
     monkeypatch.chdir(tmp_path)

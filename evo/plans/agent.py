@@ -4,7 +4,7 @@ Each copy of the game follows the plan on its own: it navigates to the current n
 target with the game's navigator and performs the node's action on arrival; whenever rules
 hold, the highest-priority one takes over (go to its target, act), and when none holds the
 nodes resume where they were left. Before every action the validations registered for it
-take their snapshot; after it, their checks run as events come (:mod:`evo.plans.validation`).
+take their snapshot; after it, their checks run as events come (:mod:`oracles.action_checks`).
 What happens is logged line by line, per copy.
 """
 
@@ -15,10 +15,10 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
-from evo.agents.base import check_copies
+from evo.search.agents.base import check_copies
 from evo.plans.base import Navigator, Node, Plan, Route, Rule
-from evo.plans.validation import Validator, Verdict, event_kind
-from games.base import GameSpec
+from oracles.action_checks import Validator, Verdict, event_kind
+from games.core.base import GameSpec
 from oracles.base import Bug
 
 LogLine = Callable[[int, int, str], None]

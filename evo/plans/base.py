@@ -17,7 +17,7 @@ from typing import Any, Literal, Protocol, Sequence, Union, runtime_checkable
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from oracles.validator import Validation
+from oracles.action_checks import Validation
 
 
 class _Strict(BaseModel):

@@ -1,7 +1,7 @@
 """Every bug of a run as a minimal plan: shrink its trace, record it as nodes, expect the bug.
 
 A bug the search found is a trace of actions; a plan is what a person reads, edits and reruns.
-Each bug's trace is first shrunk by delta debugging (:mod:`evo.shrink`, every candidate
+Each bug's trace is first shrunk by delta debugging (:mod:`evo.bugs.shrink`, every candidate
 verified by the bug's oracle), then recorded as a plan (:mod:`evo.plans.record`) that ends
 with the bug's expectation: the oracle that reported it, with the run's settings and
 calibrated state (:class:`evo.plans.base.ExpectedBug`), and for a failed validation the
@@ -16,15 +16,15 @@ from typing import Any, Callable, Mapping
 
 import pandas as pd
 
-from evo.config import ConfigError
+from evo.run.config import ConfigError
 from evo.plans.base import ExpectedBug, Plan
 from evo.plans.load import load_plan
 from evo.plans.record import plan_yaml, record_plan
 from evo.plans.run import run_plan
-from evo.reproduce import Reproducer
-from evo.shrink import shrink_bug
+from evo.bugs.reproduce import Reproducer
+from evo.bugs.shrink import shrink_bug
 from games.registry import GameFactory
-from oracles.validator import Validation, validation_signature
+from oracles.action_checks import Validation, validation_signature
 
 EXPORT_COLUMNS = ["id", "kind", "signature", "original", "shrunk", "recorded_nodes", "nodes", "reproduces", "plan"]
 MAX_NODE_PLAYS = 200
@@ -76,7 +76,7 @@ def bug_plan(reproducer: Reproducer, record: Mapping[str, Any], actions: list[in
 def minimal_nodes(plan: Plan, factory: GameFactory, max_plays: int = MAX_NODE_PLAYS) -> Plan:
     """``plan`` with as few nodes as still reproduce its bug: Zeller's ddmin over the nodes,
     each candidate run as a plan (the navigator walks where waypoints are dropped)."""
-    from evo.shrink import ddmin
+    from evo.bugs.shrink import ddmin
 
     def keep(candidates: list[list[int]]) -> list[bool]:
         return [bool(c) and reproduces(plan.model_copy(update={"nodes": [plan.nodes[k] for k in c]}), factory)
@@ -96,7 +96,7 @@ def export_bugs(run_dir: str | Path, out_dir: str | Path, *, every: int = EVERY,
     length before and after shrinking, the plan's nodes as recorded and as kept, and whether
     following the plan on the run's build shows the bug again (``reproduces``).
     """
-    from evo.rundir import bug_records
+    from evo.run.rundir import bug_records
 
     run_dir, out_dir = Path(run_dir), Path(out_dir)
     try:
@@ -130,12 +130,12 @@ def export_bugs(run_dir: str | Path, out_dir: str | Path, *, every: int = EVERY,
 
 def regress_plans(plans_dir: str | Path, factory_of: Callable[[Plan], GameFactory]) -> pd.DataFrame:
     """Each exported bug plan of ``plans_dir`` run on another build: ``remains`` when its bug
-    still shows, ``fixed`` when not (columns of :data:`evo.regress.REGRESS_COLUMNS`).
+    still shows, ``fixed`` when not (columns of :data:`evo.bugs.regress.REGRESS_COLUMNS`).
 
     Raises:
         ConfigError: no such folder, no bug plan in it, or a plan without a bug.
     """
-    from evo.regress import REGRESS_COLUMNS
+    from evo.bugs.regress import REGRESS_COLUMNS
 
     folder = Path(plans_dir)
     files = sorted(folder.glob("bug-*.yaml"), key=lambda p: int(p.stem.split("-")[1])) if folder.is_dir() else []

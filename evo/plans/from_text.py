@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from evo.config import ConfigError
+from evo.run.config import ConfigError
 from evo.plans.base import Condition, Node, Plan, Rule, Validation
 from evo.plans.text import NO_ACTION, MatchedStep, read_steps
 from games.registry import GameFactory

@@ -4,7 +4,7 @@ The explicit-plan article lets a plan's nodes be reached by a learned policy whe
 finding exists. :class:`ReachTask` turns any vector game whose first two state features are a
 place into the task "reach the current target place": a target drawn near the player (from
 places random play visited, so no map is needed), +1 on arrival and a new target, a small
-reward for getting closer. The engine's own fine-tuning (:func:`evo.finetune.loop.finetune`,
+reward for getting closer. The engine's own fine-tuning (:func:`evo.search.finetune.loop.finetune`,
 A2C or PPO) trains one policy on it, and :class:`LearnedNavigator` answers a plan agent's
 ``route`` with that policy's greedy move. The policy sees the state features and the target
 only, as a navigator is asked (no frame): it learns the level it was trained on.
@@ -18,13 +18,13 @@ from typing import Any, Sequence
 import numpy as np
 import torch
 
-from evo.agents.uniform import UniformAgent
-from evo.finetune.base import REGISTRY
-from evo.finetune.loop import finetune
+from evo.search.agents.uniform import UniformAgent
+from evo.search.finetune.base import REGISTRY
+from evo.search.finetune.loop import finetune
 from evo.plans.base import Node, Plan
-from evo.policy import PolicySpec, forward
-from evo.rollout import play
-from games.base import GameSpec, Route, VecStep
+from evo.search.policy import PolicySpec, forward
+from evo.search.play import play
+from games.core.base import GameSpec, Route, VecStep
 from games.registry import GameFactory
 
 GOAL_DIM = 6

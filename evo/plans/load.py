@@ -1,6 +1,6 @@
 """Reading a plan YAML and checking its names against the game it runs on.
 
-Every problem is a :class:`evo.config.ConfigError` of one line naming the key (``nodes[1].
+Every problem is a :class:`evo.run.config.ConfigError` of one line naming the key (``nodes[1].
 action``) and what was expected, which the command line turns into exit code 2.
 """
 
@@ -11,10 +11,10 @@ from typing import Any
 
 import pydantic
 
-from evo.config import ConfigError, _format_error
+from evo.run.config import ConfigError, _format_error
 from evo.plans.base import Navigator, Plan
-from evo.user_paths import read_yaml
-from games.base import GameSpec
+from evo.run.user_paths import read_yaml
+from games.core.base import GameSpec
 
 
 def parse_plan(raw: Any, source: str = "plan") -> Plan:

@@ -22,13 +22,13 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from evo.agents.script import ScriptAgent
-from evo.config import ConfigError
+from evo.search.agents.script import ScriptAgent
+from evo.run.config import ConfigError
 from evo.plans.base import ExpectedBug, GameRef, Navigator, Node, Plan
-from evo.rollout import play
+from evo.search.play import play
 from games.registry import GameFactory
-from games.rollout import Rollout
-from oracles.validator import Validation
+from games.core.record import Rollout
+from oracles.action_checks import Validation
 
 RECORD_COLUMNS = frozenset({"info.events", "info.aim"})
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from evo.config import ConfigError
+from evo.run.config import ConfigError
 from evo.plans.agent import LogLine, PlanAgent, PlanResult
 from evo.plans.base import ExpectedBug, Navigator, Plan
 from evo.plans.load import check_plan
-from evo.rollout import play
-from games.base import GameSpec
+from evo.search.play import play
+from games.core.base import GameSpec
 from games.registry import GameFactory
-from games.rollout import Rollout, RolloutBatch
+from games.core.record import Rollout, RolloutBatch
 from oracles.base import Bug
 
 EVENTS = "info.events"
@@ -94,7 +94,7 @@ def validation_bug(result: PlanResult, episode: Rollout) -> Bug | None:
     handle ending with the action that did not do what it should; None when none failed.
 
     The signature names the action, its target and the expected change
-    (:func:`oracles.validator.validation_signature`), so one broken mechanic is one bug
+    (:func:`oracles.action_checks.validation_signature`), so one broken mechanic is one bug
     whichever plan, rule or search ran into it.
     """
     failed = result.failed

@@ -11,7 +11,7 @@ from typing import Callable
 
 import pandas as pd
 
-from evo.config import ConfigError
+from evo.run.config import ConfigError
 from evo.plans.agent import PlanResult
 from evo.plans.base import Navigator, Plan
 from evo.plans.load import load_plan

@@ -17,7 +17,7 @@ DETECTIONS_KEY = "detections"
 """The info key (column ``info.detections``) under which the ``detect`` wrapper publishes
 each copy's :class:`Detections` after every step."""
 
-# ITU-R BT.601 luma weights (as games.wrappers.LUMA): the grey of PPGTA's OD mask.
+# ITU-R BT.601 luma weights (as games.core.wrappers.LUMA): the grey of PPGTA's OD mask.
 _LUMA = np.array([0.299, 0.587, 0.114], dtype=np.float32)
 
 

@@ -28,10 +28,10 @@ from typing import Sequence
 
 import numpy as np
 
-from games.base import VecStep, VectorGame
+from games.core.base import VecStep, VectorGame
 from games.vision.base import DETECTIONS_KEY, Detections, no_detections, od_mask
 from games.vision.detector import CNNDetector, load_detector
-from games.wrappers import ObservationWrapper
+from games.core.wrappers import ObservationWrapper
 
 
 class Detect(ObservationWrapper):

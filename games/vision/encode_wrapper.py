@@ -23,9 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
-from games.base import VecStep, VectorGame
+from games.core.base import VecStep, VectorGame
 from games.vision.encoder import downscale, encode, fingerprint, load_encoder
-from games.wrappers import ObservationWrapper
+from games.core.wrappers import ObservationWrapper
 
 FRAME64_KEY = "frame64"
 """The info key (column ``info.frame64``) of the 64x64 uint8 frames the wrapper encoded."""

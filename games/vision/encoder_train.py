@@ -100,7 +100,7 @@ def collect(levels: Sequence[int], steps: int, copies: int, seed: int, preset: s
         seed: Seeds the episodes and the actions.
         preset: Park size.
     """
-    from games.doom_park import ACTIONS, DoomParkVector  # vizdoom only when collecting
+    from games.doom.park.doom_park import ACTIONS, DoomParkVector  # vizdoom only when collecting
 
     if steps < 1 or copies < 1:
         raise ValueError(f"--steps and --copies must be at least 1, got {steps} and {copies}")
@@ -293,7 +293,7 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
 
 def eval_command(args: argparse.Namespace, console: Console) -> int:
     """Inverse-dynamics accuracy on an unseen level, overall and per action."""
-    from games.doom_park import ACTIONS
+    from games.doom.park.doom_park import ACTIONS
 
     if args.level_seed < 0:
         raise ValueError(f"--level-seed must be a non-negative integer, got {args.level_seed}")

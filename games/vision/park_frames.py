@@ -7,7 +7,7 @@ is teleported there (ZDoom's ``warp x y`` console command, allowed in single pla
 plays a short walk of the game's own actions: mostly turning in place one way (a full circle
 takes 12 turns), with some steps, strafes and looks up or down mixed in, so frames also bob
 and tilt as an agent's do. Every frame's boxes and types come from the labels buffer through
-:attr:`games.doom_park.DoomParkVector.visible` (types only, never the bugged class names).
+:attr:`games.doom.park.doom_park.DoomParkVector.visible` (types only, never the bugged class names).
 
 Everything drawn comes from one generator seeded by the caller: same seeds, same frames.
 """
@@ -20,8 +20,8 @@ from typing import Sequence
 
 import numpy as np
 
-from games.doom_park import ACTIONS, DoomParkVector
-from games.park_layout import CELL, OOI_TYPES, ROCK
+from games.doom.park.doom_park import ACTIONS, DoomParkVector
+from games.doom.park.layout import CELL, OOI_TYPES, ROCK
 
 TYPES: tuple[str, ...] = tuple(t.name for t in OOI_TYPES)
 """The OOI types a detector finds, in the order of their indices."""

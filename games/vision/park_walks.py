@@ -20,7 +20,7 @@ from typing import Sequence
 
 import numpy as np
 
-from games.doom_park import ACTIONS, DoomParkVector, VisibleObject
+from games.doom.park.doom_park import ACTIONS, DoomParkVector, VisibleObject
 
 _ACT = {name: k for k, name in enumerate(ACTIONS)}
 FACING_TOLERANCE = 20.0

@@ -23,7 +23,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from games.park_layout import BUG_KINDS, OOI_TYPES
+from games.doom.park.layout import BUG_KINDS, OOI_TYPES
 
 CROP_SIZE = 32
 """Side of the square a crop is resized to."""

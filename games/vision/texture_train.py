@@ -23,8 +23,8 @@ import torch
 import torch.nn.functional as F
 from rich.console import Console
 
-from games.doom_park import DoomParkVector
-from games.park_layout import PRESETS
+from games.doom.park.doom_park import DoomParkVector
+from games.doom.park.layout import PRESETS
 from games.vision.park_walks import circle_walk
 from games.vision.texture import (
     CLASSES, DEFAULT_WEIGHTS, MIN_HEIGHT, TYPES, TextureJudge, TextureNet, crop, judgeable,

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from evo.report import load_run
+from evo.report.tables import load_run
 from games.registry import GameFactory
 from tests.cli.test_cli import ROOT, _error, evo
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from evo.report import load_run
+from evo.report.tables import load_run
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def evo(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """Run ``evo ARGS`` in a fresh interpreter, as the console script would."""
     return subprocess.run(
-        [sys.executable, "-m", "evo.cli", *args],
+        [sys.executable, "-m", "evo.cli.main", *args],
         cwd=cwd, capture_output=True, text=True, timeout=600,
         env={**__import__("os").environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"},
     )
@@ -59,7 +59,7 @@ def test_run_prints_progress_and_a_summary(tiny_run: Path) -> None:
 
 
 def test_every_reported_bug_replays(tiny_run: Path) -> None:
-    from evo.replay import replay
+    from evo.bugs.replay import replay
 
     data = load_run(tiny_run)
     for bug_id in data.bugs["id"]:
@@ -206,7 +206,7 @@ def test_a_killed_run_stops_its_workers_and_keeps_what_it_played(tmp_path: Path)
     config = {**TINY, "parallel": {"backend": "loky", "n_jobs": 2}, "budget": {"generations": 400}}
     (tmp_path / "exp.yaml").write_text(yaml.safe_dump(config))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "evo.cli", "run", "exp.yaml", "--out", "run", "--quiet"], cwd=tmp_path,
+        [sys.executable, "-m", "evo.cli.main", "run", "exp.yaml", "--out", "run", "--quiet"], cwd=tmp_path,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )

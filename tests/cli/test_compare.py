@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from evo.report import PAIRWISE_COLUMNS, SUMMARY_COLUMNS, compare, pairwise
+from evo.report.tables import PAIRWISE_COLUMNS, SUMMARY_COLUMNS, compare, pairwise
 
 ROOT = Path(__file__).resolve().parents[2]
 PLOTS = ["bugs_over_steps.png", "bugs_over_seconds.png", "pareto_fronts.png", "coverage_maps.png"]
@@ -20,7 +20,7 @@ PLOTS = ["bugs_over_steps.png", "bugs_over_seconds.png", "pareto_fronts.png", "c
 
 def evo(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "evo.cli", *args],
+        [sys.executable, "-m", "evo.cli.main", *args],
         cwd=cwd, capture_output=True, text=True, timeout=600,
         env={**__import__("os").environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"},
     )
@@ -133,7 +133,7 @@ def test_bad_input_is_one_line_and_exit_2(bad_input, tmp_path: Path, args: list[
 def test_a_bad_yaml_key_fails_before_any_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from evo.cli import main
+    from evo.cli.main import main
     from tests.conftest import TINY
 
     bad = yaml.safe_load(yaml.safe_dump(TINY))

@@ -11,9 +11,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from evo.built import Built
-from evo.config import ConfigError, load_experiment
-from evo.report import load_run
+from evo.run.built import Built
+from evo.run.config import ConfigError, load_experiment
+from evo.report.tables import load_run
 from oracles.objects_tested import OBJECT_COLUMNS
 from tests.cli.test_cli import evo, evo_run
 

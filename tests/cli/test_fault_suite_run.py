@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
-from evo.report import load_run
+from evo.report.tables import load_run
 from tests.cli.test_cli import evo
 
 GENERATIONS = 2

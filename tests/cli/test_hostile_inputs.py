@@ -81,7 +81,7 @@ def test_a_utf8_experiment_with_a_byte_order_mark_runs_whatever_the_locale(tmp_p
     text = "# café\n" + yaml.safe_dump({**TINY, "budget": {"generations": 1}})
     (tmp_path / "exp.yaml").write_bytes(b"\xef\xbb\xbf" + text.encode())
     ascii_locale = {"LC_ALL": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0", "PYTHONPATH": str(ROOT)}
-    result = subprocess.run([sys.executable, "-m", "evo.cli", "run", "exp.yaml", "--out", "out", "--quiet"],
+    result = subprocess.run([sys.executable, "-m", "evo.cli.main", "run", "exp.yaml", "--out", "out", "--quiet"],
                             cwd=tmp_path, capture_output=True, text=True, timeout=600,
                             env={**os.environ, **ascii_locale})
     assert result.returncode == 0, result.stderr
@@ -141,7 +141,7 @@ def test_a_text_file_that_is_not_utf8_is_one_line(bad_input, tmp_path: Path, com
 
 def test_a_file_of_actions_with_a_byte_order_mark_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    from evo.cli import main
+    from evo.cli.main import main
 
     (tmp_path / "play.txt").write_bytes(b"\xef\xbb\xbfE E S\n")  # Notepad's UTF-8
     monkeypatch.chdir(tmp_path)

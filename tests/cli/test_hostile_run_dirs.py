@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from evo.config import parse_experiment
-from evo.search import Search
+from evo.run.config import parse_experiment
+from evo.run.loop import Search
 from tests.conftest import TINY
 
 
@@ -67,8 +67,8 @@ def test_a_bugs_jsonl_with_a_line_that_is_not_a_bug_is_one_line(bad_input, run_d
 def test_a_bugs_jsonl_cut_short_by_a_kill_still_reports_and_replays(
     run_dir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from evo.cli import main
-    from evo.report import load_run
+    from evo.cli.main import main
+    from evo.report.tables import load_run
 
     bugs = run_dir / "bugs.jsonl"
     text = bugs.read_text()

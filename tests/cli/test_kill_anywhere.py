@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from evo.rundir import MEASURED
+from evo.run.rundir import MEASURED
 from tests.conftest import TINY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +26,7 @@ KILLS = 3
 
 def _evo(*args: str, cwd: Path) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-m", "evo.cli", *args, "--quiet"], cwd=cwd,
+        [sys.executable, "-m", "evo.cli.main", *args, "--quiet"], cwd=cwd,
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
 

@@ -10,8 +10,8 @@ import pytest
 import torch
 import yaml
 
-from evo.checkpoint import load_checkpoint
-from evo.report import load_run
+from evo.run.checkpoint import load_checkpoint
+from evo.report.tables import load_run
 from tests.cli.test_cli import evo_run
 
 pytest.importorskip("vizdoom")

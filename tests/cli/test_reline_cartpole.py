@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from evo.report import load_run
+from evo.report.tables import load_run
 from tests.cli.test_cli import ROOT, evo
 
 

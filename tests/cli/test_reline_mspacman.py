@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from evo.checkpoint import latest_checkpoint, load_checkpoint
+from evo.run.checkpoint import latest_checkpoint, load_checkpoint
 from tests.cli.test_cli import ROOT, evo
 
 SMALL = ["budget.generations=1", "search.population=2", "search.episodes=1", "parallel.backend=serial",

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evo.report import load_run
+from evo.report.tables import load_run
 from tests.cli.test_cli import ROOT, evo
 
 pytest.importorskip("vizdoom")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from evo.report import load_run
+from evo.report.tables import load_run
 from tests.cli.test_cli import ROOT, evo
 from tests.games.driving_envs import STRETCHES
 

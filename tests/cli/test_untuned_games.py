@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 import yaml
 
-from evo.report import game_facts, load_run
+from evo.report.tables import game_facts, load_run
 from tests.cli.test_cli import ROOT, evo
 
 

@@ -12,7 +12,7 @@ frames the warm-up calibrates on, far from rare.
 Ground truth (``injected_bugs``, ``match``) lets a run count the stretches it found.
 
 Each stretch is 3 of the 5 units of a tenth of the track. A game without a spec gets its
-features cut where random play went (:mod:`games.gym_spec`: the probe's range and as much
+features cut where random play went (:mod:`games.adapter.spec`: the probe's range and as much
 again on each side, in 30 buckets, so 10 buckets over the track): the step into each of the
 3 slow units is a slow visit, 60% of the visits to its bucket, over RELINE's "more than 50%".
 
@@ -28,7 +28,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from games.base import InjectedBug
+from games.core.base import InjectedBug
 
 TRACK = 50
 """Units of track; the car covers one per step, so an episode is 50 steps."""

@@ -4,7 +4,7 @@
 agent reaches one chosen cell: it raises, fails an assertion, hangs, kills its own process
 (an exit, or a C-level segfault), leaks memory from then on, returns a malformed observation
 or reward, or reports a broken invariant; or its ``close`` hangs. Each fault is the smallest game that exercises one path of the
-engine's fault isolation (``games.gym_adapter``), so a test can say exactly which copy should
+engine's fault isolation (``games.adapter.vector_game``), so a test can say exactly which copy should
 report what.
 
 Use it from a YAML as ``entry_point: "tests.games.faulty_envs:LineWalk"`` with
@@ -21,7 +21,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from games.base import GameSpec
+from games.core.base import GameSpec
 
 FAULTS = ("none", "raise", "assert", "hang", "die", "segfault", "leak", "nan_obs", "wrong_shape_obs",
           "huge_reward", "nan_reward", "violation")

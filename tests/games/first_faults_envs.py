@@ -20,7 +20,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from games.base import InjectedBug
+from games.core.base import InjectedBug
 
 SIZE = 10
 MOVES = np.array([[0, -1], [0, 1], [1, 0], [-1, 0]])

@@ -22,7 +22,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from games.base import GameSpec
+from games.core.base import GameSpec
 
 SIZE = 12
 MOVES = np.array([[0, 1], [0, -1], [1, 0], [-1, 0]])

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from evo.agents import UniformAgent
-from evo.rollout import draw_episodes, play
+from evo.search.agents import UniformAgent
+from evo.search.play import draw_episodes, play
 from games import GameFactory, GameNotFound, register, registered
-from games.base import VectorGame
+from games.core.base import VectorGame
 
 
 @pytest.mark.parametrize("name", registered())
@@ -68,7 +68,7 @@ def test_register_makes_a_game_available_by_name() -> None:
     [
         (GameFactory(name="nope"), "game.name 'nope' is not registered"),
         (GameFactory(entry_point="no_colon"), "not of the form 'package.module:Class'"),
-        (GameFactory(entry_point="games.block_maze:Nope"), "has no 'Nope'"),
+        (GameFactory(entry_point="games.maze.block_maze:Nope"), "has no 'Nope'"),
         (GameFactory(gym_id="NoSuchGame-v9"), "is not a Gymnasium id"),
         (GameFactory(name="block_maze", kwargs=(("colour", "red"),)), "game.kwargs do not fit"),
     ],

@@ -20,7 +20,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from games.base import InjectedBug
+from games.core.base import InjectedBug
 
 ROWS, WALL, COLUMNS = 7, 9, 40
 DOOR = (WALL, ROWS - 1)

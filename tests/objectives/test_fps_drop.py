@@ -10,8 +10,8 @@ import numpy as np
 import pydantic
 import pytest
 
-from games.base import GameSpec
-from games.rollout import Rollout, RolloutBatch
+from games.core.base import GameSpec
+from games.core.record import Rollout, RolloutBatch
 from objectives import build_objectives
 from objectives.fps_drop import FpsDrop, FpsDropConfig
 from oracles.component import Context

@@ -8,10 +8,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from evo.checkpoint import Checkpoint, load_checkpoint, save_checkpoint
-from evo.config import ConfigError, parse_experiment
-from games.base import GameSpec
-from games.rollout import Rollout, RolloutBatch
+from evo.run.checkpoint import Checkpoint, load_checkpoint, save_checkpoint
+from evo.run.config import ConfigError, parse_experiment
+from games.core.base import GameSpec
+from games.core.record import Rollout, RolloutBatch
 from objectives import build_objectives
 from objectives.novelty import Novelty
 
@@ -76,7 +76,7 @@ def test_bad_options_are_one_line(tiny_config: dict[str, Any]) -> None:
 
 
 def test_a_search_optimises_novelty_and_resumes_with_its_counts(tiny_config: dict[str, Any], tmp_path: Path) -> None:
-    from evo.search import Search
+    from evo.run.loop import Search
 
     tiny_config["objectives"] = [{"name": "winning"}, {"name": "novelty"}]
     tiny_config["budget"] = {"generations": 2}
@@ -91,7 +91,7 @@ def test_parents_are_scored_against_the_same_counts_as_their_children(tiny_confi
     counts grow."""
     import pandas as pd
 
-    from evo.search import Search
+    from evo.run.loop import Search
 
     tiny_config["objectives"] = [{"name": "winning"}, {"name": "novelty"}]
     tiny_config["finetune"] = {"algorithm": "none"}

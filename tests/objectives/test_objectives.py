@@ -9,13 +9,13 @@ import numpy as np
 import pydantic
 import pytest
 
-from games.base import GameSpec
-from games.rollout import Rollout
+from games.core.base import GameSpec
+from games.core.record import Rollout
 from objectives import REGISTRY, Objective, build_objectives, step_rewards
 from objectives.coverage import Coverage, CoverageConfig, CoverageTracker, resolve_bins
 from objectives.winning import Winning, WinningConfig
 from oracles.component import Context
-from games.rollout import RolloutBatch
+from games.core.record import RolloutBatch
 
 # A 4 x 4 grid over [0, 4) x [0, 4): one bucket per unit cell.
 SPEC = GameSpec(

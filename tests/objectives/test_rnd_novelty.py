@@ -13,13 +13,13 @@ import torch
 
 pytest.importorskip("vizdoom")
 
-from evo.agents.uniform import UniformAgent  # noqa: E402
-from evo.checkpoint import Checkpoint, load_checkpoint, save_checkpoint  # noqa: E402
-from evo.rollout import draw_episodes, play  # noqa: E402
-from games.doom_park import DoomParkVector  # noqa: E402
-from games.rollout import RolloutBatch  # noqa: E402
+from evo.search.agents.uniform import UniformAgent  # noqa: E402
+from evo.run.checkpoint import Checkpoint, load_checkpoint, save_checkpoint  # noqa: E402
+from evo.search.play import draw_episodes, play  # noqa: E402
+from games.doom.park.doom_park import DoomParkVector  # noqa: E402
+from games.core.record import RolloutBatch  # noqa: E402
 from games.vision.encode_wrapper import Encode  # noqa: E402
-from games.wrappers import wrapped_spec  # noqa: E402
+from games.core.wrappers import wrapped_spec  # noqa: E402
 from objectives import build_objectives  # noqa: E402
 from objectives.rnd_novelty import RndNovelty  # noqa: E402
 from oracles.component import Context  # noqa: E402

@@ -7,8 +7,8 @@ from typing import Callable, Sequence
 import numpy as np
 import pytest
 
-from games.base import GameError, GameSpec
-from games.rollout import Rollout
+from games.core.base import GameError, GameSpec
+from games.core.record import Rollout
 
 MakeRollout = Callable[..., Rollout]
 

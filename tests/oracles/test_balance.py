@@ -10,11 +10,11 @@ import pytest
 from pydantic import ValidationError
 
 import oracles
-from evo.agents.uniform import UniformAgent
-from evo.rollout import play
+from evo.search.agents.uniform import UniformAgent
+from evo.search.play import play
 from games import GameFactory, RolloutBatch
-from games.base import GameSpec
-from games.rollout import Rollout
+from games.core.base import GameSpec
+from games.core.record import Rollout
 from oracles.balance import BalanceOracle, parse_event
 from oracles.component import Context
 
@@ -114,9 +114,9 @@ def test_events_are_read_generically_and_bad_settings_are_refused() -> None:
 
 @pytest.mark.slow
 def test_a_search_on_the_dungeon_reports_the_strong_ogre_and_its_replay_reproduces(tmp_path: Path) -> None:
-    from evo.cli import main
-    from evo.replay import replay
-    from evo.report import load_run
+    from evo.cli.main import main
+    from evo.bugs.replay import replay
+    from evo.report.tables import load_run
 
     root = Path(__file__).resolve().parents[2]
     out = tmp_path / "run"

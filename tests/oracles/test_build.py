@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from games.base import GameError
+from games.core.base import GameError
 from oracles import REGISTRY, build_oracles, calibrate_all, check_all
 from oracles.performance import PerformanceOracle
-from games.rollout import RolloutBatch
+from games.core.record import RolloutBatch
 
 
 def test_builtin_oracles_are_registered():

@@ -9,8 +9,8 @@ import pytest
 
 import objectives
 import oracles
-from games.base import GameSpec
-from games.rollout import Rollout
+from games.core.base import GameSpec
+from games.core.record import Rollout
 from objectives.base import ObjectiveConfig
 from oracles.base import Bug, OracleConfig
 from oracles.component import Component, Context

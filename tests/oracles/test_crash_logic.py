@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from games.base import GameError, GameSpec
+from games.core.base import GameError, GameSpec
 from oracles.crash import CrashConfig, CrashOracle
 from oracles.logic import LogicConfig, LogicOracle
 from oracles.component import Context
-from games.rollout import RolloutBatch
+from games.core.record import RolloutBatch
 
 PATH = [(0.5, 0.5), (1.5, 0.5), (2.5, 0.5), (3.5, 0.5)]
 

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 import yaml
 
-from evo.built import Built
-from evo.config import ConfigError, load_experiment
-from evo.game_facts import GameFacts
-from games.base import GameSpec
-from games.park_layout import OOI
-from games.rollout import Rollout, RolloutBatch
+from evo.run.built import Built
+from evo.run.config import ConfigError, load_experiment
+from evo.run.game_facts import GameFacts
+from games.core.base import GameSpec
+from games.doom.park.layout import OOI
+from games.core.record import Rollout, RolloutBatch
 from oracles import build_oracles
 from oracles.archive import ArchivedBug
 from oracles.base import Bug

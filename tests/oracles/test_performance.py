@@ -7,11 +7,11 @@ import json
 import numpy as np
 import pytest
 
-from games.base import GameSpec
+from games.core.base import GameSpec
 from oracles.frame_threshold import slow_threshold
 from oracles.performance import PerformanceConfig, PerformanceOracle
 from oracles.component import Context
-from games.rollout import RolloutBatch
+from games.core.record import RolloutBatch
 
 SLOW_CELL = (5, 5)
 

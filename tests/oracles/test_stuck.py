@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
-from games.base import GameSpec
+from games.core.base import GameSpec
 from oracles.stuck import StuckConfig, StuckOracle
 from oracles.component import Context
-from games.rollout import RolloutBatch
+from games.core.record import RolloutBatch
 
 
 def _walk_then_freeze(walk: int, freeze: int) -> list[tuple[float, float]]:

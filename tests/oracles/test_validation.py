@@ -11,10 +11,10 @@ import yaml
 from pydantic import ValidationError
 
 import oracles
-from evo.agents.uniform import UniformAgent
+from evo.search.agents.uniform import UniformAgent
 from evo.plans import load_plan
 from evo.plans.agent import PlanAgent
-from evo.rollout import play
+from evo.search.play import play
 from games import GameFactory
 from oracles.component import Context
 
@@ -68,7 +68,7 @@ def test_the_dead_jump_is_caught_when_a_plan_plays_the_jump_and_the_oracle_watch
 
 
 def tiny_search(tmp_path: Path, write_yaml: Any, bugs: list[str]) -> Path:
-    from evo.cli import main
+    from evo.cli.main import main
 
     config = yaml.safe_load((ROOT / "experiments" / "dungeon_balance.yaml").read_text())
     config["game"]["kwargs"]["bugs"] = bugs
@@ -83,8 +83,8 @@ def tiny_search(tmp_path: Path, write_yaml: Any, bugs: list[str]) -> Path:
 
 
 def test_a_tiny_search_reports_the_validation_bug_and_it_replays(tmp_path: Path, write_yaml: Any) -> None:
-    from evo.replay import replay
-    from evo.report import load_run
+    from evo.bugs.replay import replay
+    from evo.report.tables import load_run
 
     run = tiny_search(tmp_path, write_yaml, ["uncounted_kill"])
     bugs = load_run(run).bugs

@@ -12,9 +12,9 @@ import pytest
 pytest.importorskip("vizdoom")
 torch = pytest.importorskip("torch")
 
-from games.doom_park import DoomParkVector  # noqa: E402
-from games.park_layout import OOI_TYPES  # noqa: E402
-from games.rollout import Rollout, RolloutBatch  # noqa: E402
+from games.doom.park.doom_park import DoomParkVector  # noqa: E402
+from games.doom.park.layout import OOI_TYPES  # noqa: E402
+from games.core.record import Rollout, RolloutBatch  # noqa: E402
 from games.vision.base import DETECTIONS_KEY, Detections  # noqa: E402
 from games.vision.park_walks import Walk, circle_walk  # noqa: E402
 from games.vision.texture import crop, judgeable  # noqa: E402

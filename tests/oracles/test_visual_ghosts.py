@@ -25,9 +25,9 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from games.base import GameSpec  # noqa: E402
-from games.park_layout import OOI_TYPES  # noqa: E402
-from games.rollout import Rollout, RolloutBatch  # noqa: E402
+from games.core.base import GameSpec  # noqa: E402
+from games.doom.park.layout import OOI_TYPES  # noqa: E402
+from games.core.record import Rollout, RolloutBatch  # noqa: E402
 from games.vision.base import DETECTIONS_KEY, Detections  # noqa: E402
 from oracles.component import Context  # noqa: E402
 from oracles.visual import OBJECT_HEIGHTS, PIXEL_ASPECT, VisualConfig, VisualOracle  # noqa: E402

@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games.base import GameSpec, VecStep
+from games.core.base import GameSpec, VecStep
 from games.vision.base import DETECTIONS_KEY, Detections, od_mask
-from games.wrappers import wrap
+from games.core.wrappers import wrap
 
 FRAMES = 12
 

@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 import torch
 
-from evo.cli import main
-from games.base import GameSpec, VecStep
+from evo.cli.main import main
+from games.core.base import GameSpec, VecStep
 from games.vision.base import DETECTIONS_KEY, Detections, box_iou
 from games.vision.detector import WEIGHTS, load_detector
 from games.vision.detector_train import Score, score
 from games.vision.park_frames import TYPES, park_frames, parse_levels
-from games.wrappers import wrap
+from games.core.wrappers import wrap
 from tests.cli.test_cli import evo_run
 
 pytest.importorskip("vizdoom")

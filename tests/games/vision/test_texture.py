@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("vizdoom")
 torch = pytest.importorskip("torch")
 
-from evo.cli import main  # noqa: E402
+from evo.cli.main import main  # noqa: E402
 from games.vision.texture import (  # noqa: E402
     CLASSES, MIN_HEIGHT, TYPES, crop, judgeable, load_texture_judge, save_texture_judge,
 )

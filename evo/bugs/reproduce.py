@@ -1,0 +1,158 @@
+"""Play action scripts from a bug's episode seed and ask the bug's oracle whether it showed.
+
+What ``evo replay`` and trace shrinking (:mod:`evo.bugs.shrink`) share: the run's game and the
+bug's oracle, with the thresholds it had at the end of the run (from the last checkpoint),
+judging each script on its own evidence. Scripts of one call are played as one batch of
+copies, grouped by length, so a copy never plays past its script.
+
+Statistical oracles (performance) judge across copies: a script is played in as many copies
+as one worker stepped in the run (at least ``repeats``), on its own, so that its frames are
+measured under the run's load and against the run's threshold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from evo.run import rundir
+from evo.search.agents.script import ScriptAgent
+from evo.run.built import Built
+from evo.run.checkpoint import latest_checkpoint, load_checkpoint
+from evo.run.config import load_experiment
+from evo.bugs.replay import find_bug, run_batch
+from evo.search.play import play
+from games.core.base import VectorGame
+from games.core.record import RolloutBatch
+from oracles.base import Bug
+
+MAX_COPIES = 256
+"""Most copies of the game one play steps at once."""
+
+
+class Reproducer:
+    """The run's game and oracles, ready to judge action scripts against the run's bugs.
+
+    Args:
+        run_dir: The run directory.
+        repeats: Copies each script is played in (statistical oracles: at least the run's).
+        game_kwargs: Keyword arguments that replace the run's ``game.kwargs`` entries: another
+            build of the game (``evo regress``).
+
+    Raises:
+        ValueError: ``game_kwargs`` that the game does not take.
+    """
+
+    def __init__(self, run_dir: str | Path, repeats: int = 3,
+                 game_kwargs: Mapping[str, Any] | None = None) -> None:
+        self.run_dir = Path(run_dir)
+        exp = load_experiment(self.run_dir / rundir.CONFIG)
+        self.built = Built.from_experiment(exp, cells_from=self.run_dir)
+        self._games: dict[int, VectorGame] = {}
+        if game_kwargs:
+            factory = self.built.factory
+            kwargs = {**dict(factory.kwargs), **dict(game_kwargs)}
+            self.built.factory = replace(factory, kwargs=tuple(sorted(kwargs.items())))
+            try:
+                self.built.factory.validate()
+            except Exception as exc:
+                self.close()
+                raise ValueError(str(exc)) from exc
+        self._names = [o.name for o in exp.oracles]
+        self._states: list[Any] = [None] * len(self._names)
+        ckpt = latest_checkpoint(self.run_dir)
+        if ckpt is not None:
+            self._states = list(load_checkpoint(ckpt).meta["oracles"])
+        self._loaded: set[int] = set()
+        self.repeats = repeats
+        self._run_batch = run_batch(exp)
+
+    def bug(self, bug_id: int) -> dict[str, Any]:
+        """Bug ``bug_id``'s ``bugs.jsonl`` record.
+
+        Raises:
+            KeyError: no such bug, or its oracle is not in the run's config.
+        """
+        record = find_bug(self.run_dir, bug_id)
+        if record["oracle"] not in self._names:
+            raise KeyError(f"bug {bug_id} came from oracle {record['oracle']!r}, not in the run's config")
+        return record
+
+    def oracle(self, record: Mapping[str, Any]) -> Any:
+        """The record's oracle, with the state it had at the end of the run (what a bug
+        exported as a plan is judged by)."""
+        return self._oracle(record)
+
+    def _oracle(self, record: Mapping[str, Any]) -> Any:
+        """The record's oracle, with the state it had at the end of the run."""
+        k = self._names.index(record["oracle"])
+        oracle = self.built.oracles[k]
+        if k not in self._loaded and self._states[k] is not None:
+            oracle.load_state_dict(self._states[k])
+        self._loaded.add(k)
+        return oracle
+
+    def _game(self, n: int) -> VectorGame:
+        if n not in self._games:
+            self._games[n] = self.built.factory.make_vector(n)
+        return self._games[n]
+
+    def _play(self, record: Mapping[str, Any], scripts: Sequence[Sequence[int]]) -> RolloutBatch:
+        """One episode per script (all of one length), from the bug's seed."""
+        n = len(scripts)
+        result = play(
+            self._game(n), [int(record["seed"])] * n, [int(record["policy"])] * n,
+            ScriptAgent(scripts, self.built.spec.n_actions), max_steps=len(scripts[0]),
+            columns=self.built.columns,  # a replay's probs are the script's (one-hot)
+        )
+        if result.game_broken:
+            self._games.pop(n).close()
+        return result.rollouts
+
+    def copies(self, record: Mapping[str, Any]) -> int:
+        """Copies each script of this bug is played in."""
+        return max(self.repeats, self._run_batch) if record["kind"] == "performance" else self.repeats
+
+    def found(self, record: Mapping[str, Any], scripts: Sequence[Sequence[int]]) -> list[list[Bug]]:
+        """For each script, the reports of the bug that its copies gave (empty: none)."""
+        oracle, repeats = self._oracle(record), self.copies(record)
+        statistical = record["kind"] == "performance"
+        out: list[list[Bug]] = [[] for _ in scripts]
+        by_length: dict[int, list[int]] = {}
+        for i, script in enumerate(scripts):
+            by_length.setdefault(len(script), []).append(i)
+        per_play = 1 if statistical else max(1, MAX_COPIES // repeats)
+        for length, rows in sorted(by_length.items()):
+            if length == 0:
+                continue  # no step, no bug
+            for start in range(0, len(rows), per_play):
+                chunk = rows[start : start + per_play]
+                batch = self._play(record, [list(scripts[i]) for i in chunk for _ in range(repeats)])
+                for j, i in enumerate(chunk):
+                    oracle.forget_visits()  # each script judged on its own evidence
+                    bugs = oracle.check(batch[j * repeats : (j + 1) * repeats])
+                    out[i] = [b for b in bugs if b.signature == record["signature"]]
+        return out
+
+    def reproduces(self, record: Mapping[str, Any], scripts: Sequence[Sequence[int]]) -> list[bool]:
+        """For each script, whether the bug showed in any of its copies."""
+        return [bool(bugs) for bugs in self.found(record, scripts)]
+
+    def first_step(self, record: Mapping[str, Any], script: Sequence[int]) -> int | None:
+        """The earliest step at which ``script`` shows the bug, or None if it does not."""
+        bugs = self.found(record, [script])[0]
+        return min(b.step for b in bugs) if bugs else None
+
+    def close(self) -> None:
+        """Close the games played and the run's ground-truth instance."""
+        for game in self._games.values():
+            game.close()
+        self._games.clear()
+        self.built.close()
+
+    def __enter__(self) -> "Reproducer":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()

@@ -1,0 +1,62 @@
+"""``evo vision``: train and score the small models that let agents see objects in frames.
+
+    evo vision train detector --out games/vision/weights/detector.pt ...
+    evo vision eval detector --weights ... --level-seed 0
+
+Each model kind lives in its own module of :mod:`games.vision` that exposes
+``add_train_arguments(parser)``, ``train_command(args, console) -> int`` and, when it can be
+scored, ``add_eval_arguments(parser)`` and ``eval_command(args, console) -> int``. The
+modules are imported only when their command runs, so ``evo run`` never loads them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from types import ModuleType
+
+from rich.console import Console
+
+from evo.run.config import ConfigError
+
+KINDS: dict[str, str] = {
+    "detector": "games.vision.detector_train",
+    "encoder": "games.vision.encoder_train",
+    "texture": "games.vision.texture_train",
+}
+"""Model kind -> the module that trains and scores it."""
+
+
+def _module(kind: str) -> ModuleType:
+    return importlib.import_module(KINDS[kind])
+
+
+def add_vision_parser(sub: argparse._SubParsersAction) -> None:
+    """The ``vision`` command: ``train KIND`` and ``eval KIND``."""
+    vision = sub.add_parser("vision", help="train and score the detector, encoder and texture judge")
+    actions = vision.add_subparsers(dest="vision_action", required=True)
+    train = actions.add_parser("train", help="train a model on frames of generated levels")
+    evaluate = actions.add_parser("eval", help="score a trained model on an unseen level")
+    train_kinds = train.add_subparsers(dest="kind", required=True)
+    eval_kinds = evaluate.add_subparsers(dest="kind", required=True)
+    for kind in KINDS:
+        try:
+            module = _module(kind)
+        except ImportError:  # a kind not built yet in this checkout
+            continue
+        module.add_train_arguments(train_kinds.add_parser(kind, help=f"train the {kind}"))
+        if hasattr(module, "add_eval_arguments"):
+            module.add_eval_arguments(eval_kinds.add_parser(kind, help=f"score the {kind}"))
+
+
+def vision_command(args: argparse.Namespace, console: Console) -> int:
+    """Run ``evo vision train|eval KIND``; returns the exit code.
+
+    A ``ValueError`` from the model's module is bad input (a level range, a missing weights
+    file): one line and exit code 2, as every input error."""
+    module = _module(args.kind)
+    command = module.train_command if args.vision_action == "train" else module.eval_command
+    try:
+        return int(command(args, console))
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None

@@ -1,0 +1,191 @@
+"""HTML pages of a run (``evo report RUN_DIR --html``) and of a comparison (``evo compare --html``).
+
+One self-contained page each, made from the Jinja2 templates in ``evo/templates/``: the
+figures are inlined as base64 PNGs, tables come from pandas, and a few lines of plain
+JavaScript sort any table by a click on its header and filter the bugs by kind, so the page
+works offline and can be mailed as one file. Bug videos are the one thing kept beside the
+page (``videos/bug-<id>.mp4`` in the run directory, made by ``--videos`` or by ``evo replay
+... --video``): a clip is too large to inline.
+"""
+
+from __future__ import annotations
+
+import base64
+import shlex
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from evo.run import rundir
+from evo.report.park_map import OBJECTS
+from evo.report.tables import RunData, game_facts, summary
+from evo.run.extras import require
+
+RUN_PAGE = "report.html"
+PARK_MAP = "park_map.png"
+"""The park map's file name among the run's figures (:func:`evo.report.park_map.park_map`)."""
+COMPARE_PAGE = "compare.html"
+VIDEOS = "videos"
+
+
+def check_installed() -> None:
+    """Raise :class:`evo.run.extras.MissingExtra` now when pages cannot be written (Jinja2 is
+    missing), before a long command runs."""
+    require("an HTML report", "jinja2")
+
+
+def _environment() -> Any:
+    require("an HTML report", "jinja2")
+    import jinja2
+
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("evo.report", "templates"),
+        autoescape=jinja2.select_autoescape(["html", "j2"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def inline_png(path: Path) -> dict[str, str]:
+    """A figure for a template: its name and its PNG as a ``data:`` URI."""
+    data = base64.b64encode(Path(path).read_bytes()).decode("ascii")
+    return {"name": Path(path).stem.replace("_", " "), "src": f"data:image/png;base64,{data}"}
+
+
+def table_html(table: pd.DataFrame, digits: int = 4) -> str:
+    """A DataFrame as a sortable HTML table (pandas escapes the cells)."""
+    return table.to_html(index=False, border=0, classes="sortable", na_rep="-",
+                         float_format=lambda v: f"{v:.{digits}g}")
+
+
+def video_path(run_dir: Path, bug_id: int) -> Path:
+    """Where a bug's video lives beside the run's page."""
+    return run_dir / VIDEOS / f"bug-{bug_id}.mp4"
+
+
+def _place(state: Sequence[float], run: RunData) -> str:
+    """Where a bug showed: each state feature by name, and its cell on the coverage map."""
+    facts = game_facts(run)
+    names = facts.spec.feature_names
+    values = ", ".join(f"{n} {float(v):g}" for n, v in zip(names, state))
+    if len(names) > 4:
+        values = ", ".join(f"{n} {float(v):g}" for n, v in zip(names[:2], state)) + ", …"
+    cell = facts.spec.buckets(np.asarray(state, dtype=np.float64))[:2]
+    return f"{values} (cell {tuple(int(c) for c in cell)})"
+
+
+def _bug_rows(run: RunData) -> list[dict[str, Any]]:
+    rows = []
+    for bug in run.bugs.to_dict("records"):
+        bug_id = int(bug["id"])
+        video = video_path(run.path, bug_id)
+        rows.append({
+            "id": bug_id, "kind": bug["kind"], "oracle": bug["oracle"], "message": bug["message"],
+            "generation": int(bug["generation"]), "env_steps": int(bug["env_steps"]),
+            "step": int(bug["step"]), "place": _place(bug["state"], run),
+            "injected": "" if pd.isna(bug["injected_id"]) else int(bug["injected_id"]),
+            "video": f"{VIDEOS}/{video.name}" if video.is_file() else None,
+            "replay": shlex.join(["evo", "replay", str(run.path), str(bug_id)]),
+            "record": shlex.join(["evo", "replay", str(run.path), str(bug_id), "--video", str(video)]),
+        })
+    return rows
+
+
+def _component_tables(run_dir: Path, shown: frozenset[str] = frozenset()) -> list[dict[str, str]]:
+    """The tables the run's objectives and oracles handed over (``<name>.csv``), e.g. the
+    performance oracle's low-FPS points; ``shown``: file names a section of their own shows."""
+    out = []
+    for path in sorted(run_dir.glob("*.csv")):
+        if path.name == rundir.GENERATIONS or path.name in shown or not path.stat().st_size:
+            continue
+        out.append({"name": path.stem.replace("_", " "), "html": table_html(pd.read_csv(path))})
+    return out
+
+
+def _park(run: RunData, figures: Sequence[Path]) -> dict[str, Any] | None:
+    """The park section: the park map, what was covered, and ``objects.csv`` (the objects
+    oracle's table: seen, tested, reported per object of interest); None for other runs."""
+    path = run.path / f"{OBJECTS}.csv"
+    maps = [p for p in figures if Path(p).name == PARK_MAP]
+    if not path.is_file() or not path.stat().st_size:
+        return None
+    objects = pd.read_csv(path)
+    gens = run.generations
+    covered = gens["preferred_coverage_total"].iloc[-1] if "preferred_coverage_total" in gens and len(gens) else None
+    bugged = objects["bugged"].astype(bool)
+    rule = next((o.get("kwargs") or {} for o in run.config.get("oracles", []) if o["name"] == OBJECTS), {})
+    return {
+        "degrees": f"{float(rule.get('degrees', 'nan')):g}", "radius": f"{float(rule.get('radius', 'nan')):g}",
+        "map": inline_png(maps[0]) if maps else None,
+        "covered": None if covered is None or pd.isna(covered) else f"{float(covered):.1%}",
+        "objects": len(objects), "seen": int(objects["seen"].sum()), "tested": int(objects["tested"].sum()),
+        "bugged": int(bugged.sum()), "bugged_reported": int((objects["reported"] & bugged).sum()),
+        "normal_reported": int((objects["reported"] & ~bugged).sum()),
+        "table": table_html(objects),
+    }
+
+
+def make_videos(run: RunData, on_video: Callable[[str], None] | None = None) -> list[Path]:
+    """A video for every bug of the run that has none yet (:func:`evo.report.video.write_video`)."""
+    from evo.report.video import write_video
+
+    made = []
+    for bug_id in run.bugs["id"].astype(int).tolist() if len(run.bugs) else []:
+        path = video_path(run.path, bug_id)
+        if path.is_file():
+            continue
+        video = write_video(run.path, bug_id, path)
+        made.append(path)
+        if on_video is not None:
+            on_video(f"video of bug {bug_id}: {video.frames} frames -> {path}")
+    return made
+
+
+def run_page(run: RunData, figures: Sequence[Path], injected: int | None) -> Path:
+    """Write ``report.html`` into the run directory and return it.
+
+    Args:
+        run: The loaded run.
+        figures: PNGs to inline (those of :func:`evo.report.plots.run_figures`); the park map goes
+            in the park section with the objects table.
+        injected: Injected bugs of the game, for the summary's ground-truth rows.
+    """
+    env = _environment()
+    bugs = _bug_rows(run)
+    park = _park(run, figures)
+    if park is not None:  # its own section shows the map and the objects table
+        figures = [p for p in figures if Path(p).name != PARK_MAP]
+    page = env.get_template("run.html.j2").render(
+        title=f"{run.config['name']} (seed {run.config.get('seed', 0)})",
+        run_dir=str(run.path),
+        game=game_facts(run).label,
+        summary=table_html(summary(run, injected)),
+        figures=[inline_png(p) for p in figures],
+        bugs=bugs,
+        kinds=sorted({b["kind"] for b in bugs}),
+        tables=_component_tables(run.path, frozenset({f"{OBJECTS}.csv"}) if park else frozenset()),
+        park=park,
+    )
+    path = run.path / RUN_PAGE
+    path.write_text(page, encoding="utf-8")
+    return path
+
+
+def compare_page(summary_table: pd.DataFrame, pairwise: pd.DataFrame, runs: pd.DataFrame,
+                 figures: Sequence[Path], out: Path) -> Path:
+    """Write ``compare.html`` into a comparison's folder and return it: the summary per
+    strategy, the pairwise statistics, one row per run, and the figures."""
+    env = _environment()
+    page = env.get_template("compare.html.j2").render(
+        title=f"comparison of {summary_table['strategy'].nunique()} strategies over {len(runs)} runs",
+        out=str(out),
+        summary=table_html(summary_table),
+        pairwise=table_html(pairwise) if len(pairwise) else None,
+        runs=table_html(runs),
+        figures=[inline_png(p) for p in figures],
+    )
+    path = out / COMPARE_PAGE
+    path.write_text(page, encoding="utf-8")
+    return path

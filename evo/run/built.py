@@ -1,0 +1,240 @@
+"""What an experiment builds once, before its first generation: the game's factory and spec,
+the policy architecture, the objectives and oracles with their contexts, and the game's facts
+(ground truth, map) that the run directory keeps. Search, replay and evaluate share it.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from evo.search.agents import AgentKind, agent_kind
+from evo.run.config import ConfigError, Experiment, PolicyConfig, game_factory
+from evo.run.game_facts import GameFacts, game_label, read_game_facts
+from evo.search.probe import learn_cells, play_probe
+from evo.search.policy import PolicySpec
+from games.core.base import GameSpec, GameSpecError
+from games.adapter.game_copy import close_env
+from games.core.process_tree import CopyProcesses
+from games.core.record import RolloutBatch, info_keys
+from objectives import build_objectives
+from oracles import build_oracles
+from oracles.component import Component, Context
+
+
+def build_policy_spec(policy: PolicyConfig, spec: GameSpec) -> PolicySpec:
+    """The policy architecture of an experiment on a game.
+
+    Raises:
+        ConfigError: ``policy.conv`` on a game whose observation is not an image
+            ``(channels, height, width)``, or conv layers that do not fit the image.
+    """
+    obs_dim = int(np.prod(spec.obs_shape))
+    hidden = tuple(policy.hidden)
+    if not policy.conv:
+        return PolicySpec(obs_dim, spec.n_actions, hidden)
+    if len(spec.obs_shape) != 3:
+        raise ConfigError(
+            f"policy.conv: conv layers need a game that observes an image (channels, height, width); "
+            f"this game's observation has shape {tuple(spec.obs_shape)}"
+        )
+    conv = tuple((int(c), int(k), int(s)) for c, k, s in policy.conv)
+    image = (int(spec.obs_shape[0]), int(spec.obs_shape[1]), int(spec.obs_shape[2]))
+    try:
+        return PolicySpec(obs_dim, spec.n_actions, hidden, conv, image)
+    except ValueError as exc:
+        raise ConfigError(f"policy.conv: {exc}") from None
+
+
+GAME_REFUSALS = (ValueError, TypeError, KeyError, IndexError, OverflowError)
+"""What a game's constructor raises for kwargs it cannot take (a preset it lacks, a negative seed)."""
+
+
+def _game_spec(factory: Any) -> GameSpec:
+    """The game's spec, read from a copy of it; a copy the game's own constructor refuses to
+    make is one line naming ``game.kwargs``, not a traceback."""
+    try:
+        return factory.spec()
+    except GameSpecError:
+        raise
+    except GAME_REFUSALS as exc:
+        why = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise ConfigError(f"game.kwargs: {factory.label} cannot be made with {dict(factory.kwargs)}: {why}") from None
+
+
+def _components(exp: Experiment, spec: GameSpec, context: Context) -> tuple[list[Any], list[Any]]:
+    """The experiment's objectives and oracles on a game of ``spec``."""
+    try:
+        return (build_objectives([(o.name, o.kwargs) for o in exp.objectives], spec, context),
+                build_oracles([(o.name, o.kwargs) for o in exp.oracles], spec, context))
+    except ValueError as exc:  # a component that cannot work on this game
+        raise ConfigError(str(exc)) from None
+
+
+def _learn_cells(exp: Experiment, factory: Any, spec: GameSpec, run_dir: Path | None,
+                 columns: frozenset[str]) -> tuple[Any, GameSpec, RolloutBatch | None]:
+    """The factory and spec with the cells of the game's open features (read back from the
+    run directory, or learned by the probe), and the probe's record where it played."""
+    raw = spec if not factory.wrappers else _game_spec(replace(factory, wrappers=()))
+    learned, probe = _saved_cells(run_dir, spec), None
+    if learned is None:
+        probe, learned = learn_cells(replace(factory, known_spec=raw), spec, exp.seed, columns)
+    cells = {"feature_low": learned.feature_low, "feature_high": learned.feature_high}
+    return replace(factory, known_spec=replace(raw, **cells)), replace(spec, **cells), probe
+
+
+def _saved_cells(run_dir: Path | None, spec: GameSpec) -> GameSpec | None:
+    """The learned spec a run directory's ``game.json`` holds for this game, if it holds one."""
+    try:
+        saved = read_game_facts(run_dir) if run_dir is not None else None
+    except (OSError, ValueError, KeyError, TypeError):  # unreadable: the probe learns them again
+        return None
+    if saved is None or not saved.spec.cells_known:
+        return None
+    same = (saved.spec.feature_names, saved.spec.feature_open) == (spec.feature_names, spec.feature_open)
+    return saved.spec if same else None
+
+
+WUJI_POLICIES = 60
+"""Wuji's population and offspring (30 each): a policy too big for even these is the policy's
+fault, not the population's."""
+
+
+def check_memory(exp: Experiment, policy_spec: PolicySpec) -> None:
+    """Refuse up front a population whose genomes alone cannot fit in this machine's memory.
+
+    A generation holds the population and its offspring, and selection a copy of both:
+    ``2 * (population + offspring)`` float32 genomes.
+
+    Raises:
+        ConfigError: naming ``search.population`` (or ``search.offspring``, or ``policy`` when
+            even Wuji's 60 genomes of it would not fit) and what it would need.
+    """
+    s = exp.search
+    need = 2 * (s.population + s.offspring) * policy_spec.n_params * 4
+    try:
+        have = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # no such figure on this system
+        return
+    if need > have:
+        key = "search.offspring" if s.offspring > s.population else "search.population"
+        if 2 * WUJI_POLICIES * policy_spec.n_params * 4 > have:  # the policy is what is too big
+            key = f"policy (hidden {exp.policy.hidden}, conv {exp.policy.conv})"
+        raise ConfigError(
+            f"{key}: {s.population} policies and {s.offspring} offspring of {policy_spec.n_params} weights "
+            f"need {need / 2**30:,.1f} GiB for their genomes alone; this machine has {have / 2**30:,.1f} GiB"
+        )
+
+
+@dataclass
+class Built:
+    """Everything an experiment builds once: game factory, spec, objectives, oracles, facts."""
+
+    exp: Experiment
+    factory: Any
+    spec: GameSpec
+    policy_spec: PolicySpec
+    objectives: list[Any]
+    oracles: list[Any]
+    facts: GameFacts
+    truth: Any | None = None
+
+    probe: RolloutBatch | None = None
+    """The probe's episodes (:mod:`evo.search.probe`), played when the game's cells were learned."""
+    learns_cells: bool = False
+    """The game declares no bounds for some state feature: its cells were learned by a probe
+    (or read back from the run directory's ``game.json``)."""
+    probe_s: float = 0.0
+    """Wall seconds the probe took while the experiment was built (part of the run's time)."""
+    processes: CopyProcesses | None = None
+    """The processes the ground-truth copy's game started, ended by :meth:`close`."""
+
+    def close(self) -> None:
+        """Close the game copy kept for its ground truth, and end what its game started."""
+        if self.truth is not None:
+            close_env(self.truth)
+        if self.processes is not None:
+            self.processes.end()
+
+    @classmethod
+    def from_experiment(cls, exp: Experiment, run_dir: Path | None = None, *,
+                        cells_from: Path | None = None) -> "Built":
+        """Build it all; components get their contexts (``run_dir`` None: no run directory).
+
+        A game that declares no bounds for some state feature has its cells learned by the
+        probe (:mod:`evo.search.probe`), or read back from the ``game.json`` of ``cells_from``
+        (``run_dir`` unless given) where the run already learned them, so that a resumed run,
+        a replay and an evaluation cut states as the run did.
+        """
+        cells_from = run_dir if cells_from is None else cells_from
+        factory = game_factory(exp)
+        spec = _game_spec(factory)
+        policy_spec = build_policy_spec(exp.policy, spec)
+        check_memory(exp, policy_spec)
+        # The game's facts first: components that score against them (objects, preferred
+        # area) get them in their context. Only match is read off this copy.
+        processes = CopyProcesses()  # what the game starts ends with this copy too
+        with processes.marked():
+            env = factory.make_env()
+        facts = GameFacts.of_game(game_label(exp.game.model_dump(mode="json")), spec, env.unwrapped)
+        truth = env.unwrapped if facts.has_truth else None
+        probe, probe_s = None, 0.0
+        try:
+            if exp.budget.until_all_found and not facts.injected:
+                raise ConfigError(
+                    f"budget.until_all_found: game {facts.label!r} declares no injected bugs to find "
+                    "(expected a game with injected_bugs and match, or until_all_found: false)"
+                )
+            objectives, oracles = _components(exp, spec, Context(exp.seed, exp.device, run_dir, facts))
+            # A Gymnasium game hands on the info keys some component records (numpy games all).
+            required = frozenset().union(*(c.requires for c in [*objectives, *oracles]))
+            factory = replace(factory, info_keys=info_keys(required))
+            if not spec.cells_known:  # components cut states into cells: build them again
+                started = time.perf_counter()
+                factory, spec, probe = _learn_cells(exp, factory, spec, cells_from, required)
+                probe_s = time.perf_counter() - started if probe is not None else 0.0
+                facts = replace(facts, spec=spec)
+                objectives, oracles = _components(exp, spec, Context(exp.seed, exp.device, run_dir, facts))
+        except BaseException:
+            close_env(env)
+            processes.end()
+            raise
+        if truth is None:
+            close_env(env)  # a game whose close hangs is left behind, not waited for
+            processes.end()
+        learns = factory.known_spec is not None
+        return cls(exp, factory, spec, policy_spec, objectives, oracles, facts, truth, probe, learns, probe_s, processes)
+
+    def first_episodes(self) -> RolloutBatch | None:
+        """The probe's episodes, which a run's first generation observes before its own
+        (None for a game whose cells are declared): played now where they were not, for a
+        run started again in a run directory whose ``game.json`` already holds its cells."""
+        if self.learns_cells and self.probe is None:
+            self.probe = play_probe(self.factory, self.spec, self.exp.seed, self.columns)
+        return self.probe
+
+    @property
+    def components(self) -> list[Component]:
+        """Objectives then oracles: everything the loop calibrates, updates and saves."""
+        return [*self.objectives, *self.oracles]
+
+    @property
+    def columns(self) -> frozenset[str]:
+        """The optional record columns some objective or oracle requires: what play keeps."""
+        return frozenset().union(*(c.requires for c in self.components))
+
+    @property
+    def agents(self) -> AgentKind:
+        return agent_kind(self.exp.search.policy, self.policy_spec)
+
+    def match(self, bug: Any) -> int | None:
+        return None if self.truth is None else self.truth.match(bug)
+
+    @property
+    def injected(self) -> list[Any]:
+        return list(self.facts.injected)

@@ -1,0 +1,388 @@
+"""Experiment configuration: pydantic models mirrored one-to-one by the YAML files.
+
+Every model rejects unknown keys. :func:`load_experiment` turns any problem (a missing file,
+bad YAML, an unknown key, a wrong type, an unknown game, objective or oracle) into a
+:class:`ConfigError` whose message is one line naming the key or file and what was expected,
+which the CLI prints before exiting with code 2.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+from typing import Annotated, Any, Literal, Sequence
+
+import pydantic
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from evo.run.checkpoint import CheckpointConfig
+from evo.run.user_paths import ConfigError, read_yaml
+from evo.search.finetune import REGISTRY as FINETUNE_ALGORITHMS
+from evo.search.finetune import A2CConfig, PPOConfig, UpdateConfig
+from evo.search.explore.config import ExplorationFields
+from evo.run.game_config import GameConfig
+from evo.run.parallel import ParallelConfig
+from evo.run.scalars import LoggingConfig
+
+
+NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}")
+"""An experiment's name: a folder name that cannot climb out of runs_dir (no '/', no leading '.')."""
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PolicyConfig(Strict):
+    """The policy network every individual shares (:class:`evo.search.policy.PolicySpec`)."""
+
+    conv: list[list[int]] = Field(
+        default_factory=list,
+        description="Conv layers before the hidden layers, [channels, kernel, stride] each (square "
+        "kernels, no padding, ReLU), for games that observe an image (channels, height, width); "
+        "e.g. [[8, 8, 4], [16, 4, 2]]. Empty: an MLP on the flattened observation.",
+    )
+    hidden: list[Annotated[int, Field(ge=1)]] = Field(
+        default_factory=lambda: [64, 64], description="Hidden layer sizes (tanh), after the conv layers if any."
+    )
+
+    @field_validator("conv")
+    @classmethod
+    def _conv_layers(cls, conv: list[list[int]]) -> list[list[int]]:
+        for layer in conv:
+            if len(layer) != 3 or min(layer) < 1:
+                raise ValueError(f"each layer is [channels, kernel, stride] of positive integers, got {layer}")
+        return conv
+
+
+class BudgetConfig(Strict):
+    """When to stop; the first limit reached ends the run (checked after each generation)."""
+
+    generations: int | None = Field(None, ge=1, description="Generations, the initial one included.")
+    env_steps: int | None = Field(None, ge=1, description="Game steps, fine-tuning included.")
+    wall_seconds: float | None = Field(None, gt=0, description="Wall-clock seconds.")
+    until_all_found: bool = Field(
+        False, description="Also stop once every injected bug of the game is found (games with "
+        "ground truth): strategies are then compared by when they got there, not by idle time after.",
+    )
+
+    @model_validator(mode="after")
+    def _some_limit(self) -> "BudgetConfig":
+        if self.generations is None and self.env_steps is None and self.wall_seconds is None:
+            raise ValueError("set at least one of generations, env_steps, wall_seconds")
+        return self
+
+
+class OperatorsConfig(Strict):
+    """The search operators by registered name (evo/search/operators/); the defaults are Wuji's loop."""
+
+    survival: str = Field(
+        "nsga2", description="Who survives each generation: nsga2 (rank, then crowding distance) or "
+        "nsga3 (rank, then niches around Das-Dennis reference directions; for many objectives).",
+    )
+    selection: str = Field(
+        "tournament", description="How parents are picked: tournament (binary: domination, then "
+        "crowding) or lexicase (DEAP's automatic epsilon-lexicase over each objective's score on "
+        "each episode, which keeps specialists that a mean hides).",
+    )
+    crossover: str = Field("single_point", description="single_point: one cut, search.crossover_prob.")
+    mutation: str = Field(
+        "gaussian", description="gaussian: N(0, search.mutation_sigma) on each weight with "
+        "probability search.mutation_rate.",
+    )
+    partitions: int | None = Field(
+        None, ge=1, description="nsga3: Das-Dennis partitions of the reference directions "
+        "(null: the most whose number of directions does not exceed search.population).",
+    )
+
+    @field_validator("survival", "selection", "crossover", "mutation")
+    @classmethod
+    def _registered(cls, name: str, info: pydantic.ValidationInfo) -> str:
+        from evo.search.operators import check_name  # lazy: pymoo and DEAP load with the operators
+
+        check_name(str(info.field_name), name)
+        return name
+
+    @model_validator(mode="after")
+    def _partitions_for_nsga3(self) -> "OperatorsConfig":
+        if self.partitions is not None and self.survival != "nsga3":
+            raise ValueError(
+                f"partitions are NSGA-III's reference directions; survival is {self.survival!r}, not nsga3"
+            )
+        return self
+
+
+class SearchConfig(ExplorationFields):
+    """The evolutionary loop (Wuji's defaults: population and offspring 30)."""
+
+    population: int = Field(30, ge=1, description="Policies kept each generation.")
+    offspring: int = Field(30, ge=0, description="Children made each generation (0: no evolution).")
+    episodes: int = Field(4, ge=1, description="Episodes each policy plays per evaluation.")
+    crossover_prob: float = Field(0.9, ge=0, le=1, description="Chance a child is crossed (single point).")
+    mutation_sigma: float = Field(0.3, ge=0, description="Std of Gaussian weight noise.")
+    mutation_rate: float = Field(0.2, ge=0, le=1, description="Chance each weight is mutated.")
+    policy: Literal["mlp", "random"] = Field(
+        "mlp", description="mlp: neural policies; random: uniform random actions (baseline)."
+    )
+    hv_ref: list[float] | None = Field(
+        None, description="Hypervolume reference point, one value per objective (default: "
+        "the first generation's worst values)."
+    )
+    operators: OperatorsConfig = Field(
+        default_factory=OperatorsConfig, description="Survival, parent selection, crossover and mutation by name."
+    )
+
+
+class NamedConfig(Strict):
+    """An objective or oracle by registered name, with its options."""
+
+    name: str
+    kwargs: dict[str, Any] = Field(default_factory=dict)
+
+
+class FinetuneConfig(Strict):
+    """RL fine-tuning of every offspring between variation and evaluation (Wuji's A2C step,
+    or PPO, which learns more from each game step)."""
+
+    algorithm: str = Field(
+        "a2c", description="A registered algorithm (a2c, ppo), its settings under its own key; none: no fine-tuning."
+    )
+    reward_weights: dict[str, float] = Field(
+        default_factory=dict,
+        description="Weight of each objective's dense reward (default 1 for each listed objective).",
+    )
+    a2c: A2CConfig = Field(default_factory=A2CConfig, description="Settings of a2c.")
+    ppo: PPOConfig = Field(default_factory=PPOConfig, description="Settings of ppo.")
+
+    @field_validator("algorithm")
+    @classmethod
+    def _registered(cls, name: str) -> str:
+        known = ["none", *sorted(n for n in FINETUNE_ALGORITHMS if n in cls.model_fields)]
+        if name not in known:
+            raise ValueError(f"unknown algorithm {name!r}; expected one of {', '.join(known)}")
+        return name
+
+    @property
+    def settings(self) -> UpdateConfig:
+        """The hyperparameters of the chosen algorithm (a2c's when it is ``none``)."""
+        return getattr(self, "a2c" if self.algorithm == "none" else self.algorithm)
+
+
+class Experiment(Strict):
+    """One experiment: a game, a search, objectives, oracles and a budget."""
+
+    name: str = Field(description="Names the run directory runs/<name>/: one folder name of letters, "
+                      "digits, '_', '-' and '.', so that no name writes outside runs_dir.")
+    seed: int = Field(0, ge=0, description="Every random draw of the run derives from it (numpy's SeedSequence: non-negative).")
+    game: GameConfig
+    policy: PolicyConfig = Field(default_factory=PolicyConfig)
+    search: SearchConfig = Field(default_factory=SearchConfig)
+    budget: BudgetConfig
+    objectives: list[NamedConfig] = Field(min_length=1)
+    oracles: list[NamedConfig] = Field(default_factory=list)
+    finetune: FinetuneConfig = Field(default_factory=FinetuneConfig)
+    parallel: ParallelConfig = Field(default_factory=ParallelConfig)
+    checkpoint: CheckpointConfig = Field(default_factory=CheckpointConfig)
+    logging: LoggingConfig = Field(default_factory=LoggingConfig)
+    runs_dir: str = Field("runs", description="Parent folder of run directories.")
+    device: str = Field(
+        "cpu",
+        description="Torch device of the objectives' and oracles' tensors (their context): "
+        "cpu, cuda or cuda:N.",
+    )
+    torch_threads: int = Field(
+        1,
+        ge=1,
+        description="CPU threads torch may use. The policies are small batched networks, for "
+        "which one thread is fastest: on 2 cores, 2 threads ran the Wuji experiment 3x slower.",
+    )
+
+    @field_validator("name")
+    @classmethod
+    def _folder_name(cls, name: str) -> str:
+        if not NAME.fullmatch(name):
+            raise ValueError(f"one folder name of letters, digits, '_', '-' and '.' (it names runs/<name>/), got {name!r}")
+        return name
+
+    @field_validator("device")
+    @classmethod
+    def _device(cls, device: str) -> str:
+        kind, _, index = device.partition(":")
+        if kind not in ("cpu", "cuda") or (index and (kind == "cpu" or not index.isdigit())):
+            raise ValueError(f"expected cpu, cuda or cuda:N, got {device!r}")
+        if kind == "cuda":
+            import torch
+
+            if not torch.cuda.is_available():
+                raise ValueError(f"{device} requested but torch sees no CUDA device here; use cpu")
+            if index and int(index) >= torch.cuda.device_count():
+                raise ValueError(f"{device} requested but there are {torch.cuda.device_count()} CUDA devices")
+        return device
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "Experiment":
+        names = [o.name for o in self.objectives]
+        unknown = sorted(set(self.finetune.reward_weights) - set(names))
+        if unknown:
+            raise ValueError(f"finetune.reward_weights names {unknown}, not among the objectives {names}")
+        if self.search.hv_ref is not None and len(self.search.hv_ref) != len(names):
+            raise ValueError(f"search.hv_ref has {len(self.search.hv_ref)} values for {len(names)} objectives")
+        return self
+
+
+def _format_error(exc: pydantic.ValidationError, prefix: str = "") -> str:
+    err = exc.errors()[0]
+    # A key is printed as it is unless it would break the line (a YAML key may hold anything).
+    loc = ".".join(str(p) if str(p).isprintable() else repr(str(p)) for p in (prefix, *err["loc"]) if p != "")
+    kind = err["type"]
+    if kind == "extra_forbidden":
+        return f"{loc}: unknown key"
+    if kind == "missing":
+        return f"{loc}: required key is missing"
+    msg = err["msg"]
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, "):]
+    got = err.get("input")
+    if kind not in ("value_error",) and not isinstance(got, (dict, list)):
+        msg = f"{msg} (got {got!r})"
+    return f"{loc}: {msg}" if loc else msg
+
+
+def apply_overrides(raw: dict[str, Any], overrides: Sequence[str]) -> dict[str, Any]:
+    """Set ``dotted.key=value`` overrides on the raw YAML dict (values parsed as YAML)."""
+    for item in overrides:
+        if "=" not in item:
+            raise ConfigError(f"override {item!r}: expected key=value, e.g. search.population=10")
+        key, value = item.split("=", 1)
+        key = key.strip()
+        parts = key.split(".")
+        if not key.isprintable() or not all(part.strip() for part in parts):
+            raise ConfigError(f"override {item!r}: expected a dotted key of names, e.g. search.population=10")
+        node = raw
+        for part in parts[:-1]:
+            if not isinstance(node.get(part, {}), dict):
+                raise ConfigError(f"override {key}: {part} is not a section")
+            node = node.setdefault(part, {})
+        try:
+            node[parts[-1]] = yaml.safe_load(value)
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"override {key}: value {value!r} is not valid YAML") from exc
+    return raw
+
+
+def parse_experiment(raw: Any, source: str = "experiment") -> Experiment:
+    """Validate a raw dict into an :class:`Experiment`, then check names against registries."""
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{source}: expected a mapping of keys at the top level")
+    try:
+        exp = Experiment.model_validate(raw)
+    except pydantic.ValidationError as exc:
+        raise ConfigError(_format_error(exc)) from None
+    validate_names(exp)
+    return exp
+
+
+def load_experiment(path: str | Path, overrides: Sequence[str] = ()) -> Experiment:
+    """Read, override and validate an experiment YAML."""
+
+    raw = read_yaml(path, "experiment file") or {}
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: expected a mapping of keys at the top level")
+    return parse_experiment(apply_overrides(raw, overrides), str(path))
+
+
+def validate_names(exp: Experiment) -> None:
+    """Unknown objectives, oracles, games and their options fail here, before any run."""
+    from games.registry import GameNotFound
+    from objectives import REGISTRY as OBJECTIVES
+    from oracles import REGISTRY as ORACLES
+
+    for section, entries, registry in (
+        ("objectives", exp.objectives, OBJECTIVES),
+        ("oracles", exp.oracles, ORACLES),
+    ):
+        for i, entry in enumerate(entries):
+            if entry.name not in registry:
+                raise ConfigError(
+                    f"{section}[{i}].name: unknown {section[:-1]} {entry.name!r}; "
+                    f"expected one of {', '.join(sorted(registry))}"
+                )
+            config_model, _ = registry[entry.name]
+            try:
+                config_model(**entry.kwargs)
+            except pydantic.ValidationError as exc:
+                raise ConfigError(_format_error(exc, f"{section}[{i}].kwargs")) from None
+    try:
+        game_factory(exp).validate()
+    except GameNotFound as exc:
+        raise ConfigError(str(exc)) from None
+    if exp.game.wrappers:
+        _validate_wrappers(exp)
+
+
+def _validate_wrappers(exp: Experiment) -> None:
+    """Unknown wrappers, kwargs they do not take or values they refuse, and observations they
+    cannot transform fail here as one line naming ``game.wrappers[i]``. Reading the game's
+    observation shape builds it once."""
+    import dataclasses
+
+    from games.core.wrappers import check_wrapper, wrapped_spec
+
+    for i, w in enumerate(exp.game.wrappers):
+        try:
+            check_wrapper(w.name, w.kwargs)
+        except ValueError as exc:
+            raise ConfigError(f"game.wrappers[{i}]: {exc}") from None
+    factory = game_factory(exp)
+    try:
+        spec = dataclasses.replace(factory, wrappers=()).spec()
+    except ValueError as exc:
+        raise ConfigError(f"game.kwargs: {exc}") from None
+    for i in range(len(factory.wrappers)):
+        try:
+            wrapped_spec(spec, factory.wrappers[: i + 1])
+        except ValueError as exc:
+            raise ConfigError(f"game.wrappers[{i}]: {exc}") from None
+
+
+def game_factory(exp: Experiment):  # -> games.GameFactory (import kept lazy for the CLI's start-up)
+    """The :class:`games.GameFactory` of an experiment."""
+    from games import GameFactory
+
+    from evo.run.game_config import DEFAULT_STEP_TIMEOUT_S
+
+    g = exp.game
+    factory = GameFactory(
+        name=g.name,
+        entry_point=g.entry_point,
+        gym_id=g.gym_id,
+        kwargs=tuple(sorted(g.kwargs.items())),
+        max_rss_mb=g.max_rss_mb,
+        wrappers=tuple((w.name, tuple(sorted(w.kwargs.items()))) for w in g.wrappers),
+    )
+    # A game the project did not write runs isolated unless the YAML says otherwise.
+    isolated = g.isolated if g.isolated is not None else (
+        g.step_timeout_s is not None or not factory.has_vector_form()
+    )
+    if isolated and factory.has_vector_form():
+        raise ConfigError(
+            f"game.isolated: {factory.label} is a numpy vector game stepped in one call; "
+            "only Gymnasium games (entry_point, gym_id) run in processes of their own"
+        )
+    step_timeout_s = (g.step_timeout_s or DEFAULT_STEP_TIMEOUT_S) if isolated else None
+    return replace(factory, step_timeout_s=step_timeout_s)
+
+
+def dump_experiment(exp: Experiment) -> str:
+    """The resolved config as YAML (every default filled in, every objective's and oracle's
+    kwargs included, validated through their config models), for ``config.yaml``."""
+    from objectives import resolved_kwargs as objective_kwargs
+    from oracles import resolved_kwargs as oracle_kwargs
+
+    raw = exp.model_dump(mode="json")
+    for section, resolve in (("objectives", objective_kwargs), ("oracles", oracle_kwargs)):
+        for entry in raw[section]:
+            entry["kwargs"] = resolve(entry["name"], entry["kwargs"])
+    return yaml.safe_dump(raw, sort_keys=False)

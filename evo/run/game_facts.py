@@ -1,0 +1,166 @@
+"""Game facts: what reports and plots need to know about a run's game, kept in ``game.json``.
+
+A run writes its game's spec, injected bugs (ground truth, where the game has it), map
+(``render_map()``, where it has one), and objects of interest and preferred area (``oois`` and
+``pathway``, where it has them: the park) into ``game.json`` when it starts, so that ``evo report``
+and ``evo compare`` read them from the run directory and never build a live game: a game
+that is slow to start, needs an engine, or is no longer installed still reports. A run
+directory written before ``game.json`` existed falls back to building its game once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from games.core.base import GameSpec, InjectedBug
+from games.doom.park.layout import OOI
+
+GAME = "game.json"
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What scoring and plotting a run need from its game.
+
+    Attributes:
+        label: The game and its kwargs, e.g. ``block_maze(maze_seed=0, preset=large)``;
+            strategies are only compared with others on the same label.
+        spec: The game's :class:`games.core.base.GameSpec`.
+        has_truth: The game knows its injected bugs (``match``); bugs found then means
+            distinct injected bugs found, otherwise bug reports.
+        injected: The game's ground truth (``injected_bugs``), empty without it.
+        walls: The optional ``render_map()`` of the game: 2-D, 1 = wall, indexed by the
+            buckets of the first two state features; None when the game has none.
+        objects: The game's objects of interest (its optional ``oois``: id, type, place,
+            bugged in truth), what PPGTA's objects-tested metric counts; empty without.
+        preferred: The tester's preferred area (the game's optional ``pathway``): 2-D bool,
+            indexed like ``walls``; None when the game has none.
+    """
+
+    label: str
+    spec: GameSpec
+    has_truth: bool
+    injected: tuple[InjectedBug, ...]
+    walls: np.ndarray | None
+    objects: tuple[OOI, ...] = ()
+    preferred: np.ndarray | None = None
+
+    @classmethod
+    def of_game(cls, label: str, spec: GameSpec, game: Any) -> "GameFacts":
+        """Read the facts off a live game (its optional ``match``, ``injected_bugs``,
+        ``render_map``, ``oois`` and ``pathway``, duck-typed as the game contract allows)."""
+        has_truth = hasattr(game, "match")
+        injected = tuple(getattr(game, "injected_bugs", ())) if has_truth else ()
+        render_map = getattr(game, "render_map", None)
+        walls = np.asarray(render_map()) if callable(render_map) else None
+        pathway = getattr(game, "pathway", None)
+        preferred = None if pathway is None else np.asarray(pathway, dtype=bool)
+        return cls(label, spec, has_truth, injected, walls, tuple(getattr(game, "oois", ())), preferred)
+
+    def map_cells(self, features: Any) -> np.ndarray:
+        """``[..., 2]`` (row, column) on the map of states ``[..., F]``: the buckets of the
+        first two state features (row 0 for a game with one)."""
+        b = self.spec.buckets(np.asarray(features, dtype=np.float64))
+        return b[..., :2] if b.shape[-1] >= 2 else np.stack([np.zeros_like(b[..., 0]), b[..., 0]], axis=-1)
+
+    def map_frame(self, cells: Any = ()) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The part of the map to draw: ``((first row, first column), (rows, columns))``.
+
+        The game's ``feature_bins`` cells, grown to hold ``cells`` ``[K, 2]``: an open
+        feature's cells go on past its first bins (``GameSpec.feature_open``), and a map must
+        show every cell a run reached there.
+        """
+        bins = self.spec.feature_bins
+        shape = np.array([bins[0], bins[1]] if len(bins) >= 2 else [1, bins[0]], dtype=np.int64)
+        low, high = np.zeros(2, dtype=np.int64), shape - 1
+        cells = np.asarray(cells, dtype=np.int64).reshape(-1, 2)
+        if len(cells):
+            low, high = np.minimum(low, cells.min(axis=0)), np.maximum(high, cells.max(axis=0))
+        return (int(low[0]), int(low[1])), (int(high[0] - low[0] + 1), int(high[1] - low[1] + 1))
+
+    def to_json(self) -> dict[str, Any]:
+        """``game.json``'s content: label, spec, injected bugs (None without ground truth),
+        map (a nested list, None without one), objects of interest (a list, empty without)
+        and preferred area (a nested list of 0 and 1, None without one)."""
+        return {
+            "label": self.label,
+            "spec": dataclasses.asdict(self.spec),
+            "injected_bugs": [
+                {"id": int(b.id), "kind": b.kind, "location": [float(x) for x in b.location],
+                 "description": b.description}
+                for b in self.injected
+            ] if self.has_truth else None,
+            "map": None if self.walls is None else self.walls.tolist(),
+            "objects": [dataclasses.asdict(o) for o in self.objects],
+            "preferred": None if self.preferred is None else self.preferred.astype(np.uint8).tolist(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "GameFacts":
+        """The inverse of :meth:`to_json`."""
+        names = {f.name for f in dataclasses.fields(GameSpec)}
+        spec = GameSpec(**{k: tuple(v) if isinstance(v, list) else v
+                           for k, v in data["spec"].items() if k in names})
+        bugs = data.get("injected_bugs")
+        injected = tuple(
+            InjectedBug(int(b["id"]), b["kind"], tuple(float(x) for x in b["location"]),
+                        b.get("description", ""))
+            for b in bugs or ()
+        )
+        walls = None if data.get("map") is None else np.asarray(data["map"])
+        objects = tuple(OOI(**o) for o in data.get("objects") or ())
+        preferred = None if data.get("preferred") is None else np.asarray(data["preferred"], dtype=bool)
+        return cls(data["label"], spec, bugs is not None, injected, walls, objects, preferred)
+
+
+def game_label(game: dict[str, Any]) -> str:
+    """``name(k=v, ...)`` of a run's ``game`` config section."""
+    source = game.get("name") or game.get("entry_point") or game.get("gym_id") or "?"
+    kwargs = ", ".join(f"{k}={v}" for k, v in sorted((game.get("kwargs") or {}).items()))
+    return f"{source}({kwargs})"
+
+
+def write_game_facts(run_dir: Path, facts: GameFacts) -> Path:
+    """Write ``game.json`` into a run directory."""
+    path = run_dir / GAME
+    path.write_text(json.dumps(facts.to_json(), default=_plain))
+    return path
+
+
+def _plain(value: Any) -> Any:
+    """numpy numbers and arrays in a game's spec as JSON numbers and lists."""
+    if isinstance(value, (np.generic, np.ndarray)):
+        return value.tolist()
+    raise TypeError(f"{type(value).__name__} in a game's facts is not JSON")
+
+
+def read_game_facts(run_dir: Path) -> GameFacts | None:
+    """The run's ``game.json``, None for a run directory written without one."""
+    path = run_dir / GAME
+    return GameFacts.from_json(json.loads(path.read_text())) if path.is_file() else None
+
+
+def build_game_facts(config: dict[str, Any]) -> GameFacts:
+    """Build the game of a run's resolved config once (cached per game section) and read
+    its facts: the fallback for run directories without ``game.json``."""
+    key = json.dumps(config["game"], sort_keys=True)
+    if key not in _BUILT:
+        from evo.run.config import game_factory, parse_experiment
+
+        factory = game_factory(parse_experiment(config))
+        spec = factory.spec()
+        env = factory.make_env()
+        try:
+            _BUILT[key] = GameFacts.of_game(game_label(config["game"]), spec, env.unwrapped)
+        finally:
+            env.close()
+    return _BUILT[key]
+
+
+_BUILT: dict[str, GameFacts] = {}

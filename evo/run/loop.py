@@ -1,0 +1,393 @@
+"""The generation loop: vary, fine-tune, evaluate, watch for bugs, select, checkpoint.
+
+Wuji's loop (Algorithm 1): binary tournaments pick parents from the population; single-point
+crossover and Gaussian mutation make children; A2C fine-tunes every child (weights written
+back); children play the game, objectives score them and oracles watch every episode played
+(fine-tuning episodes included); NSGA-II survival on parents and children keeps the
+population. Every generation ends with a row of ``generations.csv`` and a checkpoint.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import numpy as np
+import torch
+
+from evo.run import rundir
+from evo.run.checkpoint import Checkpoint, CheckpointError, load_latest, prune_checkpoints, save_checkpoint
+from evo.run.built import Built
+from evo.run.config import Experiment, dump_experiment
+from evo.search.explore.frontier import Frontier, Plan, explore_rng
+from evo.search.finetune import DIAGNOSTICS, Diagnostics
+from evo.run.parallel import Executor, chunks
+from evo.run.scalars import ScalarLog, check_installed
+from evo.search.tasks import DenseReward, PlayTask, TuneTask, run_play, run_tune
+from evo.search.operators import Operators, Population, episode_cases, hypervolume
+from games.core.base import BUG_KINDS
+from games.core.record import RolloutBatch
+from objectives.coverage import CoverageTracker
+from oracles import calibrate_all, check_all
+from oracles.archive import ArchivedBug, BugArchive
+
+SEED_MAX = 2**63 - 1
+
+
+@dataclass
+class GenerationReport:
+    """What the loop tells the progress display after each generation."""
+
+    generation: int
+    env_steps: int
+    wall_s: float
+    bugs: int
+    new_bugs: list[ArchivedBug]
+    coverage: int
+    row: dict[str, Any]
+    finished: bool
+
+
+ProgressFn = Callable[[GenerationReport], None]
+
+
+@dataclass
+class Counters:
+    generation: int = 0
+    env_steps: int = 0
+    wall_offset: float = 0.0
+    next_id: int = 0
+    hv_ref: list[float] | None = None
+    calibrated: bool = False
+    started: float = field(default_factory=time.perf_counter)
+
+    @property
+    def wall_s(self) -> float:
+        return self.wall_offset + (time.perf_counter() - self.started)
+
+
+class Search:
+    """One run of an experiment into one run directory."""
+
+    def __init__(self, exp: Experiment, run_dir: Path, progress: ProgressFn | None = None) -> None:
+        if exp.logging.tensorboard:
+            check_installed()  # one line before anything is built or written
+        self.exp = exp
+        self.run_dir = Path(run_dir)
+        self.progress = progress
+        self.built = Built.from_experiment(exp, self.run_dir)
+        self.spec = self.built.spec
+        self.archive = BugArchive()
+        self.tracker = CoverageTracker(self.spec)
+        self.counters = Counters(wall_offset=self.built.probe_s)  # the probe is the run's play
+        seq = np.random.SeedSequence(exp.seed)
+        # One stream per use, so that changing one part (say, fine-tuning steps) leaves the
+        # draws of the others as they were.
+        self.rng_vary, self.rng_play, self.rng_tune, self.rng_init = (
+            np.random.default_rng(s) for s in seq.spawn(4)
+        )
+        self.executor = Executor(exp.parallel, exp.torch_threads)
+        self.seconds: dict[str, float] = defaultdict(float, evaluation=self.built.probe_s)
+        """Wall seconds spent per phase (evaluation, fine-tuning, oracles, selection, bookkeeping)."""
+        self.population: Population | None = None
+        self.senses = [o.sense for o in self.built.objectives]
+        self.names = [o.name for o in self.built.objectives]
+        self._rl: tuple[int, dict[str, float]] | None = None
+        """The generation last fine-tuned and its mean RL diagnostics, for its row."""
+        self.operators = Operators.from_search(exp.search, len(self.senses))
+        share = exp.search.return_share
+        self.frontier = Frontier(self.spec, share, explore_rng(exp.seed)) if share else None
+        """The cells reached and the returns to them (``search.strategy``, ``frontier_share``)."""
+        self.scalars: ScalarLog | None = None
+        """TensorBoard scalars of each generation (``logging.tensorboard``), opened by run."""
+
+    # ----------------------------------------------------------------- games and play
+    def close(self) -> None:
+        self.executor.close()
+        if self.scalars is not None:
+            self.scalars.close()
+        self.built.close()
+
+    def _play(self, genomes: np.ndarray, ids: np.ndarray, episodes: int) -> RolloutBatch:
+        """Every policy plays ``episodes`` episodes; chunks of the population run in parallel."""
+        seeds = self.rng_play.integers(0, SEED_MAX, size=len(ids))
+        plan = None if self.frontier is None else self.frontier.plan(len(ids), episodes)
+        tasks = []
+        for c in chunks(len(ids), self.executor.parts):
+            agent, copies = self.built.agents.spec(genomes[c]), slice(c.start * episodes, c.stop * episodes)
+            tasks.append(PlayTask(
+                self.built.factory, agent if plan is None else plan.spec(agent, copies), ids[c], seeds[c],
+                episodes, self.built.columns, None if plan is None else plan.seeds[copies],
+            ))
+        with self._timed("evaluation"):
+            rollouts = RolloutBatch.concat([result.rollouts for result in self.executor.map(run_play, tasks)])
+        self._observe(rollouts, plan)
+        return rollouts
+
+    @contextlib.contextmanager
+    def _timed(self, phase: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[phase] += time.perf_counter() - start
+
+    def _observe(self, rollouts: RolloutBatch, plan: Plan | None = None) -> None:
+        """Count steps, coverage, cells and bugs of every episode played (``plan``: where
+        the episodes of an evaluation started)."""
+        with self._timed("oracles"):
+            self._observe_untimed(rollouts, plan)
+
+    def _observe_untimed(self, rollouts: RolloutBatch, plan: Plan | None) -> None:
+        c = self.counters
+        c.env_steps += int(sum(r.length for r in rollouts))
+        self.tracker.update(rollouts)
+        if self.frontier is not None:
+            self.frontier.observe(rollouts, c.generation, c.env_steps, plan)
+        if not c.calibrated:  # the first episodes of the run are its warm-up
+            calibrate_all(self.built.components, rollouts)
+            c.calibrated = True
+        bugs = check_all(self.built.oracles, rollouts)
+        new = self.archive.add(
+            bugs, generation=c.generation, env_steps=c.env_steps, wall_s=c.wall_s, match=self.built.match
+        )
+        if new:
+            rundir.append_bugs(self.run_dir, new)
+            for component in self.built.components:
+                component.found(new)
+        self._new_bugs.extend(new)
+
+    def _score(self, genomes: np.ndarray, ids: np.ndarray) -> Population:
+        episodes = self.exp.search.episodes
+        rollouts = self._play(genomes, ids, episodes)
+        F = np.zeros((len(ids), len(self.built.objectives)))
+        for p in range(len(ids)):
+            mine = rollouts[p * episodes : (p + 1) * episodes]
+            for k, objective in enumerate(self.built.objectives):
+                F[p, k] = objective.score(mine)
+        cases = episode_cases(self.built.objectives, rollouts, episodes) if self.operators.needs_cases else None
+        for component in self.built.components:
+            component.update(rollouts)
+        return Population(genomes, ids, F, cases)
+
+    # ----------------------------------------------------------------- evolution
+    def _new_ids(self, n: int) -> np.ndarray:
+        ids = np.arange(self.counters.next_id, self.counters.next_id + n, dtype=np.int64)
+        self.counters.next_id += n
+        return ids
+
+    def _finetune(self, genomes: np.ndarray, ids: np.ndarray) -> np.ndarray:
+        cfg = self.exp.finetune
+        if cfg.algorithm == "none" or not self.built.agents.evolves or len(ids) == 0:
+            return genomes
+        objectives = tuple(self.built.objectives)
+        reward = DenseReward(objectives, tuple(cfg.reward_weights.get(o.name, 1.0) for o in objectives))
+        seeds = self.rng_tune.integers(0, SEED_MAX, size=len(ids))
+        tasks = [
+            TuneTask(self.built.factory, self.built.policy_spec, genomes[c], ids[c], seeds[c], cfg.algorithm,
+                     cfg.settings, reward, self.built.columns)
+            for c in chunks(len(ids), self.executor.parts)
+        ]
+        with self._timed("fine-tuning"):
+            results = self.executor.map(run_tune, tasks)
+        # Per policy, in population order: the same means however the population was cut.
+        self._rl = (self.counters.generation, Diagnostics.concat([r.diagnostics for r in results]).means())
+        # Oracles see the batches in the order a single process would have played them:
+        # update by update, policies in population order.
+        for u in range(max(len(r.batches) for r in results)):
+            self._observe(RolloutBatch.concat([r.batches[u] for r in results if u < len(r.batches)]))
+        return np.concatenate([r.genomes for r in results])
+
+    def _offspring(self, pop: Population) -> tuple[np.ndarray, np.ndarray]:
+        with self._timed("selection"):
+            return self._offspring_untimed(pop)
+
+    def _offspring_untimed(self, pop: Population) -> tuple[np.ndarray, np.ndarray]:
+        n = self.exp.search.offspring
+        return self.operators.offspring(pop, self.senses, n, self.rng_vary), self._new_ids(n)
+
+    def _initial(self) -> Population:
+        s = self.exp.search
+        probe = self.built.first_episodes()
+        if probe is not None:  # the episodes that set the game's cells are play too
+            self._observe(probe)
+        genomes = self.built.agents.init_genomes(s.population, self.rng_init)
+        return self._score(genomes, self._new_ids(s.population))
+
+    def _step(self, pop: Population) -> Population:
+        s = self.exp.search
+        if s.offspring == 0:
+            # No evolution: the same policies play again (the RL-alone and random baselines).
+            return self._score(self._finetune(pop.genomes, pop.ids), pop.ids)
+        if self.built.agents.evolves:
+            genomes, ids = self._offspring(pop)
+            genomes = self._finetune(genomes, ids)
+        else:  # fresh agents every generation (random testing)
+            genomes, ids = self.built.agents.init_genomes(s.offspring, self.rng_init), self._new_ids(s.offspring)
+        if any(getattr(o, "rescores_parents", False) for o in self.built.objectives):
+            # Scores that drift as the objective learns: parents play again beside the children.
+            both = self._score(np.concatenate([pop.genomes, genomes]), np.concatenate([pop.ids, ids]))
+        else:
+            both = pop.concat(self._score(genomes, ids))
+        with self._timed("selection"):
+            return self.operators.survivors(both, self.senses, s.population, self.rng_vary)
+
+    # ----------------------------------------------------------------- bookkeeping
+    def _row(self, pop: Population) -> dict[str, Any]:
+        c = self.counters
+        if c.hv_ref is None:
+            c.hv_ref = self._default_hv_ref(pop.F)
+        row: dict[str, Any] = {"generation": c.generation, "env_steps": c.env_steps, "wall_s": round(c.wall_s, 3)}
+        row.update(rundir.memory_row())
+        for k, name in enumerate(self.names):
+            row[f"{name}_mean"] = float(pop.F[:, k].mean())
+            row[f"{name}_max"] = float(pop.F[:, k].max())
+        row["coverage"] = len(self.tracker.visited)
+        if self.frontier is not None:
+            row["cells"] = len(self.frontier.archive)
+        row["bugs_total"] = len(self.archive)
+        counts = self.archive.by_kind()
+        for kind in BUG_KINDS:
+            row[f"bugs_{kind}"] = counts.get(kind, 0)
+        row["hypervolume"] = hypervolume(pop.F, self.senses, np.asarray(c.hv_ref))
+        if self.built.truth is not None:
+            row["injected_found"] = self._injected_found()
+        # CleanRL's diagnostics of this generation's fine-tuning; NaN in a generation without.
+        tuned = self._rl[1] if self._rl is not None and self._rl[0] == c.generation else {}
+        for name in DIAGNOSTICS:
+            row[f"rl_{name}"] = tuned.get(name, float("nan"))
+        for component in self.built.components:  # e.g. the objects oracle's preferred-area coverage
+            row.update(component.metrics())
+        return row
+
+    def _default_hv_ref(self, F: np.ndarray) -> list[float]:
+        if self.exp.search.hv_ref is not None:
+            return list(self.exp.search.hv_ref)
+        worst = np.where(np.array(self.senses) == "max", F.min(axis=0), F.max(axis=0))
+        span = np.maximum(F.max(axis=0) - F.min(axis=0), 1.0)
+        shift = np.where(np.array(self.senses) == "max", -0.1 * span, 0.1 * span)
+        return [float(x) for x in worst + shift]
+
+    def _checkpoint(self, pop: Population) -> None:
+        c = self.counters
+        meta = {
+            "generation": c.generation,
+            "env_steps": c.env_steps,
+            "wall_s": c.wall_s,
+            "next_id": c.next_id,
+            "hv_ref": c.hv_ref,
+            "calibrated": c.calibrated,
+            "rng": {
+                name: getattr(self, name).bit_generator.state
+                for name in ("rng_vary", "rng_play", "rng_tune", "rng_init")
+            },
+            "coverage": self.tracker.state_dict(),
+            "objectives": [o.state_dict() for o in self.built.objectives],
+            "oracles": [o.state_dict() for o in self.built.oracles],
+        }
+        if self.frontier is not None:
+            meta["frontier"] = self.frontier.state_dict()
+        save_checkpoint(self.run_dir, Checkpoint(pop.genomes, pop.ids, pop.F, meta, pop.cases))
+        prune_checkpoints(self.run_dir, self.exp.checkpoint)
+
+    def _write_tables(self) -> None:
+        """Every table the objectives and oracles hand over, as ``<name>.csv``."""
+        rundir.write_tables(self.run_dir, [c.tables() for c in self.built.components])
+
+    def _restore(self) -> Population | None:
+        """The population of the newest checkpoint that loads, the search state put back as it
+        was then; None where the run was killed before its first checkpoint."""
+        ckpt = load_latest(self.run_dir)
+        if ckpt is None:
+            saved = len(list((self.run_dir / "checkpoints").glob("gen_*.pt")))
+            if saved or rundir.rows_written(self.run_dir) > 1:  # more than a kill in generation 0
+                raise CheckpointError(
+                    f"{self.run_dir}: no checkpoint to resume from ({saved} saved, none loads); "
+                    "nothing in it was changed"
+                )
+            return None
+        m = ckpt.meta
+        c = self.counters
+        c.generation, c.env_steps, c.wall_offset = m["generation"], m["env_steps"], m["wall_s"]
+        c.next_id, c.hv_ref, c.calibrated = m["next_id"], m["hv_ref"], m["calibrated"]
+        c.started = time.perf_counter()
+        for name, state in m["rng"].items():
+            getattr(self, name).bit_generator.state = state
+        self.tracker.load_state_dict(m["coverage"])
+        if self.frontier is not None:
+            self.frontier.load_state_dict(m["frontier"])
+        for component, state in zip(self.built.components, [*m["objectives"], *m["oracles"]]):
+            if state is not None:  # None: a component without state in an older checkpoint
+                component.load_state_dict(state)
+        # What a killed run wrote after its last checkpoint is redone, so it is cut here.
+        self.archive = rundir.truncate_to_generation(self.run_dir, c.generation)
+        return Population(ckpt.genomes, ckpt.policy_ids, ckpt.F, ckpt.cases)
+
+    def _done(self) -> bool:
+        b = self.exp.budget
+        c = self.counters
+        return (
+            (b.generations is not None and c.generation + 1 >= b.generations)
+            or (b.env_steps is not None and c.env_steps >= b.env_steps)
+            or (b.wall_seconds is not None and c.wall_s >= b.wall_seconds)
+            or (b.until_all_found and self._injected_found() >= len(self.built.injected))
+        )
+
+    def _injected_found(self) -> int:
+        """Distinct injected bugs the run has found."""
+        return len({b.injected_id for b in self.archive if b.injected_id is not None})
+
+    # ----------------------------------------------------------------- the loop
+    def run(self, resume: bool = False) -> Population:
+        """Run until the budget is spent; return the final population."""
+        self._new_bugs: list[ArchivedBug] = []
+        threads = torch.get_num_threads()
+        torch.set_num_threads(self.exp.torch_threads)
+        try:
+            restored = self._restore() if resume else None
+            if restored is None:  # a new run, or one killed before its first checkpoint
+                rundir.start(self.run_dir, dump_experiment(self.exp), self.built.facts, again=resume)
+                self._open_scalars(None)
+                pop = self._initial()
+                self._finish_generation(pop)
+            else:
+                pop = restored
+                self._open_scalars(self.counters.generation + 1)
+                self._write_tables()  # a kill may have come between the checkpoint and its tables
+            while not self._done():
+                self.counters.generation += 1
+                self._new_bugs = []
+                pop = self._step(pop)
+                self._finish_generation(pop)
+        finally:
+            torch.set_num_threads(threads)
+            self.close()
+        self.population = pop
+        return pop
+
+    def _open_scalars(self, purge_from: int | None) -> None:
+        if self.exp.logging.tensorboard:
+            self.scalars = ScalarLog(self.run_dir, purge_from)
+
+    def _finish_generation(self, pop: Population) -> None:
+        with self._timed("bookkeeping"):
+            row = self._row(pop)
+            rundir.append_generation(self.run_dir, row)
+            if self.scalars is not None:
+                self.scalars.add(row, self.seconds)
+            self._checkpoint(pop)
+            self._write_tables()
+        if self.progress is not None:
+            c = self.counters
+            self.progress(
+                GenerationReport(
+                    c.generation, c.env_steps, c.wall_s, len(self.archive), list(self._new_bugs),
+                    row["coverage"], row, self._done(),
+                )
+            )
+        self._new_bugs = []
+

@@ -1,0 +1,296 @@
+"""Parallel evaluation and fine-tuning through joblib: local processes, Ray or Dask.
+
+The population is cut into contiguous chunks, one task each (:mod:`evo.search.tasks`). Because every policy draws its random numbers from its own seed, a run gives the same
+results serially, with any number of local workers, and on a Ray or Dask cluster.
+
+Backends (``parallel:`` in the YAML):
+- ``serial``: in this process, no pickling (what tests and tiny runs use).
+- ``loky``: joblib's default process pool on this machine.
+- ``ray``: ``ray.util.joblib`` on the Ray cluster at ``address``, or on a Ray instance this
+  run starts on 127.0.0.1 (the ``ray`` extra), which :mod:`evo.run.reaper` ends with the run.
+- ``dask``: joblib's Dask backend on the scheduler at ``address``, or on a local cluster this
+  run starts on 127.0.0.1 (the ``dask`` extra).
+
+A worker that dies mid-task (killed, out of memory) fails the whole joblib call on loky and
+Ray; the tasks are pure functions of their inputs, so the call is simply made again, up to
+``retries`` times, on live workers. Dask runs the task again on another worker by itself and
+fails the call only when it gives up (see :func:`_worker_died_errors`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any, Callable, Iterator, Literal, Sequence, TypeVar
+
+import numpy as np
+import torch
+from pydantic import BaseModel, ConfigDict, Field
+
+from evo.run.reaper import Reaper
+from evo.search.tasks import close_games
+from games.core.lifetime import die_with_parent
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class ParallelConfig(BaseModel):
+    """Where episodes are played."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    backend: Literal["serial", "loky", "ray", "dask"] = Field(
+        "loky", description="serial, loky (local processes), ray or dask."
+    )
+    n_jobs: int = Field(
+        2, ge=1, description="Workers at once, and chunks the population is cut into (on Ray, "
+        "each worker holds one CPU of the cluster)."
+    )
+    address: str | None = Field(
+        None, description="An existing cluster: Ray ('ray://head:10001', or 'auto' / 'head:6379' "
+        "on a node of the cluster) or a Dask scheduler ('tcp://scheduler:8786'). Null: the run "
+        "starts its own on 127.0.0.1 with n_jobs workers, and stops it at the end."
+    )
+    retries: int = Field(2, ge=0, description="Times a call is made again after a worker died.")
+
+
+# ---------------------------------------------------------------------------------- executor
+def chunks(n: int, parts: int) -> list[slice]:
+    """``parts`` contiguous, near-equal slices of ``range(n)`` (fewer if ``n`` is small)."""
+    parts = max(1, min(parts, n))
+    bounds = np.linspace(0, n, parts + 1).round().astype(int)
+    return [slice(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+
+
+def _run(fn: Callable[[T], R], task: T, torch_threads: int) -> R:
+    """Worker side of every task: torch gets ``torch_threads`` threads, then ``fn`` runs.
+
+    Set here rather than trusted to the backend: loky caps inner threads through environment
+    variables, Ray only for tasks that reserve CPUs, Dask not at all. The worker also asks to
+    be killed when its parent dies (a SIGKILLed run leaves no worker, nor the worker's games).
+    """
+    die_with_parent()
+    if torch.get_num_threads() != torch_threads:
+        torch.set_num_threads(torch_threads)
+    return fn(task)
+
+
+def _worker_died_errors(backend: str) -> tuple[type[BaseException], ...]:
+    """What a joblib call on ``backend`` raises when a worker process dies under a task.
+
+    - loky: ``TerminatedWorkerError`` (the pool is broken; the next call gets a new one).
+    - ray: ``RayActorError`` (``ActorDiedError``): ``ray.util.joblib`` runs tasks on a pool of
+      actors, which Ray neither restarts nor retries; the next call makes a new pool.
+    - dask: the scheduler itself runs a task again on another worker when its worker dies,
+      and raises ``KilledWorker`` only once the task has taken down
+      ``distributed.scheduler.allowed-failures`` (default 3) workers.
+    """
+    if backend == "loky":
+        from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+        return (TerminatedWorkerError,)
+    if backend == "ray":
+        from ray.exceptions import RayActorError
+
+        return (RayActorError,)
+    if backend == "dask":
+        from distributed.scheduler import KilledWorker
+
+        return (KilledWorker,)
+    return ()
+
+
+@contextlib.contextmanager
+def _ray_on_loopback() -> Iterator[None]:
+    """Keep a local Ray instance on 127.0.0.1.
+
+    On Linux Ray turns ``_node_ip_address="127.0.0.1"`` into the machine's outward address
+    and serves on it, ready for other nodes to join; with clusters switched off, as Ray runs
+    on macOS and Windows, every server of the instance stays on loopback.
+    """
+    from ray._private import ray_constants
+
+    saved = ray_constants.ENABLE_RAY_CLUSTER
+    ray_constants.ENABLE_RAY_CLUSTER = False
+    try:
+        yield
+    finally:
+        ray_constants.ENABLE_RAY_CLUSTER = saved
+
+
+def _dask_backend(client: Any) -> Any:
+    """joblib's Dask backend on ``client``, except that a task Dask gives up on fails the call.
+
+    joblib (1.6) sets the error of such a task (``KilledWorker``, once it has taken down
+    ``allowed-failures`` workers) on the task's future but never calls back, and the call
+    waits forever. Handing the error to the callback makes the call raise it.
+    """
+    from joblib._dask import DaskDistributedBackend
+
+    class DaskBackend(DaskDistributedBackend):
+        def submit(self, func: Any, callback: Any = None) -> Any:
+            future = super().submit(func, callback)
+
+            def failed(done: Any) -> None:
+                if not done.cancelled() and done.exception() is not None and callback is not None:
+                    callback(done.exception())
+
+            future.add_done_callback(failed)
+            return future
+
+    return DaskBackend(client=client)
+
+
+def _stop_loky_workers() -> None:
+    """Shut down loky's pool, waiting for its workers to exit, so that they close their games
+    (:func:`evo.search.tasks._game`) while the run is still there; left to themselves they idle for
+    5 minutes, or until the run's interpreter exits. The pool is loky's one reusable executor,
+    which joblib keeps in a module global and offers no call to stop; the next call makes a
+    new one."""
+    from joblib.externals.loky import reusable_executor
+
+    pool = getattr(reusable_executor, "_executor", None)
+    if pool is not None:
+        with contextlib.suppress(Exception):  # a broken pool may fail to shut down too
+            pool.shutdown(wait=True)
+
+
+class Executor:
+    """Maps tasks over the configured joblib backend, in order, retrying dead workers.
+
+    The worker pool lives from the first call to :meth:`close`, so that workers keep their
+    imports and games between calls (Ray's joblib backend would otherwise start new actors
+    for every call).
+
+    Args:
+        config: The experiment's ``parallel`` section.
+        torch_threads: Threads torch may use in each worker.
+    """
+
+    def __init__(self, config: ParallelConfig, torch_threads: int = 1) -> None:
+        self.config = config
+        self.torch_threads = torch_threads
+        self._backend_args: dict[str, Any] = {}
+        self._client: Any = None
+        self._cluster: Any = None
+        self._started_ray = False
+        self._reaper: Reaper | None = None
+        self._pool: Any = None  # an entered joblib.Parallel
+        if config.backend == "ray":
+            self._start_ray()
+        elif config.backend == "dask":
+            self._start_dask()
+
+    def _start_ray(self) -> None:
+        import ray
+        from ray.util.joblib import register_ray
+
+        register_ray()
+        # One CPU per pool actor, so that Ray spreads them over the cluster's free CPUs.
+        self._backend_args = {"ray_remote_args": {"num_cpus": 1}}
+        if ray.is_initialized():  # the caller's own Ray session: use it, leave it open
+            return
+        quiet: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR}
+        if self.config.address is not None:
+            ray.init(address=self.config.address, **quiet)
+        else:
+            # Ray's agents outlive a SIGKILLed run by a minute: a watchdog ends them.
+            self._reaper = Reaper(prefix="ray-evo-")
+            try:
+                with _ray_on_loopback():
+                    ray.init(
+                        address="local",  # never an instance that happens to run already
+                        num_cpus=self.config.n_jobs,
+                        include_dashboard=False,
+                        _node_ip_address="127.0.0.1",
+                        _temp_dir=self._reaper.folder,  # every process of it holds files there
+                        **quiet,
+                    )
+            except BaseException:
+                self._reaper.stop()  # ends what ray.init started of the instance
+                raise
+            self._reaper.seal()
+        self._started_ray = True
+
+    def _start_dask(self) -> None:
+        from distributed import Client, LocalCluster
+
+        if self.config.address is None:
+            self._cluster = LocalCluster(
+                host="127.0.0.1",
+                n_workers=self.config.n_jobs,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                # No dashboard, but the scheduler still serves its health check: any free port,
+                # not 8787, which another cluster on this machine may hold.
+                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+            )
+        self._client = Client(self._cluster or self.config.address)
+
+    @property
+    def parts(self) -> int:
+        return 1 if self.config.backend == "serial" else self.config.n_jobs
+
+    def map(self, fn: Callable[[T], R], tasks: Sequence[T]) -> list[R]:
+        """``[fn(t) for t in tasks]``, run by the workers (a single task runs here)."""
+        if self.config.backend == "serial" or len(tasks) <= 1:
+            return [fn(t) for t in tasks]
+        from joblib import delayed
+
+        died = _worker_died_errors(self.config.backend)
+        for attempt in range(self.config.retries + 1):
+            try:
+                return self._parallel()(delayed(_run)(fn, t, self.torch_threads) for t in tasks)
+            except died as exc:
+                # The pool is broken (loky) or short of a worker (ray): the next try gets a
+                # new one. Tasks are pure functions of their inputs, so redoing them is safe.
+                self._close_pool()
+                if attempt == self.config.retries:
+                    raise
+                log.warning("a worker died (%s); running the call again", type(exc).__name__)
+        raise AssertionError("unreachable")
+
+    def _parallel(self) -> Any:
+        if self._pool is None:
+            from joblib import Parallel, parallel_config
+
+            backend = _dask_backend(self._client) if self.config.backend == "dask" else self.config.backend
+            with parallel_config(backend, n_jobs=self.config.n_jobs, **self._backend_args):
+                pool = Parallel()
+            self._pool = pool.__enter__()
+        return self._pool
+
+    def _close_pool(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            with contextlib.suppress(Exception):  # a broken pool may fail to close too
+                pool.__exit__(None, None, None)
+
+    def close(self) -> None:
+        close_games()
+        self._close_pool()
+        if self.config.backend == "loky":
+            _stop_loky_workers()
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+        if self._cluster is not None:
+            self._cluster.close()
+            self._cluster = None
+        if self._started_ray:
+            import ray
+
+            ray.shutdown()
+            self._started_ray = False
+        if self._reaper is not None:
+            self._reaper.stop()
+            self._reaper = None
+
+    def __enter__(self) -> "Executor":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,128 @@
+"""Contracts of the agents: who chooses the actions of a batch of game copies.
+
+Every agent plays through the same :func:`evo.search.play.play`, batched over the copies of a
+vector game: the evolved population (one forward pass for all its policies and episodes),
+uniform random play, a fixed action script (what a replay plays), and later the plan agent
+and the imitation policy. A task carries an agent's *spec* (frozen, picklable data) to a
+worker, which builds the agent there with the random numbers it drew for the task.
+
+The search does not know which agent it plays: the YAML's ``search.policy`` names an
+:class:`AgentKind` in :data:`AGENT_KINDS`, which makes a population's genomes and the spec
+of the agent that plays them.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping, Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+from evo.search.policy import PolicySpec
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Chooses the actions of N copies of a game at once.
+
+    Copies are laid out policy-major, as :class:`evo.search.tasks.PlayTask` plays them: with P
+    policies of E episodes each, copies ``[p * E, (p + 1) * E)`` belong to policy ``p``.
+    """
+
+    def reset(self, seeds: Sequence[int]) -> None:
+        """A new episode starts in every copy, copy i's seeded with ``seeds[i]``.
+
+        Raises:
+            ValueError: not one seed per copy the agent was built for.
+        """
+        ...
+
+    def act(
+        self, obs: np.ndarray, features: np.ndarray, infos: Mapping[str, np.ndarray], t: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The actions of step ``t`` of every copy, and the distribution they came from.
+
+        Args:
+            obs: ``[N, obs_dim]`` float32 flat observations.
+            features: ``[N, F]`` float64 state features (what a plan agent navigates by).
+            infos: The game's named info values of the last step, ``[N]`` each
+                (:attr:`games.core.base.VecStep.info`; empty at ``t == 0``): events, say, that
+                a plan agent waits for.
+            t: Step of the episode, from 0.
+
+        Returns:
+            ``(actions [N] int64, probs [N, A] float32)``: ``probs`` is the acting
+            distribution (each row sums to 1; one-hot where the action was certain).
+        """
+        ...
+
+
+@runtime_checkable
+class AgentSpec(Protocol):
+    """What a task carries to a worker: frozen, picklable data that builds the agent there."""
+
+    def build(self, episodes: int, gumbel: np.ndarray) -> Agent:
+        """The agent for a batch of ``episodes`` episodes per policy.
+
+        Args:
+            episodes: Copies each policy plays (copies are policy-major).
+            gumbel: ``[N, T, A]`` Gumbel noise the worker drew for the copies
+                (:func:`evo.search.play.draw_episodes`, one generator per policy): N copies, the
+                game's horizon T and its A actions. Agents that sample draw from it only,
+                so that a policy plays the same in any batch, process or machine.
+        """
+        ...
+
+
+@runtime_checkable
+class AgentKind(Protocol):
+    """What a population's agents are (``search.policy``): how the search makes and plays them.
+
+    Attributes:
+        evolves: True when the genomes are parameters that variation and fine-tuning
+            change; False for agents without parameters (random testing): each generation
+            brings fresh agents, and fine-tuning does not apply.
+    """
+
+    evolves: bool
+
+    def init_genomes(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        """``[n, D]`` float32 genomes of ``n`` fresh agents (``D = 0`` without parameters)."""
+        ...
+
+    def spec(self, genomes: np.ndarray, temperature: float = 1.0) -> AgentSpec:
+        """The spec of the agents that play ``genomes [P, D]``, sampling at ``temperature``
+        where they sample from a policy (0: greedy)."""
+        ...
+
+
+AgentKindFactory = Callable[[PolicySpec], AgentKind]
+
+AGENT_KINDS: dict[str, AgentKindFactory] = {}
+"""``search.policy`` name -> factory of the kind, given the experiment's policy architecture."""
+
+
+def register_kind(name: str) -> Callable[[AgentKindFactory], AgentKindFactory]:
+    """Decorator: make an agent kind available to YAMLs as ``search.policy: <name>``."""
+
+    def wrap(factory: AgentKindFactory) -> AgentKindFactory:
+        AGENT_KINDS[name] = factory
+        return factory
+
+    return wrap
+
+
+def agent_kind(name: str, policy_spec: PolicySpec) -> AgentKind:
+    """The registered kind ``name`` for an experiment's policy architecture.
+
+    Raises:
+        KeyError: no kind has that name.
+    """
+    if name not in AGENT_KINDS:
+        raise KeyError(f"unknown agent kind {name!r}; known: {', '.join(sorted(AGENT_KINDS))}")
+    return AGENT_KINDS[name](policy_spec)
+
+
+def check_copies(seeds: Sequence[int], copies: int, agent: str) -> None:
+    """ValueError unless there is one episode seed per copy the agent was built for."""
+    if len(seeds) != copies:
+        raise ValueError(f"{agent}: {len(seeds)} episode seeds for {copies} copies")

@@ -1,0 +1,201 @@
+"""The cell archive: every state bucket a run reached, and the shortest way back to it.
+
+Go-Explore's archive (Ecoffet et al., "First return, then explore", Nature 2021): a cell is
+a state bucket (:meth:`games.core.base.GameSpec.bucket_keys` of the state features, hashed where
+the bucket space is large); for each one the archive keeps the shortest known way there
+from a reset (the episode seed and the action prefix), when it was found (generation, env
+steps), how often the run visited it, how often it was chosen as a start, and how often
+exploring from it found a cell nobody had reached before.
+
+Because a way there is a seed and actions from the reset, an episode that returns to a cell
+is an ordinary episode of the record: whatever it finds replays from the reset like any
+other bug.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+import torch
+
+from games.core.base import GameSpec
+from games.core.buckets import tally
+from games.core.record import RolloutBatch
+
+COLUMNS = ("key", "seed", "length", "open", "generation", "env_steps", "seen", "chosen", "productive")
+"""The archive's int64 columns, one row per cell (``length``: steps of its prefix; ``open``:
+1 where play goes on from the end of the prefix, 0 where the episode ended there, at a goal,
+a fatal error or the horizon, so that nothing can be explored from it)."""
+
+
+def selection_weights(seen: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+    """Go-Explore's count-based cell weights: fewer visits and fewer choices weigh more.
+
+    Each count ``c`` contributes ``1 / sqrt(c + 1)`` (Go-Explore's count subscores, power
+    0.5; Ecoffet et al. 2019 Sec. 2.1, Nature 2021 Methods), so a cell never chosen
+    outweighs every chosen cell seen as often: new cells first.
+    """
+    return 1.0 / np.sqrt(np.asarray(chosen, np.float64) + 1.0) + 1.0 / np.sqrt(np.asarray(seen, np.float64) + 1.0)
+
+
+class CellArchive:
+    """The cells a run reached, updated from whole rollout batches in linear time.
+
+    Args:
+        spec: The game's spec (features, bins, actions).
+        bins: Intervals per feature that define a cell; the game's ``feature_bins`` if None.
+    """
+
+    def __init__(self, spec: GameSpec, bins: Sequence[int] | None = None) -> None:
+        self.spec = spec
+        self.bins = tuple(int(b) for b in (spec.feature_bins if bins is None else bins))
+        self.columns = {name: np.zeros(0, dtype=np.int64) for name in COLUMNS}
+        self.features = np.zeros((0, spec.n_features), dtype=np.float64)
+        """``[C, F]`` the state each cell's prefix ends in (what a table shows of a cell)."""
+        self.prefixes: list[np.ndarray] = []
+        """Per cell, the actions from the reset (int32), ``length`` of them."""
+        self._index: pd.Index | None = None
+
+    def __len__(self) -> int:
+        return int(self.columns["key"].shape[0])
+
+    # ------------------------------------------------------------------ lookup and update
+    def rows_of(self, keys: np.ndarray) -> np.ndarray:
+        """The archive row of each key, -1 for keys not archived."""
+        if self._index is None:
+            self._index = pd.Index(self.columns["key"])
+        return np.asarray(self._index.get_indexer(np.asarray(keys, dtype=np.int64)), dtype=np.int64)
+
+    def keys_of(self, batch: RolloutBatch) -> np.ndarray:
+        """``[N, T + 1]`` cell key of every state of the batch (padding included)."""
+        return batch.state_keys(self.spec, self.bins)
+
+    def update(self, batch: RolloutBatch, generation: int, env_steps: int) -> np.ndarray:
+        """Add the batch's cells, shorten the ways to known ones, count the visits.
+
+        States are taken time-major (step 0 of every episode, then step 1...), each
+        episode's last state after all the others (by length): the first occurrence of a
+        key is its earliest step from which play went on, or failing that its shortest
+        way to an end. An open way replaces a closed one; otherwise only a shorter way
+        replaces the archived one.
+
+        Returns:
+            ``[N]`` bool: the episodes that reached a cell the archive did not have.
+        """
+        found = np.zeros(len(batch), dtype=bool)
+        if not len(batch):
+            return found
+        lengths = batch.lengths
+        steps_open, rows_open = np.nonzero(np.arange(batch.features.shape[1])[:, None] < lengths[None, :])
+        rows_end = np.argsort(lengths, kind="stable")
+        steps, rows = np.concatenate([steps_open, lengths[rows_end]]), np.concatenate([rows_open, rows_end])
+        keys, first, counts = tally(self.keys_of(batch)[rows, steps], self.spec.key_space(self.bins))
+        step, row, is_open = steps[first], rows[first], (first < steps_open.size).astype(np.int64)
+        at = self.rows_of(keys)
+        old = at >= 0
+        c = self.columns
+        c["seen"][at[old]] += counts[old]
+        was_open, length = c["open"][at[old]], c["length"][at[old]]
+        better = old.copy()
+        better[old] = (is_open[old] > was_open) | ((is_open[old] == was_open) & (step[old] < length))
+        for i in np.flatnonzero(better):  # a loop over improved cells only, not over steps
+            self._write(int(at[i]), batch, int(row[i]), int(step[i]), int(is_open[i]))
+        new = ~old
+        if new.any():
+            found[row[new]] = True
+            n = int(new.sum())
+            added = {
+                "key": keys[new], "seed": batch.episode_seed[row[new]], "length": step[new], "open": is_open[new],
+                "generation": np.full(n, generation), "env_steps": np.full(n, env_steps),
+                "seen": counts[new], "chosen": np.zeros(n, np.int64), "productive": np.zeros(n, np.int64),
+            }
+            for name in COLUMNS:
+                c[name] = np.concatenate([c[name], np.asarray(added[name], dtype=np.int64)])
+            self.features = np.concatenate([self.features, batch.features[row[new], step[new]]])
+            actions = batch.actions
+            self.prefixes.extend(actions[r, :s].astype(np.int32) for r, s in zip(row[new], step[new]))
+            self._index = None
+        return found
+
+    def _write(self, at: int, batch: RolloutBatch, row: int, step: int, is_open: int) -> None:
+        """A better way to cell ``at``: ``step`` actions of ``batch`` row ``row``."""
+        c = self.columns
+        c["seed"][at], c["length"][at], c["open"][at] = batch.episode_seed[row], step, is_open
+        self.features[at] = batch.features[row, step]
+        self.prefixes[at] = batch.actions[row, :step].astype(np.int32)
+
+    # ------------------------------------------------------------------ selection
+    def weights(self) -> np.ndarray:
+        """``[C]`` selection weights (:func:`selection_weights`), 0 for cells that are not
+        open (the episode ended there: nothing to explore)."""
+        return selection_weights(self.columns["seen"], self.columns["chosen"]) * self.columns["open"]
+
+    def select(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        """Draw ``n`` cells (with replacement) by their weights and count them as chosen.
+
+        Args:
+            n: Cells to draw.
+            rng: The experiment's generator for exploration (never global state).
+
+        Returns:
+            ``[n]`` archive rows.
+        """
+        w = self.weights()
+        if not w.any():
+            raise ValueError("the cell archive has no open cell: nothing to return to")
+        rows = rng.choice(len(self), size=n, p=w / w.sum())
+        np.add.at(self.columns["chosen"], rows, 1)
+        return rows
+
+    def credit(self, rows: np.ndarray, productive: np.ndarray) -> None:
+        """Count the returns to ``rows`` whose exploration found a new cell."""
+        np.add.at(self.columns["productive"], np.asarray(rows)[np.asarray(productive, dtype=bool)], 1)
+
+    def landed(self, batch: RolloutBatch, rows: np.ndarray, copies: np.ndarray) -> np.ndarray:
+        """Whether each returning copy reached its cell at the end of its prefix.
+
+        Args:
+            batch: The batch the copies played.
+            rows: ``[R]`` the archive row each returning copy went back to.
+            copies: ``[R]`` their rows in ``batch``.
+
+        Returns:
+            ``[R]`` bool; False where the episode ended before the prefix did or its state
+            there lies in another bucket (a game that does not replay).
+        """
+        length = self.columns["length"][rows]
+        long_enough = batch.lengths[copies] >= length
+        step = np.minimum(length, batch.lengths[copies])
+        reached = self.spec.bucket_keys(batch.features[copies, step], self.bins)
+        return long_enough & (reached == self.columns["key"][rows])
+
+    # ------------------------------------------------------------------ tables and state
+    def table(self) -> pd.DataFrame:
+        """One row per cell: its columns and the features of its state, in order found."""
+        frame = pd.DataFrame({name: self.columns[name] for name in COLUMNS})
+        for j, name in enumerate(self.spec.feature_names):
+            frame[name] = self.features[:, j]
+        return frame
+
+    def state_dict(self) -> dict[str, Any]:
+        """Tensors for the checkpoint: the columns, the features and the prefixes packed
+        end to end (their lengths are the ``length`` column)."""
+        flat = np.concatenate(self.prefixes) if self.prefixes else np.zeros(0, dtype=np.int32)
+        return {
+            "bins": list(self.bins),
+            "columns": {name: torch.from_numpy(self.columns[name].copy()) for name in COLUMNS},
+            "features": torch.from_numpy(self.features.copy()),
+            "prefixes": torch.from_numpy(flat.astype(np.int32)),
+        }
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        """Restore what :meth:`state_dict` returned (tensors or arrays)."""
+        self.bins = tuple(int(b) for b in state["bins"])
+        self.columns = {name: np.asarray(state["columns"][name], dtype=np.int64).copy() for name in COLUMNS}
+        self.features = np.asarray(state["features"], dtype=np.float64).reshape(-1, self.spec.n_features).copy()
+        flat = np.asarray(state["prefixes"], dtype=np.int32)
+        bounds = np.cumsum(self.columns["length"])[:-1]
+        self.prefixes = [p.copy() for p in np.split(flat, bounds)] if len(self) else []
+        self._index = None

@@ -1,0 +1,44 @@
+"""The YAML keys of deep exploration, ``search.strategy`` and ``search.frontier_share``.
+
+Kept apart from :mod:`evo.run.config` and mixed into its ``SearchConfig``, so that the search
+section stays one flat mapping in the YAML.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class ExplorationFields(BaseModel):
+    """Where episodes start: from the reset, or from cells the run already reached."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    strategy: Literal["evolve", "go_explore"] = Field(
+        "evolve", description="evolve: the population plays from the reset (frontier_share of its "
+        "episodes from archived cells); go_explore: every episode after the first generation "
+        "returns to an archived cell, then explores with random actions (Go-Explore's phase 1; "
+        "needs policy: random).",
+    )
+    frontier_share: float = Field(
+        0.0, ge=0, le=1, description="strategy evolve: share of each policy's evaluation episodes "
+        "that start by returning to an archived cell (at least one episode when above 0); 0: "
+        "every episode starts from the reset.",
+    )
+
+    @model_validator(mode="after")
+    def _strategy_fits(self) -> "ExplorationFields":
+        if self.strategy == "go_explore":
+            if getattr(self, "policy", "random") != "random":
+                raise ValueError("strategy go_explore explores with random actions; set policy: random "
+                                 "(or keep strategy evolve and set frontier_share)")
+            if self.frontier_share:
+                raise ValueError("frontier_share applies to strategy evolve; go_explore returns in every episode")
+        return self
+
+    @property
+    def return_share(self) -> float:
+        """Share of evaluation episodes that return to an archived cell."""
+        return 1.0 if self.strategy == "go_explore" else self.frontier_share

@@ -1,0 +1,124 @@
+"""Starting episodes from the frontier: which copies return to which cells, and whether the
+game took them there.
+
+The search asks :meth:`Frontier.plan` before it plays a generation's evaluation episodes,
+wraps the agents in :class:`evo.search.agents.returning.ReturningSpec` and starts the returning
+copies from their cells' episode seeds, then hands every batch it observed to
+:meth:`Frontier.observe`. A game that does not replay to the archived bucket is caught on
+the first return: one warning line, and every later episode starts from the reset. Nothing
+of it is a bug report: what a returning episode plays is an ordinary seed and action list.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from evo.search.agents.base import AgentSpec
+from evo.search.agents.returning import ReturningSpec
+from evo.search.explore.cell_archive import CellArchive
+from games.core.base import GameSpec
+from games.core.record import RolloutBatch
+
+log = logging.getLogger(__name__)
+
+EXPLORE_STREAM = 5
+"""Spawn key of the exploration generator in the experiment's SeedSequence: children 0-3
+are the search's streams, 4 the components' (:data:`oracles.component.COMPONENT_STREAM`)."""
+
+
+def explore_rng(experiment_seed: int) -> np.random.Generator:
+    """The generator cells are drawn from, derived from the experiment's seed."""
+    return np.random.default_rng(np.random.SeedSequence(experiment_seed, spawn_key=(EXPLORE_STREAM,)))
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Where each copy of one batch starts.
+
+    Attributes:
+        copies: ``[R]`` the copies (policy-major) that return.
+        rows: ``[R]`` the archive row each of them returns to.
+        seeds: ``[N]`` episode seed per copy: the cell's where it returns, -1 where drawn.
+        prefixes: ``[N]`` action prefix per copy, empty where it starts from the reset.
+    """
+
+    copies: np.ndarray
+    rows: np.ndarray
+    seeds: np.ndarray
+    prefixes: tuple[np.ndarray, ...]
+
+    def spec(self, inner: AgentSpec, copies: slice) -> ReturningSpec:
+        """The agent spec for a chunk of the batch's copies."""
+        return ReturningSpec.of(inner, self.prefixes[copies])
+
+
+class Frontier:
+    """The run's cell archive and the returns to it.
+
+    Args:
+        spec: The game's spec.
+        share: Share of each policy's episodes that return (1 for go_explore).
+        rng: The exploration generator (:func:`explore_rng`).
+    """
+
+    def __init__(self, spec: GameSpec, share: float, rng: np.random.Generator) -> None:
+        self.archive = CellArchive(spec)
+        self.share = share
+        self.rng = rng
+        self.replays = True
+        """False once the game failed to replay to a cell: every episode starts from the reset."""
+
+    def returning(self, episodes: int) -> int:
+        """How many of a policy's ``episodes`` return (at least one when the share is above 0)."""
+        if not self.share:
+            return 0
+        return min(episodes, max(1, int(round(self.share * episodes))))
+
+    def plan(self, policies: int, episodes: int) -> Plan | None:
+        """Choose cells for the last :meth:`returning` episodes of each policy; None when
+        nothing returns (no open cell yet, or a game that does not replay)."""
+        k = self.returning(episodes)
+        if not k or not self.replays or not self.archive.columns["open"].any():
+            return None
+        n = policies * episodes
+        copies = (np.arange(policies)[:, None] * episodes + np.arange(episodes - k, episodes)[None, :]).reshape(-1)
+        rows = self.archive.select(copies.size, self.rng)
+        seeds = np.full(n, -1, dtype=np.int64)
+        seeds[copies] = self.archive.columns["seed"][rows]
+        prefixes: list[np.ndarray] = [np.zeros(0, dtype=np.int32)] * n
+        for c, r in zip(copies.tolist(), rows.tolist()):
+            prefixes[c] = self.archive.prefixes[r]
+        return Plan(copies, rows, seeds, tuple(prefixes))
+
+    def observe(self, batch: RolloutBatch, generation: int, env_steps: int, plan: Plan | None = None) -> int:
+        """Add a batch's cells; for a planned batch, check the returns and credit the cells
+        whose exploration found something new. Returns the archive's size."""
+        if plan is not None:
+            landed = self.archive.landed(batch, plan.rows, plan.copies)
+            if not landed.all() and self.replays:
+                self.replays = False
+                log.warning(
+                    "the game did not replay to its archived cell in %d of %d returns (not deterministic "
+                    "under the same seed and actions); every episode starts from the reset from now on",
+                    int((~landed).sum()), landed.size,
+                )
+        found = self.archive.update(batch, generation, env_steps)
+        if plan is not None:
+            self.archive.credit(plan.rows, found[plan.copies])
+        return len(self.archive)
+
+    def state_dict(self) -> dict[str, Any]:
+        return {
+            "archive": self.archive.state_dict(),
+            "rng": self.rng.bit_generator.state,
+            "replays": self.replays,
+        }
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        self.archive.load_state_dict(state["archive"])
+        self.rng.bit_generator.state = state["rng"]
+        self.replays = bool(state["replays"])

@@ -1,0 +1,209 @@
+"""Play episodes: a whole population x episodes batch steps together against a vector game.
+
+One step of the loop is one call of the agent for all copies (for the evolved population, one
+batched forward pass for every policy and episode), one call of the vector game, and writes
+into preallocated arrays. Rollout records are cut out of those arrays once the episodes are
+over.
+
+A game that raises from ``step`` as a whole (rather than per copy) is a finding, not an
+engine failure: every copy still running gets the error, and the caller gets
+``EvalResult.game_broken`` so that it plays on with a fresh game instance.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from evo.search.agents.base import Agent
+from games.core.base import GameError, VectorGame
+from games.core.record import OPTIONAL_COLUMNS, RolloutBatch, blank, info_keys, unknown_columns
+
+
+@dataclass
+class EvalResult:
+    """What playing a batch returns.
+
+    Attributes:
+        rollouts: One episode per copy, in copy order (a sequence of :class:`Rollout`).
+        env_steps: Steps taken in total.
+        game_broken: The vector game raised as a whole and must be replaced.
+    """
+
+    rollouts: RolloutBatch
+    env_steps: int
+    game_broken: bool = False
+
+
+def play(
+    game: VectorGame,
+    seeds: Sequence[int],
+    policy_ids: Sequence[int],
+    agent: Agent,
+    *,
+    max_steps: int | None = None,
+    columns: frozenset[str] = frozenset(),
+) -> EvalResult:
+    """Play one episode in every copy of ``game`` until all are over.
+
+    Args:
+        game: A vector game with ``num_envs == len(seeds)``.
+        seeds: Episode seed of each copy.
+        policy_ids: Policy id recorded in each copy's rollout.
+        agent: Picks the actions of all copies (:class:`evo.search.agents.base.Agent`); it is
+            reset with the copies' seeds.
+        max_steps: Stop earlier than the game's horizon (a replay stops at its bug's step).
+        columns: Optional record columns to keep (:data:`games.core.record.OPTIONAL_COLUMNS`):
+            what the objectives and oracles ``require``; nothing else is recorded.
+    """
+    unknown = unknown_columns(columns)
+    if unknown:
+        raise ValueError(f"play: unknown record columns {unknown}; known: {', '.join(OPTIONAL_COLUMNS)}")
+    n = game.num_envs
+    if len(seeds) != n or len(policy_ids) != n:
+        raise ValueError(f"play: {len(seeds)} seeds and {len(policy_ids)} ids for {n} copies")
+    spec = game.game_spec
+    horizon = spec.max_steps if max_steps is None else min(spec.max_steps, max_steps)
+    episode_seeds = [int(s) for s in seeds]
+    obs, feats = game.reset(episode_seeds)
+    obs = np.asarray(obs, dtype=spec.obs_dtype).reshape(n, -1)
+    agent.reset(episode_seeds)
+    infos: dict[str, np.ndarray] = {}
+
+    # Time-major buffers: each step writes one contiguous row; transposed at the end.
+    actions_t = np.zeros((horizon, n), dtype=np.int64)
+    rewards_t = np.zeros((horizon, n), dtype=np.float64)
+    frame_ms_t = np.zeros((horizon, n), dtype=np.float64)
+    features_t = np.zeros((horizon + 1, n, spec.n_features), dtype=np.float64)
+    features_t[0] = feats
+    # Observations batch-major: frames are large rows, each copy's a contiguous write, and a
+    # time-major record's transposed copy at the end cost a tenth of a park step.
+    obs_b = np.zeros((n, horizon + 1, obs.shape[1]), dtype=obs.dtype) if "obs" in columns else None
+    if obs_b is not None:
+        obs_b[:, 0] = obs
+    probs_t = np.zeros((horizon, n, spec.n_actions), dtype=np.float32) if "probs" in columns else None
+    kept_info = info_keys(columns)
+    info_t: dict[str, np.ndarray] = {}  # allocated at a key's first value, in its dtype
+    lengths = np.zeros(n, dtype=np.int64)
+    done = np.zeros(n, dtype=bool)
+    terminated = np.zeros(n, dtype=bool)
+    truncated = np.zeros(n, dtype=bool)
+    errors: dict[int, GameError] = {}
+    violations: list[list[tuple[int, str]]] = [[] for _ in range(n)]
+    broken = False
+
+    # Whole columns are written every step, done copies included: a done copy's values are
+    # frozen by the game and cut off below at its length, and masked writes cost more.
+    for t in range(horizon):
+        alive = ~done
+        a, p = agent.act(obs if obs.dtype == np.float32 else obs.astype(np.float32), features_t[t], infos, t)
+        actions_t[t] = a
+        if probs_t is not None:
+            probs_t[t] = p
+        start = time.perf_counter()
+        try:
+            step = game.step(a)
+        except Exception as exc:  # the game failed as a whole: every running copy crashed
+            err = GameError.from_exception(exc)
+            for i in np.flatnonzero(alive):
+                errors[int(i)] = err
+            lengths[alive] = t + 1
+            features_t[t + 1] = features_t[t]
+            terminated[alive] = True
+            broken = True
+            break
+        elapsed_ms = (time.perf_counter() - start) * 1000.0
+        obs = np.asarray(step.obs, dtype=spec.obs_dtype).reshape(n, -1)
+        infos = step.info
+        for name in kept_info:
+            if name in infos:
+                if name not in info_t:
+                    info_t[name] = blank((horizon, n), np.asarray(infos[name]).dtype)
+                info_t[name][t] = infos[name]
+        rewards_t[t] = step.reward
+        if step.frame_ms is None:
+            frame_ms_t[t] = elapsed_ms / max(int(alive.sum()), 1)
+        else:
+            frame_ms_t[t] = step.frame_ms
+        features_t[t + 1] = step.features
+        if obs_b is not None:
+            obs_b[:, t + 1] = obs
+        ended = np.asarray(step.terminated, dtype=bool)
+        if step.errors:
+            ended = ended.copy()
+            for i, err in step.errors.items():
+                if alive[i]:
+                    errors[i] = err
+                    ended[i] = True
+        for i, msgs in step.violations.items():
+            if alive[i]:
+                violations[i].extend((t, m) for m in msgs)
+        lengths[alive] = t + 1
+        terminated |= alive & ended
+        truncated |= alive & np.asarray(step.truncated, dtype=bool) & ~terminated
+        done = terminated | truncated
+        if done.all():
+            break
+    truncated |= ~(terminated | truncated)  # ran out of horizon without the game saying so
+    used = int(lengths.max()) if n else 0  # steps beyond every episode's end are dropped
+    actions, rewards, frame_ms = actions_t[:used].T, rewards_t[:used].T, frame_ms_t[:used].T
+    features = features_t[: used + 1].transpose(1, 0, 2)
+
+    rollouts = RolloutBatch(
+        policy=np.asarray(policy_ids, dtype=np.int64),
+        episode_seed=np.asarray(seeds, dtype=np.int64),
+        actions=actions,
+        rewards=rewards,
+        features=features,
+        frame_ms=frame_ms,
+        lengths=lengths,
+        terminated=terminated,
+        truncated=truncated,
+        errors=errors,
+        violations={i: tuple(v) for i, v in enumerate(violations) if v},
+        obs=obs_b[:, : used + 1] if obs_b is not None else None,
+        probs=probs_t[:used].transpose(1, 0, 2).copy() if probs_t is not None else None,
+        info={name: (info_t[name][:used].T.copy() if name in info_t else np.zeros((n, used)))
+              for name in kept_info},
+    )
+    return EvalResult(rollouts, int(lengths.sum()), broken)
+
+
+SEED_MAX = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class EpisodeDraws:
+    """Every random number a batch of episodes needs, drawn before the first step.
+
+    Each policy's draws come from its own generator, seeded by one number: what a policy
+    plays is the same whichever other policies share its batch, its process or its machine,
+    so a run gives equal results serially and on any number of workers.
+
+    Attributes:
+        seeds: ``[P * E]`` episode seeds, policy-major.
+        gumbel: ``[P * E, T, A]`` Gumbel noise for action sampling (Gumbel-max trick).
+    """
+
+    seeds: np.ndarray
+    gumbel: np.ndarray
+
+
+def draw_episodes(policy_seeds: Sequence[int], episodes: int, horizon: int, n_actions: int) -> EpisodeDraws:
+    """Episode seeds and sampling noise for ``episodes`` episodes of each policy."""
+    seeds = np.empty((len(policy_seeds), episodes), dtype=np.int64)
+    uniform = np.empty((len(policy_seeds), episodes, horizon, n_actions), dtype=np.float32)
+    for p, seed in enumerate(policy_seeds):
+        rng = np.random.default_rng(int(seed))
+        seeds[p] = rng.integers(0, SEED_MAX, size=episodes)
+        rng.random((episodes, horizon, n_actions), dtype=np.float32, out=uniform[p])
+    # Gumbel(0, 1) = -log(-log(U)); the floor keeps log away from 0 for U = 0.
+    np.maximum(uniform, np.float32(1e-30), out=uniform)
+    np.log(uniform, out=uniform)
+    np.negative(uniform, out=uniform)
+    np.log(uniform, out=uniform)
+    gumbel = np.negative(uniform, out=uniform)
+    return EpisodeDraws(seeds.reshape(-1), gumbel.reshape(-1, horizon, n_actions))

@@ -1,0 +1,219 @@
+"""Game copies in worker processes: a hang or a dying process is a finding on one copy.
+
+With ``step_timeout_s`` set, :class:`games.adapter.vector_game.GymVectorGame` runs each copy in its
+own process (:mod:`games.adapter.worker`), talking over a ``Pipe``. A step is sent to every worker before any
+reply is read, so the copies run in parallel, and every reply is awaited until
+``step_timeout_s`` after the send: a copy that does not answer is killed and reported as
+``GameHang``, one whose pipe reads EOF as ``GameProcessDied``, and one whose process (with
+any it started, a game engine say) holds more than ``max_rss_mb`` of resident memory is
+killed as ``GameOutOfMemory``; all restart on the next reset. ``make_env`` must be picklable (a module-level function or class, a
+``functools.partial`` of one, or a ``GameFactory.make_env``), and scripts that use this mode
+need the usual ``if __name__ == "__main__":`` guard of ``spawn``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing.connection as mp_connection
+import pickle
+import time
+import weakref
+from typing import Any, Callable, Sequence
+
+import gymnasium as gym
+
+from games.core.base import GameError, GameSpec, GameSpecError
+from games.adapter.game_copy import FIRST_RESETS, Reply
+from games.adapter.worker import Worker, copy_context, stop_workers
+from games.core.process_memory import children_by_parent
+
+START_TIMEOUT_S = 60.0
+"""How long a worker may take to start: spawn a Python, import the game, run ``make_env``.
+Generous because imports are slow on a loaded machine and a false alarm here costs an
+episode."""
+RESET_TIMEOUT_FLOOR_S = 30.0
+"""A reset is awaited ``max(step_timeout_s, this)``: resets load levels and may legitimately
+take far longer than a frame."""
+MEMORY_POLL_S = 0.1
+"""How often the workers' resident memory is read against ``max_rss_mb``, also while a step
+runs: a copy can go over by what it allocates in this time. Reading every step would cost
+more than a step of a small game (a ``/proc`` read is tens of microseconds on a loaded
+machine)."""
+WORKER_FAULTS = ("GameHang", "GameProcessDied", "GameOutOfMemory")
+"""How a worker's process fails, as opposed to an exception the game raised in it."""
+TREE_REFRESH_S = 2.0
+"""How often the processes a game started (an engine) are looked up again; a full pass over
+``/proc`` costs milliseconds."""
+
+
+class ProcessRunner:
+    """The isolated path: one spawn worker per copy, every reply awaited with a timeout."""
+
+    def __init__(
+        self, make_env: Callable[[], gym.Env], num_envs: int, step_timeout_s: float,
+        info_keys: Sequence[str] = (), max_rss_mb: float | None = None, spec: GameSpec | None = None,
+    ) -> None:
+        self.timeout_s = float(step_timeout_s)
+        self.max_rss_mb = max_rss_mb
+        self._polled = 0.0
+        self._tree: dict[int, list[int]] = {}
+        self._tree_at = float("-inf")
+        ctx = copy_context()
+        self.workers = [Worker(ctx, make_env, i, info_keys) for i in range(num_envs)]
+        # Stops the workers when the game is garbage-collected or the interpreter exits
+        # without close(); close() calls it too (it runs once).
+        self._finalizer = weakref.finalize(self, stop_workers, self.workers)
+        try:
+            # A game without a known spec is read from one worker first (see _first_spec).
+            self.spec: GameSpec = spec if spec is not None else self._first_spec()
+            rest = range(len(self.workers)) if spec is not None else range(1, len(self.workers))
+            for w in self.workers:
+                w.spec = self.spec
+            for i in rest:
+                self._start(i)
+            for i, reply in self._collect(rest, START_TIMEOUT_S, "start").items():
+                if isinstance(reply, GameError):
+                    raise _startup_error(reply, i)
+        except BaseException:
+            self.close()
+            raise
+
+    def _start(self, i: int) -> None:
+        try:
+            self.workers[i].start()
+        except (pickle.PicklingError, AttributeError, TypeError) as exc:
+            raise ValueError(
+                "isolated game copies run each in its own process, so make_env must be "
+                "picklable (a module-level function or class, or a functools.partial of one); "
+                f"got {self.workers[i]._make_env!r} ({exc})"
+            ) from exc
+
+    def _first_spec(self) -> GameSpec:
+        """Start the first worker and read the game's spec from it. A game without a spec
+        is reset there to count its features; where that reset kills, hangs or bloats the
+        worker, the next seed is tried in a fresh one (:data:`games.adapter.game_copy.FIRST_RESETS`):
+        the episodes that fault are play, and play reports them."""
+        first = self.workers[0]
+        while True:
+            self._start(0)
+            reply = self._collect([0], START_TIMEOUT_S, "start")[0]
+            if isinstance(reply, GameError) and reply.type in WORKER_FAULTS and first.first_seed + 1 < FIRST_RESETS:
+                first.first_seed += 1
+                continue
+            if isinstance(reply, GameError):
+                raise _startup_error(reply)
+            return reply
+
+    def _collect(self, indices: Sequence[int], timeout_s: float, what: str) -> dict[int, Reply]:
+        """Read one reply from each of ``indices``, all within ``timeout_s`` from now.
+
+        A worker that does not answer in time is killed (``GameHang``); one whose pipe
+        reads EOF has died (``GameProcessDied``). Both are restarted on the next reset.
+        """
+        waiting = {self.workers[i].conn: i for i in indices}
+        replies: dict[int, Reply] = {}
+        deadline = time.monotonic() + timeout_s
+        poll = MEMORY_POLL_S if self.max_rss_mb is not None else float("inf")
+        while waiting:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                break
+            for i, error in self._over_memory(list(waiting.values())).items():
+                waiting = {c: j for c, j in waiting.items() if j != i}
+                replies[i] = error
+            for conn in mp_connection.wait(list(waiting), timeout=min(remaining, poll)):
+                i = waiting.pop(conn)  # type: ignore[call-overload]
+                try:
+                    status, payload = conn.recv()  # type: ignore[union-attr]
+                except (EOFError, OSError):
+                    replies[i] = self.workers[i].died()
+                    continue
+                replies[i] = payload
+                if status == "error" and what == "start":
+                    self.workers[i].stop()  # make_env failed: the worker is exiting
+        for i in waiting.values():
+            self.workers[i].kill()
+            replies[i] = GameError(
+                type="GameHang", message=f"{what} did not return within {timeout_s} s", where=""
+            )
+        # A copy that answered may have gone over in the step it answered: that step is its bug.
+        replies.update(self._over_memory([i for i, r in replies.items() if not isinstance(r, GameError)]))
+        return replies
+
+    def _over_memory(self, indices: Sequence[int]) -> dict[int, GameError]:
+        """Kill the copies among ``indices`` whose process holds more than ``max_rss_mb``
+        (read at most every :data:`MEMORY_POLL_S`), and say so for each."""
+        now = time.monotonic()
+        if self.max_rss_mb is None or not indices or now - self._polled < MEMORY_POLL_S:
+            return {}
+        self._polled = now
+        if now - self._tree_at >= TREE_REFRESH_S:
+            self._tree, self._tree_at = children_by_parent(), now
+        over: dict[int, GameError] = {}
+        for i in indices:
+            if self.workers[i].running and self.workers[i].rss_mb(self._tree) > self.max_rss_mb:
+                self.workers[i].kill()
+                over[i] = GameError(
+                    type="GameOutOfMemory", where="",
+                    message=f"game process held more than game.max_rss_mb = {self.max_rss_mb:g} MiB",
+                )
+        return over
+
+    def _send_all(
+        self, indices: Sequence[int], command: str, args: Sequence[Any]
+    ) -> tuple[list[int], dict[int, Reply]]:
+        """Send to every worker first (so they run in parallel); split sent from dead."""
+        sent: list[int] = []
+        dead: dict[int, Reply] = {}
+        for i, arg in zip(indices, args):
+            if self.workers[i].send((command, arg)):
+                sent.append(i)
+            else:
+                dead[i] = self.workers[i].died()
+        return sent, dead
+
+    def reset(self, seeds: Sequence[int]) -> list[Reply]:
+        replies: dict[int, Reply] = {}
+        restart = [i for i, w in enumerate(self.workers) if not w.running]
+        for i in restart:
+            self.workers[i].start()
+        if restart:
+            for i, reply in self._collect(restart, START_TIMEOUT_S, "start").items():
+                if isinstance(reply, GameError):
+                    replies[i] = reply
+        todo = [i for i in range(len(self.workers)) if i not in replies]
+        sent, dead = self._send_all(todo, "reset", [int(seeds[i]) for i in todo])
+        replies.update(dead)
+        replies.update(self._collect(sent, max(self.timeout_s, RESET_TIMEOUT_FLOOR_S), "reset"))
+        return [replies[i] for i in range(len(self.workers))]
+
+    def step(self, indices: Sequence[int], actions: Sequence[int]) -> list[Reply]:
+        sent, dead = self._send_all(indices, "step", actions)
+        replies = self._collect(sent, self.timeout_s, "step")
+        replies.update(dead)
+        return [replies[i] for i in indices]
+
+    def render(self) -> list[Reply]:
+        """Every copy's frame (:meth:`games.adapter.game_copy.GameCopy.render`), awaited as a step is."""
+        indices = range(len(self.workers))
+        sent, dead = self._send_all(indices, "render", [None] * len(self.workers))
+        replies = self._collect(sent, self.timeout_s, "render")
+        replies.update(dead)
+        return [replies[i] for i in indices]
+
+    def close(self) -> None:
+        self._finalizer()
+
+
+def _startup_error(error: GameError, index: int = 0) -> Exception:
+    """The exception a failed start raises in the parent: a ValueError stays one (it is how
+    an unsuitable game is reported), anything else becomes a one-line RuntimeError."""
+    if error.type == "GameSpecError":
+        return GameSpecError(error.message)
+    if error.type == "ValueError":
+        return ValueError(error.message)
+    if error.type == "GameOutOfMemory":  # the bound is below what the game needs at all
+        return GameSpecError(f"game.max_rss_mb: {error.message} as soon as it started; raise the bound")
+    return RuntimeError(
+        f"game copy {index} could not be created in its worker process: "
+        f"{error.type}: {error.message}"
+    )

@@ -1,0 +1,203 @@
+"""The spec and state features of a Gymnasium game that has no vector form of its own.
+
+Any ``gymnasium.Env`` with a ``Discrete`` action space is a game, whatever it observes and
+whatever it declares. What the engine reads is decided here, in this order:
+
+1. The game declares a ``game_spec``: it is used as it is, checked against the action space
+   here and against ``state_features`` when a copy is built (:mod:`games.adapter.game_copy`).
+2. The game has ``state_features`` but no spec: the features are its own. Their count comes
+   from the first reset; they declare no bounds, so they are open (``GameSpec.feature_open``):
+   their cell size is learned from the run's first episodes (:func:`with_learned_cells`) and
+   their cells go on past whatever those episodes reached.
+3. Neither: the features come from the observation. A small flat observation is its own
+   features (bounded where the space bounds them, open where it does not); an image gets
+   Go-Explore's cells (:class:`games.adapter.derived_features.ImageCells`); any other observation longer than
+   :data:`MAX_FLAT_FEATURES` is averaged down to that many numbers.
+
+Observations are always handed to agents flattened; ``obs_shape`` is the game's own when it
+declares one of ``flatdim`` values (an image ``(channels, height, width)`` stays one, for a
+policy with conv layers), else ``(flatdim,)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Callable
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from games.core.base import GameSpec, GameSpecError
+from games.adapter.derived_features import CELL_LEVELS, ImageCells, PooledVector
+
+HUGE_BOUND = 1e6
+"""Observation-space bounds larger than this in size are treated as no bound."""
+DEFAULT_BINS = 10
+"""Buckets per derived feature; an open feature's first episodes span this many cells."""
+DEFAULT_MAX_STEPS = 1000
+"""Horizon of a game that declares none (no ``game_spec``, no ``max_episode_steps``)."""
+MAX_FLAT_FEATURES = 128
+"""Observations with more values than this get derived features (cells, or averages)."""
+
+FeatureFn = Callable[[np.ndarray], np.ndarray]
+"""A flat observation to its state features."""
+
+
+@dataclass(frozen=True)
+class EnvFacts:
+    """What a spec is derived from, as plain data, so that derivation is a pure function."""
+
+    label: str
+    game_spec: Any
+    observation_space: spaces.Space
+    action_space: spaces.Space
+    max_episode_steps: int | None
+    has_state_features: bool
+
+    @classmethod
+    def of(cls, env: gym.Env) -> "EnvFacts":
+        spec = getattr(env, "spec", None)
+        label = spec.id if spec is not None else type(env.unwrapped).__name__
+        return cls(
+            label=label,
+            game_spec=getattr(env.unwrapped, "game_spec", None),
+            observation_space=env.observation_space,
+            action_space=env.action_space,
+            max_episode_steps=getattr(spec, "max_episode_steps", None),
+            has_state_features=callable(getattr(env.unwrapped, "state_features", None)),
+        )
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A game's spec and how its copies compute state features.
+
+    Attributes:
+        spec: The spec; its open features have no cell size until :func:`with_learned_cells`.
+        features: Flat observation to features, for games without ``state_features``.
+    """
+
+    spec: GameSpec
+    features: FeatureFn | None
+
+
+def _bounds(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Declared bounds and which features have none: ``(low, high, open)``, where an
+    unbounded or huge side (beyond :data:`HUGE_BOUND`) makes a feature open, its bounds 0
+    until its cells are learned."""
+    low = np.asarray(low, dtype=np.float64)
+    high = np.asarray(high, dtype=np.float64)
+    bad_low = ~np.isfinite(low) | (np.abs(low) > HUGE_BOUND)
+    bad_high = ~np.isfinite(high) | (np.abs(high) > HUGE_BOUND)
+    open_ = bad_low | bad_high | ~(high > low)
+    return np.where(open_, 0.0, low), np.where(open_, 0.0, high), open_
+
+
+def _spec(facts: EnvFacts, obs_dim: int, names: list[str], low: np.ndarray, high: np.ndarray,
+          bins: int, open_: np.ndarray | None = None) -> GameSpec:
+    try:
+        flat_dtype = spaces.flatten_space(facts.observation_space).dtype
+    except (NotImplementedError, ValueError, TypeError):
+        flat_dtype = None
+    return GameSpec(
+        obs_shape=(obs_dim,),
+        n_actions=int(facts.action_space.n),  # type: ignore[attr-defined]
+        feature_names=tuple(names),
+        feature_low=tuple(float(x) for x in low),
+        feature_high=tuple(float(x) for x in high),
+        feature_bins=(bins,) * len(names),
+        max_steps=int(facts.max_episode_steps or DEFAULT_MAX_STEPS),
+        # Frames stay bytes in the record; any other dtype is handed on as float32.
+        obs_dtype="uint8" if flat_dtype == np.uint8 else "float32",
+        feature_open=() if open_ is None or not open_.any() else tuple(bool(o) for o in open_),
+    )
+
+
+def derive(facts: EnvFacts, n_own_features: int | None = None) -> Derived:
+    """The game's spec and feature function (see the module for the three cases).
+
+    Args:
+        facts: The game's spaces and declarations.
+        n_own_features: How many values the game's ``state_features`` returned on its first
+            call (case 2); ignored when the game declares a spec or has no such method.
+
+    Raises:
+        GameSpecError: The action space is not ``Discrete``, the observation space cannot
+            be flattened, or the game's own spec disagrees with its action space.
+    """
+    if not isinstance(facts.action_space, spaces.Discrete):
+        raise GameSpecError(
+            f"game {facts.label} has action space {facts.action_space}; "
+            "the engine plays only Discrete action spaces"
+        )
+    try:
+        obs_dim = int(spaces.flatdim(facts.observation_space))
+        flat_space = spaces.flatten_space(facts.observation_space)
+    except (NotImplementedError, ValueError, TypeError) as exc:
+        raise GameSpecError(
+            f"game {facts.label} has observation space {facts.observation_space}, "
+            f"which cannot be flattened ({exc})"
+        ) from exc
+    own = facts.game_spec
+    if isinstance(own, GameSpec):
+        if own.n_actions != int(facts.action_space.n):
+            raise GameSpecError(
+                f"game {facts.label}: game_spec.n_actions={own.n_actions} but the action "
+                f"space is {facts.action_space}"
+            )
+        spec = own if int(np.prod(own.obs_shape)) == obs_dim else replace(own, obs_shape=(obs_dim,))
+        return Derived(spec, None)
+    if facts.has_state_features and n_own_features is not None:
+        names = [f"feature{j}" for j in range(n_own_features)]
+        zeros = np.zeros(n_own_features)
+        return Derived(_spec(facts, obs_dim, names, zeros, zeros, DEFAULT_BINS, zeros == 0), None)
+    if not isinstance(flat_space, spaces.Box):
+        raise GameSpecError(f"game {facts.label}: flattened observation space is not a Box")
+    space = facts.observation_space
+    if obs_dim <= MAX_FLAT_FEATURES:
+        low, high, open_ = _bounds(flat_space.low.reshape(-1), flat_space.high.reshape(-1))
+        names = [f"obs{j}" for j in range(obs_dim)]
+        return Derived(_spec(facts, obs_dim, names, low, high, DEFAULT_BINS, open_), lambda flat: flat)
+    if isinstance(space, spaces.Box) and len(space.shape) in (2, 3):
+        cells = ImageCells.for_space(space.shape, space.low, space.high)
+        names = [f"cell{r}_{c}" for r in range(cells.rows) for c in range(cells.cols)]
+        n = cells.n_features
+        return Derived(_spec(facts, obs_dim, names, np.zeros(n), np.full(n, float(CELL_LEVELS)),
+                             CELL_LEVELS), cells)
+    pooled = PooledVector(obs_dim, MAX_FLAT_FEATURES)
+    low, high, open_ = _bounds(flat_space.low.reshape(-1), flat_space.high.reshape(-1))
+    open_ = pooled(open_.astype(np.float64)) > 0  # a mean of anything unbounded is open
+    low, high = pooled.bounds(low, high)
+    names = [f"mean{j}" for j in range(MAX_FLAT_FEATURES)]
+    return Derived(_spec(facts, obs_dim, names, np.where(open_, 0.0, low), np.where(open_, 0.0, high),
+                         DEFAULT_BINS, open_), pooled)
+
+
+def with_learned_cells(spec: GameSpec, seen: np.ndarray) -> GameSpec:
+    """``spec`` with a cell size for each open feature that has none, from the states the
+    run's first episodes reached (``[S, F]``).
+
+    A cell is a tenth (:data:`DEFAULT_BINS`) of the range those episodes covered, and never
+    narrower than the smallest step between two values they took: a grid coordinate gets one
+    cell per column however few columns were reached. Cell edges lie half a step before the
+    first value reached, so that no value of a grid falls on an edge (where rounding would
+    decide its cell). Beyond the range, the cells go on at the same size (``feature_open``);
+    nothing is clipped into an edge cell.
+    """
+    seen = np.asarray(seen, dtype=np.float64).reshape(-1, spec.n_features)
+    low, high = list(spec.feature_low), list(spec.feature_high)
+    for j, is_open in enumerate(spec.feature_open):
+        if not is_open or high[j] > low[j]:
+            continue
+        values = np.unique(seen[:, j][np.isfinite(seen[:, j])])
+        origin, width = -0.5, 1.0
+        if values.size:
+            first, span = float(values[0]), float(values[-1] - values[0])
+            steps = np.diff(values)
+            steps = steps[steps > 1e-9 * max(1.0, abs(first), abs(float(values[-1])))]
+            step = float(steps.min()) if steps.size else 0.0
+            width = max(span / DEFAULT_BINS, step) if span > 0 else max(abs(first) / DEFAULT_BINS, 1.0)
+            origin = first - (step if steps.size else width) / 2
+        low[j], high[j] = origin, origin + width * spec.feature_bins[j]
+    return replace(spec, feature_low=tuple(low), feature_high=tuple(high))

@@ -1,0 +1,281 @@
+"""One isolated game copy: the worker process that holds it, and the parent's handle on it.
+
+:class:`games.adapter.process_runner.ProcessRunner` keeps one :class:`Worker` per copy. The worker runs
+:func:`_worker_main`: one :class:`games.adapter.game_copy.GameCopy` driven by ``(command, argument)``
+messages over a ``Pipe``. Workers are forked from a fork server that imported numpy and
+gymnasium once (:func:`copy_context`), so a copy starts in milliseconds, neither importing
+them again nor inheriting the engine's threads; they die with their parent
+(:func:`games.core.lifetime.die_with_parent`), and so does everything their game starts
+(:mod:`games.core.process_tree`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing as mp
+import multiprocessing.connection as mp_connection
+import os
+import pickle
+import signal
+import sys
+import time
+from multiprocessing import forkserver, resource_tracker
+from typing import Any, Callable, Iterator, Sequence
+
+import gymnasium as gym
+
+from games.core.base import GameError, GameSpec
+from games.adapter.game_copy import GAME_FAULTS, GameCopy, game_error
+from games.core.lifetime import die_with_parent
+from games.core.process_memory import descendants, rss_mb
+from games.core.process_tree import MARK, CopyProcesses, become_subreaper
+
+CLOSE_GRACE_S = 1.0
+"""How long ``close`` waits for a worker to exit on its own before killing it."""
+
+
+def _worker_main(conn: mp_connection.Connection, make_env: Callable[[], gym.Env],
+                 info_keys: Sequence[str] = (), spec: GameSpec | None = None, first_seed: int = 0,
+                 marker: str | None = None) -> None:
+    """Body of a worker process: one game copy driven by ``(command, argument)`` messages.
+
+    Replies are ``("ok", result)`` or ``("error", GameError)``; the GameError is computed
+    here, where the traceback is. The first reply answers the start: ``("ok", GameSpec)``.
+    """
+    # Ctrl-C reaches the whole process group; the parent decides when workers stop. A
+    # parent SIGKILLed decides nothing: the kernel ends the worker then.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _leave_fork_server()
+    die_with_parent()
+    # A forked copy's environment is the fork server's, not its parent's: the copy's marker
+    # comes as an argument, and every process the game starts from now on inherits it.
+    if marker is not None:
+        os.environ[MARK] = marker
+    # What the game leaves running stays below this process, so that it is counted against
+    # max_rss_mb and ended with the copy even without the marker it was started with.
+    become_subreaper()
+    copy: GameCopy | None = None
+    try:
+        try:
+            copy = GameCopy.tracked(make_env, info_keys, CopyProcesses(marker, own_tree=True), spec, first_seed)
+            conn.send(("ok", copy.spec))
+        except GAME_FAULTS as exc:
+            conn.send(("error", game_error(exc)))
+            return
+        while True:
+            command, arg = conn.recv()
+            if command == "close":
+                return
+            try:
+                if command == "render":
+                    result = copy.render()
+                else:
+                    result = copy.step(arg) if command == "step" else copy.reset(arg)
+                reply: tuple[str, Any] = ("ok", result)
+            except GAME_FAULTS as exc:
+                reply = ("error", game_error(exc))
+            conn.send(reply)
+    except (EOFError, OSError):
+        pass  # the parent closed the pipe or died: nothing left to serve
+    finally:
+        if copy is not None:
+            copy.close()
+        conn.close()
+
+
+def _leave_fork_server() -> None:
+    """Drop the fork server's liveness pipe that a forked copy inherits.
+
+    The fork server exits when the last holder of that pipe's write end is gone; every
+    process it forks holds one, so that it can fork more. A copy forks none, and holding it
+    would keep the server alive after the engine died, and the server would keep the copy
+    alive (its death signal, :func:`games.core.lifetime.die_with_parent`, fires when the server
+    exits): a hung copy would outlive a SIGKILLed run.
+    """
+    from multiprocessing import forkserver
+
+    server = getattr(forkserver, "_forkserver", None)
+    fd = getattr(server, "_forkserver_alive_fd", None)
+    if fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+        server._forkserver_alive_fd = None  # type: ignore[union-attr]
+
+
+@contextlib.contextmanager
+def _startable(make_env: Callable[[], gym.Env]) -> Iterator[None]:
+    """Let a game copy's process start from inside a worker of the parallel backend, without
+    the engine's main module.
+
+    Three of multiprocessing's rules are for children of plain programs. A child runs the
+    parent's main module again before anything else, so that what it unpickles can come from
+    there: for ``evo`` that is the command line, which imports torch (a second of CPU and
+    over 100 MiB in every copy); a copy needs it only when ``make_env`` comes from there (a
+    user's script), so otherwise the child is not told of it. A spawned child sets the
+    parent's *default* start method when it boots (inside a loky worker that default is
+    ``"loky"``, which a plain child cannot set: "cannot find context for 'loky'"). And a
+    daemonic process may not start children (Dask's workers are daemonic), since it is ended
+    at exit without cleaning up after them; a copy's process dies with its parent
+    (:func:`games.core.lifetime.die_with_parent`). So while a copy starts, the main module is
+    hidden unless needed, the default start method is ``"spawn"`` and the daemonic flag is lifted.
+    """
+    current = mp.get_start_method(allow_none=True)
+    standard = current in (None, "spawn", "fork", "forkserver")
+    if not standard:
+        mp.set_start_method("spawn", force=True)
+    config = mp.current_process()._config  # type: ignore[attr-defined]
+    daemonic = config.get("daemon", False)
+    config["daemon"] = False
+    main = sys.modules["__main__"]
+    hidden = {} if b"__main__" in pickle.dumps(make_env) else {
+        name: main.__dict__[name] for name in ("__spec__", "__file__") if name in main.__dict__
+    }
+    if hidden:  # what multiprocessing reads to find the main module (spawn.get_preparation_data)
+        main.__spec__ = None
+        main.__dict__.pop("__file__", None)
+    try:
+        yield
+    finally:
+        main.__dict__.update(hidden)
+        config["daemon"] = daemonic
+        if not standard:
+            mp.set_start_method(current, force=True)
+
+
+PRELOAD = ["numpy", "gymnasium", "games.adapter.game_copy"]
+"""What the fork server imports once, so that a copy's process starts in milliseconds
+instead of importing them again (about 0.4 s of CPU each)."""
+
+
+def copy_context() -> Any:
+    """Where copies' processes come from: a fork server (Linux), a single-threaded process
+    that imported :data:`PRELOAD` and forks each copy from itself, so a copy neither pays for
+    those imports nor inherits the engine's threads (forking the engine itself could copy a
+    lock held by a torch or loky thread); ``spawn`` where there is none."""
+    if "forkserver" not in mp.get_all_start_methods():
+        return mp.get_context("spawn")
+    ctx = mp.get_context("forkserver")
+    ctx.set_forkserver_preload(PRELOAD)
+    return ctx
+
+
+class Worker:
+    """One worker process and the parent's end of its pipe; restarted in place."""
+
+    def __init__(self, ctx: Any, make_env: Callable[[], gym.Env], index: int,
+                 info_keys: Sequence[str] = ()) -> None:
+        self._ctx = ctx
+        self._make_env = make_env
+        self._info_keys = tuple(info_keys)
+        self.spec: GameSpec | None = None
+        """The game's spec once known: a restarted worker takes it instead of deriving it."""
+        self.first_seed = 0
+        self._index = index
+        self.process: Any = None
+        self.conn: mp_connection.Connection | None = None
+        self.processes: CopyProcesses | None = None
+        """The copy's processes, this worker process first: they all start with its marker."""
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None
+
+    def rss_mb(self, tree: dict[int, list[int]]) -> float:
+        """Resident memory of the worker and of every process below it in ``tree``, MiB."""
+        pid = self.process.pid if self.process is not None else None
+        if pid is None:
+            return 0.0
+        return sum(r or 0.0 for r in map(rss_mb, [pid, *descendants(pid, tree)]))
+
+    def start(self) -> None:
+        # The worker is given the copy's marker, and so is every process its game starts.
+        # Not multiprocessing's resource tracker or the fork server, which the first copy
+        # starts: they serve every copy, and would end with this one (a forked copy's
+        # environment is the fork server's).
+        resource_tracker.ensure_running()
+        if self._ctx.get_start_method() == "forkserver":
+            forkserver.ensure_running()
+        self.processes = CopyProcesses()
+        parent, child = self._ctx.Pipe(duplex=True)
+        process = self._ctx.Process(
+            target=_worker_main,
+            args=(child, self._make_env, self._info_keys, self.spec, self.first_seed, self.processes.value),
+            name=f"game-copy-{self._index}",
+            # Daemonic so that multiprocessing's own exit handler terminates it if
+            # everything else failed; a game may still start subprocesses, just not
+            # multiprocessing children.
+            daemon=True,
+        )
+        try:
+            with _startable(self._make_env), self.processes.marked():
+                process.start()
+        except BaseException:
+            parent.close()
+            child.close()
+            self.processes.end()
+            raise
+        child.close()  # only the worker holds it now, so its death reads as EOF here
+        self.process, self.conn = process, parent
+
+    def send(self, message: tuple[str, Any]) -> bool:
+        """Send, or return False if the worker is gone."""
+        if self.conn is None:
+            return False
+        try:
+            self.conn.send(message)
+            return True
+        except (BrokenPipeError, ConnectionResetError, EOFError, OSError):
+            return False
+
+    def died(self) -> GameError:
+        """Reap a worker whose pipe reads EOF and say how it ended."""
+        code = None
+        if self.process is not None:
+            self.process.join(CLOSE_GRACE_S)
+            if self.process.is_alive():  # closed its pipe but lingers: finish it
+                self.process.kill()
+                self.process.join()
+            code = self.process.exitcode
+        self.kill()
+        if code is not None and code < 0:  # a signal: -11 is a segfault in the game's C code
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            return GameError(type="GameProcessDied", message=f"game process was killed by {name}")
+        return GameError(type="GameProcessDied", message=f"game process exited with code {code}")
+
+    def kill(self) -> None:
+        """SIGKILL and reap, so no zombie remains, with every process the copy started (a
+        worker killed mid-step leaves its game's processes to init); the worker restarts on
+        the next reset."""
+        if self.process is not None:
+            if self.process.is_alive():
+                self.process.kill()
+            self.process.join()
+            self.process.close()
+        if self.conn is not None:
+            self.conn.close()
+        if self.processes is not None:
+            self.processes.end()
+        self.process, self.conn, self.processes = None, None, None
+
+    def stop(self) -> None:
+        """Ask the worker to exit; :meth:`kill` it if it has not within the grace time."""
+        if self.process is None:
+            return
+        self.send(("close", None))
+        self.process.join(CLOSE_GRACE_S)
+        self.kill()
+
+
+def stop_workers(workers: list[Worker]) -> None:
+    """Stop every worker: close first (they exit in parallel), then reap or kill each."""
+    for w in workers:
+        if w.running:
+            w.send(("close", None))
+    deadline = time.monotonic() + CLOSE_GRACE_S
+    for w in workers:
+        if w.process is not None:
+            w.process.join(max(deadline - time.monotonic(), 0.0))
+        w.kill()

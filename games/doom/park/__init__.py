@@ -1,0 +1,6 @@
+"""A park generated from a seed and played in ViZDoom from pixels: PPGTA's open-world level.
+
+:mod:`games.doom.park.layout` lays it out, :mod:`games.doom.park.wad` writes it as a Doom map,
+:mod:`games.doom.park.doom_park` plays it, :mod:`games.doom.park.navigation` finds the way in it and
+:mod:`games.doom.park.truth` knows its texture bugs.
+"""

@@ -1,0 +1,113 @@
+"""Experiment YAMLs: validation errors name the key and what was expected."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evo.run.config import ConfigError, dump_experiment, load_experiment, parse_experiment
+
+EXPERIMENTS = sorted(Path(__file__).resolve().parents[3].glob("experiments/**/*.yaml"))
+
+
+@pytest.mark.parametrize("path", EXPERIMENTS, ids=lambda p: p.name)
+def test_shipped_experiments_are_valid(path: Path) -> None:
+    exp = load_experiment(path)
+    assert exp.name and exp.objectives
+
+
+def test_overrides_set_nested_keys(write_yaml, tiny_config) -> None:
+    exp = load_experiment(write_yaml(tiny_config), ["search.population=9", "game.kwargs.maze_seed=4"])
+    assert exp.search.population == 9
+    assert exp.game.kwargs["maze_seed"] == 4
+
+
+def test_resolved_config_round_trips(tiny_config) -> None:
+    import yaml
+
+    exp = parse_experiment(tiny_config)
+    again = parse_experiment(yaml.safe_load(dump_experiment(exp)))
+    # The dump fills in the objectives' and oracles' defaults; reading it back and dumping
+    # again changes nothing.
+    assert dump_experiment(again) == dump_experiment(exp)
+    assert again.model_copy(update={"objectives": exp.objectives, "oracles": exp.oracles}) == exp
+    assert again.finetune.a2c.lr == exp.finetune.a2c.lr  # defaults are written out
+
+
+def test_config_yaml_lists_every_objective_and_oracle_default(tiny_config) -> None:
+    """A reader of config.yaml sees every threshold the run used, defaults included."""
+    import yaml
+
+    from objectives.fps_drop import FpsDropConfig
+    from oracles.performance import PerformanceConfig
+
+    tiny_config["objectives"].append({"name": "fps_drop", "kwargs": {"sd_factor": 3.0}})
+    written = yaml.safe_load(dump_experiment(parse_experiment(tiny_config)))
+    fps = written["objectives"][2]["kwargs"]
+    assert fps == {**FpsDropConfig().model_dump(mode="json"), "sd_factor": 3.0}
+    assert fps["floor_ms"] == 0.0 and fps["warmup_rollouts"] is None and fps["delta"] is True
+    perf = written["oracles"][3]["kwargs"]
+    assert perf == {**PerformanceConfig().model_dump(mode="json"), "floor_ms": 1.0}
+    assert perf["sd_factor"] == 5.0 and perf["slow_share"] == 0.5 and perf["min_visits"] == 2
+    assert written["oracles"][1]["kwargs"]["window"] == 8  # stuck's default window
+
+
+def test_device_defaults_to_cpu_and_cuda_without_a_gpu_is_one_line(tiny_config, monkeypatch) -> None:
+    import torch
+
+    assert parse_experiment(tiny_config).device == "cpu"
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    with pytest.raises(ConfigError, match=r"^device: cuda requested but torch sees no CUDA device here; use cpu$"):
+        parse_experiment({**tiny_config, "device": "cuda"})
+    with pytest.raises(ConfigError, match=r"^device: expected cpu, cuda or cuda:N, got 'gpu'$"):
+        parse_experiment({**tiny_config, "device": "gpu"})
+
+
+def test_device_cuda_is_accepted_where_torch_sees_one(tiny_config, monkeypatch) -> None:
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    assert parse_experiment({**tiny_config, "device": "cuda"}).device == "cuda"
+    assert parse_experiment({**tiny_config, "device": "cuda:0"}).device == "cuda:0"
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (lambda c: c["search"].update(populaton=3), "search.populaton: unknown key"),
+        (lambda c: c["search"].update(population="many"), "search.population: "),
+        (lambda c: c.pop("budget"), "budget: required key is missing"),
+        (lambda c: c["game"].update(name="no_such_game"), "game.name 'no_such_game' is not registered"),
+        (lambda c: c["objectives"].append({"name": "fun"}), "objectives[2].name: unknown objective 'fun'"),
+        (lambda c: c["oracles"].append({"name": "psychic"}), "oracles[4].name: unknown oracle 'psychic'"),
+        (lambda c: c["oracles"][1].update(kwargs={"windw": 3}), "oracles[1].kwargs.windw: unknown key"),
+        (lambda c: c["game"]["kwargs"].update(colour="red"), "game.kwargs do not fit block_maze"),
+        (lambda c: c["finetune"]["a2c"].update(lr=-1), "finetune.a2c.lr: "),
+        (lambda c: c.update(budget={}), "set at least one of generations, env_steps, wall_seconds"),
+        (lambda c: c["game"].update(gym_id="CartPole-v1"), "give exactly one of name, entry_point, gym_id"),
+        (lambda c: c["game"].update(name=None, entry_point="nowhere.at_all:Game"), "cannot import 'nowhere.at_all'"),
+    ],
+)
+def test_bad_input_names_the_key(tiny_config, edit, expected: str) -> None:
+    edit(tiny_config)
+    with pytest.raises(ConfigError) as info:
+        parse_experiment(tiny_config)
+    message = str(info.value)
+    assert expected in message
+    assert "\n" not in message
+
+
+def test_missing_file_and_bad_yaml(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such experiment file"):
+        load_experiment(tmp_path / "nope.yaml")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: [unclosed\n")
+    with pytest.raises(ConfigError, match="not valid YAML at line"):
+        load_experiment(bad)
+
+
+def test_bad_override(write_yaml, tiny_config) -> None:
+    with pytest.raises(ConfigError, match="expected key=value"):
+        load_experiment(write_yaml(tiny_config), ["search.population"])
