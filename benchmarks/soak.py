@@ -80,7 +80,7 @@ def main() -> int:
     parser.add_argument("overrides", nargs="*", default=[], help="more dotted overrides")
     args = parser.parse_args()
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="soak-")) / "run"
-    command = [sys.executable, "-m", "evo.cli.main", "run", args.experiment,
+    command = [sys.executable, "-m", "evo.cli", "run", args.experiment,
                "budget.generations=100000000", f"budget.wall_seconds={args.minutes * 60:g}",
                *args.overrides, "--out", str(out), "--quiet"]
     print(f"soak: {' '.join(command[2:])}", flush=True)

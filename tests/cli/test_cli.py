@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def evo(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """Run ``evo ARGS`` in a fresh interpreter, as the console script would."""
     return subprocess.run(
-        [sys.executable, "-m", "evo.cli.main", *args],
+        [sys.executable, "-m", "evo.cli", *args],
         cwd=cwd, capture_output=True, text=True, timeout=600,
         env={**__import__("os").environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"},
     )
@@ -206,7 +206,7 @@ def test_a_killed_run_stops_its_workers_and_keeps_what_it_played(tmp_path: Path)
     config = {**TINY, "parallel": {"backend": "loky", "n_jobs": 2}, "budget": {"generations": 400}}
     (tmp_path / "exp.yaml").write_text(yaml.safe_dump(config))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "evo.cli.main", "run", "exp.yaml", "--out", "run", "--quiet"], cwd=tmp_path,
+        [sys.executable, "-m", "evo.cli", "run", "exp.yaml", "--out", "run", "--quiet"], cwd=tmp_path,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )

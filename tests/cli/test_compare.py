@@ -20,7 +20,7 @@ PLOTS = ["bugs_over_steps.png", "bugs_over_seconds.png", "pareto_fronts.png", "c
 
 def evo(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "evo.cli.main", *args],
+        [sys.executable, "-m", "evo.cli", *args],
         cwd=cwd, capture_output=True, text=True, timeout=600,
         env={**__import__("os").environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"},
     )

@@ -81,7 +81,7 @@ def test_a_utf8_experiment_with_a_byte_order_mark_runs_whatever_the_locale(tmp_p
     text = "# café\n" + yaml.safe_dump({**TINY, "budget": {"generations": 1}})
     (tmp_path / "exp.yaml").write_bytes(b"\xef\xbb\xbf" + text.encode())
     ascii_locale = {"LC_ALL": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0", "PYTHONPATH": str(ROOT)}
-    result = subprocess.run([sys.executable, "-m", "evo.cli.main", "run", "exp.yaml", "--out", "out", "--quiet"],
+    result = subprocess.run([sys.executable, "-m", "evo.cli", "run", "exp.yaml", "--out", "out", "--quiet"],
                             cwd=tmp_path, capture_output=True, text=True, timeout=600,
                             env={**os.environ, **ascii_locale})
     assert result.returncode == 0, result.stderr

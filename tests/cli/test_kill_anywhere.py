@@ -26,7 +26,7 @@ KILLS = 3
 
 def _evo(*args: str, cwd: Path) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-m", "evo.cli.main", *args, "--quiet"], cwd=cwd,
+        [sys.executable, "-m", "evo.cli", *args, "--quiet"], cwd=cwd,
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
 

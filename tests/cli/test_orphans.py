@@ -116,7 +116,7 @@ def _rows(run_dir: Path) -> int:
 
 def start_run(tmp_path: Path, token: str, experiment: str, *overrides: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-m", "evo.cli.main", "run", str(ROOT / "experiments" / experiment), *SMALL, *overrides,
+        [sys.executable, "-m", "evo.cli", "run", str(ROOT / "experiments" / experiment), *SMALL, *overrides,
          "--out", "run", "--quiet"],
         cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": str(ROOT), MARKER: token},
