@@ -1,4 +1,4 @@
-"""Rooms of Montezuma's Revenge reached by runs: the table of the README's Montezuma section.
+"""Rooms of Montezuma's Revenge reached by runs: the table of docs/reference/games.md.
 
     python benchmarks/montezuma_rooms.py RUN_DIR_OR_COMPARISON [...]
 
