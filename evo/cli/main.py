@@ -295,7 +295,7 @@ def _report(args: argparse.Namespace, console: Console) -> int:
     kept = len(list((run_dir / "checkpoints").glob("gen_*.pt")))
     console.print(f"run directory: {total / 1e6:.2f} MB on disk ({checkpoints / 1e6:.2f} MB in {kept} checkpoints)")
     if args.html or args.videos:
-        from evo.report import html
+        from evo.report import html as html_report
 
         if args.html:
             html_report.check_installed()
