@@ -36,7 +36,8 @@ from evo.search.play import draw_episodes, play  # noqa: E402
 from games import GameFactory  # noqa: E402
 from games.doom.engine import child_pids, cpu_seconds  # noqa: E402
 from objectives import build_objectives  # noqa: E402
-from oracles import build_oracles  # noqa: E402
+from evo.run.game_facts import GameFacts  # noqa: E402
+from oracles import Context, build_oracles  # noqa: E402
 
 PARK = (("level_seed", 0), ("max_steps", 500), ("preset", "small"))
 MLP, CNN = {"hidden": (64,)}, {"hidden": (64,), "conv": ((8, 8, 4), (16, 4, 2))}
@@ -97,7 +98,8 @@ def engine_rate(steps: int, copies: int, wrappers: tuple, policy: dict, oracle: 
     pspec = PolicySpec(obs_dim, spec.n_actions, policy["hidden"], policy.get("conv", ()), image)
     genomes = pspec.init_genomes(copies, np.random.default_rng(0))
     novelty = build_objectives([("rnd_novelty", {})], spec)[0]
-    visual = build_oracles([("visual", {"frame_size": (160, 120)})], spec)[0]
+    facts = GameFacts.of_game("doom_park", spec, game)  # the visual oracle reads the park's scene
+    visual = build_oracles([("visual", {"frame_size": (160, 120)})], spec, Context(facts=facts))[0]
     columns = frozenset(novelty.requires) | (frozenset(visual.requires) if oracle else frozenset())
     horizon = spec.max_steps
 

@@ -31,6 +31,7 @@ from games.doom.park.doom_park import DoomParkVector  # noqa: E402
 from games.core.record import Rollout, RolloutBatch  # noqa: E402
 from games.vision.base import DETECTIONS_KEY  # noqa: E402
 from games.vision.detector import load_detector  # noqa: E402
+from evo.run.game_facts import GameFacts  # noqa: E402
 from oracles.component import Context  # noqa: E402
 from oracles.visual import VisualConfig, VisualOracle  # noqa: E402
 
@@ -114,7 +115,7 @@ def main() -> None:
     detector = load_detector()
     game = DoomParkVector(1, level_seed=0, max_steps=1000)
     oracle = VisualOracle(game.game_spec, VisualConfig(types=list(detector.types), max_distance=1e9),
-                          Context())
+                          Context(facts=GameFacts.of_game("doom_park", game.game_spec, game)))
     try:
         rows = [r for run in args.runs for r in views_of(run, game, detector, oracle)]
     finally:

@@ -40,6 +40,7 @@ from games.core.record import Rollout, RolloutBatch  # noqa: E402
 from games.vision.base import DETECTIONS_KEY, Detections  # noqa: E402
 from games.vision.park_walks import circle_walk  # noqa: E402
 from games.vision.texture import crop  # noqa: E402
+from evo.run.game_facts import GameFacts  # noqa: E402
 from oracles.component import Context  # noqa: E402
 from oracles.visual import VisualConfig, VisualOracle  # noqa: E402
 
@@ -178,7 +179,8 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---:|---:|")
     for k, (label, overrides) in enumerate(SETTINGS):
         config = VisualConfig(types=list(types), **overrides)
-        oracle = VisualOracle(game.game_spec, config, Context(run_dir=run_dir if k == 0 else None))
+        facts = GameFacts.of_game("doom_park", game.game_spec, game)  # the oracle reads its scene
+        oracle = VisualOracle(game.game_spec, config, Context(run_dir=run_dir if k == 0 else None, facts=facts))
         s = score(game, oracle.check(batch))
         print(f"| {label} | {s['reports']} | {s['found']} / {s['bugged']} | {s['normal']} | "
               f"{s['precision']:.2f} | {s['recall']:.2f} | {s['error_mean']:.0f} / {s['error_max']:.0f} |")

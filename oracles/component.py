@@ -27,6 +27,9 @@ from games.core.record import OPTIONAL_COLUMNS, RolloutBatch, unknown_columns
 if TYPE_CHECKING:
     import pandas as pd
 
+    from games.core.scene import Scene
+    from oracles.reporting import ComponentRun, MapMarks, ReportSection
+
 COMPONENT_STREAM = 4
 """First spawn-key entry of the components' seed streams. ``evo.run.loop`` spawns children
 0-3 of the experiment's SeedSequence for variation, play, fine-tuning and initial weights;
@@ -76,6 +79,12 @@ class Context:
     run_dir: Path | None = None
     facts: Any = None
 
+    @property
+    def scene(self) -> "Scene | None":
+        """The game's scene (:class:`games.core.scene.Scene`: objects of interest, their
+        types, the camera, the preferred area) from its facts; None where it has none."""
+        return getattr(self.facts, "scene", None)
+
     def for_component(self, section: str, name: str, occurrence: int) -> "Context":
         """This experiment-level context (``seed`` = the experiment's) for one component."""
         return Context(component_seed(self.seed, section, name, occurrence), self.device, self.run_dir,
@@ -110,6 +119,12 @@ class Component:
         ``generations.csv`` (read after ``update``; the same keys every generation).
         ``found(bugs)``: the bugs the run's archive kept for the first time, after each
         check of the oracles: for components that report on what the run found.
+
+    and what the component adds to ``evo report`` and ``evo compare``, asked of its class
+    (reports read run directories and build no component; :mod:`oracles.reporting`):
+        ``report_columns``: columns of its ``metrics()`` that comparisons carry.
+        ``report_section(run)``: its section of the run's HTML page.
+        ``map_marks(run)``: what it draws on the scene map.
 
     ``requires`` names the optional record columns the component reads
     (:data:`games.core.record.OPTIONAL_COLUMNS`: ``obs``, ``probs``, ``info.<name>``); play records them only
@@ -146,6 +161,20 @@ class Component:
         """Hear of the bugs the archive just kept (:class:`oracles.archive.ArchivedBug`,
         their ``injected_id`` filled in; typed loosely because the archive imports this
         module); nothing to do by default."""
+
+    report_columns: tuple[str, ...] = ()
+    """Columns of :meth:`metrics` whose last value per run ``evo compare`` carries into
+    ``runs.csv``, and their mean over seeds into ``summary.csv``; none by default."""
+
+    @classmethod
+    def report_section(cls, run: "ComponentRun") -> "ReportSection | None":
+        """Its section of the run's HTML page, read from the run directory; none by default."""
+        return None
+
+    @classmethod
+    def map_marks(cls, run: "ComponentRun") -> "MapMarks | None":
+        """What it draws on the scene map of the run's game; nothing by default."""
+        return None
 
 
 def check_component(built: Any, section: str, name: str) -> Any:

@@ -7,25 +7,30 @@ interest (OOIs) it tested, an object being tested when the agent circled it, loo
 from all around ("360-degree test"). This component measures both from the record; it reports
 no bugs (its ``check`` returns none): it is a scorer, and reads ground truth to score:
 
-- ``info.visible`` (the ids of the OOIs in each frame, from the game's labels buffer:
-  :data:`games.doom.park.doom_park.VISIBLE`) and the first two state features, the map position in the
-  units of the objects' places;
-- the game's facts from its context (:attr:`oracles.component.Context.facts`): the OOIs
-  (``objects``: id, type, place, bugged in truth) and the preferred area (``preferred``: a
-  grid of cells indexed by the buckets of the first two state features).
+- ``info.visible`` (the ids of the OOIs in each frame, from the game's labels buffer: the
+  park's ``visible``) and the first two state features, the map position in the units of the
+  objects' places;
+- the game's scene from its context (:attr:`oracles.component.Context.scene`,
+  :class:`games.core.scene.Scene`): the OOIs (id, type, place) and the preferred area (a grid
+  of cells indexed by the buckets of the first two state features);
+- the game's ground truth from its facts (``injected``): an OOI is bugged when an injected
+  bug is located at it (:func:`games.core.scene.objects_with_bugs`).
 
 An OOI is *seen* once it was in a frame. It is *tested* once, within one episode, the agent
 saw it from directions covering at least ``degrees`` (270 by default) while standing within
 ``radius`` map units of it: the direction is the bearing from the object to the agent,
 counted in ``sectors`` equal sectors, so the count is exact to one sector (30 degrees by
 default); circling half way round never counts. An OOI is *reported* once a visual bug of the
-run is about it: the injected bug it matched (a bugged OOI), or the OOI of the report's type
-nearest its place (:func:`games.doom.park.truth.ooi_near`: a normal OOI then, a false report).
+run is about it: the OOI of the injected bug it matched (a bugged OOI), or the OOI of the
+report's type nearest its place within the scene's ``match_radius``
+(:func:`games.core.scene.object_near`: a normal OOI then, a false report).
 
 What a tester reads: ``objects.csv`` (one row per OOI), and in each row of
 ``generations.csv`` the preferred-area coverage of the generation and of the run so far
 (``preferred_coverage``, ``preferred_coverage_total``) and the OOIs seen, tested and reported
-so far. The park map (:mod:`evo.report.park_map`) draws the latest traces and visits kept here.
+so far; its report hooks (:mod:`oracles.objects_report`) add the final counts to comparisons,
+a section to the run's page, and the latest traces, visits and statuses kept here to the
+scene map.
 """
 
 from __future__ import annotations
@@ -37,8 +42,9 @@ import numpy as np
 from pydantic import Field
 
 from games.core.base import GameSpec
-from games.doom.park.truth import ooi_near, report_place
 from games.core.record import RolloutBatch
+from games.core.scene import object_near, objects_with_bugs, report_place
+from oracles import objects_report
 from oracles.archive import ArchivedBug
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
@@ -46,12 +52,15 @@ from oracles.component import Component, Context
 if TYPE_CHECKING:
     import pandas as pd
 
+    from oracles.reporting import ComponentRun, MapMarks, ReportSection
+
 OBJECT_COLUMNS = [
     "id", "type", "x", "y", "bugged", "bug", "seen", "tested", "generation_seen",
     "generation_tested", "degrees", "reported", "generation_reported",
 ]
-"""Columns of ``objects.csv``; ``degrees``: the most directions (degrees) one episode saw the
-object from within ``radius``."""
+"""Columns of ``objects.csv``; ``bugged``: an injected bug is on the object, ``bug``: that
+bug's description; ``degrees``: the most directions (degrees) one episode saw the object from
+within ``radius``."""
 
 
 class ObjectsConfig(OracleConfig):
@@ -80,21 +89,27 @@ class ObjectsTested(Component):
 
     name = "objects"
     requires = frozenset({"info.visible"})
+    report_columns = objects_report.COLUMNS
 
     def __init__(self, spec: GameSpec, config: ObjectsConfig, context: Context) -> None:
-        facts = context.facts
-        objects = tuple(getattr(facts, "objects", ()) or ())
+        scene = context.scene
+        objects = tuple(scene.objects) if scene is not None else ()
         if not objects:
             raise ValueError(
-                "oracle objects: the game places no objects of interest (its facts have no "
-                "objects); it scores games that do, such as doom_park"
+                "oracle objects: the game places no objects of interest (its scene has no "
+                "objects, games.core.scene); it scores games that do, such as doom_park"
             )
         if spec.n_features < 2:
             raise ValueError(f"oracle objects: needs the map position as the first two state features; "
                              f"the game has {spec.n_features}")
         self.spec, self.config, self.objects = spec, config, objects
+        self.match_radius = scene.match_radius
+        self.bugs = objects_with_bugs(objects, getattr(context.facts, "injected", ()) or ())
+        """Object id -> the injected bug on it (ground truth, for ``objects.csv`` and reports)."""
+        self.object_of = {bug.id: k for k, bug in self.bugs.items()}
+        """Injected bug id -> the id of the object it is on."""
         self.shape = (int(spec.feature_bins[0]), int(spec.feature_bins[1]))
-        preferred = getattr(facts, "preferred", None)
+        preferred = scene.preferred
         if preferred is not None and tuple(np.shape(preferred)) != self.shape:
             raise ValueError(f"oracle objects: the preferred area is {np.shape(preferred)} cells; the map "
                              f"of the first two state features is {self.shape}")
@@ -178,9 +193,9 @@ class ObjectsTested(Component):
             place = report_place(archived.bug)
             if place is None:
                 continue
-            k = self.index.get(archived.injected_id) if archived.injected_id is not None else None
+            k = self.index.get(self.object_of.get(archived.injected_id, -1))
             if k is None:
-                near = ooi_near(self.objects, *place)
+                near = object_near(self.objects, *place, within=self.match_radius)
                 k = None if near is None else self.index[near.id]
             if k is not None and self.first_reported[k] < 0:
                 self.first_reported[k] = archived.generation
@@ -215,7 +230,8 @@ class ObjectsTested(Component):
         o = self.objects
         table = pd.DataFrame({
             "id": [x.id for x in o], "type": [x.type for x in o], "x": [x.x for x in o],
-            "y": [x.y for x in o], "bugged": [x.bugged for x in o], "bug": [x.bug for x in o],
+            "y": [x.y for x in o], "bugged": [x.id in self.bugs for x in o],
+            "bug": [self.bugs[x.id].description if x.id in self.bugs else "" for x in o],
             "seen": self.first_seen >= 0, "tested": self.first_tested >= 0,
             "generation_seen": when(self.first_seen), "generation_tested": when(self.first_tested),
             "degrees": self.degrees, "reported": self.first_reported >= 0,
@@ -243,3 +259,13 @@ class ObjectsTested(Component):
         self.cells_now = np.asarray(state["cells_now"], dtype=bool).reshape(self.shape)
         self.last_share = float(state["last_share"])
         self.traces = [list(map(int, t)) for t in state["traces"]]
+
+    @classmethod
+    def report_section(cls, run: "ComponentRun") -> "ReportSection | None":
+        """The objects section of the run's page (:func:`oracles.objects_report.section`)."""
+        return objects_report.section(run)
+
+    @classmethod
+    def map_marks(cls, run: "ComponentRun") -> "MapMarks | None":
+        """Visits, traces and statuses on the scene map (:func:`oracles.objects_report.marks`)."""
+        return objects_report.marks(run)

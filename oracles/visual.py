@@ -6,9 +6,10 @@ with their crops (``info.detections``, :class:`games.vision.base.Detections`). F
 rollout this oracle:
 
 1. places every detected object in the world from where the agent stood and looked (state
-   features ``x, y, angle``): its bearing from the box's horizontal centre and the view's
-   horizontal field of view, its distance from the box's height and the type's height;
-   views farther than ``max_distance`` are dropped;
+   features ``x, y, angle``): its bearing from the box's horizontal centre and the camera's
+   horizontal field of view, its distance from the box's height and the type's height (the
+   game's scene, :class:`games.core.scene.Scene`: its camera and object types); views
+   farther than ``max_distance`` are dropped;
 2. groups the views of one object: same type, places within ``group_radius`` (or a third
    of the view's distance), and places each object where the views' rays cross
    (:func:`triangulate`); a view whose own place is off the object's by more than its
@@ -49,28 +50,16 @@ import numpy as np
 from pydantic import Field
 
 from games.core.base import GameSpec
-from games.doom.park.layout import OOI_TYPES
 from games.core.record import Rollout, RolloutBatch
+from games.core.scene import Camera
 from games.vision.base import DETECTIONS_KEY
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
 
-HFOV_DEGREES = 90.0
-"""ViZDoom's horizontal field of view at a 4:3 resolution (the ``fov`` 90 default; fitted
-from box centres against the OOIs' true bearings: 89.9 degrees at 160x120)."""
-PIXEL_ASPECT = 1.2
-"""Doom draws a map unit 1.2 times taller than wide (its 320x200 heritage): a box's height is
-``PIXEL_ASPECT * focal * object height / depth`` (fitted: 1.20 at 160x120)."""
-OBJECT_HEIGHTS: dict[str, float] = {"barrel": 32.0, "pillar": 56.2, "stump": 67.9, "lamp": 79.1}
-"""Map units each park OOI type stands in the frame (box height x depth fitted over 5,000
-boxes of level 1 and divided by ``PIXEL_ASPECT * focal``; a bugged copy is drawn as tall)."""
 DISTANCE_ERROR = 0.3
 """Share of a view's distance its place may be off by: a box a few pixels off in height at
 160x120 (a detector's, or the labels buffer's jittered by 15% an edge) misplaces it by up to
 a third of the distance."""
-OBJECT_SIZE = 32.0
-"""Map units an OOI spans across (a pillar or a barrel): how far a close view's place may be
-from the object's, however near the view (:meth:`VisualOracle._agrees`)."""
 PRIOR = 0.05
 """Weight of the height-based places against the rays in :func:`triangulate` (per view,
 against a ray's weight of 1 across it): enough to fix the point along parallel rays, too
@@ -84,13 +73,16 @@ class VisualConfig(OracleConfig):
 
     weights: str | None = None
     """The texture judge's weights; None: the shipped ``games/vision/weights/texture.pt``."""
-    types: list[str] = Field(default_factory=lambda: [t.name for t in OOI_TYPES])
-    """The detector's type names, in the order ``Detections.types`` indexes them."""
-    heights: dict[str, float] = Field(default_factory=lambda: dict(OBJECT_HEIGHTS))
-    """Map units each type stands tall (distance from a box's height); other types are ignored."""
+    types: list[str] | None = None
+    """The detector's type names, in the order ``Detections.types`` indexes them; None: the
+    game's scene's object types, in its order."""
+    heights: dict[str, float] | None = None
+    """Map units each type stands tall (distance from a box's height); other types are
+    ignored. None: the heights of the game's scene's object types."""
     frame_size: tuple[int, int] | None = None
-    """``(width, height)`` of the frames the boxes are in; None: the game's observation shape
-    (set it when an encoder turns the frames into features)."""
+    """``(width, height)`` of the frames the boxes are in; None: the game's observation shape,
+    or where the observations are not frames (an encoder's features), the frames of the
+    scene's camera."""
     min_score: float = Field(default=0.5, ge=0.0, le=1.0)
     """Detections scored below this are ignored."""
     max_distance: float = Field(default=384.0, gt=0.0)
@@ -148,7 +140,8 @@ class View:
     prob: float = 0.0
 
 
-def place_of(box: Any, features: Any, height: float, frame_width: int) -> tuple[float, float, float, float]:
+def place_of(box: Any, features: Any, height: float, frame_width: int,
+             camera: Camera) -> tuple[float, float, float, float]:
     """Where a boxed object stands: ``(x, y, direction from the object to the viewer, distance)``.
 
     Args:
@@ -156,11 +149,12 @@ def place_of(box: Any, features: Any, height: float, frame_width: int) -> tuple[
         features: ``(x, y, angle)`` of the viewer (degrees, counter-clockwise from +x).
         height: The object's height in map units.
         frame_width: Width of the frame in pixels.
+        camera: The game's camera (its field of view and pixel aspect).
     """
     bx, _, bw, bh = (float(v) for v in box[:4])
-    focal = (frame_width / 2.0) / math.tan(math.radians(HFOV_DEGREES / 2.0))
+    focal = camera.focal(frame_width)
     offset = math.atan((frame_width / 2.0 - (bx + bw / 2.0)) / focal)  # left of centre: +
-    depth = PIXEL_ASPECT * focal * height / max(bh, 1.0)
+    depth = camera.pixel_aspect * focal * height / max(bh, 1.0)
     distance = depth / math.cos(offset)
     bearing = math.radians(float(features[2])) + offset
     x = float(features[0]) + distance * math.cos(bearing)
@@ -198,15 +192,26 @@ class VisualOracle(Component):
         from games.vision.texture import load_texture_judge  # torch: only when built
 
         self.config = config
+        scene = context.scene
+        if scene is None or scene.camera is None:
+            raise ValueError("oracle visual: the game describes no camera (a scene with its field of "
+                             "view, games.core.scene); it judges games that do, such as doom_park")
+        self.camera = scene.camera
+        self.types = list(config.types) if config.types is not None else [t.name for t in scene.types]
+        self.heights = dict(config.heights) if config.heights is not None else {t.name: t.height for t in scene.types}
+        self.widths = {t.name: t.width for t in scene.types}
+        """Map units each type spans across (0 for a type the scene does not know)."""
         if config.frame_size is not None:
             self.frame_width, self.frame_height = config.frame_size
         elif len(spec.obs_shape) == 3 and spec.obs_shape[0] == 3:
             self.frame_height, self.frame_width = int(spec.obs_shape[1]), int(spec.obs_shape[2])
+        elif self.camera.frame_size is not None:
+            self.frame_width, self.frame_height = self.camera.frame_size
         else:
             raise ValueError(f"oracle visual needs frame_size (width, height): observations of "
                              f"shape {spec.obs_shape} are not RGB frames")
         self.judge = load_texture_judge(config.weights)
-        unknown = sorted(set(config.types) & set(config.heights) - set(self.judge.types))
+        unknown = sorted(set(self.types) & set(self.heights) - set(self.judge.types))
         if unknown:
             raise ValueError(f"oracle visual: the texture judge does not know types {unknown}")
         self.run_dir = context.run_dir
@@ -215,7 +220,7 @@ class VisualOracle(Component):
 
     def _views(self, rollout: Rollout) -> list[View]:
         """Every judgeable detection of one rollout, placed."""
-        c = self.config
+        c, types = self.config, self.types
         views: list[View] = []
         column = rollout.info.get(DETECTIONS_KEY)
         if column is None:
@@ -224,14 +229,14 @@ class VisualOracle(Component):
             if det is None or not len(det.crops):
                 continue
             for k in range(len(det)):
-                name = c.types[int(det.types[k])] if 0 <= int(det.types[k]) < len(c.types) else ""
+                name = types[int(det.types[k])] if 0 <= int(det.types[k]) < len(types) else ""
                 x, y, w, h = (int(v) for v in det.boxes[k])
                 whole = x > 0 and y > 0 and x + w < self.frame_width and y + h < self.frame_height
-                if name not in c.heights or det.scores[k] < c.min_score or h < c.min_height or not whole:
+                if name not in self.heights or det.scores[k] < c.min_score or h < c.min_height or not whole:
                     continue
                 features = rollout.features[t + 1]
-                px, py, direction, distance = place_of(det.boxes[k], features, c.heights[name],
-                                                       self.frame_width)
+                px, py, direction, distance = place_of(det.boxes[k], features, self.heights[name],
+                                                       self.frame_width, self.camera)
                 if distance > c.max_distance:
                     continue
                 ray = (px - features[0]) / distance, (py - features[1]) / distance
@@ -262,7 +267,7 @@ class VisualOracle(Component):
                 merged.append((group, place))
         consistent = []
         for group, place in merged:
-            kept = [v for v in group if self._agrees(v, place)]
+            kept = [v for v in group if self._agrees(v, place, self.widths.get(v.type, 0.0))]
             if not kept:
                 continue
             if len(kept) < len(group):
@@ -274,14 +279,14 @@ class VisualOracle(Component):
         return consistent
 
     @staticmethod
-    def _agrees(view: View, place: tuple[float, float]) -> bool:
+    def _agrees(view: View, place: tuple[float, float], width: float) -> bool:
         """Whether a view's own place (from its box) lies within its error of the object's
-        place: :data:`DISTANCE_ERROR` of its distance, at least :data:`OBJECT_SIZE`. A box
+        place: :data:`DISTANCE_ERROR` of its distance, at least the object's ``width``. A box
         that holds only part of the object (the detector's box of an object cut by the
         frame's edge, or one too close for it) is too short, so it puts the object too far
         along its ray; such crops show a part of a texture blown up, which the judge calls
         bugged (a pillar cut in half looks stretched)."""
-        tolerance = max(DISTANCE_ERROR * view.distance, OBJECT_SIZE)
+        tolerance = max(DISTANCE_ERROR * view.distance, width)
         return math.hypot(view.x - place[0], view.y - place[1]) <= tolerance
 
     def _groups(self, views: list[View]) -> list[list[View]]:

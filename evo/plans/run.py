@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from evo.run.config import ConfigError
+from evo.run.game_facts import GameFacts
 from evo.plans.agent import LogLine, PlanAgent, PlanResult
 from evo.plans.base import ExpectedBug, Navigator, Plan
 from evo.plans.load import check_plan
@@ -38,7 +39,7 @@ def run_plan(plan: Plan, factory: GameFactory, *, log: LogLine | None = None,
     try:
         spec = game.game_spec
         navigator = check_plan(plan, game if navigator is None else navigator, spec, factory.label)
-        oracle = None if plan.bug is None else bug_oracle(plan.bug, spec)
+        oracle = None if plan.bug is None else bug_oracle(plan.bug, spec, GameFacts.of_game(factory.label, spec, game))
         columns = frozenset({EVENTS}) | (frozenset() if oracle is None else oracle.requires)
         first = None if log is None else (lambda i, t, text: log(i, t, text) if i == 0 else None)
         agent = PlanAgent(plan, navigator, spec, copies, first)
@@ -53,12 +54,13 @@ def run_plan(plan: Plan, factory: GameFactory, *, log: LogLine | None = None,
     return result if oracle is None else judge_bug(result, plan.bug, oracle, batch, log)  # type: ignore[arg-type]
 
 
-def bug_oracle(expected: ExpectedBug, spec: GameSpec) -> Any:
-    """The oracle of an exported bug, with the run's settings and calibrated state."""
-    from oracles import build_oracles
+def bug_oracle(expected: ExpectedBug, spec: GameSpec, facts: GameFacts | None = None) -> Any:
+    """The oracle of an exported bug, with the run's settings and calibrated state; ``facts``:
+    the game's (an oracle that reads its scene or ground truth gets them in its context)."""
+    from oracles import Context, build_oracles
 
     try:
-        oracle = build_oracles([(expected.oracle, expected.kwargs)], spec)[0]
+        oracle = build_oracles([(expected.oracle, expected.kwargs)], spec, Context(facts=facts))[0]
     except (KeyError, ValueError) as exc:
         raise ConfigError(f"plan bug: {str(exc).splitlines()[0]}") from None
     if expected.state is not None:

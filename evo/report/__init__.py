@@ -1,6 +1,6 @@
 """Reports of runs: pandas tables (:mod:`evo.report.tables`, with :func:`load_run` for
 notebooks), statistics (:mod:`evo.report.stats`), figures (:mod:`evo.report.plots`,
-:mod:`evo.report.park_map`), HTML pages (:mod:`evo.report.html`), replay videos
+:mod:`evo.report.scene_map`), HTML pages (:mod:`evo.report.html`), replay videos
 (:mod:`evo.report.video`), comparisons over seeds (:mod:`evo.report.compare`) and the studies
 that reproduce a paper's tables (:mod:`evo.report.studies`)."""
 

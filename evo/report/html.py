@@ -18,14 +18,12 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pandas as pd
 
+from evo.report.components import component_runs
 from evo.run import rundir
-from evo.report.park_map import OBJECTS
 from evo.report.tables import RunData, game_facts, summary
 from evo.run.extras import require
 
 RUN_PAGE = "report.html"
-PARK_MAP = "park_map.png"
-"""The park map's file name among the run's figures (:func:`evo.report.park_map.park_map`)."""
 COMPARE_PAGE = "compare.html"
 VIDEOS = "videos"
 
@@ -104,27 +102,24 @@ def _component_tables(run_dir: Path, shown: frozenset[str] = frozenset()) -> lis
     return out
 
 
-def _park(run: RunData, figures: Sequence[Path]) -> dict[str, Any] | None:
-    """The park section: the park map, what was covered, and ``objects.csv`` (the objects
-    oracle's table: seen, tested, reported per object of interest); None for other runs."""
-    path = run.path / f"{OBJECTS}.csv"
-    maps = [p for p in figures if Path(p).name == PARK_MAP]
-    if not path.is_file() or not path.stat().st_size:
-        return None
-    objects = pd.read_csv(path)
-    gens = run.generations
-    covered = gens["preferred_coverage_total"].iloc[-1] if "preferred_coverage_total" in gens and len(gens) else None
-    bugged = objects["bugged"].astype(bool)
-    rule = next((o.get("kwargs") or {} for o in run.config.get("oracles", []) if o["name"] == OBJECTS), {})
-    return {
-        "degrees": f"{float(rule.get('degrees', 'nan')):g}", "radius": f"{float(rule.get('radius', 'nan')):g}",
-        "map": inline_png(maps[0]) if maps else None,
-        "covered": None if covered is None or pd.isna(covered) else f"{float(covered):.1%}",
-        "objects": len(objects), "seen": int(objects["seen"].sum()), "tested": int(objects["tested"].sum()),
-        "bugged": int(bugged.sum()), "bugged_reported": int((objects["reported"] & bugged).sum()),
-        "normal_reported": int((objects["reported"] & ~bugged).sum()),
-        "table": table_html(objects),
-    }
+def _sections(run: RunData, figures: Sequence[Path]) -> list[dict[str, Any]]:
+    """The sections the run's components add (:meth:`oracles.component.Component.report_section`),
+    in the config's order, their figure inlined and their tables rendered."""
+    by_name = {Path(p).name: p for p in figures}
+    out = []
+    for cls, view in component_runs(run, game_facts(run)):
+        section = cls.report_section(view)
+        if section is None:
+            continue
+        tables = [(stem, run.path / f"{stem}.csv") for stem in section.tables]
+        out.append({
+            "anchor": section.anchor, "title": section.title, "text": section.text,
+            "figure": inline_png(by_name[section.figure]) if section.figure in by_name else None,
+            "figure_name": section.figure,
+            "tables": [{"name": stem.replace("_", " "), "file": path.name, "html": table_html(pd.read_csv(path))}
+                       for stem, path in tables if path.is_file() and path.stat().st_size],
+        })
+    return out
 
 
 def make_videos(run: RunData, on_video: Callable[[str], None] | None = None) -> list[Path]:
@@ -148,15 +143,16 @@ def run_page(run: RunData, figures: Sequence[Path], injected: int | None) -> Pat
 
     Args:
         run: The loaded run.
-        figures: PNGs to inline (those of :func:`evo.report.plots.run_figures`); the park map goes
-            in the park section with the objects table.
+        figures: PNGs to inline (those of :func:`evo.report.plots.run_figures`); one that a
+            component's section shows (the scene map, in the objects oracle's) goes there.
         injected: Injected bugs of the game, for the summary's ground-truth rows.
     """
     env = _environment()
     bugs = _bug_rows(run)
-    park = _park(run, figures)
-    if park is not None:  # its own section shows the map and the objects table
-        figures = [p for p in figures if Path(p).name != PARK_MAP]
+    sections = _sections(run, figures)
+    # A figure or a table that a section shows is not shown again.
+    figures = [p for p in figures if Path(p).name not in {s["figure_name"] for s in sections}]
+    shown = frozenset(t["file"] for s in sections for t in s["tables"])
     page = env.get_template("run.html.j2").render(
         title=f"{run.config['name']} (seed {run.config.get('seed', 0)})",
         run_dir=str(run.path),
@@ -165,8 +161,8 @@ def run_page(run: RunData, figures: Sequence[Path], injected: int | None) -> Pat
         figures=[inline_png(p) for p in figures],
         bugs=bugs,
         kinds=sorted({b["kind"] for b in bugs}),
-        tables=_component_tables(run.path, frozenset({f"{OBJECTS}.csv"}) if park else frozenset()),
-        park=park,
+        tables=_component_tables(run.path, shown),
+        sections=sections,
     )
     path = run.path / RUN_PAGE
     path.write_text(page, encoding="utf-8")

@@ -20,9 +20,10 @@ from matplotlib.figure import Figure
 from evo.run.checkpoint import latest_checkpoint, load_checkpoint
 from evo.run.game_facts import GameFacts
 from evo.search.operators import to_minimisation
-from evo.report.park_map import park_map
+from evo.report.scene_map import scene_map
 from evo.report.tables import RunData, found_curve, game_facts
 from objectives import REGISTRY as OBJECTIVES
+from oracles.reporting import SCENE_MAP
 
 KIND_COLOURS = {
     "crash": "tab:red",
@@ -275,15 +276,16 @@ def objectives_per_generation(run: RunData, path: str | Path) -> Path:
 
 def run_figures(run: RunData, folder: str | Path) -> list[Path]:
     """Every figure of one run (``evo report``): bugs over env steps and over seconds,
-    objectives per generation, the coverage map where the run has a checkpoint, and the park
-    map where its game has objects of interest and a preferred area (:mod:`evo.report.park_map`)."""
+    objectives per generation, the coverage map where the run has a checkpoint, and the scene
+    map where its game's scene places objects of interest (:mod:`evo.report.scene_map`), with
+    what the run's components mark on it."""
     folder = Path(folder)
     written = [
         bugs_over([run], "env_steps", folder / "bugs_over_steps.png"),
         bugs_over([run], "wall_s", folder / "bugs_over_seconds.png"),
         objectives_per_generation(run, folder / "objectives.png"),
         coverage_maps([run], folder / "coverage_map.png"),
-        park_map(run, folder / "park_map.png"),
+        scene_map(run, folder / SCENE_MAP),
     ]
     return [p for p in written if p is not None]
 

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
+from evo.report.components import known_report_columns, report_columns
 from evo.run import rundir
 from evo.run.rundir import RunDirError
 from evo.run.game_facts import GameFacts, build_game_facts, read_game_facts
@@ -196,12 +197,6 @@ def found_curve(run: RunData, facts: GameFacts | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["env_steps", "wall_s", "found"])
 
 
-PARK_COLUMNS = ("preferred_coverage_total", "objects_seen", "objects_tested", "objects_reported")
-"""The objects oracle's counts at the end of a run (``generations.csv``), carried into
-``runs.csv`` and ``summary.csv`` when some run has them: PPGTA's preferred-area coverage and
-objects tested, to compare testers of the park."""
-
-
 def run_metrics(run: RunData) -> dict[str, Any]:
     """One row of :func:`runs_table`: what a run found, how fast, and at what cost."""
     facts = game_facts(run)
@@ -236,7 +231,7 @@ def run_metrics(run: RunData) -> dict[str, Any]:
         )
         row[f"steps_to_{suffix}"] = steps
         row[f"seconds_to_{suffix}"] = seconds
-    for column in PARK_COLUMNS:
+    for column in report_columns(run.config):  # what the run's components have carried
         if last is not None and column in run.generations:
             row[column] = float(last[column])
     row["path"] = str(run.path)
@@ -263,10 +258,11 @@ def summarize(runs: pd.DataFrame) -> pd.DataFrame:
     ``bugs_*`` are mean (and sd, min, max) over seeds of the bugs found; ``bugs_<kind>``,
     ``reports``, ``precision``, ``coverage``, ``hypervolume``, ``env_steps`` and ``wall_s``
     are means over seeds; ``steps_to_F`` and ``seconds_to_F`` are means over the seeds that
-    found F% of the injected bugs, and ``reached_F`` says how many did. Runs scored by the
-    objects oracle add the means of :data:`PARK_COLUMNS`.
+    found F% of the injected bugs, and ``reached_F`` says how many did. The columns the runs'
+    components carried (``report_columns``, e.g. the objects oracle's objects tested) add
+    their means.
     """
-    extra = [c for c in PARK_COLUMNS if c in runs]
+    extra = [c for c in runs.columns if c in known_report_columns()]
     rows = []
     for strategy, group in runs.groupby("strategy", sort=False):
         bugs = group["bugs"].astype(float)

@@ -1,11 +1,14 @@
 """Game facts: what reports and plots need to know about a run's game, kept in ``game.json``.
 
 A run writes its game's spec, injected bugs (ground truth, where the game has it), map
-(``render_map()``, where it has one), and objects of interest and preferred area (``oois`` and
-``pathway``, where it has them: the park) into ``game.json`` when it starts, so that ``evo report``
-and ``evo compare`` read them from the run directory and never build a live game: a game
-that is slow to start, needs an engine, or is no longer installed still reports. A run
-directory written before ``game.json`` existed falls back to building its game once.
+(``render_map()``, where it has one) and scene (``scene``, where it has one: objects of
+interest, their types, the camera, the preferred area; :mod:`games.core.scene`) into
+``game.json`` when it starts, so that ``evo report`` and ``evo compare`` read them from the run
+directory and never build a live game: a game that is slow to start, needs an engine, or is
+no longer installed still reports. A run directory written before ``game.json`` existed falls
+back to building its game once; one whose ``game.json`` holds the park's objects of interest
+and preferred area in their first shape (``objects`` with ``bugged``, ``preferred``) reads them
+as its scene (:mod:`evo.run.scene_json`).
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from typing import Any
 
 import numpy as np
 
+from evo.run.scene_json import scene_from_json, scene_to_json
 from games.core.base import GameSpec, InjectedBug
-from games.doom.park.layout import OOI
+from games.core.scene import Scene
 
 GAME = "game.json"
 
@@ -37,10 +41,9 @@ class GameFacts:
         injected: The game's ground truth (``injected_bugs``), empty without it.
         walls: The optional ``render_map()`` of the game: 2-D, 1 = wall, indexed by the
             buckets of the first two state features; None when the game has none.
-        objects: The game's objects of interest (its optional ``oois``: id, type, place,
-            bugged in truth), what PPGTA's objects-tested metric counts; empty without.
-        preferred: The tester's preferred area (the game's optional ``pathway``): 2-D bool,
-            indexed like ``walls``; None when the game has none.
+        scene: The game's optional ``scene`` (:class:`games.core.scene.Scene`: objects of
+            interest, their types, the camera, the preferred area indexed like ``walls``);
+            None when the game has none.
     """
 
     label: str
@@ -48,20 +51,17 @@ class GameFacts:
     has_truth: bool
     injected: tuple[InjectedBug, ...]
     walls: np.ndarray | None
-    objects: tuple[OOI, ...] = ()
-    preferred: np.ndarray | None = None
+    scene: Scene | None = None
 
     @classmethod
     def of_game(cls, label: str, spec: GameSpec, game: Any) -> "GameFacts":
         """Read the facts off a live game (its optional ``match``, ``injected_bugs``,
-        ``render_map``, ``oois`` and ``pathway``, duck-typed as the game contract allows)."""
+        ``render_map`` and ``scene``, duck-typed as the game contract allows)."""
         has_truth = hasattr(game, "match")
         injected = tuple(getattr(game, "injected_bugs", ())) if has_truth else ()
         render_map = getattr(game, "render_map", None)
         walls = np.asarray(render_map()) if callable(render_map) else None
-        pathway = getattr(game, "pathway", None)
-        preferred = None if pathway is None else np.asarray(pathway, dtype=bool)
-        return cls(label, spec, has_truth, injected, walls, tuple(getattr(game, "oois", ())), preferred)
+        return cls(label, spec, has_truth, injected, walls, getattr(game, "scene", None))
 
     def map_cells(self, features: Any) -> np.ndarray:
         """``[..., 2]`` (row, column) on the map of states ``[..., F]``: the buckets of the
@@ -86,8 +86,8 @@ class GameFacts:
 
     def to_json(self) -> dict[str, Any]:
         """``game.json``'s content: label, spec, injected bugs (None without ground truth),
-        map (a nested list, None without one), objects of interest (a list, empty without)
-        and preferred area (a nested list of 0 and 1, None without one)."""
+        map (a nested list, None without one) and scene (:func:`evo.run.scene_json.scene_to_json`,
+        None without one)."""
         return {
             "label": self.label,
             "spec": dataclasses.asdict(self.spec),
@@ -97,13 +97,12 @@ class GameFacts:
                 for b in self.injected
             ] if self.has_truth else None,
             "map": None if self.walls is None else self.walls.tolist(),
-            "objects": [dataclasses.asdict(o) for o in self.objects],
-            "preferred": None if self.preferred is None else self.preferred.astype(np.uint8).tolist(),
+            "scene": None if self.scene is None else scene_to_json(self.scene),
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "GameFacts":
-        """The inverse of :meth:`to_json`."""
+        """The inverse of :meth:`to_json`; a scene in its first shape read too (the module)."""
         names = {f.name for f in dataclasses.fields(GameSpec)}
         spec = GameSpec(**{k: tuple(v) if isinstance(v, list) else v
                            for k, v in data["spec"].items() if k in names})
@@ -114,9 +113,7 @@ class GameFacts:
             for b in bugs or ()
         )
         walls = None if data.get("map") is None else np.asarray(data["map"])
-        objects = tuple(OOI(**o) for o in data.get("objects") or ())
-        preferred = None if data.get("preferred") is None else np.asarray(data["preferred"], dtype=bool)
-        return cls(data["label"], spec, bugs is not None, injected, walls, objects, preferred)
+        return cls(data["label"], spec, bugs is not None, injected, walls, scene_from_json(data))
 
 
 def game_label(game: dict[str, Any]) -> str:

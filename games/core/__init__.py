@@ -3,6 +3,8 @@
 - :mod:`games.core.base`: the game contract (:class:`~games.core.base.VectorGame`,
   :class:`~games.core.base.GameSpec`, :class:`~games.core.base.InjectedBug`) and what a plan
   agent needs from a game (routes, navigators).
+- :mod:`games.core.scene`: what a game's frames show (objects of interest, their types, the
+  camera, the preferred area), for the components that judge what agents saw.
 - :mod:`games.core.record`: the record of play (:class:`~games.core.record.Rollout`,
   :class:`~games.core.record.RolloutBatch`), all that objectives and oracles see.
 - :mod:`games.core.scalar_env`: the scalar ``gymnasium.Env`` derived from a vector game.

@@ -313,10 +313,12 @@ class Game(Protocol):
     - ``render_map() -> np.ndarray``: the level from above for the coverage maps of
       ``evo report`` and ``evo compare``, 2-D, 1 = wall, indexed by the buckets of the first
       two state features (at ``GameSpec.feature_bins``).
-    - ``oois`` (objects of interest, :class:`games.doom.park.layout.OOI` records: id, type, map
-      place, bugged) and ``pathway`` (the tester's preferred area, 2-D bool indexed like
-      ``render_map``): ground truth for PPGTA's metrics (objects tested, preferred area
-      covered), kept in ``game.json`` and read by the objects oracle.
+    - ``scene``: a :class:`games.core.scene.Scene`, what the game's frames show: its objects of
+      interest (id, type, place), their types (name, height, width, in a detector's order),
+      its camera (field of view, pixel aspect, frame size) and the tester's preferred area
+      (2-D bool indexed like ``render_map``). Kept in ``game.json`` and handed to the
+      components that read it (the visual and objects oracles, the scene map of ``evo
+      report``). No ground truth: an injected bug is on the object it is located at.
     """
 
     def state_features(self, obs: np.ndarray, info: dict[str, Any]) -> np.ndarray:

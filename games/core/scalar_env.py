@@ -82,7 +82,7 @@ class VectorEnv(gym.Env):
     last step is :attr:`last_frame_ms`; an engine that plays the scalar form times ``step``.
 
     What the vector game offers beyond the protocol is offered here too, where it has it:
-    ``injected_bugs``, ``match`` and ``render_map``.
+    ``injected_bugs``, ``match``, ``render_map`` and ``scene``.
 
     Args:
         game: A single-copy vector game (``num_envs == 1``); this env owns and closes it.
@@ -117,7 +117,7 @@ class VectorEnv(gym.Env):
             low, high, shape=spec.obs_shape, dtype=np.float32
         )
         self.action_space = gym.spaces.Discrete(spec.n_actions)
-        for name in ("injected_bugs", "match", "render_map"):
+        for name in ("injected_bugs", "match", "render_map", "scene"):
             if hasattr(game, name):
                 setattr(self, name, getattr(game, name))
         self._features = np.zeros(spec.n_features, dtype=np.float64)

@@ -41,8 +41,12 @@ def test_a_tiny_search_on_the_park_runs_end_to_end(tmp_path: Path) -> None:
     assert (run.generations["coverage_max"] > 1).all()  # the policies walked
     facts = json.loads((tmp_path / "run" / "game.json").read_text())
     assert facts["spec"]["obs_shape"] == [3, 120, 160]
-    assert len(facts["map"]) == 32 and len(facts["preferred"]) == 32
-    bugged = [o["id"] for o in facts["objects"] if o["bugged"]]
+    scene = facts["scene"]  # what the frames show: no ground truth
+    assert len(facts["map"]) == 32 and len(scene["preferred"]) == 32 and len(scene["objects"]) == 16
+    assert scene["camera"]["frame_size"] == [160, 120] and [t["name"] for t in scene["types"]] == [
+        "barrel", "pillar", "stump", "lamp"]
+    bugged = [o["id"] for o in scene["objects"]
+              if any(b["location"][:2] == [o["x"], o["y"]] for b in facts["injected_bugs"])]
     assert [b["id"] for b in facts["injected_bugs"]] == bugged and len(bugged) == 8
     assert {b["kind"] for b in facts["injected_bugs"]} == {"visual"}
     # What a tester reads: every object, seen by a walk of 200 steps, none circled yet.

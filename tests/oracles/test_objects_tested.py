@@ -14,9 +14,9 @@ import yaml
 from evo.run.built import Built
 from evo.run.config import ConfigError, load_experiment
 from evo.run.game_facts import GameFacts
-from games.core.base import GameSpec
-from games.doom.park.layout import OOI
+from games.core.base import GameSpec, InjectedBug
 from games.core.record import Rollout, RolloutBatch
+from games.core.scene import Scene, SceneObject
 from oracles import build_oracles
 from oracles.archive import ArchivedBug
 from oracles.base import Bug
@@ -26,18 +26,21 @@ from oracles.objects_tested import OBJECT_COLUMNS
 SPEC = GameSpec(obs_shape=(3, 8, 8), n_actions=9, feature_names=("x", "y", "angle"),
                 feature_low=(0.0, 0.0, 0.0), feature_high=(2048.0, 2048.0, 360.0),
                 feature_bins=(32, 32, 8), max_steps=500, obs_dtype="uint8")
-BARREL = OOI(0, "barrel", 1024.0, 1024.0, True, "lowres")
-LAMP = OOI(1, "lamp", 320.0, 320.0, False, "")
+BARREL = SceneObject(0, "barrel", 1024.0, 1024.0)
+LAMP = SceneObject(1, "lamp", 320.0, 320.0)
 PREFERRED = np.zeros((32, 32), dtype=bool)
 PREFERRED[:, 2] = True  # a pathway along y = 128..192: 32 cells
-FACTS = GameFacts("park", SPEC, True, (), None, (BARREL, LAMP), PREFERRED)
+TRUTH = (InjectedBug(0, "visual", (1024.0, 1024.0, 0.0), "barrel with a lowres texture"),)
+"""The barrel is bugged: its injected bug is located at it."""
+FACTS = GameFacts("park", SPEC, True, TRUTH, None, Scene(objects=(BARREL, LAMP), preferred=PREFERRED,
+                                                        match_radius=128.0))
 
 
 def oracle(**kwargs: object):
     return build_oracles([("objects", kwargs)], SPEC, Context(seed=0, facts=FACTS))[0]
 
 
-def circling(ooi: OOI, degrees: float, radius: float = 200.0, start: float = 0.0,
+def circling(ooi: SceneObject, degrees: float, radius: float = 200.0, start: float = 0.0,
              in_view: bool = True) -> Rollout:
     """An episode that walks round ``ooi`` from bearing ``start`` through ``degrees``, 10
     degrees a step, looking at it (in view) all the way."""
@@ -138,6 +141,8 @@ def test_the_table_has_its_columns_and_the_state_survives_a_checkpoint() -> None
     o.update(batch)
     o.found([visual(1024.0, 1024.0, "barrel", 0, 0)])
     assert list(o.tables()["objects"].columns) == OBJECT_COLUMNS
+    assert [(r["bugged"], r["bug"]) for r in table(o).values()] == [
+        (True, "barrel with a lowres texture"), (False, "")]  # ground truth: the injected bug on it
     again = oracle()
     again.load_state_dict(yaml.safe_load(yaml.safe_dump(o.state_dict())))  # plain data only
     assert again.tables()["objects"].equals(o.tables()["objects"])

@@ -20,7 +20,9 @@ from games.vision.park_walks import Walk, circle_walk  # noqa: E402
 from games.vision.texture import crop, judgeable  # noqa: E402
 from oracles import build_oracles  # noqa: E402
 from oracles.component import Context  # noqa: E402
-from oracles.visual import OBJECT_HEIGHTS, place_of  # noqa: E402
+from oracles.visual import place_of  # noqa: E402
+from evo.run.game_facts import GameFacts  # noqa: E402
+from games.doom.park.scene import OBJECT_HEIGHTS, park_camera  # noqa: E402
 
 TYPES = [t.name for t in OOI_TYPES]
 BUGGED, NORMAL = 1, 3
@@ -54,6 +56,11 @@ def park() -> tuple[DoomParkVector, RolloutBatch, list[Walk]]:
     return game, RolloutBatch.from_rollouts([r for r, _ in played]), [w for _, w in played]
 
 
+def _context(game: DoomParkVector, **kwargs) -> Context:
+    """A context whose facts are the park's (the oracle reads its scene: camera and types)."""
+    return Context(facts=GameFacts.of_game("doom_park", game.game_spec, game), **kwargs)
+
+
 def _near(bugs, ooi) -> list:
     return [b for b in bugs if b.data["type"] == ooi.type
             and math.hypot(b.data["x"] - ooi.x, b.data["y"] - ooi.y) <= 128]
@@ -61,7 +68,7 @@ def _near(bugs, ooi) -> list:
 
 def test_a_bugged_object_is_reported_and_placed_a_normal_one_is_not(park, tmp_path) -> None:
     game, batch, _ = park
-    (oracle,) = build_oracles([("visual", {})], game.game_spec, Context(run_dir=tmp_path))
+    (oracle,) = build_oracles([("visual", {})], game.game_spec, _context(game, run_dir=tmp_path))
     assert oracle.requires == frozenset({"info.detections"})
     bugs = oracle.check(batch)
     bugged, normal = game.oois[BUGGED], game.oois[NORMAL]
@@ -80,7 +87,7 @@ def test_a_bugged_object_is_reported_and_placed_a_normal_one_is_not(park, tmp_pa
     again = _near(oracle.check(batch[:1]), bugged)
     assert again[0].signature == bug.signature and again[0].data["crops"] == bug.data["crops"]
     state = oracle.state_dict()
-    (fresh,) = build_oracles([("visual", {})], game.game_spec, Context())
+    (fresh,) = build_oracles([("visual", {})], game.game_spec, _context(game))
     fresh.load_state_dict(state)
     replayed = _near(fresh.check(batch[:1]), bugged)
     assert replayed[0].signature == bug.signature and replayed[0].data["crops"] == []
@@ -93,7 +100,7 @@ def test_views_are_placed_within_128_units_of_their_object(park) -> None:
         for features, visible in zip(walk.features, walk.visible):
             for v in visible:
                 if v.ooi >= 0 and judgeable(v.box, (120, 160)):
-                    x, y, _, _ = place_of(v.box, features, OBJECT_HEIGHTS[v.type], 160)
+                    x, y, _, _ = place_of(v.box, features, OBJECT_HEIGHTS[v.type], 160, park_camera())
                     errors[v.type].append(math.hypot(x - game.oois[v.ooi].x, y - game.oois[v.ooi].y))
     for name, errs in errors.items():
         assert len(errs) > 10, name
@@ -108,7 +115,7 @@ def test_a_second_report_of_an_object_a_little_off_is_the_same_bug(park) -> None
     bugged = game.oois[BUGGED]
     signatures = []
     for offset in (140.0, 200.0):
-        (oracle,) = build_oracles([("visual", {})], game.game_spec, Context())
+        (oracle,) = build_oracles([("visual", {})], game.game_spec, _context(game))
         oracle.load_state_dict({"reported": [[bugged.type, bugged.x + offset, bugged.y, "visual:earlier"]]})
         signatures.append({b.signature for b in oracle.check(batch[:1]) if b.data["type"] == bugged.type})
     assert signatures[0] == {"visual:earlier"}

@@ -30,7 +30,10 @@ from games.doom.park.layout import OOI_TYPES  # noqa: E402
 from games.core.record import Rollout, RolloutBatch  # noqa: E402
 from games.vision.base import DETECTIONS_KEY, Detections  # noqa: E402
 from oracles.component import Context  # noqa: E402
-from oracles.visual import OBJECT_HEIGHTS, PIXEL_ASPECT, VisualConfig, VisualOracle  # noqa: E402
+from oracles.visual import VisualConfig, VisualOracle  # noqa: E402
+from evo.run.game_facts import GameFacts  # noqa: E402
+from games.core.scene import Scene  # noqa: E402
+from games.doom.park.scene import OBJECT_HEIGHTS, OBJECT_TYPES, PIXEL_ASPECT, park_camera  # noqa: E402
 
 TYPES = [t.name for t in OOI_TYPES]
 FOCAL = 80.0
@@ -88,9 +91,10 @@ def around(target: tuple[float, float], radius: float, n: int, start: float = 0.
 def oracle_factory():
     spec = GameSpec((3, 120, 160), 9, ("x", "y", "angle"), (0.0, 0.0, 0.0), (2048.0, 2048.0, 360.0),
                     (32, 32, 8), 1000)
+    facts = GameFacts("park", spec, False, (), None, Scene(OBJECT_TYPES, camera=park_camera()))
 
     def make() -> VisualOracle:
-        oracle = VisualOracle(spec, VisualConfig(), Context())
+        oracle = VisualOracle(spec, VisualConfig(), Context(facts=facts))
         oracle.judge = PaintJudge()
         return oracle
     return make

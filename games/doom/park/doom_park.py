@@ -29,7 +29,9 @@ actors' class names never leave this module. Ground truth, for scoring only: ``o
 (id, type, place, bugged, bug kind), ``pathway`` (the preferred area's cells), the game
 contract's ``injected_bugs`` and ``match`` (:mod:`games.doom.park.truth`: one visual bug per bugged
 OOI), and ``VecStep.info["visible"]`` (per copy, the ids of the OOIs in view after the step):
-what scoring oracles read (:mod:`oracles.objects_tested`); a pixel policy never does.
+what scoring oracles read (:mod:`oracles.objects_tested`); a pixel policy never does. What
+the frames show, for the oracles that judge them, is the contract's ``scene``
+(:mod:`games.doom.park.scene`: OOI places and types, the camera, the pathways).
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from games.doom.engine import DoomSettings, EngineView, check_settings, new_engi
 from games.adapter.vector_game import game_error
 from games.doom.park.layout import BUG_KINDS, CELL, OOI, OOI_TYPES, PRESETS, ParkLayout, park_layout
 from games.doom.park.navigation import ParkNavigator
+from games.doom.park.scene import park_scene
 from games.doom.park.truth import injected_bugs, match
 from games.doom.park.wad import MAP_NAME, bugged_actor, park_wad_path
 from games.core.scalar_env import VectorEnv
@@ -217,6 +220,8 @@ class DoomParkVector:
         layout: The park (ground truth included: read it only to score a run).
         oois: The OOIs, with which are bugged and how (ground truth).
         pathway: ``[cells_x, cells_y]`` bool, the pathway cells (ground truth).
+        scene: The game contract's scene (:func:`games.doom.park.scene.park_scene`): the
+            OOIs' places and types, ViZDoom's camera, the pathways; nothing of which is bugged.
         visible: Per copy, the OOIs in its last frame (empty with ``labels=False``).
         injected_bugs: One visual bug per bugged OOI (ground truth, :mod:`games.doom.park.truth`).
         action_names, actor_names, actor_types, categories, removal_events, idle_action, route,
@@ -246,6 +251,8 @@ class DoomParkVector:
         self.game_spec = park_spec(self.layout, self.settings.resolution, self.settings.max_steps)
         self.oois: tuple[OOI, ...] = self.layout.oois
         self.pathway: np.ndarray = self.layout.pathway
+        _, height, width = self.game_spec.obs_shape
+        self.scene = park_scene(self.layout, (width, height))
         self.injected_bugs = injected_bugs(self.oois)
         nav = ParkNavigator(self.layout, ACTIONS)
         self.action_names, self.actor_names, self.actor_types = nav.action_names, nav.actor_names, nav.actor_types
