@@ -24,29 +24,34 @@ class Objective(Protocol):
     Every built objective derives from :class:`oracles.component.Component`, whose hooks
     the loop calls on all of them: ``calibrate``, ``update(all_rollouts)`` (once per
     generation after scoring: archives, baselines), ``state_dict`` / ``load_state_dict``
-    (JSON types and tensors) and ``tables``.
-
-    Optional, duck-typed: ``step_rewards(rollout) -> np.ndarray``, the ``[T]`` dense reward
-    that RL fine-tuning uses for this objective, larger is better whatever the sense; and
-    ``rescores_parents = True`` for an objective whose scores drift as it learns (RND
-    novelty): the loop then has the surviving parents play again beside each generation's
-    children, so that selection compares scores made by the same model (their steps count).
+    (JSON types and tensors) and ``tables``. Component also gives the objective's own
+    hooks below their defaults; an objective overrides those it needs.
     """
 
     name: str
     sense: Literal["max", "min"]
+    rescores_parents: bool
+    """True for an objective whose scores drift as it learns (RND novelty): the loop then has
+    the surviving parents play again beside each generation's children, so that selection
+    compares scores made by the same model (their steps count). Default False."""
+    ranks_players: bool
+    """True for the objective a study of a finished run's players (``evo evaluate --select
+    best``) ranks the final policies by when told none (fps_drop: RELINE evaluates the agent
+    trained to find slow frames); without one, the run's first objective. Default False."""
 
     def score(self, rollouts: RolloutBatch) -> float:
         """One number for the policy that played ``rollouts`` (all its episodes)."""
         ...
 
+    def step_rewards(self, rollout: Rollout) -> np.ndarray:
+        """The ``[T]`` dense reward RL fine-tuning uses for this objective, larger is better
+        whatever the sense. Default zeros: fine-tuning ignores an objective without one."""
+        ...
+
 
 def step_rewards(objective: Objective, rollout: Rollout) -> np.ndarray:
-    """The objective's dense reward for ``rollout``, or zeros if it has none."""
-    fn = getattr(objective, "step_rewards", None)
-    if fn is None:
-        return np.zeros(rollout.length, dtype=np.float64)
-    return np.asarray(fn(rollout), dtype=np.float64)
+    """The objective's dense reward for ``rollout`` in float64, as fine-tuning sums it."""
+    return np.asarray(objective.step_rewards(rollout), dtype=np.float64)
 
 
 class ObjectiveConfig(BaseModel):

@@ -128,6 +128,9 @@ class FpsDrop(Component):
 
     name = "fps_drop"
     sense: Literal["max", "min"] = "max"
+    ranks_players = True
+    """RELINE evaluates the agent trained to find slow frames: a study of trained players
+    ranks a run's final policies by this objective unless told another."""
 
     def __init__(self, spec: GameSpec, config: FpsDropConfig, context: Context) -> None:
         n = spec.n_features

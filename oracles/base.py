@@ -86,6 +86,12 @@ class Oracle(Protocol):
     """
 
     name: str
+    statistical: bool
+    """True for an oracle that judges across visits (the performance oracle: a place most of
+    whose visits were slow), so that one replay proves nothing: a replay of its bug is played,
+    one script at a time, in as many copies as one worker of the run stepped at once (at least
+    the replay's repeats), its frames measured under the run's load (:mod:`evo.bugs.reproduce`).
+    Default False (:class:`oracles.component.Component`): the replay's repeats."""
 
     def check(self, rollouts: RolloutBatch) -> list[Bug]:
         """Bugs shown by these rollouts (duplicates allowed; the archive dedups)."""

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
-from games.core.record import OPTIONAL_COLUMNS, RolloutBatch, unknown_columns
+from games.core.record import OPTIONAL_COLUMNS, Rollout, RolloutBatch, unknown_columns
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -129,9 +129,25 @@ class Component:
     ``requires`` names the optional record columns the component reads
     (:data:`games.core.record.OPTIONAL_COLUMNS`: ``obs``, ``probs``, ``info.<name>``); play records them only
     when some component requires them, so an unused column costs nothing.
+
+    Hooks of one section, declared by its contract and defaulted here so that every component
+    has them: an objective's ``step_rewards``, ``rescores_parents`` and ``ranks_players``
+    (:class:`objectives.base.Objective`), an oracle's ``statistical``
+    (:class:`oracles.base.Oracle`).
     """
 
     requires: frozenset[str] = frozenset()
+
+    rescores_parents: bool = False
+    """Default of :attr:`objectives.base.Objective.rescores_parents`: scores that do not drift."""
+    ranks_players: bool = False
+    """Default of :attr:`objectives.base.Objective.ranks_players`."""
+    statistical: bool = False
+    """Default of :attr:`oracles.base.Oracle.statistical`: one replay can show the bug."""
+
+    def step_rewards(self, rollout: Rollout) -> np.ndarray:
+        """Default of :meth:`objectives.base.Objective.step_rewards`: zeros, no dense reward."""
+        return np.zeros(rollout.length, dtype=np.float64)
 
     def calibrate(self, rollouts: RolloutBatch) -> None:
         """Set thresholds from the warm-up rollouts; nothing to set by default."""

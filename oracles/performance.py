@@ -129,6 +129,8 @@ class PerformanceOracle(Component):
     """Reports each point once when most of its visits so far rendered slowly."""
 
     name = "performance"
+    statistical = True
+    """A point is reported when most of its visits were slow: its replay needs many copies."""
 
     def __init__(self, spec: GameSpec, config: PerformanceConfig, context: Context) -> None:
         if config.bins is not None and len(config.bins) != spec.n_features:

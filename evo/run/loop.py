@@ -228,7 +228,7 @@ class Search:
             genomes = self._finetune(genomes, ids)
         else:  # fresh agents every generation (random testing)
             genomes, ids = self.built.agents.init_genomes(s.offspring, self.rng_init), self._new_ids(s.offspring)
-        if any(getattr(o, "rescores_parents", False) for o in self.built.objectives):
+        if any(o.rescores_parents for o in self.built.objectives):
             # Scores that drift as the objective learns: parents play again beside the children.
             both = self._score(np.concatenate([pop.genomes, genomes]), np.concatenate([pop.ids, ids]))
         else:

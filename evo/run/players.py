@@ -66,7 +66,7 @@ def pick(built: Built, F: np.ndarray, select: str, objective: str | None) -> np.
         from evo.search.operators import to_minimisation
 
         return np.sort(NonDominatedSorting().do(to_minimisation(F, senses), only_non_dominated_front=True))
-    name = objective or ("fps_drop" if "fps_drop" in names else names[0])
+    name = objective or next((o.name for o in built.objectives if o.ranks_players), names[0])
     if name not in names:
         raise EvaluationError(f"--objective {name!r} is not an objective of this run ({', '.join(names)})")
     k = names.index(name)

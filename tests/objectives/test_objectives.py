@@ -14,7 +14,7 @@ from games.core.record import Rollout
 from objectives import REGISTRY, Objective, build_objectives, step_rewards
 from objectives.coverage import Coverage, CoverageConfig, CoverageTracker, resolve_bins
 from objectives.winning import Winning, WinningConfig
-from oracles.component import Context
+from oracles.component import Component, Context
 from games.core.record import RolloutBatch
 
 # A 4 x 4 grid over [0, 4) x [0, 4): one bucket per unit cell.
@@ -116,16 +116,26 @@ def test_coverage_step_rewards_follow_the_configured_intervals() -> None:
     np.testing.assert_array_equal(step_rewards(coverage(2), ep), [0.0, 1.0, 0.0])
 
 
+class Terse(Component):
+    """An objective that declares only what it must: its hooks keep their defaults."""
+
+    name = "terse"
+    sense = "min"
+
+    def score(self, rollouts: Sequence[Rollout]) -> float:
+        return 0.0
+
+
 def test_step_rewards_of_an_objective_without_dense_reward_are_zeros() -> None:
-    class Terse:
-        name = "terse"
-        sense = "min"
-
-        def score(self, rollouts: Sequence[Rollout]) -> float:
-            return 0.0
-
     assert isinstance(Terse(), Objective)
     np.testing.assert_array_equal(step_rewards(Terse(), WALK), np.zeros(WALK.length))
+
+
+def test_an_objective_that_declares_no_hooks_gets_the_contracts_defaults() -> None:
+    terse = Terse()
+    assert terse.rescores_parents is False and terse.ranks_players is False
+    assert [o.name for o in build_objectives([("novelty", {}), ("fps_drop", {})], SPEC)
+            if o.rescores_parents or o.ranks_players] == ["novelty", "fps_drop"]
 
 
 def test_coverage_tracker_accumulates_across_generations() -> None:
