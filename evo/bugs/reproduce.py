@@ -12,16 +12,16 @@ measured under the run's load and against the run's threshold.
 
 from __future__ import annotations
 
-from dataclasses import replace
+import json
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from evo.run import rundir
 from evo.search.agents.script import ScriptAgent
 from evo.run.built import Built
 from evo.run.checkpoint import latest_checkpoint, load_checkpoint
 from evo.run.config import load_experiment
-from evo.bugs.replay import find_bug, run_batch
 from evo.search.play import play
 from games.core.base import VectorGame
 from games.core.record import RolloutBatch
@@ -29,6 +29,44 @@ from oracles.base import Bug
 
 MAX_COPIES = 256
 """Most copies of the game one play steps at once."""
+
+
+def find_bug(run_dir: Path, bug_id: int) -> dict[str, Any]:
+    """The ``bugs.jsonl`` record with this id.
+
+    Raises:
+        KeyError: no bug has that id.
+    """
+    path = run_dir / rundir.BUGS
+    if not path.exists():
+        raise FileNotFoundError(f"{run_dir}: no {rundir.BUGS}")
+    data = path.read_bytes()
+    complete = data[: data.rfind(b"\n") + 1].decode("utf-8", errors="replace")  # a line cut short: unread
+    for number, line in enumerate(complete.splitlines(), 1):
+        if line.strip():
+            try:
+                record = json.loads(line)
+                if int(record["id"]) == bug_id:
+                    return record
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+                raise rundir.RunDirError(f"{path}: line {number} is not a bug record") from None
+    raise KeyError(f"{run_dir}: no bug with id {bug_id} in {rundir.BUGS}")
+
+
+def run_batch(exp: Any) -> int:
+    """Copies one worker of the run stepped at once: the larger of the population's and the
+    offspring's episodes, cut into the run's chunks."""
+    episodes = max(exp.search.population, exp.search.offspring) * exp.search.episodes
+    parts = 1 if exp.parallel.backend == "serial" else exp.parallel.n_jobs
+    return -(-episodes // parts)
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A script played in its copies and judged: the bug's reports and the episodes."""
+
+    bugs: list[Bug]
+    episodes: RolloutBatch
 
 
 class Reproducer:
@@ -75,9 +113,18 @@ class Reproducer:
             KeyError: no such bug, or its oracle is not in the run's config.
         """
         record = find_bug(self.run_dir, bug_id)
-        if record["oracle"] not in self._names:
-            raise KeyError(f"bug {bug_id} came from oracle {record['oracle']!r}, not in the run's config")
+        self._index(record)
         return record
+
+    def _index(self, record: Mapping[str, Any]) -> int:
+        """Where the record's oracle is in the run's config.
+
+        Raises:
+            KeyError: the record's oracle is not in the run's config.
+        """
+        if record["oracle"] not in self._names:
+            raise KeyError(f"bug {int(record['id'])} came from oracle {record['oracle']!r}, not in the run's config")
+        return self._names.index(record["oracle"])
 
     def oracle(self, record: Mapping[str, Any]) -> Any:
         """The record's oracle, with the state it had at the end of the run (what a bug
@@ -86,7 +133,7 @@ class Reproducer:
 
     def _oracle(self, record: Mapping[str, Any]) -> Any:
         """The record's oracle, with the state it had at the end of the run."""
-        k = self._names.index(record["oracle"])
+        k = self._index(record)
         oracle = self.built.oracles[k]
         if k not in self._loaded and self._states[k] is not None:
             oracle.load_state_dict(self._states[k])
@@ -111,18 +158,35 @@ class Reproducer:
         return result.rollouts
 
     def copies(self, record: Mapping[str, Any]) -> int:
-        """Copies each script of this bug is played in."""
-        return max(self.repeats, self._run_batch) if record["kind"] == "performance" else self.repeats
+        """Copies each script of this bug is played in: a statistical oracle's
+        (:attr:`oracles.base.Oracle.statistical`) as many as one worker stepped in the run."""
+        return max(self.repeats, self._run_batch) if self._statistical(record) else self.repeats
+
+    def _statistical(self, record: Mapping[str, Any]) -> bool:
+        return bool(self.built.oracles[self._index(record)].statistical)
 
     def found(self, record: Mapping[str, Any], scripts: Sequence[Sequence[int]]) -> list[list[Bug]]:
         """For each script, the reports of the bug that its copies gave (empty: none)."""
-        oracle, repeats = self._oracle(record), self.copies(record)
-        statistical = record["kind"] == "performance"
         out: list[list[Bug]] = [[] for _ in scripts]
+        for i, replayed in self._judged(record, scripts):
+            out[i] = replayed.bugs
+        return out
+
+    def replay(self, record: Mapping[str, Any]) -> Replayed:
+        """The bug's own actions played in :meth:`copies` copies, and what its oracle saw."""
+        actions = [int(a) for a in record["actions"]]
+        judged = dict(self._judged(record, [actions]))
+        return judged.get(0, Replayed([], RolloutBatch.from_rollouts([])))
+
+    def _judged(self, record: Mapping[str, Any],
+                scripts: Sequence[Sequence[int]]) -> Iterator[tuple[int, Replayed]]:
+        """Each script (its index) with its copies' reports of the bug; empty scripts are
+        played by no copy (no step, no bug)."""
+        oracle, repeats = self._oracle(record), self.copies(record)
         by_length: dict[int, list[int]] = {}
         for i, script in enumerate(scripts):
             by_length.setdefault(len(script), []).append(i)
-        per_play = 1 if statistical else max(1, MAX_COPIES // repeats)
+        per_play = 1 if self._statistical(record) else max(1, MAX_COPIES // repeats)
         for length, rows in sorted(by_length.items()):
             if length == 0:
                 continue  # no step, no bug
@@ -130,10 +194,10 @@ class Reproducer:
                 chunk = rows[start : start + per_play]
                 batch = self._play(record, [list(scripts[i]) for i in chunk for _ in range(repeats)])
                 for j, i in enumerate(chunk):
+                    mine = batch[j * repeats : (j + 1) * repeats]
                     oracle.forget_visits()  # each script judged on its own evidence
-                    bugs = oracle.check(batch[j * repeats : (j + 1) * repeats])
-                    out[i] = [b for b in bugs if b.signature == record["signature"]]
-        return out
+                    bugs = [b for b in oracle.check(mine) if b.signature == record["signature"]]
+                    yield i, Replayed(bugs, mine)
 
     def reproduces(self, record: Mapping[str, Any], scripts: Sequence[Sequence[int]]) -> list[bool]:
         """For each script, whether the bug showed in any of its copies."""

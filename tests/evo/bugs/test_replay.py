@@ -1,11 +1,18 @@
-"""Replays of performance bugs run under the run's load: as many copies as one worker stepped."""
+"""Replays of statistical oracles' bugs run under the run's load: as many copies as one worker stepped."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from evo.bugs.replay import replay, run_batch
 from evo.run.config import parse_experiment
-from evo.bugs.replay import run_batch
+from evo.run.loop import Search
+from games.core.record import RolloutBatch
+from oracles.base import REGISTRY, Bug, OracleConfig
+from oracles.component import Component
 
 
 def test_run_batch_is_the_copies_one_worker_stepped(tiny_config: dict[str, Any]) -> None:
@@ -14,3 +21,33 @@ def test_run_batch_is_the_copies_one_worker_stepped(tiny_config: dict[str, Any])
     tiny_config["parallel"] = {"backend": "loky", "n_jobs": 5}
     tiny_config["search"]["offspring"] = 9
     assert run_batch(parse_experiment(tiny_config)) == 4  # 18 episodes in 5 chunks: 4, 4, 4, 3, 3
+
+
+class Crowd(Component):
+    """An oracle that sees its bug only in a batch of at least 12 episodes (the tiny run's
+    generation: 6 policies, 2 episodes each), whatever the bug's kind."""
+
+    name = "crowd"
+
+    def __init__(self, spec: Any, config: Any, context: Any) -> None:
+        pass
+
+    def check(self, rollouts: RolloutBatch) -> list[Bug]:
+        if len(rollouts) < 12:
+            return []
+        return [Bug.at_step(rollouts[0], 0, kind="logic", oracle=self.name, signature="crowd", message="crowded")]
+
+
+class StatisticalCrowd(Crowd):
+    statistical = True
+
+
+@pytest.mark.parametrize(("oracle", "reproduced"), [(StatisticalCrowd, True), (Crowd, False)])
+def test_a_custom_oracle_declared_statistical_is_replayed_in_the_runs_copies(
+    tiny_config: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oracle: type, reproduced: bool,
+) -> None:
+    monkeypatch.setitem(REGISTRY, "crowd", (OracleConfig, oracle))
+    tiny_config.update(oracles=[{"name": "crowd"}], budget={"generations": 1}, finetune={"algorithm": "none"})
+    Search(parse_experiment(tiny_config), tmp_path / "run").run()
+    result = replay(tmp_path / "run", 0)  # 3 repeats asked; a statistical oracle's bug gets 12
+    assert result.reproduced is reproduced, result.message
