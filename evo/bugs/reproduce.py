@@ -12,6 +12,7 @@ measured under the run's load and against the run's threshold.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -86,22 +87,25 @@ class Reproducer:
                  game_kwargs: Mapping[str, Any] | None = None) -> None:
         self.run_dir = Path(run_dir)
         exp = load_experiment(self.run_dir / rundir.CONFIG)
-        self.built = Built.from_experiment(exp, cells_from=self.run_dir)
         self._games: dict[int, VectorGame] = {}
-        if game_kwargs:
-            factory = self.built.factory
-            kwargs = {**dict(factory.kwargs), **dict(game_kwargs)}
-            self.built.factory = replace(factory, kwargs=tuple(sorted(kwargs.items())))
-            try:
-                self.built.factory.validate()
-            except Exception as exc:
-                self.close()
-                raise ValueError(str(exc)) from exc
-        self._names = [o.name for o in exp.oracles]
-        self._states: list[Any] = [None] * len(self._names)
-        ckpt = latest_checkpoint(self.run_dir)
-        if ckpt is not None:
-            self._states = list(load_checkpoint(ckpt).meta["oracles"])
+        built = Built.from_experiment(exp, cells_from=self.run_dir)
+        with contextlib.ExitStack() as failing:  # closed here unless this reproducer is made
+            failing.enter_context(built)
+            if game_kwargs:
+                kwargs = {**dict(built.factory.kwargs), **dict(game_kwargs)}
+                built = replace(built, factory=replace(built.factory, kwargs=tuple(sorted(kwargs.items()))))
+                try:
+                    built.factory.validate()
+                except Exception as exc:
+                    raise ValueError(str(exc)) from exc
+            self._names = [o.name for o in exp.oracles]
+            self._states: list[Any] = [None] * len(self._names)
+            ckpt = latest_checkpoint(self.run_dir)
+            if ckpt is not None:
+                self._states = list(load_checkpoint(ckpt).meta["oracles"])
+            failing.pop_all()
+        self.built = built
+        """The run's game and components, this reproducer's to close."""
         self._loaded: set[int] = set()
         self.repeats = repeats
         self._run_batch = run_batch(exp)

@@ -9,7 +9,7 @@ import os
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -18,13 +18,16 @@ from evo.run.config import ConfigError, Experiment, PolicyConfig, game_factory
 from evo.run.game_facts import GameFacts, game_label, read_game_facts
 from evo.search.probe import learn_cells, play_probe
 from evo.search.policy import PolicySpec
-from games.core.base import GameSpec, GameSpecError
+from games.core.base import GameSpec, GameSpecError, InjectedBug
 from games.adapter.game_copy import close_env
 from games.core.process_tree import CopyProcesses
 from games.core.record import RolloutBatch, info_keys
-from objectives import build_objectives
-from oracles import build_oracles
+from objectives import Objective, build_objectives
+from oracles import Oracle, build_oracles
 from oracles.component import Component, Context
+
+if TYPE_CHECKING:
+    from games.registry import GameFactory
 
 
 def build_policy_spec(policy: PolicyConfig, spec: GameSpec) -> PolicySpec:
@@ -55,7 +58,7 @@ GAME_REFUSALS = (ValueError, TypeError, KeyError, IndexError, OverflowError)
 """What a game's constructor raises for kwargs it cannot take (a preset it lacks, a negative seed)."""
 
 
-def _game_spec(factory: Any) -> GameSpec:
+def _game_spec(factory: GameFactory) -> GameSpec:
     """The game's spec, read from a copy of it; a copy the game's own constructor refuses to
     make is one line naming ``game.kwargs``, not a traceback."""
     try:
@@ -67,7 +70,7 @@ def _game_spec(factory: Any) -> GameSpec:
         raise ConfigError(f"game.kwargs: {factory.label} cannot be made with {dict(factory.kwargs)}: {why}") from None
 
 
-def _components(exp: Experiment, spec: GameSpec, context: Context) -> tuple[list[Any], list[Any]]:
+def _components(exp: Experiment, spec: GameSpec, context: Context) -> tuple[list[Objective], list[Oracle]]:
     """The experiment's objectives and oracles on a game of ``spec``."""
     try:
         return (build_objectives([(o.name, o.kwargs) for o in exp.objectives], spec, context),
@@ -76,8 +79,8 @@ def _components(exp: Experiment, spec: GameSpec, context: Context) -> tuple[list
         raise ConfigError(str(exc)) from None
 
 
-def _learn_cells(exp: Experiment, factory: Any, spec: GameSpec, run_dir: Path | None,
-                 columns: frozenset[str]) -> tuple[Any, GameSpec, RolloutBatch | None]:
+def _learn_cells(exp: Experiment, factory: GameFactory, spec: GameSpec, run_dir: Path | None,
+                 columns: frozenset[str]) -> tuple[GameFactory, GameSpec, RolloutBatch | None]:
     """The factory and spec with the cells of the game's open features (read back from the
     run directory, or learned by the probe), and the probe's record where it played."""
     raw = spec if not factory.wrappers else _game_spec(replace(factory, wrappers=()))
@@ -131,18 +134,35 @@ def check_memory(exp: Experiment, policy_spec: PolicySpec) -> None:
         )
 
 
-@dataclass
+class GroundTruth(Protocol):
+    """What the engine reads off the game copy it keeps for its ground truth
+    (:class:`games.core.base.Game`'s optional ``match``)."""
+
+    def match(self, bug: Any) -> int | None:
+        """The id of the injected bug that ``bug`` (a report) is, or None."""
+        ...
+
+
+@dataclass(frozen=True)
 class Built:
-    """Everything an experiment builds once: game factory, spec, objectives, oracles, facts."""
+    """Everything an experiment builds once: game factory, spec, objectives, oracles, facts.
+
+    It holds what it opened: the game copy kept for its ground truth and the processes that
+    copy's game started, both ended by :meth:`close`. Use it as a context manager, or close
+    it where one object owns it for longer (the search, a :class:`evo.bugs.reproduce.Reproducer`).
+    A variant (another build of the game) is ``dataclasses.replace(built, factory=...)``,
+    which shares, and must not close twice, what this one opened.
+    """
 
     exp: Experiment
-    factory: Any
+    factory: GameFactory
     spec: GameSpec
     policy_spec: PolicySpec
-    objectives: list[Any]
-    oracles: list[Any]
+    objectives: tuple[Objective, ...]
+    oracles: tuple[Oracle, ...]
     facts: GameFacts
-    truth: Any | None = None
+    truth: GroundTruth | None = None
+    """The game copy kept for its ground truth (``match``); None for a game without one."""
 
     probe: RolloutBatch | None = None
     """The probe's episodes (:mod:`evo.search.probe`), played when the game's cells were learned."""
@@ -160,6 +180,12 @@ class Built:
             close_env(self.truth)
         if self.processes is not None:
             self.processes.end()
+
+    def __enter__(self) -> "Built":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     @classmethod
     def from_experiment(cls, exp: Experiment, run_dir: Path | None = None, *,
@@ -208,20 +234,23 @@ class Built:
             close_env(env)  # a game whose close hangs is left behind, not waited for
             processes.end()
         learns = factory.known_spec is not None
-        return cls(exp, factory, spec, policy_spec, objectives, oracles, facts, truth, probe, learns, probe_s, processes)
+        return cls(exp, factory, spec, policy_spec, tuple(objectives), tuple(oracles), facts, truth, probe, learns,
+                   probe_s, processes)
 
     def first_episodes(self) -> RolloutBatch | None:
         """The probe's episodes, which a run's first generation observes before its own
         (None for a game whose cells are declared): played now where they were not, for a
-        run started again in a run directory whose ``game.json`` already holds its cells."""
+        run started again in a run directory whose ``game.json`` already holds its cells
+        (played again at each call: the run asks once)."""
         if self.learns_cells and self.probe is None:
-            self.probe = play_probe(self.factory, self.spec, self.exp.seed, self.columns)
+            return play_probe(self.factory, self.spec, self.exp.seed, self.columns)
         return self.probe
 
     @property
     def components(self) -> list[Component]:
-        """Objectives then oracles: everything the loop calibrates, updates and saves."""
-        return [*self.objectives, *self.oracles]
+        """Objectives then oracles: everything the loop calibrates, updates and saves (each
+        derives from :class:`Component`: :func:`oracles.component.check_component`)."""
+        return [*self.objectives, *self.oracles]  # type: ignore[list-item]
 
     @property
     def columns(self) -> frozenset[str]:
@@ -233,8 +262,9 @@ class Built:
         return agent_kind(self.exp.search.policy, self.policy_spec)
 
     def match(self, bug: Any) -> int | None:
+        """The injected bug a report is (its id), None where it is none or the game has no truth."""
         return None if self.truth is None else self.truth.match(bug)
 
     @property
-    def injected(self) -> list[Any]:
+    def injected(self) -> list[InjectedBug]:
         return list(self.facts.injected)

@@ -10,6 +10,7 @@ a time, with progress after each wave.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
@@ -38,7 +39,10 @@ class EvaluationError(ValueError):
 
 @dataclass
 class RunPlayer:
-    """The player of an evaluated run: its directory, its agents (``kind.spec(genomes)``) and what they did."""
+    """The player of an evaluated run: its directory, its agents (``kind.spec(genomes)``) and what they did.
+
+    Its ``built`` is the caller's to close (``with player.built:``).
+    """
 
     name: str
     run_dir: Path
@@ -86,11 +90,14 @@ def load_player(run_dir: Path, select: str = "best", objective: str | None = Non
         raise EvaluationError(f"{run_dir}: no checkpoint (not one generation finished)")
     exp = load_experiment(run_dir / rundir.CONFIG)
     built = Built.from_experiment(exp, cells_from=run_dir)
-    ckpt = load_checkpoint(ckpt_path)
-    for obj, state in zip(built.objectives, ckpt.meta.get("objectives", [])):
-        if state is not None:
-            obj.load_state_dict(state)  # the thresholds the run had calibrated
-    rows = pick(built, ckpt.F, select, objective) if built.agents.evolves else np.arange(1)  # random: all alike
+    with contextlib.ExitStack() as failing:  # closed here unless handed on with the player
+        failing.enter_context(built)
+        ckpt = load_checkpoint(ckpt_path)
+        for obj, state in zip(built.objectives, ckpt.meta.get("objectives", [])):
+            if state is not None:
+                obj.load_state_dict(state)  # the thresholds the run had calibrated
+        rows = pick(built, ckpt.F, select, objective) if built.agents.evolves else np.arange(1)  # random: all alike
+        failing.pop_all()
     player = RunPlayer(exp.name, run_dir, built, built.agents, ckpt.genomes[rows], ckpt.policy_ids[rows])
     player.candidates = (ckpt.genomes, ckpt.policy_ids)
     return player
@@ -123,10 +130,12 @@ def load_baseline(run_dir: Path, select: str, objective: str | None, first: RunP
     which of this game's frames are slow.
     """
     base = load_player(run_dir, select, objective)
-    if base.built.factory.played() != first.built.factory.played():
-        base.built.close()
-        raise EvaluationError(f"baseline {run_dir} plays {base.built.factory!r}, expected "
-                              f"{first.built.factory!r} (the game of {first.name})")
+    with contextlib.ExitStack() as failing:  # closed here unless handed on with the player
+        failing.enter_context(base.built)
+        if base.built.factory.played() != first.built.factory.played():
+            raise EvaluationError(f"baseline {run_dir} plays {base.built.factory!r}, expected "
+                                  f"{first.built.factory!r} (the game of {first.name})")
+        failing.pop_all()
     return base
 
 

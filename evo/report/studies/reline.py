@@ -40,6 +40,7 @@ of the frame times at each agent's low-FPS points).
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -228,25 +229,30 @@ def evaluate(
     if not temperature >= 0:  # also refuses nan
         raise EvaluationError(f"--temperature must be at least 0 (0: greedy, 1: as trained), got {temperature}")
     check_out_folder(Path(out))  # before the episodes, not after them
-    agents = [load_player(Path(d), select, objective) for d in run_dirs]
-    _unique_names(agents)
-    first = agents[0]
-    labels = {a.name: a.built.factory.played() for a in agents}
-    if len(set(labels.values())) > 1:
-        odd = next(n for n, lab in labels.items() if lab != labels[first.name])
-        raise EvaluationError(f"{odd} plays another game than {first.name}; agents must share one game")
-    base = None if baseline is None else load_baseline(Path(baseline), select, objective, first)
-    for a in [*agents, *([base] if base is not None else [])]:
-        a.temperature = temperature
-    # The evaluated runs' performance oracle (sd_factor, floor_ms) turns the baseline's frame
-    # times into t: an RL baseline has no performance oracle of its own.
-    cfg = _performance_config(first.built)
-    bins = tuple(first.built.spec.feature_bins if cfg.bins is None else cfg.bins)
-    jobs = n_jobs or first.built.exp.parallel.n_jobs
-    executor = Executor(ParallelConfig(backend="serial" if jobs == 1 else "loky", n_jobs=jobs),
-                        first.built.exp.torch_threads)
-    calibration = "given"
-    try:
+    with contextlib.ExitStack() as stack:  # every player's game closed, the executor first
+        agents = []
+        for d in run_dirs:
+            agents.append(load_player(Path(d), select, objective))
+            stack.enter_context(agents[-1].built)
+        _unique_names(agents)
+        first = agents[0]
+        labels = {a.name: a.built.factory.played() for a in agents}
+        if len(set(labels.values())) > 1:
+            odd = next(n for n, lab in labels.items() if lab != labels[first.name])
+            raise EvaluationError(f"{odd} plays another game than {first.name}; agents must share one game")
+        base = None if baseline is None else load_baseline(Path(baseline), select, objective, first)
+        if base is not None:
+            stack.enter_context(base.built)
+        for a in [*agents, *([base] if base is not None else [])]:
+            a.temperature = temperature
+        # The evaluated runs' performance oracle (sd_factor, floor_ms) turns the baseline's frame
+        # times into t: an RL baseline has no performance oracle of its own.
+        cfg = _performance_config(first.built)
+        bins = tuple(first.built.spec.feature_bins if cfg.bins is None else cfg.bins)
+        jobs = n_jobs or first.built.exp.parallel.n_jobs
+        local = ParallelConfig(backend="serial" if jobs == 1 else "loky", n_jobs=jobs)
+        executor = stack.enter_context(Executor(local, first.built.exp.torch_threads))
+        calibration = "given"
         if threshold_ms is None:
             if base is None:
                 player = RunPlayer("random play", first.run_dir, first.built, RandomTesting(),
@@ -265,11 +271,6 @@ def evaluate(
             agent.rollouts = play_tasks(executor, episode_tasks(agent, episodes, seed), progress, agent.name)
             agent.seconds = time.perf_counter() - start
         return _write(agents, float(threshold_ms), calibration, cfg, bins, Path(out))
-    finally:
-        executor.close()
-        for a in [*agents, *([base] if base is not None else [])]:
-            if a.built.truth is not None:
-                a.built.truth.close()
 
 
 def _write(agents: Sequence[RunPlayer], t_ms: float, calibration: str, cfg: PerformanceConfig, bins: Sequence[int],

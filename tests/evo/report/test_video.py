@@ -80,12 +80,11 @@ def _hand_made_run(folder: Path, game: dict[str, Any], actions: list[int], messa
         "name": "video", "game": game, "budget": {"generations": 1},
         "objectives": [{"name": "fps_drop"}], "oracles": [{"name": "performance"}],
     })
-    built = Built.from_experiment(exp)
-    if built.truth is not None:
-        built.truth.close()
+    with Built.from_experiment(exp) as built:
+        facts, n_features = built.facts, built.spec.n_features
     run = folder / "run"
-    rundir.start(run, dump_experiment(exp), built.facts)
-    state = [0.0] * built.spec.n_features
+    rundir.start(run, dump_experiment(exp), facts)
+    state = [0.0] * n_features
     record = {"id": 0, "kind": "performance", "oracle": "performance", "signature": "s", "message": message,
               "seed": 7, "policy": 0, "step": len(actions) - 1, "actions": actions, "state": state,
               "next_state": state}
