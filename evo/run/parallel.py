@@ -28,7 +28,7 @@ import torch
 from pydantic import BaseModel, ConfigDict, Field
 
 from evo.run.reaper import Reaper
-from evo.search.tasks import close_games
+from evo.search.game_cache import WORKER_GAMES
 from games.core.lifetime import die_with_parent
 
 log = logging.getLogger(__name__)
@@ -145,8 +145,8 @@ def _dask_backend(client: Any) -> Any:
 
 def _stop_loky_workers() -> None:
     """Shut down loky's pool, waiting for its workers to exit, so that they close their games
-    (:func:`evo.search.tasks._game`) while the run is still there; left to themselves they idle for
-    5 minutes, or until the run's interpreter exits. The pool is loky's one reusable executor,
+    (:data:`evo.search.game_cache.WORKER_GAMES`) while the run is still there; left to themselves
+    they idle for 5 minutes, or until the run's interpreter exits. The pool is loky's one reusable executor,
     which joblib keeps in a module global and offers no call to stop; the next call makes a
     new one."""
     from joblib.externals.loky import reusable_executor
@@ -270,7 +270,7 @@ class Executor:
                 pool.__exit__(None, None, None)
 
     def close(self) -> None:
-        close_games()
+        WORKER_GAMES.close()  # the games this process played (the serial backend, single tasks)
         self._close_pool()
         if self.config.backend == "loky":
             _stop_loky_workers()

@@ -1,14 +1,13 @@
 """The work a worker does: play a chunk of agents, or fine-tune a chunk of policies.
 
 A task carries an agent spec or flat numpy genomes, the game factory and one seed per
-policy, never torch modules or live games; the worker builds (and keeps) its own vector game
-and plays its chunk as one batch. :mod:`evo.run.parallel` sends tasks to workers.
+policy, never torch modules or live games; the worker builds its own vector game (and keeps it
+in :data:`evo.search.game_cache.WORKER_GAMES`) and plays its chunk as one batch.
+:mod:`evo.run.parallel` sends tasks to workers.
 """
 
 from __future__ import annotations
 
-import contextlib
-import multiprocessing.util
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,50 +15,11 @@ import numpy as np
 
 from evo.search.agents.base import AgentSpec
 from evo.search.finetune import Diagnostics, UpdateConfig, finetune
+from evo.search.game_cache import WORKER_GAMES
 from evo.search.policy import PolicySpec
 from evo.search.play import draw_episodes, play
-from games.core.base import VectorGame
 from games.core.record import RolloutBatch
 from objectives.base import step_rewards
-
-_GAMES: dict[tuple[str, int], VectorGame] = {}
-_CLOSE_AT_EXIT: list[multiprocessing.util.Finalize] = []
-"""The hook that closes this process's games when it exits, once registered."""
-CLOSE_PRIORITY = 10
-"""``exitpriority`` of that hook: multiprocessing runs hooks of priority 0 and above before it
-terminates the process's daemonic children (an isolated copy's worker is one), so the copies
-close their games themselves rather than being SIGTERMed, which runs no ``close``."""
-
-
-def _game(factory: Any, n: int) -> VectorGame:
-    """This process's vector game of ``n`` copies, made once and kept between tasks.
-
-    Only the run's own process calls :func:`close_games`; a worker's games are closed when
-    the worker exits: loky's workers leave their loop when the pool shuts down and then run
-    multiprocessing's exit hooks (``util._exit_function``), as the main process does at exit.
-    """
-    key = (repr(factory), n)
-    if key not in _GAMES:
-        if not _CLOSE_AT_EXIT:
-            _CLOSE_AT_EXIT.append(multiprocessing.util.Finalize(None, close_games, exitpriority=CLOSE_PRIORITY))
-        _GAMES[key] = factory.make_vector(n)
-    return _GAMES[key]
-
-
-def _drop_game(factory: Any, n: int) -> None:
-    game = _GAMES.pop((repr(factory), n), None)
-    if game is not None:
-        with contextlib.suppress(Exception):  # a broken game may fail to close too
-            game.close()
-
-
-def close_games() -> None:
-    """Close every game this process keeps."""
-    for key in list(_GAMES):
-        game = _GAMES.pop(key)
-        with contextlib.suppress(Exception):
-            game.close()
-
 
 @dataclass(frozen=True)
 class PlayTask:
@@ -93,7 +53,7 @@ class PlayResult:
 def run_play(task: PlayTask) -> PlayResult:
     """Worker side of :class:`PlayTask`."""
     n = len(task.ids) * task.episodes
-    game = _game(task.factory, n)
+    game = WORKER_GAMES.get(task.factory, n)
     spec = game.game_spec
     draws = draw_episodes(task.seeds, task.episodes, spec.max_steps, spec.n_actions)
     agent = task.agent.build(task.episodes, draws.gumbel)
@@ -101,7 +61,7 @@ def run_play(task: PlayTask) -> PlayResult:
     seeds = draws.seeds if chosen is None else np.where(chosen >= 0, chosen, draws.seeds)
     result = play(game, seeds, np.repeat(task.ids, task.episodes), agent, columns=task.columns)
     if result.game_broken:
-        _drop_game(task.factory, n)
+        WORKER_GAMES.drop(task.factory, n)
     return PlayResult(result.rollouts)
 
 
@@ -152,9 +112,9 @@ def run_tune(task: TuneTask) -> TuneResult:
     n = len(task.ids) * task.config.episodes
     batches: list[RolloutBatch] = []
     tuned, stats = finetune(
-        task.genomes, task.policy_spec, _game(task.factory, n), task.algorithm, task.config,
+        task.genomes, task.policy_spec, WORKER_GAMES.get(task.factory, n), task.algorithm, task.config,
         task.reward, task.seeds, task.ids, on_rollouts=batches.append, columns=task.columns,
     )
     if stats.game_broken:
-        _drop_game(task.factory, n)
+        WORKER_GAMES.drop(task.factory, n)
     return TuneResult(tuned, stats.diagnostics, batches)
