@@ -26,7 +26,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from evo.search.agents import UniformSpec  # noqa: E402
-from evo.search.explore.frontier import Frontier, explore_rng  # noqa: E402
+from evo.search.explore.frontier import Frontier  # noqa: E402
+from games.core.seeds import Stream, stream_rng  # noqa: E402
 from evo.search.play import draw_episodes, play  # noqa: E402
 from games.maze.block_maze import BlockMazeVector  # noqa: E402
 
@@ -49,7 +50,7 @@ def _batch(game: BlockMazeVector, frontier: Frontier | None, seed: int, returnin
 def return_rows(batches: int = 40, repeats: int = 3, warm: int = 100) -> list[tuple[str, str, str]]:
     """The table rows: plain and returning episodes on the large Block Maze."""
     game = BlockMazeVector(POLICIES * EPISODES, preset="large", maze_seed=0, inject_bugs=False)
-    frontier = Frontier(game.game_spec, 1.0, explore_rng(0))
+    frontier = Frontier(game.game_spec, 1.0, stream_rng(0, Stream.EXPLORE))
     for k in range(warm):
         _batch(game, frontier, 10_000 + k * POLICIES, returning=True)
     prefix = float(np.mean(frontier.archive.columns["length"]))

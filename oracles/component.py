@@ -15,7 +15,6 @@ no components. It imports neither torch nor pandas at module level, so the CLI s
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
@@ -23,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 
 from games.core.record import OPTIONAL_COLUMNS, Rollout, RolloutBatch, unknown_columns
+from games.core.seeds import component_seed
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -30,39 +30,13 @@ if TYPE_CHECKING:
     from games.core.scene import Scene
     from oracles.reporting import ComponentRun, MapMarks, ReportSection
 
-COMPONENT_STREAM = 4
-"""First spawn-key entry of the components' seed streams. ``evo.run.loop`` spawns children
-0-3 of the experiment's SeedSequence for variation, play, fine-tuning and initial weights;
-components draw from below child 4, one stream per component."""
-
-
-def component_seed(experiment_seed: int, section: str, name: str, occurrence: int) -> int:
-    """The seed of one component, from the experiment's ``np.random.SeedSequence``.
-
-    The stream is keyed by what the component is (its section, registered name, and how many
-    components of that name come before it in the section), not by its position in the YAML,
-    so adding or removing a component leaves every other component's draws as they were.
-
-    Args:
-        experiment_seed: The experiment's ``seed``.
-        section: ``objectives`` or ``oracles``.
-        name: The registered name.
-        occurrence: 0 for the first component of that name in the section, 1 for the next...
-
-    Returns:
-        A non-negative int below 2**63 (fits ``torch.manual_seed`` and numpy).
-    """
-    key = (COMPONENT_STREAM, zlib.crc32(section.encode()), zlib.crc32(name.encode()), occurrence)
-    seq = np.random.SeedSequence(experiment_seed, spawn_key=key)
-    return int(seq.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
-
 
 @dataclass(frozen=True)
 class Context:
     """What a component's factory gets besides the game's spec and its config.
 
     Attributes:
-        seed: The component's own seed (:func:`component_seed`); draw every random number
+        seed: The component's own seed (:func:`games.core.seeds.component_seed`); draw every random number
             from it (``np.random.default_rng(seed)``, ``torch.Generator().manual_seed(seed)``).
         device: The torch device its tensors live on (the experiment's ``device``: ``cpu``,
             ``cuda`` or ``cuda:N``), for ``torch.device(context.device)``.

@@ -23,7 +23,7 @@ from evo.run import rundir
 from evo.run.checkpoint import Checkpoint, CheckpointError, load_latest, prune_checkpoints, save_checkpoint
 from evo.run.built import Built
 from evo.run.config import Experiment, dump_experiment
-from evo.search.explore.frontier import Frontier, Plan, explore_rng
+from evo.search.explore.frontier import Frontier, Plan
 from evo.search.finetune import DIAGNOSTICS, Diagnostics
 from evo.run.parallel import Executor, chunks
 from evo.run.scalars import ScalarLog, check_installed
@@ -31,11 +31,10 @@ from evo.search.tasks import DenseReward, PlayTask, TuneTask, run_play, run_tune
 from evo.search.operators import Operators, Population, episode_cases, hypervolume
 from games.core.base import BUG_KINDS
 from games.core.record import RolloutBatch
+from games.core.seeds import POLICY_SEED_MAX, Stream, stream_rng
 from objectives.coverage import CoverageTracker
 from oracles import calibrate_all, check_all
 from oracles.archive import ArchivedBug, BugArchive
-
-SEED_MAX = 2**63 - 1
 
 
 @dataclass
@@ -84,11 +83,9 @@ class Search:
         self.archive = BugArchive()
         self.tracker = CoverageTracker(self.spec)
         self.counters = Counters(wall_offset=self.built.probe_s)  # the probe is the run's play
-        seq = np.random.SeedSequence(exp.seed)
-        # One stream per use, so that changing one part (say, fine-tuning steps) leaves the
-        # draws of the others as they were.
+        # One stream per use (games/core/seeds.py); the names are the checkpoint's keys.
         self.rng_vary, self.rng_play, self.rng_tune, self.rng_init = (
-            np.random.default_rng(s) for s in seq.spawn(4)
+            stream_rng(exp.seed, s) for s in (Stream.VARIATION, Stream.PLAY, Stream.FINETUNE, Stream.INIT)
         )
         self.executor = Executor(exp.parallel, exp.torch_threads)
         self.seconds: dict[str, float] = defaultdict(float, evaluation=self.built.probe_s)
@@ -100,7 +97,7 @@ class Search:
         """The generation last fine-tuned and its mean RL diagnostics, for its row."""
         self.operators = Operators.from_search(exp.search, len(self.senses))
         share = exp.search.return_share
-        self.frontier = Frontier(self.spec, share, explore_rng(exp.seed)) if share else None
+        self.frontier = Frontier(self.spec, share, stream_rng(exp.seed, Stream.EXPLORE)) if share else None
         """The cells reached and the returns to them (``search.strategy``, ``frontier_share``)."""
         self.scalars: ScalarLog | None = None
         """TensorBoard scalars of each generation (``logging.tensorboard``), opened by run."""
@@ -114,7 +111,7 @@ class Search:
 
     def _play(self, genomes: np.ndarray, ids: np.ndarray, episodes: int) -> RolloutBatch:
         """Every policy plays ``episodes`` episodes; chunks of the population run in parallel."""
-        seeds = self.rng_play.integers(0, SEED_MAX, size=len(ids))
+        seeds = self.rng_play.integers(0, POLICY_SEED_MAX, size=len(ids))
         plan = None if self.frontier is None else self.frontier.plan(len(ids), episodes)
         tasks = []
         for c in chunks(len(ids), self.executor.parts):
@@ -186,7 +183,7 @@ class Search:
             return genomes
         objectives = tuple(self.built.objectives)
         reward = DenseReward(objectives, tuple(cfg.reward_weights.get(o.name, 1.0) for o in objectives))
-        seeds = self.rng_tune.integers(0, SEED_MAX, size=len(ids))
+        seeds = self.rng_tune.integers(0, POLICY_SEED_MAX, size=len(ids))
         tasks = [
             TuneTask(self.built.factory, self.built.policy_spec, genomes[c], ids[c], seeds[c], cfg.algorithm,
                      cfg.settings, reward, self.built.columns)

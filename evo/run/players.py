@@ -24,8 +24,8 @@ from evo.run.checkpoint import latest_checkpoint, load_checkpoint
 from evo.run.config import load_experiment
 from evo.run.parallel import Executor
 from evo.search.tasks import PlayTask, run_play
-from evo.search.play import SEED_MAX
 from games.core.record import RolloutBatch
+from games.core.seeds import EPISODE_SEED_MAX
 
 BATCH_EPISODES = 50
 """Episodes one task plays at once (the vector game's copies): large enough for one forward
@@ -114,7 +114,7 @@ def rescore(agent: RunPlayer, executor: Executor, episodes: int, seed: int, obje
         return
     rng = np.random.default_rng(seed)
     task = PlayTask(agent.built.factory, agent.kind.spec(genomes, agent.temperature), ids,
-                    rng.integers(0, SEED_MAX, size=len(ids)), episodes)
+                    rng.integers(0, EPISODE_SEED_MAX, size=len(ids)), episodes)
     batch = play_tasks(executor, [task], progress, f"{agent.name}: choosing among {len(ids)} final policies")
     F = np.array([[obj.score(batch[p * episodes:(p + 1) * episodes]) for obj in agent.built.objectives]
                   for p in range(len(ids))])
@@ -152,7 +152,7 @@ def episode_tasks(agent: RunPlayer, episodes: int, seed: int) -> list[PlayTask]:
             if count:
                 tasks.append(PlayTask(
                     agent.built.factory, agent.kind.spec(agent.genomes[i : i + 1], agent.temperature),
-                    agent.ids[i : i + 1], rng.integers(0, SEED_MAX, size=1), count,
+                    agent.ids[i : i + 1], rng.integers(0, EPISODE_SEED_MAX, size=1), count,
                 ))
         start += n
     return tasks

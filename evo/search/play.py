@@ -21,6 +21,7 @@ import numpy as np
 from evo.search.agents.base import Agent
 from games.core.base import GameError, VectorGame
 from games.core.record import OPTIONAL_COLUMNS, RolloutBatch, blank, info_keys, unknown_columns
+from games.core.seeds import EPISODE_SEED_MAX
 
 
 @dataclass
@@ -172,9 +173,6 @@ def play(
     return EvalResult(rollouts, int(lengths.sum()), broken)
 
 
-SEED_MAX = 2**31 - 1
-
-
 @dataclass(frozen=True)
 class EpisodeDraws:
     """Every random number a batch of episodes needs, drawn before the first step.
@@ -198,7 +196,7 @@ def draw_episodes(policy_seeds: Sequence[int], episodes: int, horizon: int, n_ac
     uniform = np.empty((len(policy_seeds), episodes, horizon, n_actions), dtype=np.float32)
     for p, seed in enumerate(policy_seeds):
         rng = np.random.default_rng(int(seed))
-        seeds[p] = rng.integers(0, SEED_MAX, size=episodes)
+        seeds[p] = rng.integers(0, EPISODE_SEED_MAX, size=episodes)
         rng.random((episodes, horizon, n_actions), dtype=np.float32, out=uniform[p])
     # Gumbel(0, 1) = -log(-log(U)); the floor keeps log away from 0 for U = 0.
     np.maximum(uniform, np.float32(1e-30), out=uniform)

@@ -21,6 +21,7 @@ from evo.search.play import draw_episodes, play
 from games.core.base import GameSpec
 from games.adapter.spec import with_learned_cells
 from games.core.record import RolloutBatch
+from games.core.seeds import probe_seed
 
 PROBE_EPISODES = 8
 """Episodes of uniform random play, played as one batch of copies."""
@@ -28,8 +29,6 @@ PROBE_STEPS = 250
 """Steps each of them plays at most (the game's horizon if shorter): 2,000 in all."""
 PROBE_POLICY = -1
 """The policy id the record gives these episodes (the population's ids start at 0)."""
-_PROBE_STREAM = 0x70726F6265
-"""Mixed into the experiment's seed, so the probe draws a stream of its own."""
 
 
 def play_probe(factory: Any, spec: GameSpec, seed: int, columns: frozenset[str] = frozenset()) -> RolloutBatch:
@@ -43,8 +42,7 @@ def play_probe(factory: Any, spec: GameSpec, seed: int, columns: frozenset[str] 
         columns: Optional record columns to keep (what the run's components require).
     """
     horizon = min(int(spec.max_steps), PROBE_STEPS)
-    stream = int(np.random.SeedSequence([int(seed), _PROBE_STREAM]).generate_state(1)[0])
-    draws = draw_episodes([stream], PROBE_EPISODES, horizon, spec.n_actions)
+    draws = draw_episodes([probe_seed(seed)], PROBE_EPISODES, horizon, spec.n_actions)
     game = factory.make_vector(PROBE_EPISODES)
     try:
         result = play(game, draws.seeds, [PROBE_POLICY] * PROBE_EPISODES, UniformAgent(draws.gumbel),

@@ -18,6 +18,7 @@ import gymnasium as gym
 import numpy as np
 
 from games.core.base import GameError, GameSpec, VectorGame
+from games.core.seeds import EPISODE_SEED_MAX
 
 
 class GameCrash(RuntimeError):
@@ -128,7 +129,7 @@ class VectorEnv(gym.Env):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is None:
-            seed = int(self.np_random.integers(2**31 - 1))
+            seed = int(self.np_random.integers(EPISODE_SEED_MAX))
         obs, features = self.game.reset([int(seed)])
         self._features = np.array(features[0], dtype=np.float64)
         self.last_frame_ms = 0.0

@@ -28,6 +28,7 @@ import torch
 from rich.console import Console
 from rich.table import Table
 
+from games.core.seeds import EPISODE_SEED_MAX
 from games.vision.base import od_mask
 from games.vision.encoder import DEFAULT_WEIGHTS, InverseDynamics, downscale, load_model, save_model
 
@@ -111,7 +112,7 @@ def collect(levels: Sequence[int], steps: int, copies: int, seed: int, preset: s
     for level in levels:
         game = DoomParkVector(copies, level_seed=int(level), preset=preset, max_steps=per_copy)
         try:
-            obs, _ = game.reset(rng.integers(0, 2**31 - 1, size=copies).tolist())
+            obs, _ = game.reset(rng.integers(0, EPISODE_SEED_MAX, size=copies).tolist())
             plan = random_actions(rng, copies, per_copy, len(ACTIONS))
             index = np.zeros((per_copy + 1, copies), dtype=np.int64)
             alive = np.ones(copies, dtype=bool)

@@ -25,16 +25,6 @@ from games.core.record import RolloutBatch
 
 log = logging.getLogger(__name__)
 
-EXPLORE_STREAM = 5
-"""Spawn key of the exploration generator in the experiment's SeedSequence: children 0-3
-are the search's streams, 4 the components' (:data:`oracles.component.COMPONENT_STREAM`)."""
-
-
-def explore_rng(experiment_seed: int) -> np.random.Generator:
-    """The generator cells are drawn from, derived from the experiment's seed."""
-    return np.random.default_rng(np.random.SeedSequence(experiment_seed, spawn_key=(EXPLORE_STREAM,)))
-
-
 @dataclass(frozen=True)
 class Plan:
     """Where each copy of one batch starts.
@@ -62,7 +52,8 @@ class Frontier:
     Args:
         spec: The game's spec.
         share: Share of each policy's episodes that return (1 for go_explore).
-        rng: The exploration generator (:func:`explore_rng`).
+        rng: The exploration generator (the experiment's ``Stream.EXPLORE``,
+            :func:`games.core.seeds.stream_rng`).
     """
 
     def __init__(self, spec: GameSpec, share: float, rng: np.random.Generator) -> None:

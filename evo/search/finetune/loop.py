@@ -24,6 +24,7 @@ from evo.search.agents.population import PopulationAgent
 from evo.search.play import draw_episodes, play
 from games.core.base import VectorGame
 from games.core.record import RolloutBatch
+from games.core.seeds import POLICY_SEED_MAX
 
 RewardFn = Callable[[RolloutBatch, int], np.ndarray]
 """``(record, horizon) -> rewards [N, horizon]``: the dense reward of a batch of episodes,
@@ -123,7 +124,7 @@ def finetune(
     streams = [np.random.default_rng(int(s)) for s in seeds]
     for _ in range(config.updates):
         # 1. Play a batch of full episodes with the current weights.
-        draws = draw_episodes([g.integers(0, 2**63 - 1) for g in streams], episodes, max_steps, n_actions)
+        draws = draw_episodes([g.integers(0, POLICY_SEED_MAX) for g in streams], episodes, max_steps, n_actions)
         agent = PopulationAgent(weights.detach().numpy().copy(), spec, episodes, draws.gumbel)
         result = play(game, draws.seeds, copy_ids, agent, columns=columns | {"obs"})
         if on_rollouts is not None:  # what the oracles asked for, not the observations we need

@@ -23,6 +23,7 @@ from pymoo.core.problem import Problem
 from pymoo.operators.selection.tournament import TournamentSelection
 
 from evo.search.operators.base import SELECTION, OperatorSettings, Survivors, register, to_minimisation
+from games.core.seeds import POLICY_SEED_MAX
 
 
 def tournament(
@@ -71,7 +72,7 @@ def python_random_from(rng: np.random.Generator) -> Iterator[None]:
     ``random`` as it was.
     """
     saved = random.getstate()
-    random.seed(int(rng.integers(0, 2**63 - 1)))
+    random.seed(int(rng.integers(0, POLICY_SEED_MAX)))
     try:
         yield
     finally:

@@ -108,7 +108,7 @@ def test_best_is_chosen_again_on_fresh_episodes(runs: dict[str, Path]) -> None:
     from evo.run.players import play_tasks, rescore
     from evo.run.parallel import Executor, ParallelConfig
     from evo.search.tasks import PlayTask
-    from evo.search.play import SEED_MAX
+    from games.core.seeds import EPISODE_SEED_MAX
 
     agent = load_player(runs["tiny_reline"])
     genomes, ids = agent.candidates
@@ -116,7 +116,7 @@ def test_best_is_chosen_again_on_fresh_episodes(runs: dict[str, Path]) -> None:
         rescore(agent, ex, 6, seed=11, objective=None)
         rng = np.random.default_rng(11)
         task = PlayTask(agent.built.factory, agent.kind.spec(genomes), ids,
-                        rng.integers(0, SEED_MAX, size=len(ids)), 6)
+                        rng.integers(0, EPISODE_SEED_MAX, size=len(ids)), 6)
         batch = play_tasks(ex, [task], None, "again")
     fps = agent.built.objectives[1]
     scores = [fps.score(batch[p * 6:(p + 1) * 6]) for p in range(len(ids))]

@@ -14,13 +14,14 @@ import pytest
 
 from evo.search.agents import UniformSpec
 from evo.run.config import ConfigError, parse_experiment
-from evo.search.explore.frontier import Frontier, Plan, explore_rng
+from evo.search.explore.frontier import Frontier, Plan
 from evo.bugs.replay import replay
 from evo.search.play import draw_episodes, play
 from evo.run.loop import GenerationReport, Search
 from games.core.base import GameSpec, VecStep
 from games.maze.block_maze import BlockMazeVector
 from games.core.record import RolloutBatch
+from games.core.seeds import Stream, stream_rng
 from tests.evo.run.test_loop import comparable_bugs, comparable_generations
 
 
@@ -37,7 +38,7 @@ def explore(game: Any, frontier: Frontier | None, policies: int, episodes: int, 
 
 def test_a_return_lands_in_the_archived_cell_on_block_maze() -> None:
     game = BlockMazeVector(12, preset="small", maze_seed=0, inject_bugs=False)
-    frontier = Frontier(game.game_spec, 0.5, explore_rng(0))
+    frontier = Frontier(game.game_spec, 0.5, stream_rng(0, Stream.EXPLORE))
     first, _ = explore(game, frontier, 3, 4, seed=0)
     frontier.observe(first, 0, first.env_steps)
     batch, plan = explore(game, frontier, 3, 4, seed=10)
@@ -84,7 +85,7 @@ class DriftingLine:
 
 def test_a_game_that_does_not_replay_is_caught_on_the_first_return(caplog: pytest.LogCaptureFixture) -> None:
     game = DriftingLine(4)
-    frontier = Frontier(game.game_spec, 1.0, explore_rng(0))
+    frontier = Frontier(game.game_spec, 1.0, stream_rng(0, Stream.EXPLORE))
     first, _ = explore(game, frontier, 2, 2, seed=0)
     frontier.observe(first, 0, first.env_steps)
     batch, plan = explore(game, frontier, 2, 2, seed=5)
