@@ -16,9 +16,9 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 
 from evo.search.agents.base import check_copies
-from evo.plans.base import Navigator, Node, Plan, Route, Rule
+from evo.plans.base import Node, Plan, Rule
 from oracles.action_checks import Validator, Verdict, event_kind
-from games.core.base import GameSpec
+from games.core.base import GameSpec, Navigator, Route
 from oracles.base import Bug
 
 LogLine = Callable[[int, int, str], None]
@@ -50,12 +50,8 @@ class PlanResult:
     bug: Bug | None = None
 
 
-@dataclass(frozen=True)
-class _Here:
-    """The route of a rule that acts where the player stands (feature preconditions only)."""
-
-    actions: tuple[int, ...] = ()
-    actor: str | None = None
+HERE = Route((), None)
+"""The route of a rule that acts where the player stands (feature preconditions only)."""
 
 
 @dataclass
@@ -188,7 +184,7 @@ class PlanAgent:
         if rule.target is not None:
             return self.nav.route(f, rule.target, action=rule.action, tolerance=rule.tolerance, gone=gone | spent)
         if found is None:
-            return None if s.uses.get((k, None), 0) >= rule.repeat else _Here()
+            return None if s.uses.get((k, None), 0) >= rule.repeat else HERE
         if found.actor is not None and (rule.action is not None or rule.tolerance is not None):
             return self.nav.route(f, found.actor, action=rule.action, tolerance=rule.tolerance, gone=gone | spent)
         return found
@@ -216,7 +212,7 @@ class PlanAgent:
             if node.movement == "straight":  # no path finding: a recorded path, walls and all
                 if not self._at(f, node):
                     return self.nav.straight(f, node.location)  # type: ignore[arg-type]
-                route: Route | None = _Here()
+                route: Route | None = HERE
             else:
                 route = self.nav.route(f, target, action=node.action, tolerance=node.tolerance, gone=gone)  # type: ignore[arg-type]
             if route is None:

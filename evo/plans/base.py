@@ -7,14 +7,14 @@ it (bound to an event or to a delay, with a timeout). Validations are registered
 action, not per node, so rules may reorder actions freely and every action is still
 checked (the article's decoupling of validation from reproduction steps).
 
-A game that plans can run on offers a :class:`Navigator`; nothing here imports a game.
+A game that plans can run on offers a :class:`games.core.base.Navigator` (the game contract,
+with :class:`~games.core.base.Route` and :data:`~games.core.base.Target`); nothing here imports a game.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol, Sequence, Union, runtime_checkable
+from typing import Any, Literal
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from oracles.action_checks import Validation
@@ -158,53 +158,3 @@ class Plan(_Strict):
     bug: ExpectedBug | None = None
     """The bug this plan reproduces, when it was exported from a run: checked at the end."""
 
-
-Target = Union[str, tuple[int, int]]
-
-
-@runtime_checkable
-class Route(Protocol):
-    """A navigator's answer: the moves of a shortest way (empty when there) and the actor
-    it leads to (None for a place)."""
-
-    actions: tuple[int, ...]
-    actor: str | None
-
-
-@runtime_checkable
-class Navigator(Protocol):
-    """What a game offers so that plans can run on it (the dungeon's vector form does).
-
-    Attributes:
-        action_names: Name of each action, by index (a plan names actions).
-        actor_names: Every actor's name; an actor's type is its name without the number.
-        actor_types: Every actor type.
-        categories: Words naming several types (``enemy``).
-        removal_events: Event kinds after which the actor they name is gone (killed,
-            collected): the agent stops navigating to it.
-
-    Optional (read with ``getattr``): ``idle_action``, the action a copy plays while it
-    waits or once done, for a game with no ``wait`` action (the park: every one of its 9
-    moves something); by default ``wait``, else action 0.
-    """
-
-    action_names: Sequence[str]
-    actor_names: Sequence[str]
-    actor_types: Sequence[str]
-    categories: dict[str, Sequence[str]]
-    removal_events: Sequence[str]
-
-    def route(self, features: np.ndarray, target: Target, *, action: str | None = None,
-              tolerance: int | None = None, gone: frozenset[str] = frozenset()) -> Route | None:
-        """A shortest way from the state ``features`` to ``target``; None when there is none."""
-        ...
-
-    def nearest(self, features: np.ndarray, targets: Sequence[Target], within: int,
-                gone: frozenset[str] = frozenset()) -> Route | None:
-        """The shortest way to any of ``targets`` within ``within`` moves, or None."""
-        ...
-
-    def straight(self, features: np.ndarray, location: tuple[int, int]) -> int:
-        """The move along the longer axis towards ``location``, without path finding (what a
-        node with ``movement: straight`` plays: a recorded path the shortest one misses)."""
-        ...

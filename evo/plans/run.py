@@ -8,10 +8,10 @@ from typing import Any
 from evo.run.config import ConfigError
 from evo.run.game_facts import GameFacts
 from evo.plans.agent import LogLine, PlanAgent, PlanResult
-from evo.plans.base import ExpectedBug, Navigator, Plan
+from evo.plans.base import ExpectedBug, Plan
 from evo.plans.load import check_plan
 from evo.search.play import play
-from games.core.base import GameSpec
+from games.core.base import GameSpec, Navigator
 from games.registry import GameFactory
 from games.core.record import Rollout, RolloutBatch
 from oracles.base import Bug

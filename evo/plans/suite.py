@@ -13,9 +13,10 @@ import pandas as pd
 
 from evo.run.config import ConfigError
 from evo.plans.agent import PlanResult
-from evo.plans.base import Navigator, Plan
+from evo.plans.base import Plan
 from evo.plans.load import load_plan
 from evo.plans.run import run_plan
+from games.core.base import Navigator
 from games.registry import GameFactory
 
 SUITE_COLUMNS = ["plan", "passed", "steps", "failure"]

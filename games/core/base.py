@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import traceback
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, Sequence, Union, runtime_checkable
 
 import numpy as np
 
@@ -238,6 +238,11 @@ class VectorGame(Protocol):
         ...
 
 
+Target = Union[str, tuple[int, int]]
+"""Where a plan agent goes: an actor's name (``ogre_2``), an actor type (``ogre``), a category
+of types (``enemy``), or a place ``(x, y)`` in the units of the game's map."""
+
+
 @dataclass(frozen=True)
 class Route:
     """A navigator's shortest way to a target (``navigate``, plans): its actions (empty when
@@ -245,6 +250,45 @@ class Route:
 
     actions: tuple[int, ...]
     actor: str | None
+
+
+@runtime_checkable
+class Navigator(Protocol):
+    """What a game offers so that plans can run on it (the dungeon's vector form does).
+
+    Attributes:
+        action_names: Name of each action, by index (a plan names actions).
+        actor_names: Every actor's name; an actor's type is its name without the number.
+        actor_types: Every actor type.
+        categories: Words naming several types (``enemy``).
+        removal_events: Event kinds after which the actor they name is gone (killed,
+            collected): the agent stops navigating to it.
+
+    Optional (read with ``getattr``): ``idle_action``, the action a copy plays while it
+    waits or once done, for a game with no ``wait`` action (the park: every one of its 9
+    moves something); by default ``wait``, else action 0.
+    """
+
+    action_names: Sequence[str]
+    actor_names: Sequence[str]
+    actor_types: Sequence[str]
+    categories: dict[str, Sequence[str]]
+    removal_events: Sequence[str]
+
+    def route(self, features: np.ndarray, target: Target, *, action: str | None = None,
+              tolerance: int | None = None, gone: frozenset[str] = frozenset()) -> Route | None:
+        """A shortest way from the state ``features`` to ``target``; None when there is none."""
+        ...
+
+    def nearest(self, features: np.ndarray, targets: Sequence[Target], within: int,
+                gone: frozenset[str] = frozenset()) -> Route | None:
+        """The shortest way to any of ``targets`` within ``within`` moves, or None."""
+        ...
+
+    def straight(self, features: np.ndarray, location: tuple[int, int]) -> int:
+        """The move along the longer axis towards ``location``, without path finding (what a
+        node with ``movement: straight`` plays: a recorded path the shortest one misses)."""
+        ...
 
 
 def straight_move(dx: float, dy: float) -> int:

@@ -24,13 +24,13 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from games.core.base import GameSpec, InjectedBug, VecStep, straight_move
+from games.core.base import GameSpec, InjectedBug, Route, Target, VecStep, straight_move
 from games.dungeon.layout import (
     ACTION_NAMES, ACTOR_NAMES, ACTOR_TYPES, ATTACK, BUGS, CATEGORIES, DOOR, ENEMY_STATS,
     HEIGHT, INTERACT, JUMP, LAVA, MAX_HEALTH, MOVES, PLAYER_ATTACK, STRONG_OGRE_ATTACK, SYNONYMS,
     WALL, WIDTH, DungeonLayout, generate_layout,
 )
-from games.dungeon.navigation import Route, Situation, Target, nearest, route
+from games.dungeon.navigation import Situation, nearest, route
 from games.core.scalar_env import VectorEnv
 
 SHRINE_REWARD, KILL_REWARD, COIN_REWARD, DEATH_REWARD, STEP_REWARD = 10.0, 1.0, 1.0, -10.0, -0.01

@@ -11,15 +11,12 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Iterable, Sequence, Union
+from typing import Iterable, Sequence
 
-from games.core.base import Route
+from games.core.base import Route, Target
 from games.dungeon.layout import (
     ATTACK, CATEGORIES, DOOR, FLOOR, JUMP, LAVA, MOVES, Actor, DungeonLayout,
 )
-
-Target = Union[str, tuple[int, int]]
-"""An actor name, actor type or category, or an ``(x, y)`` location."""
 
 
 @dataclass(frozen=True)

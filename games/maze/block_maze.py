@@ -260,7 +260,7 @@ class BlockMazeVector:
         return found
 
     action_names = ("N", "S", "E", "W")  # MOVES, in order
-    # What a plan agent navigates by (evo.plans.base.Navigator): places only, no actors.
+    # What a plan agent navigates by (games.core.base.Navigator): places only, no actors.
     actor_names: tuple[str, ...] = ()
     actor_types: tuple[str, ...] = ()
     removal_events: tuple[str, ...] = ()

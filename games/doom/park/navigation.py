@@ -22,16 +22,13 @@ from __future__ import annotations
 
 import heapq
 import math
-from typing import Sequence, Union
+from typing import Sequence
 
 import numpy as np
 
-from games.core.base import Route, actor_type
+from games.core.base import Route, Target, actor_type
 from games.doom.park.layout import CELL, OOI_TYPES, ParkLayout
 
-Target = Union[str, tuple[int, int]]
-"""An OOI name (``barrel_1``), an OOI type (``lamp``), the category ``object``, or a place
-``(x, y)`` in map units."""
 Cell = tuple[int, int]
 
 FORWARD, TURN_LEFT, TURN_RIGHT, LOOK_UP = 0, 4, 5, 6
@@ -153,7 +150,7 @@ def head_for(x: float, y: float, angle: float, tx: float, ty: float) -> int:
 
 
 class ParkNavigator:
-    """The park's :class:`evo.plans.base.Navigator`: OOIs by name and type, places in map
+    """The park's :class:`games.core.base.Navigator`: OOIs by name and type, places in map
     units, A* over the walkable cells, steering by bearing (see the module).
 
     Attributes:
