@@ -13,7 +13,7 @@ import numpy as np
 from pydantic import Field
 
 from games.core.base import GameSpec
-from games.core.buckets import count_keys, tally
+from games.core.buckets import count_keys, resolve_bins, tally
 from games.core.record import Rollout, RolloutBatch
 from objectives.base import ObjectiveConfig, register
 from oracles.component import Component, Context
@@ -27,19 +27,6 @@ class CoverageConfig(ObjectiveConfig):
         description="Equal intervals per state feature (Wuji's m): one number for all "
         "features, one per feature, or null for the game's natural resolution.",
     )
-
-
-def resolve_bins(spec: GameSpec, intervals: list[int] | int | None) -> tuple[int, ...]:
-    """Intervals per feature from a config value (see :class:`CoverageConfig`)."""
-    if intervals is None:
-        return tuple(spec.feature_bins)
-    if isinstance(intervals, int):
-        return (intervals,) * spec.n_features
-    if len(intervals) != spec.n_features:
-        raise ValueError(
-            f"intervals has {len(intervals)} values but the game has {spec.n_features} state features"
-        )
-    return tuple(intervals)
 
 
 def visited_keys(spec: GameSpec, bins: Sequence[int], batch: RolloutBatch) -> np.ndarray:
@@ -62,7 +49,7 @@ class Coverage(Component):
 
     def __init__(self, spec: GameSpec, config: CoverageConfig, context: Context) -> None:
         self.spec = spec
-        self.bins = resolve_bins(spec, config.intervals)
+        self.bins = resolve_bins(spec, config.intervals, "intervals")
 
     def keys(self, rollout: Rollout) -> np.ndarray:
         """Bucket key of every state of the rollout (reset state included)."""
@@ -90,7 +77,7 @@ class CoverageTracker:
 
     def __init__(self, spec: GameSpec, intervals: list[int] | int | None = None) -> None:
         self.spec = spec
-        self.bins = resolve_bins(spec, intervals)
+        self.bins = resolve_bins(spec, intervals, "intervals")
         self.visited: set[int] = set()
         self.cells: set[tuple[int, ...]] = set()
         """Map cells visited: the buckets of the first two state features at the game's

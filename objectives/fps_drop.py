@@ -40,7 +40,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.core.base import GameSpec
-from games.core.buckets import count_keys
+from games.core.buckets import count_keys, resolve_bins
 from games.core.record import Rollout, RolloutBatch
 from objectives.base import ObjectiveConfig, register
 from oracles.component import Component, Context
@@ -134,8 +134,7 @@ class FpsDrop(Component):
 
     def __init__(self, spec: GameSpec, config: FpsDropConfig, context: Context) -> None:
         n = spec.n_features
-        if config.bins is not None and len(config.bins) != n:
-            raise ValueError(f"fps_drop.bins has {len(config.bins)} entries, expected {n} (one per state feature)")
+        self.bins = resolve_bins(spec, config.bins, "fps_drop.bins")
         if config.region is not None and not (len(config.region.low) == len(config.region.high) == n):
             raise ValueError(
                 f"fps_drop.region needs {n} values in low and in high (one per state feature: "
@@ -143,7 +142,6 @@ class FpsDrop(Component):
             )
         self.spec = spec
         self.config = config
-        self.bins = tuple(spec.feature_bins if config.bins is None else config.bins)
         self.line = FrameThreshold(config.sd_factor, config.floor_ms, config.delta)
         self.delta_ms = 0.0
         self._warmup_frames: list[float] = []

@@ -19,10 +19,9 @@ import torch
 from pydantic import Field, field_validator
 
 from games.core.base import GameSpec
-from games.core.buckets import count_keys
+from games.core.buckets import count_keys, resolve_bins
 from games.core.record import Rollout, RolloutBatch
 from objectives.base import ObjectiveConfig, register
-from objectives.coverage import resolve_bins
 from oracles.component import Component, Context
 
 
@@ -67,7 +66,7 @@ class Novelty(Component):
 
     def __init__(self, spec: GameSpec, config: NoveltyConfig, context: Context) -> None:
         self.spec = spec
-        self.bins = resolve_bins(spec, config.intervals)
+        self.bins = resolve_bins(spec, config.intervals, "intervals")
         self.aggregate = config.aggregate
         self.keys = np.zeros(0, dtype=np.int64)
         """Sorted bucket keys the run visited."""

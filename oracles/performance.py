@@ -25,7 +25,7 @@ import numpy as np
 from pydantic import Field
 
 from games.core.base import GameSpec
-from games.core.buckets import tally
+from games.core.buckets import resolve_bins, tally
 from games.core.record import RolloutBatch
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
@@ -133,14 +133,9 @@ class PerformanceOracle(Component):
     """A point is reported when most of its visits were slow: its replay needs many copies."""
 
     def __init__(self, spec: GameSpec, config: PerformanceConfig, context: Context) -> None:
-        if config.bins is not None and len(config.bins) != spec.n_features:
-            raise ValueError(
-                f"performance.bins has {len(config.bins)} entries, expected one per state "
-                f"feature ({spec.n_features}: {', '.join(spec.feature_names)})"
-            )
+        self.bins = resolve_bins(spec, config.bins, "performance.bins")
         self.spec = spec
         self.config = config
-        self.bins = tuple(spec.feature_bins if config.bins is None else config.bins)
         self.line = FrameThreshold(config.sd_factor, config.floor_ms, config.delta)
         self.points: dict[tuple[int, ...], PointStats] = {}
 

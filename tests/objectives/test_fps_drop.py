@@ -128,6 +128,12 @@ def test_region_counts_only_steps_inside_the_box() -> None:
     np.testing.assert_allclose(obj.step_rewards(WALK), [10.0, 10.0, 0.0, 0.0 + 200.0])
 
 
+def test_bins_of_the_wrong_length_are_one_line_naming_the_option() -> None:
+    assert fps(bins=[2, 1]).bins == (2, 1) and fps().bins == SPEC.feature_bins
+    with pytest.raises(ValueError, match=r"^fps_drop.bins has 1 values but the game has 2 state features \(x, y\)$"):
+        fps(bins=[2])
+
+
 def test_uncalibrated_scores_use_a_provisional_threshold_from_the_rollouts_given() -> None:
     obj = fps()
     calm = baseline()[0]

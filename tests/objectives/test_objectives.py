@@ -12,7 +12,8 @@ import pytest
 from games.core.base import GameSpec
 from games.core.record import Rollout
 from objectives import REGISTRY, Objective, build_objectives, step_rewards
-from objectives.coverage import Coverage, CoverageConfig, CoverageTracker, resolve_bins
+from games.core.buckets import resolve_bins
+from objectives.coverage import Coverage, CoverageConfig, CoverageTracker
 from objectives.winning import Winning, WinningConfig
 from oracles.component import Component, Context
 from games.core.record import RolloutBatch
@@ -98,6 +99,8 @@ def test_coverage_rejects_a_list_of_the_wrong_length() -> None:
         coverage([4, 4, 4])
     with pytest.raises(ValueError, match="intervals has 1 values"):
         CoverageTracker(SPEC, [4])
+    with pytest.raises(ValueError, match=r"intervals must be at least 1 interval per feature, got \[0, 4\]"):
+        coverage([0, 4])
 
 
 def test_coverage_step_reward_is_one_on_entering_a_new_bucket() -> None:
