@@ -49,6 +49,13 @@ class ArchivedBug:
     injected_id: int | None = None
 
 
+def injected_found(injected_ids: Iterable[int | None]) -> int:
+    """How many distinct injected bugs the reports found: the ``injected_id`` of each report,
+    None for one that matched no injected bug. The one count behind ``injected_found`` in
+    ``generations.csv``, the budget's ``until_all_found``, and the tables' "injected found"."""
+    return len({int(i) for i in injected_ids if i is not None})
+
+
 def _jsonable(value: Any) -> Any:
     """Plain JSON types for oracle data that may hold numpy scalars, arrays or tuples."""
     if isinstance(value, dict):
@@ -172,6 +179,10 @@ class BugArchive:
     def signatures(self) -> frozenset[str]:
         """Signatures of every bug kept."""
         return frozenset(self._bugs)
+
+    def injected_found(self) -> int:
+        """Distinct injected bugs among the bugs kept (:func:`injected_found`)."""
+        return injected_found(a.injected_id for a in self._bugs.values())
 
     def by_kind(self) -> dict[str, int]:
         """Number of distinct bugs per kind, kinds in order of first discovery."""

@@ -128,7 +128,7 @@ def run_job(job: Job) -> Finished:
     search.run()
     found = None
     if search.built.truth is not None:
-        found = len({b.injected_id for b in search.archive if b.injected_id is not None})
+        found = search.archive.injected_found()
     return Finished(exp.name, exp.seed, len(search.archive), found, time.perf_counter() - started, job.run_dir)
 
 

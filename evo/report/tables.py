@@ -25,6 +25,7 @@ from evo.run.rundir import RunDirError
 from evo.run.game_facts import GameFacts, build_game_facts, read_game_facts
 from evo.report.stats import cliffs_delta, delta_magnitude, holm, mann_whitney, time_to_fraction
 from games.core.base import BUG_KINDS
+from oracles.archive import injected_found
 from oracles.journal import complete_text
 
 BUG_COLUMNS = [
@@ -158,7 +159,7 @@ def summary(run: RunData, injected: int | None = None) -> pd.DataFrame:
         seeded = len(judged(run.bugs, run.game)) if run.game is not None else len(run.bugs)
         rows += [
             ("injected", injected),
-            ("injected found", int(matched.nunique())),
+            ("injected found", injected_found(matched)),
             ("unmatched reports", int(seeded - len(matched))),
         ]
     return pd.DataFrame(rows, columns=["metric", "value"], dtype=object)
@@ -208,13 +209,13 @@ def run_metrics(run: RunData) -> dict[str, Any]:
         "seed": int(run.config.get("seed", 0)),
         "game": facts.label,
         "injected": len(facts.injected) if facts.has_truth else np.nan,
-        "bugs": int(matched.nunique()) if facts.has_truth else len(bugs),
+        "bugs": injected_found(matched) if facts.has_truth else len(bugs),
         "reports": len(bugs),
     }
     for kind in BUG_KINDS:
         of_kind = bugs[bugs["kind"] == kind] if len(bugs) else bugs
         row[f"bugs_{kind}"] = (
-            int(of_kind["injected_id"].dropna().nunique()) if facts.has_truth else len(of_kind)
+            injected_found(of_kind["injected_id"].dropna()) if facts.has_truth else len(of_kind)
         )
     seeded = judged(bugs, facts)
     row["precision"] = len(matched) / len(seeded) if facts.has_truth and len(seeded) else np.nan

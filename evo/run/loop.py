@@ -252,7 +252,7 @@ class Search:
             row[f"bugs_{kind}"] = counts.get(kind, 0)
         row["hypervolume"] = hypervolume(pop.F, self.senses, np.asarray(c.hv_ref))
         if self.built.truth is not None:
-            row["injected_found"] = self._injected_found()
+            row["injected_found"] = self.archive.injected_found()
         # CleanRL's diagnostics of this generation's fine-tuning; NaN in a generation without.
         tuned = self._rl[1] if self._rl is not None and self._rl[0] == c.generation else {}
         for name in DIAGNOSTICS:
@@ -331,12 +331,8 @@ class Search:
             (b.generations is not None and c.generation + 1 >= b.generations)
             or (b.env_steps is not None and c.env_steps >= b.env_steps)
             or (b.wall_seconds is not None and c.wall_s >= b.wall_seconds)
-            or (b.until_all_found and self._injected_found() >= len(self.built.injected))
+            or (b.until_all_found and self.archive.injected_found() >= len(self.built.injected))
         )
-
-    def _injected_found(self) -> int:
-        """Distinct injected bugs the run has found."""
-        return len({b.injected_id for b in self.archive if b.injected_id is not None})
 
     # ----------------------------------------------------------------- the loop
     def run(self, resume: bool = False) -> Population:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from oracles.archive import RECORD_KEYS, BugArchive, append_jsonl, to_record
+from oracles.archive import RECORD_KEYS, BugArchive, append_jsonl, injected_found, to_record
 from oracles.base import Bug
 
 PATH = [(0.5, 0.5), (1.5, 0.5), (2.5, 0.5), (3.5, 0.5)]
@@ -59,6 +59,16 @@ def test_injected_id_comes_from_match(make_rollout):
                       match=match)
     assert [x.injected_id for x in new] == [4, None]
     assert calls == ["s:a", "s:b"]  # only new bugs are matched
+
+
+def test_injected_found_counts_distinct_injected_bugs_not_reports(make_rollout):
+    # Two signatures of injected bug 4 (two stuck states in one trap) and a false report.
+    archive = BugArchive()
+    ids = {"s:a": 4, "s:b": 4, "s:c": None, "s:d": 0}
+    archive.add([_bug(make_rollout, s) for s in ids], generation=0, env_steps=1, wall_s=0.0,
+                match=lambda b: ids[b.signature])
+    assert archive.injected_found() == 2 == injected_found([4, 4, None, 0])
+    assert injected_found(np.array([3, 3, 1], dtype=np.int64)) == 2 and injected_found([]) == 0
 
 
 def test_record_has_exactly_the_documented_keys(make_rollout):
