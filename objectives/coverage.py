@@ -13,7 +13,7 @@ import numpy as np
 from pydantic import Field
 
 from games.core.base import GameSpec
-from games.core.buckets import count_keys, resolve_bins, tally
+from games.core.buckets import count_keys, tally
 from games.core.record import Rollout, RolloutBatch
 from objectives.base import ObjectiveConfig, register
 from oracles.component import Component, Context
@@ -49,7 +49,7 @@ class Coverage(Component):
 
     def __init__(self, spec: GameSpec, config: CoverageConfig, context: Context) -> None:
         self.spec = spec
-        self.bins = resolve_bins(spec, config.intervals, "intervals")
+        self.bins = spec.resolve_bins(config.intervals, "intervals")
 
     def keys(self, rollout: Rollout) -> np.ndarray:
         """Bucket key of every state of the rollout (reset state included)."""
@@ -77,7 +77,7 @@ class CoverageTracker:
 
     def __init__(self, spec: GameSpec, intervals: list[int] | int | None = None) -> None:
         self.spec = spec
-        self.bins = resolve_bins(spec, intervals, "intervals")
+        self.bins = spec.resolve_bins(intervals, "intervals")
         self.visited: set[int] = set()
         self.cells: set[tuple[int, ...]] = set()
         """Map cells visited: the buckets of the first two state features at the game's

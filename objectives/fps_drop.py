@@ -40,7 +40,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.core.base import GameSpec
-from games.core.buckets import count_keys, resolve_bins
+from games.core.buckets import count_keys
 from games.core.record import Rollout, RolloutBatch
 from objectives.base import ObjectiveConfig, register
 from oracles.component import Component, Context
@@ -134,7 +134,7 @@ class FpsDrop(Component):
 
     def __init__(self, spec: GameSpec, config: FpsDropConfig, context: Context) -> None:
         n = spec.n_features
-        self.bins = resolve_bins(spec, config.bins, "fps_drop.bins")
+        self.bins = spec.resolve_bins(config.bins, "fps_drop.bins")
         if config.region is not None and not (len(config.region.low) == len(config.region.high) == n):
             raise ValueError(
                 f"fps_drop.region needs {n} values in low and in high (one per state feature: "

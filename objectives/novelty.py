@@ -19,7 +19,7 @@ import torch
 from pydantic import Field, field_validator
 
 from games.core.base import GameSpec
-from games.core.buckets import count_keys, resolve_bins
+from games.core.buckets import count_keys
 from games.core.record import Rollout, RolloutBatch
 from objectives.base import ObjectiveConfig, register
 from oracles.component import Component, Context
@@ -66,7 +66,7 @@ class Novelty(Component):
 
     def __init__(self, spec: GameSpec, config: NoveltyConfig, context: Context) -> None:
         self.spec = spec
-        self.bins = resolve_bins(spec, config.intervals, "intervals")
+        self.bins = spec.resolve_bins(config.intervals, "intervals")
         self.aggregate = config.aggregate
         self.keys = np.zeros(0, dtype=np.int64)
         """Sorted bucket keys the run visited."""

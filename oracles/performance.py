@@ -25,7 +25,7 @@ import numpy as np
 from pydantic import Field
 
 from games.core.base import GameSpec
-from games.core.buckets import resolve_bins, tally
+from games.core.buckets import tally
 from games.core.record import RolloutBatch
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
@@ -133,7 +133,7 @@ class PerformanceOracle(Component):
     """A point is reported when most of its visits were slow: its replay needs many copies."""
 
     def __init__(self, spec: GameSpec, config: PerformanceConfig, context: Context) -> None:
-        self.bins = resolve_bins(spec, config.bins, "performance.bins")
+        self.bins = spec.resolve_bins(config.bins, "performance.bins")
         self.spec = spec
         self.config = config
         self.line = FrameThreshold(config.sd_factor, config.floor_ms, config.delta)

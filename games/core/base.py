@@ -90,6 +90,24 @@ class GameSpec:
     def n_features(self) -> int:
         return len(self.feature_names)
 
+    def resolve_bins(self, value: Sequence[int] | int | None, key: str = "bins") -> tuple[int, ...]:
+        """Intervals per state feature from a component's option ``key`` (coverage's
+        ``intervals``, the performance oracle's ``bins``...): the game's ``feature_bins`` for
+        None, one number for every feature, or one number per feature.
+
+        Raises:
+            ValueError: one line naming ``key``: a list of the wrong length, or a count below 1.
+        """
+        if value is None:
+            return tuple(int(b) for b in self.feature_bins)
+        bins = (int(value),) * self.n_features if isinstance(value, int) else tuple(int(b) for b in value)
+        if len(bins) != self.n_features:
+            raise ValueError(f"{key} has {len(bins)} values but the game has {self.n_features} state features "
+                             f"({', '.join(self.feature_names)})")
+        if min(bins, default=1) < 1:
+            raise ValueError(f"{key} must be at least 1 interval per feature, got {list(bins)}")
+        return bins
+
     def buckets(self, features: np.ndarray, bins: Sequence[int] | None = None) -> np.ndarray:
         """Cut state features into equal intervals (Wuji's state abstraction).
 

@@ -9,35 +9,11 @@ overflows. Both kinds count in linear time here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
-
 import numpy as np
 import pandas as pd
 
-if TYPE_CHECKING:
-    from games.core.base import GameSpec
-
 DENSE_KEYS = 1 << 22
 """Bucket spaces up to this size get dense keys, counted with ``np.bincount``."""
-
-
-def resolve_bins(spec: GameSpec, value: Sequence[int] | int | None, key: str = "bins") -> tuple[int, ...]:
-    """Intervals per state feature from a component's option ``key`` (coverage's
-    ``intervals``, the performance oracle's ``bins``...): the game's ``feature_bins`` for
-    None, one number for every feature, or one number per feature.
-
-    Raises:
-        ValueError: one line naming ``key``: a list of the wrong length, or a count below 1.
-    """
-    if value is None:
-        return tuple(int(b) for b in spec.feature_bins)
-    bins = (int(value),) * spec.n_features if isinstance(value, int) else tuple(int(b) for b in value)
-    if len(bins) != spec.n_features:
-        raise ValueError(f"{key} has {len(bins)} values but the game has {spec.n_features} state features "
-                         f"({', '.join(spec.feature_names)})")
-    if min(bins, default=1) < 1:
-        raise ValueError(f"{key} must be at least 1 interval per feature, got {list(bins)}")
-    return bins
 
 
 def count_keys(keys: np.ndarray, key_space: int | None) -> tuple[np.ndarray, np.ndarray]:

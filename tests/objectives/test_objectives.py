@@ -12,7 +12,6 @@ import pytest
 from games.core.base import GameSpec
 from games.core.record import Rollout
 from objectives import REGISTRY, Objective, build_objectives, step_rewards
-from games.core.buckets import resolve_bins
 from objectives.coverage import Coverage, CoverageConfig, CoverageTracker
 from objectives.winning import Winning, WinningConfig
 from oracles.component import Component, Context
@@ -88,7 +87,7 @@ def test_coverage_counts_distinct_buckets_across_episodes() -> None:
 def test_coverage_intervals_resolve_as_documented(
     intervals: list[int] | int | None, bins: tuple[int, ...], walk_and_other: float
 ) -> None:
-    assert resolve_bins(SPEC, intervals) == bins
+    assert SPEC.resolve_bins(intervals) == bins
     cov = coverage(intervals)
     assert cov.bins == bins
     assert cov.score(RolloutBatch.from_rollouts([WALK, OTHER])) == walk_and_other

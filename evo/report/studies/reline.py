@@ -58,7 +58,6 @@ from evo.run.players import (
 )
 from evo.report.stats import cliffs_delta, delta_magnitude, holm, mann_whitney
 from evo.run.user_paths import check_out_folder
-from games.core.buckets import resolve_bins
 from oracles.frame_threshold import slow_threshold
 from oracles.performance import PerformanceConfig, is_low_fps, point_bounds
 
@@ -249,7 +248,7 @@ def evaluate(
         # The evaluated runs' performance oracle (sd_factor, floor_ms) turns the baseline's frame
         # times into t: an RL baseline has no performance oracle of its own.
         cfg = _performance_config(first.built)
-        bins = resolve_bins(first.built.spec, cfg.bins, "performance.bins")
+        bins = first.built.spec.resolve_bins(cfg.bins, "performance.bins")
         jobs = n_jobs or first.built.exp.parallel.n_jobs
         local = ParallelConfig(backend="serial" if jobs == 1 else "loky", n_jobs=jobs)
         executor = stack.enter_context(Executor(local, first.built.exp.torch_threads))
