@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, Any, Literal, Sequence
+from typing import Annotated, Any, Sequence
 
 import pydantic
 import yaml
@@ -123,8 +123,9 @@ class SearchConfig(ExplorationFields):
     crossover_prob: float = Field(0.9, ge=0, le=1, description="Chance a child is crossed (single point).")
     mutation_sigma: float = Field(0.3, ge=0, description="Std of Gaussian weight noise.")
     mutation_rate: float = Field(0.2, ge=0, le=1, description="Chance each weight is mutated.")
-    policy: Literal["mlp", "random"] = Field(
-        "mlp", description="mlp: neural policies; random: uniform random actions (baseline)."
+    policy: str = Field(
+        "mlp", description="The agent kind, by its name in evo.search.agents.AGENT_KINDS: mlp, neural "
+        "policies; random, uniform random actions (the baseline).",
     )
     hv_ref: list[float] | None = Field(
         None, description="Hypervolume reference point, one value per objective (default: "
@@ -133,6 +134,14 @@ class SearchConfig(ExplorationFields):
     operators: OperatorsConfig = Field(
         default_factory=OperatorsConfig, description="Survival, parent selection, crossover and mutation by name."
     )
+
+    @field_validator("policy")
+    @classmethod
+    def _registered_kind(cls, name: str) -> str:
+        from evo.search.agents import check_kind  # lazy: the agents load torch
+
+        check_kind(name)
+        return name
 
 
 class NamedConfig(Strict):

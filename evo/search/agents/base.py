@@ -111,14 +111,20 @@ def register_kind(name: str) -> Callable[[AgentKindFactory], AgentKindFactory]:
     return wrap
 
 
+def check_kind(name: str) -> None:
+    """Raise ``ValueError`` (one line, listing the registered kinds) unless ``name`` is one:
+    what ``search.policy`` may be is what :data:`AGENT_KINDS` holds."""
+    if name not in AGENT_KINDS:
+        raise ValueError(f"unknown agent kind {name!r}; expected one of {', '.join(sorted(AGENT_KINDS))}")
+
+
 def agent_kind(name: str, policy_spec: PolicySpec) -> AgentKind:
     """The registered kind ``name`` for an experiment's policy architecture.
 
     Raises:
-        KeyError: no kind has that name.
+        ValueError: no kind has that name (:func:`check_kind`).
     """
-    if name not in AGENT_KINDS:
-        raise KeyError(f"unknown agent kind {name!r}; known: {', '.join(sorted(AGENT_KINDS))}")
+    check_kind(name)
     return AGENT_KINDS[name](policy_spec)
 
 

@@ -88,6 +88,8 @@ def test_device_cuda_is_accepted_where_torch_sees_one(tiny_config, monkeypatch) 
         (lambda c: c.update(budget={}), "set at least one of generations, env_steps, wall_seconds"),
         (lambda c: c["game"].update(gym_id="CartPole-v1"), "give exactly one of name, entry_point, gym_id"),
         (lambda c: c["game"].update(name=None, entry_point="nowhere.at_all:Game"), "cannot import 'nowhere.at_all'"),
+        (lambda c: c["search"].update(policy="dqn"),
+         "search.policy: unknown agent kind 'dqn'; expected one of mlp, random"),
     ],
 )
 def test_bad_input_names_the_key(tiny_config, edit, expected: str) -> None:
@@ -111,3 +113,12 @@ def test_missing_file_and_bad_yaml(tmp_path: Path) -> None:
 def test_bad_override(write_yaml, tiny_config) -> None:
     with pytest.raises(ConfigError, match="expected key=value"):
         load_experiment(write_yaml(tiny_config), ["search.population"])
+
+
+def test_search_policy_is_any_registered_agent_kind(tiny_config, monkeypatch) -> None:
+    """The kinds a YAML may name are the registry's: a kind registered by a plug-in is one."""
+    from evo.search.agents import AGENT_KINDS
+
+    monkeypatch.setitem(AGENT_KINDS, "scripted", AGENT_KINDS["random"])
+    tiny_config["search"]["policy"] = "scripted"
+    assert parse_experiment(tiny_config).search.policy == "scripted"
