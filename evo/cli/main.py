@@ -9,23 +9,30 @@ stderr and exit code 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import signal
 import sys
+import threading
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from rich.console import Console
-from rich.table import Table
 
-from evo.run.config import ConfigError
+from evo.run.user_paths import ConfigError
 from evo.run.extras import MissingExtra
 from evo.run.reaper import Reaper
+from evo.cli.console_tables import (
+    evaluation_pairs, evaluation_table, metric_table, pairwise_table, print_whole, summary_table,
+)
 from evo.cli.plans import add_plan_parser, plan_command
 from evo.cli.traces import add_trace_parsers, trace_command
 from evo.cli.vision import add_vision_parser, vision_command
 from games.core.base import GameSpecError
 
 EXIT_BAD_INPUT = 2
+STOPPED_LIKE_CTRL_C = frozenset({"run", "compare", "evaluate"})
+"""The commands that start worker processes: SIGTERM stops them as Ctrl-C does (workers closed, a
+run resumable); left to the default, loky workers played on orphaned for half an hour."""
 
 
 class UserError(Exception):
@@ -96,18 +103,30 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+@contextlib.contextmanager
+def _sigterm_interrupts(command: str) -> Iterator[None]:
+    """SIGTERM raises KeyboardInterrupt while a command of :data:`STOPPED_LIKE_CTRL_C` runs; the
+    handler it replaced is put back after. Other commands, and ``main`` called off the main
+    thread (where Python sets no handler), leave the process's signals alone."""
+    if command not in STOPPED_LIKE_CTRL_C or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     console = Console(highlight=False, soft_wrap=True)
-    # SIGTERM stops a run as Ctrl-C does (workers closed, resumable); left to the default,
-    # loky workers played on orphaned for half an hour.
-    signal.signal(signal.SIGTERM, _interrupt)
     commands = {"run": _run, "compare": _compare, "report": _report, "evaluate": _evaluate,
                 "plan": plan_command, "shrink": trace_command, "regress": trace_command,
                 "vision": vision_command}
     try:
         # What the games start ends with the command, even a SIGKILLed one (evo/run/reaper.py).
-        with Reaper.for_games():
+        with _sigterm_interrupts(args.command), Reaper.for_games():
             return commands.get(args.command, _replay)(args, console)
     except (UserError, ConfigError, GameSpecError, MissingExtra) as exc:
         print(f"evo: error: {exc}", file=sys.stderr)
@@ -149,7 +168,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         except (FileNotFoundError, CheckpointError) as exc:
             raise UserError(str(exc)) from None
     injected = len(search.built.injected) if search.built.truth is not None else None
-    console.print(_metric_table(summary(load_run(run_dir), injected), f"{exp.name} (seed {exp.seed})"))
+    console.print(metric_table(summary(load_run(run_dir), injected), f"{exp.name} (seed {exp.seed})"))
     console.print(f"run directory: {run_dir}")
     return 0
 
@@ -197,82 +216,13 @@ def _compare(args: argparse.Namespace, console: Console) -> int:
     except CompareError as exc:
         raise UserError(str(exc)) from None
     for game, rows in result.summary.groupby("game", sort=False):
-        _print_whole(console, _summary_table(rows, game))
+        print_whole(console, summary_table(rows, game))
         pairs = result.pairwise[result.pairwise["game"] == game]
         if len(pairs):
-            _print_whole(console, _pairwise_table(pairs, game))
+            print_whole(console, pairwise_table(pairs, game))
     out = result.files[0].parent
     console.print(f"wrote {', '.join(str(f.relative_to(out)) for f in result.files)} in {out}")
     return 0
-
-
-def _fmt(value: object, digits: int = 1) -> str:
-    """A table cell: ``-`` for a missing value, thousands separators, ``digits`` decimals."""
-    if value is None or (isinstance(value, float) and value != value):
-        return "-"
-    if isinstance(value, float):
-        return f"{value:,.{digits}f}"
-    return str(value)
-
-
-def _count(value: float) -> str:
-    """Env steps in a few characters: 950, 12.3k, 1.52M."""
-    if value != value:
-        return "-"
-    for scale, suffix in ((1e6, "M"), (1e3, "k")):
-        if abs(value) >= scale:
-            return f"{value / scale:.3g}{suffix}"
-    return f"{value:.0f}"
-
-
-def _print_whole(console: Console, table: Table) -> None:
-    """Print a table at its natural width even where the terminal is narrower (the terminal
-    wraps the lines), so that no cell is cut short and a saved log shows it whole."""
-    width = Console(width=1000).measure(table).maximum
-    Console(file=console.file, highlight=False, soft_wrap=True, width=max(console.width, width)).print(table)
-
-
-def _summary_table(rows, game: str) -> Table:  # rows: a pandas.DataFrame, imported lazily
-    """summary.csv of one game, the columns that fit a line (the CSV has them all)."""
-    from rich import box
-    from rich.markup import escape
-
-    from games.core.base import BUG_KINDS
-
-    kinds = [k for k in BUG_KINDS if rows[f"bugs_{k}"].fillna(0).any()]
-    table = Table(title=f"summary: {game}", box=box.SIMPLE_HEAD,
-                  caption="bugs: injected bugs found (bug reports without ground truth), mean over "
-                  "runs; 50% (n): mean env steps to find half of the injected bugs, over the n runs that did")
-    short = {"performance": "perf"}
-    for col in ["strategy", "runs", escape("bugs ± sd [min-max]"), *(short.get(k, k) for k in kinds), "prec.",
-                "coverage", "env steps", "50% (n)", "90% (n)", "100% (n)"]:
-        table.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
-    for r in rows.to_dict("records"):
-        table.add_row(
-            escape(r["strategy"]), str(r["runs"]),
-            escape(f"{r['bugs_mean']:.1f} ± {_fmt(r['bugs_sd'])} [{r['bugs_min']:.0f}-{r['bugs_max']:.0f}]"),
-            *(_fmt(r[f"bugs_{k}"]) for k in kinds), _fmt(r["precision"], 2), _fmt(r["coverage"], 0),
-            _count(r["env_steps"]),
-            *(f"{_count(r[f'steps_to_{s}'])} ({r[f'reached_{s}']})" for s in ("50", "90", "100")),
-        )
-    return table
-
-
-def _pairwise_table(rows, game: str) -> Table:
-    """pairwise.csv of one game."""
-    from rich import box
-    from rich.markup import escape
-
-    table = Table(title=f"pairwise: {game}", box=box.SIMPLE_HEAD,
-                  caption="Mann-Whitney U (two-sided) on bugs found, p Holm-adjusted over the pairs "
-                  "(* <= 0.05); Cliff's delta > 0: a finds more")
-    for col in ["a", "b", "bugs a", "bugs b", "U", "p", "p Holm", "delta", "magnitude"]:
-        table.add_column(col, justify="left" if col in ("a", "b", "magnitude") else "right", no_wrap=True)
-    for r in rows.to_dict("records"):
-        mark = " *" if r["significant"] else ""
-        table.add_row(escape(r["a"]), escape(r["b"]), _fmt(r["bugs_a"]), _fmt(r["bugs_b"]), _fmt(r["U"]),
-                      f"{r['p']:.3g}", f"{r['p_holm']:.3g}{mark}", f"{r['delta']:+.2f}", r["magnitude"])
-    return table
 
 
 def _report(args: argparse.Namespace, console: Console) -> int:
@@ -288,7 +238,7 @@ def _report(args: argparse.Namespace, console: Console) -> int:
     run = load_run(run_dir)
     facts = game_facts(run)
     injected = len(facts.injected) if facts.has_truth else None
-    console.print(_metric_table(summary(run, injected), f"{run.config['name']} (seed {run.config.get('seed', 0)})"))
+    console.print(metric_table(summary(run, injected), f"{run.config['name']} (seed {run.config.get('seed', 0)})"))
     written = plots.run_figures(run, run_dir / "plots")
     console.print(f"plots: {', '.join(str(p) for p in written)}")
     total, checkpoints = disk_usage(run_dir)
@@ -328,66 +278,11 @@ def _evaluate(args: argparse.Namespace, console: Console) -> int:
         raise UserError(str(exc)) from None
     source = "given" if result.calibration == "given" else f"calibrated on {result.calibration}"
     console.print(f"slow-frame threshold: {result.threshold_ms:.3g} ms, {source}", markup=False)
-    _print_whole(console, _evaluation_table(result))
+    print_whole(console, evaluation_table(result))
     if len(result.pairwise):
-        _print_whole(console, _evaluation_pairs(result.pairwise))
+        print_whole(console, evaluation_pairs(result.pairwise))
     console.print(f"wrote {', '.join(p.name for p in result.files)} in {out}")
     return 0
-
-
-def _evaluation_table(result) -> Table:  # result: evo.report.studies.reline.Evaluation
-    """evaluation.csv: RELINE's Table 1 (episodes with at least n bugs spotted) per agent."""
-    from rich import box
-    from rich.markup import escape
-
-    t = result.table
-    table = Table(title=f"evaluation: {int(t['episodes'].iloc[0])} episodes per agent", box=box.SIMPLE_HEAD,
-                  caption=f"slow frame: over {result.threshold_ms:.3g} ms; "
-                  "n>=k: episodes in which at least k injected bugs were spotted" + _actions(t))
-    cols = [f"at_least_{n}" for n in range(1, result.injected + 1)]
-    for col in ["agent", "return", *(f"n>={c.rsplit('_', 1)[1]}" for c in cols), "slow frames",
-                "low-FPS points", "median ms there", "seconds"]:
-        table.add_column(col, justify="left" if col == "agent" else "right", no_wrap=True)
-    for r in t.to_dict("records"):
-        table.add_row(escape(r["agent"]), _fmt(r["mean_return"]), *(str(r[c]) for c in cols),
-                      str(r["slow_frames"]), str(r["low_fps_points"]), _fmt(r["median_ms_at_low_fps"], 2),
-                      _fmt(r["seconds"]))
-    return table
-
-
-def _actions(table) -> str:  # table: evaluation.csv
-    """How the policy agents chose their actions, when not as trained."""
-    temps = table["temperature"].dropna()
-    if temps.empty or (temps == 1.0).all():
-        return ""
-    t = float(temps.iloc[0])
-    return "; policies played greedily" if t == 0 else f"; policies sampled at temperature {t:g}"
-
-
-def _evaluation_pairs(rows) -> Table:  # rows: pairwise.csv of evo evaluate
-    from rich import box
-    from rich.markup import escape
-
-    table = Table(title="agents compared", box=box.SIMPLE_HEAD,
-                  caption="Mann-Whitney U (two-sided), p Holm-adjusted per metric (* <= 0.05); "
-                  "Cliff's delta > 0: a higher")
-    for col in ["metric", "a", "b", "median a", "median b", "p Holm", "delta", "magnitude"]:
-        table.add_column(col, justify="left" if col in ("metric", "a", "b", "magnitude") else "right", no_wrap=True)
-    for r in rows.to_dict("records"):
-        mark = " *" if r["significant"] else ""
-        table.add_row(escape(r["metric"]), escape(r["a"]), escape(r["b"]), _fmt(r["median_a"], 2),
-                      _fmt(r["median_b"], 2), f"{r['p_holm']:.3g}{mark}", _fmt(r["delta"], 2), r["magnitude"])
-    return table
-
-
-def _metric_table(table, title: str) -> Table:
-    """A ``(metric, value)`` DataFrame of :func:`evo.report.tables.summary` as a rich table."""
-    out = Table(title=title)
-    out.add_column("metric")
-    out.add_column("value", justify="right")
-    for metric, value in table.itertuples(index=False):
-        out.add_row(str(metric), f"{value:,}" if isinstance(value, int) else str(value))
-    return out
 
 
 if __name__ == "__main__":

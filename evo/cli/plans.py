@@ -22,16 +22,17 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from rich.console import Console
 from rich.markup import escape
 
-from evo.run.config import ConfigError
-from evo.plans.base import Plan
-from evo.run.user_paths import check_out_file, check_out_folder, read_text
+from evo.run.user_paths import ConfigError, check_out_file, check_out_folder, read_text
 from games.registry import GameFactory, GameNotFound
+
+if TYPE_CHECKING:  # the plans load the oracles (and torch) with the command, not with the parser
+    from evo.plans.base import Plan
 
 
 def add_plan_parser(sub: argparse._SubParsersAction) -> None:
@@ -191,6 +192,7 @@ def _record(args: argparse.Namespace, console: Console) -> int:
 
 def _record_play(args: argparse.Namespace, console: Console) -> int:
     """A person's recorded play (``--actions``) as a plan that plays the same moves."""
+    from evo.plans.base import Plan
     from evo.plans.record import plan_yaml, record_plan
 
     if args.game is None:
@@ -246,6 +248,7 @@ def _export(args: argparse.Namespace, console: Console) -> int:
 
 
 def _from_text(args: argparse.Namespace, console: Console) -> int:
+    from evo.plans.base import Plan
     from evo.plans.from_text import plan_from_text
     from evo.plans.load import load_plan
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from evo.run.config import ConfigError
+from evo.run.user_paths import ConfigError
 from evo.cli.plans import parse_kwargs
 
 SHRUNK = "shrunk.jsonl"

@@ -6,18 +6,21 @@
 Each model kind lives in its own module of :mod:`games.vision` that exposes
 ``add_train_arguments(parser)``, ``train_command(args, console) -> int`` and, when it can be
 scored, ``add_eval_arguments(parser)`` and ``eval_command(args, console) -> int``. The
-modules are imported only when their command runs, so ``evo run`` never loads them.
+modules load torch and the park, so they are imported only when their command is parsed:
+neither ``evo --help`` nor ``evo run`` loads them.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 from types import ModuleType
+from typing import Any, Sequence
 
 from rich.console import Console
 
-from evo.run.config import ConfigError
+from evo.run.user_paths import ConfigError
 
 KINDS: dict[str, str] = {
     "detector": "games.vision.detector_train",
@@ -31,22 +34,40 @@ def _module(kind: str) -> ModuleType:
     return importlib.import_module(KINDS[kind])
 
 
+class _KindParsers(argparse._SubParsersAction):
+    """The ``KIND`` of ``train`` or ``eval``: each kind's options are added by its module
+    (``add_train_arguments``, ``add_eval_arguments``) once that kind is chosen."""
+
+    def __init__(self, *args: Any, adds: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.adds = adds
+        self.filled: set[str] = set()
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Sequence[Any], option_string: str | None = None) -> None:
+        kind = values[0] if values else None
+        if kind in self._name_parser_map and kind not in self.filled:
+            self.filled.add(kind)
+            add = getattr(_module(kind), self.adds, None)
+            if add is None:
+                parser.error(f"the {kind} has no {parser.prog.split()[-1]} command")
+            add(self._name_parser_map[kind])
+        super().__call__(parser, namespace, values, option_string)
+
+
 def add_vision_parser(sub: argparse._SubParsersAction) -> None:
     """The ``vision`` command: ``train KIND`` and ``eval KIND``."""
     vision = sub.add_parser("vision", help="train and score the detector, encoder and texture judge")
     actions = vision.add_subparsers(dest="vision_action", required=True)
     train = actions.add_parser("train", help="train a model on frames of generated levels")
     evaluate = actions.add_parser("eval", help="score a trained model on an unseen level")
-    train_kinds = train.add_subparsers(dest="kind", required=True)
-    eval_kinds = evaluate.add_subparsers(dest="kind", required=True)
-    for kind in KINDS:
-        try:
-            module = _module(kind)
-        except ImportError:  # a kind not built yet in this checkout
+    train_kinds = train.add_subparsers(dest="kind", required=True, action=_KindParsers, adds="add_train_arguments")
+    eval_kinds = evaluate.add_subparsers(dest="kind", required=True, action=_KindParsers, adds="add_eval_arguments")
+    for kind, module in KINDS.items():
+        if importlib.util.find_spec(module) is None:  # a kind not built yet in this checkout
             continue
-        module.add_train_arguments(train_kinds.add_parser(kind, help=f"train the {kind}"))
-        if hasattr(module, "add_eval_arguments"):
-            module.add_eval_arguments(eval_kinds.add_parser(kind, help=f"score the {kind}"))
+        train_kinds.add_parser(kind, help=f"train the {kind}")
+        eval_kinds.add_parser(kind, help=f"score the {kind}")
 
 
 def vision_command(args: argparse.Namespace, console: Console) -> int:

@@ -146,6 +146,8 @@ class Reaper:
         self.folder: str | None = None
         self.games = games
         """The run token whose processes are reaped (:meth:`for_games`), or None."""
+        self._env: tuple[str, str | None] | None = None
+        """The environment variable :meth:`for_games` set and its value before, put back by stop."""
         what = [] if games is None else ["--games", games]
         if prefix is not None:
             # Short and in /tmp, as Ray's own: the instance's Unix sockets live under it, and a
@@ -169,8 +171,11 @@ class Reaper:
         """
         from games.core.process_tree import RUN, new_token
 
+        before = os.environ.get(RUN)
         token = os.environ[RUN] = new_token()
-        return cls(games=token)
+        reaper = cls(games=token)
+        reaper._env = (RUN, before)
+        return reaper
 
     def seal(self) -> None:
         """Keep this process's own files under the folder (Ray's driver logs) out of the
@@ -181,7 +186,14 @@ class Reaper:
                 os.set_inheritable(fd, False)
 
     def stop(self, timeout_s: float = 10.0) -> None:
-        """Tell the watchdog the run is done with the instance and wait for it to finish."""
+        """Tell the watchdog the run is done with the instance and wait for it to finish; the
+        run's token leaves the environment (``main`` called from Python leaves it as it was)."""
+        if self._env is not None:
+            (name, before), self._env = self._env, None
+            if before is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = before
         proc, self._proc = self._proc, None
         if proc is None:
             return

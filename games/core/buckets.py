@@ -10,7 +10,9 @@ overflows. Both kinds count in linear time here.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
+
+# pandas (hash tables for hashed keys) is imported where it is used: importing the games, as
+# the command line does before it parses anything, stays light.
 
 DENSE_KEYS = 1 << 22
 """Bucket spaces up to this size get dense keys, counted with ``np.bincount``."""
@@ -25,6 +27,8 @@ def count_keys(keys: np.ndarray, key_space: int | None) -> tuple[np.ndarray, np.
         counts = np.bincount(keys, minlength=key_space)
         present = np.flatnonzero(counts)
         return present, counts[present]
+    import pandas as pd
+
     codes, uniques = pd.factorize(keys, sort=True)
     return np.asarray(uniques, dtype=np.int64), np.bincount(codes, minlength=len(uniques))
 
@@ -40,6 +44,8 @@ def tally(keys: np.ndarray, key_space: int | None) -> tuple[np.ndarray, np.ndarr
         first = np.full(key_space, keys.size, dtype=np.int64)
         np.minimum.at(first, keys, np.arange(keys.size, dtype=np.int64))
         return present, first[present], counts[present]
+    import pandas as pd
+
     codes, uniques = pd.factorize(keys)
     # Codes number the keys in order of appearance: the running maximum steps up by one
     # exactly where a key appears for the first time.
@@ -51,6 +57,8 @@ def hash_rows(rows: np.ndarray) -> np.ndarray:
     """``[..., F]`` integers to ``[...]`` int64: a 64-bit hash of each row (pandas' row
     hashing, ``hash_pandas_object``), so that distinct rows collide with probability about
     ``2**-64`` per pair: a run that visits a billion buckets expects no collision."""
+    import pandas as pd
+
     rows = np.asarray(rows)
     flat = pd.DataFrame(rows.reshape(-1, rows.shape[-1]))
     hashed = pd.util.hash_pandas_object(flat, index=False).to_numpy()
