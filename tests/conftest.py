@@ -12,7 +12,7 @@ TINY: dict[str, Any] = {
     "name": "tiny_maze",
     "seed": 3,
     "game": {"name": "block_maze", "kwargs": {"preset": "small", "maze_seed": 0, "heavy_ms": 3.0}},
-    "policy": {"hidden": [16]},
+    "network": {"hidden": [16]},
     "search": {"population": 6, "offspring": 6, "episodes": 2, "mutation_sigma": 0.3, "mutation_rate": 0.2},
     "budget": {"generations": 4},
     "objectives": [{"name": "winning"}, {"name": "coverage"}],

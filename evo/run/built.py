@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from evo.search.agents import AgentKind, agent_kind
-from evo.run.config import ConfigError, Experiment, PolicyConfig, game_factory
+from evo.run.config import ConfigError, Experiment, NetworkConfig, game_factory
 from evo.run.game_facts import GameFacts, game_label, read_game_facts
 from evo.search.probe import learn_cells, play_probe
 from evo.search.policy import PolicySpec
@@ -30,28 +30,28 @@ if TYPE_CHECKING:
     from games.registry import GameFactory
 
 
-def build_policy_spec(policy: PolicyConfig, spec: GameSpec) -> PolicySpec:
+def build_policy_spec(network: NetworkConfig, spec: GameSpec) -> PolicySpec:
     """The policy architecture of an experiment on a game.
 
     Raises:
-        ConfigError: ``policy.conv`` on a game whose observation is not an image
+        ConfigError: ``network.conv`` on a game whose observation is not an image
             ``(channels, height, width)``, or conv layers that do not fit the image.
     """
     obs_dim = int(np.prod(spec.obs_shape))
-    hidden = tuple(policy.hidden)
-    if not policy.conv:
+    hidden = tuple(network.hidden)
+    if not network.conv:
         return PolicySpec(obs_dim, spec.n_actions, hidden)
     if len(spec.obs_shape) != 3:
         raise ConfigError(
-            f"policy.conv: conv layers need a game that observes an image (channels, height, width); "
+            f"network.conv: conv layers need a game that observes an image (channels, height, width); "
             f"this game's observation has shape {tuple(spec.obs_shape)}"
         )
-    conv = tuple((int(c), int(k), int(s)) for c, k, s in policy.conv)
+    conv = tuple((int(c), int(k), int(s)) for c, k, s in network.conv)
     image = (int(spec.obs_shape[0]), int(spec.obs_shape[1]), int(spec.obs_shape[2]))
     try:
         return PolicySpec(obs_dim, spec.n_actions, hidden, conv, image)
     except ValueError as exc:
-        raise ConfigError(f"policy.conv: {exc}") from None
+        raise ConfigError(f"network.conv: {exc}") from None
 
 
 GAME_REFUSALS = (ValueError, TypeError, KeyError, IndexError, OverflowError)
@@ -115,7 +115,7 @@ def check_memory(exp: Experiment, policy_spec: PolicySpec) -> None:
     ``2 * (population + offspring)`` float32 genomes.
 
     Raises:
-        ConfigError: naming ``search.population`` (or ``search.offspring``, or ``policy`` when
+        ConfigError: naming ``search.population`` (or ``search.offspring``, or ``network`` when
             even Wuji's 60 genomes of it would not fit) and what it would need.
     """
     s = exp.search
@@ -127,7 +127,7 @@ def check_memory(exp: Experiment, policy_spec: PolicySpec) -> None:
     if need > have:
         key = "search.offspring" if s.offspring > s.population else "search.population"
         if 2 * WUJI_POLICIES * policy_spec.n_params * 4 > have:  # the policy is what is too big
-            key = f"policy (hidden {exp.policy.hidden}, conv {exp.policy.conv})"
+            key = f"network (hidden {exp.network.hidden}, conv {exp.network.conv})"
         raise ConfigError(
             f"{key}: {s.population} policies and {s.offspring} offspring of {policy_spec.n_params} weights "
             f"need {need / 2**30:,.1f} GiB for their genomes alone; this machine has {have / 2**30:,.1f} GiB"
@@ -200,7 +200,7 @@ class Built:
         cells_from = run_dir if cells_from is None else cells_from
         factory = game_factory(exp)
         spec = _game_spec(factory)
-        policy_spec = build_policy_spec(exp.policy, spec)
+        policy_spec = build_policy_spec(exp.network, spec)
         check_memory(exp, policy_spec)
         # The game's facts first: components that score against them (objects, preferred
         # area) get them in their context. Only match is read off this copy.

@@ -24,6 +24,7 @@ from evo.search.finetune import A2CConfig, PPOConfig, UpdateConfig
 from evo.search.explore.config import ExplorationFields
 from evo.run.game_config import GameConfig
 from evo.run.parallel import ParallelConfig
+from evo.run.raw_experiment import apply_overrides, renamed, renamed_override
 from evo.run.scalars import LoggingConfig
 
 
@@ -35,8 +36,8 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class PolicyConfig(Strict):
-    """The policy network every individual shares (:class:`evo.search.policy.PolicySpec`)."""
+class NetworkConfig(Strict):
+    """The network every policy of ``search.policy: mlp`` shares (:class:`evo.search.policy.PolicySpec`)."""
 
     conv: list[list[int]] = Field(
         default_factory=list,
@@ -186,7 +187,8 @@ class Experiment(Strict):
                       "digits, '_', '-' and '.', so that no name writes outside runs_dir.")
     seed: int = Field(0, ge=0, description="Every random draw of the run derives from it (numpy's SeedSequence: non-negative).")
     game: GameConfig
-    policy: PolicyConfig = Field(default_factory=PolicyConfig)
+    network: NetworkConfig = Field(default_factory=NetworkConfig, description="The policy network's layers "
+                                   "(search.policy: mlp); named policy: before 0.2, which still loads.")
     search: SearchConfig = Field(default_factory=SearchConfig)
     budget: BudgetConfig
     objectives: list[NamedConfig] = Field(min_length=1)
@@ -259,34 +261,12 @@ def _format_error(exc: pydantic.ValidationError, prefix: str = "") -> str:
     return f"{loc}: {msg}" if loc else msg
 
 
-def apply_overrides(raw: dict[str, Any], overrides: Sequence[str]) -> dict[str, Any]:
-    """Set ``dotted.key=value`` overrides on the raw YAML dict (values parsed as YAML)."""
-    for item in overrides:
-        if "=" not in item:
-            raise ConfigError(f"override {item!r}: expected key=value, e.g. search.population=10")
-        key, value = item.split("=", 1)
-        key = key.strip()
-        parts = key.split(".")
-        if not key.isprintable() or not all(part.strip() for part in parts):
-            raise ConfigError(f"override {item!r}: expected a dotted key of names, e.g. search.population=10")
-        node = raw
-        for part in parts[:-1]:
-            if not isinstance(node.get(part, {}), dict):
-                raise ConfigError(f"override {key}: {part} is not a section")
-            node = node.setdefault(part, {})
-        try:
-            node[parts[-1]] = yaml.safe_load(value)
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"override {key}: value {value!r} is not valid YAML") from exc
-    return raw
-
-
 def parse_experiment(raw: Any, source: str = "experiment") -> Experiment:
     """Validate a raw dict into an :class:`Experiment`, then check names against registries."""
     if not isinstance(raw, dict):
         raise ConfigError(f"{source}: expected a mapping of keys at the top level")
     try:
-        exp = Experiment.model_validate(raw)
+        exp = Experiment.model_validate(renamed(raw, source))
     except pydantic.ValidationError as exc:
         raise ConfigError(_format_error(exc)) from None
     validate_names(exp)
@@ -299,7 +279,9 @@ def load_experiment(path: str | Path, overrides: Sequence[str] = ()) -> Experime
     raw = read_yaml(path, "experiment file") or {}
     if not isinstance(raw, dict):
         raise ConfigError(f"{path}: expected a mapping of keys at the top level")
-    return parse_experiment(apply_overrides(raw, overrides), str(path))
+    # Old names renamed in the file and in the overrides alike, so that either overrides the other.
+    overrides = [renamed_override(item) for item in overrides]
+    return parse_experiment(apply_overrides(renamed(raw, str(path)), overrides), str(path))
 
 
 def validate_names(exp: Experiment) -> None:

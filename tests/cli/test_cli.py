@@ -115,10 +115,10 @@ def _error(result: subprocess.CompletedProcess[str]) -> str:
         (["run", "exp.yaml", "objectives=[{name: fun}]"], "objectives[0].name: unknown objective 'fun'"),
         (["run", "exp.yaml", "oracles=[{name: psychic}]"], "oracles[0].name: unknown oracle 'psychic'"),
         (["run", "exp.yaml", "game.kwargs.colour=red"], "game.kwargs do not fit block_maze"),
-        (["run", "exp.yaml", "policy.conv=[[8, 8, 4]]"], "policy.conv: conv layers need a game that observes an "
+        (["run", "exp.yaml", "network.conv=[[8, 8, 4]]"], "network.conv: conv layers need a game that observes an "
                                                         "image (channels, height, width); this game's observation "
                                                         "has shape (29,)"),
-        (["run", "exp.yaml", "policy.conv=[[8, 8]]"], "policy.conv: each layer is [channels, kernel, stride]"),
+        (["run", "exp.yaml", "network.conv=[[8, 8]]"], "network.conv: each layer is [channels, kernel, stride]"),
         (["run"], "give an experiment YAML"),
         (["replay", "no_run_here", "0"], "no_run_here: not a run directory"),
         (["run", "--resume", "no_run_here"], "no_run_here: not a run directory"),
@@ -155,7 +155,7 @@ def test_a_game_that_raises_hangs_or_dies_is_a_crash_bug(tmp_path: Path, fault: 
             "kwargs": {"fault": fault, "at_position": 2},
             "step_timeout_s": 1.0,
         },
-        "policy": {"hidden": [8]},
+        "network": {"hidden": [8]},
         "search": {"population": 2, "offspring": 2, "episodes": 1},
         "budget": {"generations": 2},
         "objectives": [{"name": "coverage"}],

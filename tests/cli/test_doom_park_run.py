@@ -23,7 +23,7 @@ EXPERIMENT = {
     "name": "park_tiny",
     "seed": 0,
     "game": {"name": "doom_park", "kwargs": {"preset": "small", "max_steps": 25}},
-    "policy": {"hidden": [8]},
+    "network": {"hidden": [8]},
     "search": {"population": 4, "offspring": 4, "episodes": 1},
     "budget": {"generations": 2},
     "objectives": [{"name": "winning"}, {"name": "coverage"}],

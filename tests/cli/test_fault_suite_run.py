@@ -40,7 +40,7 @@ def _run(tmp_path: Path, kwargs: dict[str, Any]) -> Path:
             "step_timeout_s": 5.0,
             "max_rss_mb": MAX_RSS_MB,
         },
-        "policy": {"hidden": [8]},
+        "network": {"hidden": [8]},
         "search": {"population": 2, "offspring": 2, "episodes": 2},
         "budget": {"generations": GENERATIONS},
         "objectives": [{"name": "winning"}, {"name": "coverage"}],

@@ -17,8 +17,8 @@ import pytest
         ("game.kwargs.maze_seed=-1", "maze_seed must be a non-negative integer"),
         ("search.population=100000000", "search.population: 100000000 policies"),
         ("search.offspring=100000000", "search.offspring: 6 policies and 100000000 offspring"),
-        ("policy.hidden=[0]", "policy.hidden.0: Input should be greater than or equal to 1"),
-        ("policy.hidden=[16, -3]", "policy.hidden.1: Input should be greater than or equal to 1"),
+        ("network.hidden=[0]", "network.hidden.0: Input should be greater than or equal to 1"),
+        ("network.hidden=[16, -3]", "network.hidden.1: Input should be greater than or equal to 1"),
     ],
 )
 def test_a_game_or_budget_that_cannot_be_is_one_line(bad_input, tmp_path: Path, override: str, expected: str) -> None:

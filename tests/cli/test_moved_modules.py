@@ -3,7 +3,8 @@
 An experiment, a plug-in or a run directory names a module by its dotted path. The old paths
 still import (the same module object, so one registry and one class) with a deprecation
 warning, and ``tests/data/run_before_move`` (a Block Maze run written before the move, its game
-named by the old entry point ``games.block_maze:BlockMaze``) still reports and replays.
+named by the old entry point ``games.block_maze:BlockMaze``, its network under the old key
+``policy:``) still reports, replays and resumes.
 """
 
 from __future__ import annotations
@@ -66,3 +67,18 @@ def test_a_run_directory_written_before_the_move_reports_and_replays(tmp_path: P
         replay = evo("replay", str(run_dir), bug_id, cwd=tmp_path)
         assert replay.returncode == 0, replay.stdout + replay.stderr
         assert f"bug {bug_id} reproduced" in replay.stdout
+
+
+def test_a_run_directory_written_before_the_move_resumes(tmp_path: Path) -> None:
+    """Its config.yaml says policy: (now network:): resumed for two more generations, with one
+    warning line naming the new key; the file itself is left as it was."""
+    run_dir = tmp_path / "run"
+    shutil.copytree(OLD_RUN, run_dir)
+    config = (run_dir / "config.yaml").read_text()
+    assert "\npolicy:\n" in config and "\nnetwork:" not in config
+    (run_dir / "config.yaml").write_text(config.replace("  generations: 1\n", "  generations: 3\n"))
+    resumed = evo("run", "--resume", str(run_dir), "--quiet", cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "the key policy: is now network:" in resumed.stderr
+    assert list(load_run(run_dir).generations["generation"]) == [0, 1, 2]
+    assert "\npolicy:\n" in (run_dir / "config.yaml").read_text()

@@ -21,7 +21,7 @@ EXPERIMENT = {
     "seed": 0,
     "game": {"name": "doom_park", "kwargs": {"preset": "small", "max_steps": 20},
              "wrappers": [{"name": "encode"}]},
-    "policy": {"hidden": [8]},
+    "network": {"hidden": [8]},
     "search": {"population": 4, "offspring": 4, "episodes": 1},
     "budget": {"generations": 2},
     "objectives": [{"name": "rnd_novelty", "kwargs": {"batch_size": 32}}, {"name": "coverage"}],

@@ -46,7 +46,7 @@ def test_the_frames_agent_evolves_and_fine_tunes_a_cnn(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     config = yaml.safe_load((tmp_path / "frames" / "config.yaml").read_text())
     assert config["game"]["kwargs"]["obs_type"] == "frames"
-    assert config["policy"] == {"conv": [[8, 8, 4], [16, 4, 2]], "hidden": [64]}
+    assert config["network"] == {"conv": [[8, 8, 4], [16, 4, 2]], "hidden": [64]}
     generations = pd.read_csv(tmp_path / "frames" / "generations.csv")
     # Generation 1: 2 children fine-tuned (1 episode each) and evaluated (1 episode each).
     assert generations["generation"].tolist() == [0, 1]
@@ -58,8 +58,8 @@ def test_the_frames_agent_evolves_and_fine_tunes_a_cnn(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("override", "expected"),
     [
-        ("policy.conv=[[8, 64, 4]]", "policy.conv: conv layer 0 has a 64x64 kernel for a 48x40 input"),
-        ("game.kwargs.obs_type=ram", "policy.conv: conv layers need a game that observes an image "
+        ("network.conv=[[8, 64, 4]]", "network.conv: conv layer 0 has a 64x64 kernel for a 48x40 input"),
+        ("game.kwargs.obs_type=ram", "network.conv: conv layers need a game that observes an image "
                                      "(channels, height, width); this game's observation has shape (512,)"),
     ],
 )

@@ -72,7 +72,7 @@ def tiny_search(tmp_path: Path, write_yaml: Any, bugs: list[str]) -> Path:
 
     config = yaml.safe_load((ROOT / "experiments" / "dungeon_balance.yaml").read_text())
     config["game"]["kwargs"]["bugs"] = bugs
-    config["policy"] = {"hidden": [16]}
+    config["network"] = {"hidden": [16]}
     config["search"].update(population=8, offspring=8, episodes=4)
     config["budget"] = {"generations": 3}
     config["oracles"] = [{"name": "validation", "kwargs": {"plan": VALIDATIONS, "categories": CATEGORIES}}]

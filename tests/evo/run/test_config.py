@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
+import yaml
 
 from evo.run.config import ConfigError, dump_experiment, load_experiment, parse_experiment
 
@@ -122,3 +124,31 @@ def test_search_policy_is_any_registered_agent_kind(tiny_config, monkeypatch) ->
     monkeypatch.setitem(AGENT_KINDS, "scripted", AGENT_KINDS["random"])
     tiny_config["search"]["policy"] = "scripted"
     assert parse_experiment(tiny_config).search.policy == "scripted"
+
+
+def test_the_network_section_was_called_policy_and_still_loads_with_one_warning(
+        tiny_config, write_yaml, caplog: pytest.LogCaptureFixture) -> None:
+    new = parse_experiment(tiny_config)
+    old = {("policy" if key == "network" else key): value for key, value in tiny_config.items()}
+    path = write_yaml(old)
+    with caplog.at_level(logging.WARNING, logger="evo.run.raw_experiment"):
+        again = load_experiment(path)
+    assert again == new
+    (line,) = caplog.messages
+    assert line == f"{path}: the key policy: is now network: (the same keys under it); policy: still loads for now"
+    # What the run directory keeps says network:, whichever name the YAML used.
+    written = yaml.safe_load(dump_experiment(again))
+    assert written["network"] == {"conv": [], "hidden": [16]} and "policy" not in written
+
+
+def test_an_override_of_the_old_name_sets_the_network(tiny_config, write_yaml, caplog) -> None:
+    old = {("policy" if key == "network" else key): value for key, value in tiny_config.items()}
+    for config in (tiny_config, old):
+        for override in ("policy.hidden=[8]", "network.hidden=[8]"):
+            assert load_experiment(write_yaml(config), [override]).network.hidden == [8]
+    assert "override policy.hidden: the key policy is now network; policy still works for now" in caplog.messages
+
+
+def test_both_names_at_once_is_one_line(tiny_config) -> None:
+    with pytest.raises(ConfigError, match=r"^policy: renamed to network; give network only$"):
+        parse_experiment({**tiny_config, "policy": {"hidden": [8]}})

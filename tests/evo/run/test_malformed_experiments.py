@@ -45,7 +45,7 @@ def _paths(node: Any, prefix: tuple = ()) -> list[tuple]:
 PATHS = _paths(TINY) + [
     ("game", "kwargs", "preset"), ("game", "step_timeout_s"), ("game", "max_rss_mb"), ("game", "wrappers"),
     ("search", "operators"), ("search", "hv_ref"), ("budget", "wall_seconds"), ("budget", "env_steps"),
-    ("policy", "conv"), ("checkpoint", "keep"), ("checkpoint", "pin"), ("parallel", "n_jobs"),
+    ("network", "conv"), ("checkpoint", "keep"), ("checkpoint", "pin"), ("parallel", "n_jobs"),
     ("parallel", "backend"), ("device",), ("logging",), ("finetune", "algorithm"), ("finetune", "ppo"),
 ]
 HOSTILE = st.one_of(

@@ -156,7 +156,7 @@ EXPERIMENT = {
     "seed": 0,
     "game": {"name": "doom_park", "kwargs": {"preset": "small", "max_steps": 15},
              "wrappers": [{"name": "detect", "kwargs": {"weights": str(WEIGHTS)}}]},
-    "policy": {"hidden": [8]},
+    "network": {"hidden": [8]},
     "search": {"population": 2, "offspring": 2, "episodes": 1},
     "budget": {"generations": 1},
     "objectives": [{"name": "winning"}, {"name": "coverage"}],

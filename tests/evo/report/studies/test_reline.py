@@ -18,7 +18,7 @@ CARTPOLE = {
     "name": "tiny_reline",
     "seed": 1,
     "game": {"name": "cartpole_perf", "kwargs": {"heavy_ms": 2.0, "max_steps": 200}},
-    "policy": {"hidden": [8]},
+    "network": {"hidden": [8]},
     "search": {"population": 4, "offspring": 4, "episodes": 1, "hv_ref": [0, -1]},
     "budget": {"generations": 2},
     "objectives": [{"name": "winning"}, {"name": "fps_drop", "kwargs": {"floor_ms": 1.0}}],
