@@ -81,7 +81,7 @@ def test_evo_plan_record_turns_a_validation_bug_into_a_failing_plan(tmp_path: Pa
     config = yaml.safe_load((ROOT / "experiments" / "dungeon_validation.yaml").read_text())
     config["game"]["kwargs"]["bugs"] = ["uncounted_kill"]
     config["oracles"][-1]["kwargs"]["plan"] = str(ROOT / "plans" / "dungeon" / "validations.yaml")
-    config.update(policy={"hidden": [16]}, budget={"generations": 3}, parallel={"backend": "serial"})
+    config.update(network={"hidden": [16]}, budget={"generations": 3}, parallel={"backend": "serial"})
     config["search"].update(population=8, offspring=8)
     run = tmp_path / "run"
     assert main(["run", str(write_yaml(config)), "--out", str(run), "--quiet"]) == 0
