@@ -20,6 +20,7 @@ pytest.importorskip("mkdocstrings_handlers.python", reason="the docs extra: pip 
 from mkdocs.utils.yaml import yaml_load  # noqa: E402  (reads the !!python/name tags of mkdocs.yml)
 
 from evo.cli.main import _parser  # noqa: E402
+from evo.cli.vision import with_every_kind  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -73,7 +74,7 @@ def test_the_site_builds_with_every_page_and_api_reference(site: Path) -> None:
 
 @pytest.mark.slow
 def test_the_cli_reference_names_every_command_and_option(site: Path) -> None:
-    commands = subcommands(_parser())
+    commands = subcommands(with_every_kind(_parser()))
     assert set(commands) >= {
         "run", "replay", "report", "compare", "evaluate", "plan run", "plan from-text", "plan suite",
         "plan record", "plan export", "shrink", "regress", "vision train", "vision eval",

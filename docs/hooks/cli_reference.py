@@ -5,8 +5,9 @@ sub-command of ``evo`` (as :func:`evo.cli.main._parser` builds them) with its us
 table of its arguments and options. The page can then never disagree with the parser.
 
 Building the parser only builds it: it installs no signal handler and starts no watchdog
-(``evo.cli.main.main`` does those). It does import the command modules, ``evo vision``'s model
-modules included (torch); a failure to import or build is logged as a warning, which fails a
+(``evo.cli.main.main`` does those). The options of ``evo vision``'s model kinds are added when
+a kind is parsed; this hook adds them all (:func:`evo.cli.vision.with_every_kind`, which imports
+the model modules: torch); a failure to import or build is logged as a warning, which fails a
 ``mkdocs build --strict``, and the page says so instead of listing nothing.
 """
 
@@ -29,8 +30,9 @@ def build_parser() -> argparse.ArgumentParser:
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     from evo.cli.main import _parser
+    from evo.cli.vision import with_every_kind
 
-    return _parser()
+    return with_every_kind(_parser())
 
 
 def commands(parser: argparse.ArgumentParser) -> Iterator[tuple[str, str, argparse.ArgumentParser]]:

@@ -43,16 +43,33 @@ class _KindParsers(argparse._SubParsersAction):
         self.adds = adds
         self.filled: set[str] = set()
 
+    def fill(self, kind: str, parser: argparse.ArgumentParser) -> None:
+        """Add ``kind``'s options to its parser, once (imports its module)."""
+        if kind in self.filled:
+            return
+        self.filled.add(kind)
+        add = getattr(_module(kind), self.adds, None)
+        if add is None:
+            parser.error(f"the {kind} has no {parser.prog.split()[-1]} command")
+        add(self._name_parser_map[kind])
+
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Sequence[Any], option_string: str | None = None) -> None:
-        kind = values[0] if values else None
-        if kind in self._name_parser_map and kind not in self.filled:
-            self.filled.add(kind)
-            add = getattr(_module(kind), self.adds, None)
-            if add is None:
-                parser.error(f"the {kind} has no {parser.prog.split()[-1]} command")
-            add(self._name_parser_map[kind])
+        if values and values[0] in self._name_parser_map:
+            self.fill(values[0], parser)
         super().__call__(parser, namespace, values, option_string)
+
+
+def with_every_kind(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """``parser`` (``evo``'s, or any below it) with every model kind's options added now, as
+    a reference page lists them; imports every kind's module (torch)."""
+    for action in parser._actions:  # argparse keeps its actions private; there is no public list
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                if isinstance(action, _KindParsers):
+                    action.fill(name, parser)
+                with_every_kind(sub)
+    return parser
 
 
 def add_vision_parser(sub: argparse._SubParsersAction) -> None:
