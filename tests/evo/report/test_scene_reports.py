@@ -28,7 +28,7 @@ GARDEN = {
     "name": "garden_objects",
     "seed": 0,
     "game": {"name": "garden"},
-    "policy": {"hidden": [8]},
+    "network": {"hidden": [8]},
     "search": {"population": 4, "offspring": 4, "episodes": 1},
     "budget": {"generations": 2},
     "objectives": [{"name": "winning"}, {"name": "coverage"}],
