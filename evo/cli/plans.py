@@ -95,13 +95,16 @@ def parse_kwargs(items: list[str]) -> dict[str, Any]:
 
 
 def game_factory(plan: Plan, name: str | None, kwargs: list[str]) -> GameFactory:
-    """The game to run on: ``--game`` (else the plan's), its kwargs updated by ``--kwarg``."""
+    """The game to run on: ``--game`` (else the plan's, in the plan's wrappers), its kwargs
+    updated by ``--kwarg``."""
     if name is None and plan.game is None:
         raise ConfigError("plan: no game; give --game NAME or a game: {name: ...} in the plan")
-    base = dict(plan.game.kwargs) if plan.game is not None and name is None else {}
+    own = plan.game is not None and name is None
+    base = dict(plan.game.kwargs) if own else {}  # type: ignore[union-attr]
     base.update(parse_kwargs(kwargs))
     game_name = name if name is not None else plan.game.name  # type: ignore[union-attr]
-    factory = GameFactory(name=game_name, kwargs=tuple(sorted(base.items())))
+    wrappers = plan.game.wrapper_specs() if own else ()  # type: ignore[union-attr]
+    factory = GameFactory(name=game_name, kwargs=tuple(sorted(base.items())), wrappers=wrappers)
     try:
         factory.validate()
     except GameNotFound as exc:

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from evo.run.game_config import WrapperConfig
 from oracles.action_checks import Validation
 
 
@@ -31,6 +32,14 @@ class GameRef(_Strict):
     """A registered game name (``dungeon``)."""
     kwargs: dict[str, Any] = Field(default_factory=dict)
     """The game's keyword arguments (``level_seed``, ``bugs``...)."""
+    wrappers: list[WrapperConfig] = Field(default_factory=list)
+    """Observation wrappers the game is played in, first innermost (``[{name: detect}]``): a plan
+    recorded from a run plays what the run played, so its bug's oracle reads what they publish
+    (the visual oracle, the detector's crops)."""
+
+    def wrapper_specs(self) -> tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]:
+        """The wrappers as :class:`games.registry.GameFactory` takes them."""
+        return tuple((w.name, tuple(sorted(w.kwargs.items()))) for w in self.wrappers)
 
 
 class Node(_Strict):

@@ -133,7 +133,8 @@ def record_plan(factory: GameFactory, seed: int, actions: Sequence[int], *, ever
         nodes = _Recording(game, episode).nodes(every)
     finally:
         game.close()
-    ref = GameRef(name=factory.label, kwargs=dict(factory.kwargs))
+    ref = GameRef(name=factory.label, kwargs=dict(factory.kwargs),
+                  wrappers=[{"name": name, "kwargs": dict(kwargs)} for name, kwargs in factory.wrappers])
     plan = Plan(name=name, game=ref, nodes=nodes, validations=list(validations), bug=bug,
                 max_steps=max(episode.length, 1), seed=int(seed))
     return plan, episode

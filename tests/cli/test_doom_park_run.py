@@ -74,3 +74,20 @@ def test_a_bad_park_kwarg_is_one_config_error_line(tmp_path: Path) -> None:
     line = str(caught.value)
     assert line.startswith("game.kwargs: doom_park cannot be made with {'preset': 'medium'}")
     assert line.endswith("preset must be one of small, large, got 'medium'") and "\n" not in line
+
+
+def test_a_visual_bug_recorded_as_a_plan_is_judged_in_the_runs_wrappers(tmp_path: Path) -> None:
+    """The run saw the park through the detector: the plan of its visual bug plays in the
+    same wrappers, so the visual oracle judges the plan's episode (it crashed on a record
+    without the detector's crops)."""
+    import shutil
+
+    run_dir = tmp_path / "run"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "data" / "park_run_before_scene", run_dir)
+    recorded = evo("plan", "record", str(run_dir), "0", "--out", "plan.yaml", cwd=tmp_path)
+    assert recorded.returncode in (0, 1) and "Traceback" not in recorded.stderr, recorded.stderr
+    plan = yaml.safe_load((tmp_path / "plan.yaml").read_text())
+    assert [w["name"] for w in plan["game"]["wrappers"]] == ["detect", "encode"]
+    result = evo("plan", "run", "plan.yaml", cwd=tmp_path)
+    assert result.returncode in (0, 1) and "Traceback" not in result.stderr, result.stderr
+    assert "(visual oracle)" in result.stdout

@@ -118,3 +118,21 @@ def test_a_play_file_naming_no_action_is_one_line_exit_2(bad_input: Any, tmp_pat
     (tmp_path / "play.txt").write_text("east dance\n")
     assert "'dance' is no action of dungeon" in bad_input(["plan", "record", "--actions", "play.txt", "--game", "dungeon"])
     assert "give RUN_DIR BUG_ID, or --actions" in bad_input(["plan", "record"])
+
+
+def test_a_plan_recorded_in_wrappers_plays_in_them_again(tmp_path: Path) -> None:
+    """What a run's agents saw through (a detector's crops, stacked frames) is what a plan
+    recorded from it plays in, so the bug's oracle finds the columns it reads."""
+    from evo.cli.plans import game_factory
+    from evo.plans.record import plan_yaml
+
+    wrappers = (("frame_stack", (("k", 2),)),)
+    factory = GameFactory(name="block_maze", kwargs=(("inject_bugs", False), ("preset", "small")), wrappers=wrappers)
+    plan, _ = record_plan(factory, 0, random_episodes(factory, 1, seed=3)[0], every=10)
+    (tmp_path / "plan.yaml").write_text(plan_yaml(plan))
+    assert yaml.safe_load((tmp_path / "plan.yaml").read_text())["game"]["wrappers"] == [
+        {"name": "frame_stack", "kwargs": {"k": 2}}]
+    again = game_factory(load_plan(tmp_path / "plan.yaml"), None, ["preset=small"])
+    assert again.wrappers == wrappers
+    assert again.make_vector(1).game_spec.obs_shape == factory.make_vector(1).game_spec.obs_shape
+    assert game_factory(plan, "block_maze", []).wrappers == ()  # --game names a game as it is
