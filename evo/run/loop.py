@@ -79,6 +79,14 @@ class Search:
         self.run_dir = Path(run_dir)
         self.progress = progress
         self.built = Built.from_experiment(exp, self.run_dir)
+        try:
+            self._start(exp)
+        except BaseException:
+            self.built.close()  # e.g. a Ray or Dask cluster that does not start: the game's processes end
+            raise
+
+    def _start(self, exp: Experiment) -> None:
+        """Everything after the game is built: state, seed streams, workers, operators."""
         self.spec = self.built.spec
         self.archive = BugArchive()
         self.tracker = CoverageTracker(self.spec)

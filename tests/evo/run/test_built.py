@@ -33,3 +33,28 @@ def test_the_ground_truth_copys_engine_ends_with_the_with_block(tiny_config: dic
         variant = dataclasses.replace(built, factory=dataclasses.replace(built.factory, kwargs=()))
         assert variant.truth is built.truth  # another build of the game shares what this one opened
     assert built.processes.find() == []
+
+
+def test_a_run_whose_workers_do_not_start_leaves_no_engine(tiny_config: dict[str, Any], tmp_path: Any,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cluster that does not start fails the run after its game was built: the kept copy's
+    engine ends with it."""
+    import evo.run.loop as loop
+
+    def no_cluster(*_: Any) -> None:
+        raise RuntimeError("scheduler at tcp://10.0.0.1:8786 did not answer")
+
+    tiny_config["game"] = {"entry_point": f"{__name__}:EngineWithTruth", "isolated": False}
+    started: list[Built] = []
+    build = Built.from_experiment
+
+    def kept(*args: Any, **kwargs: Any) -> Built:
+        started.append(build(*args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setattr(loop, "Executor", no_cluster)
+    monkeypatch.setattr(loop.Built, "from_experiment", kept)
+    with pytest.raises(RuntimeError, match="did not answer"):
+        loop.Search(parse_experiment(tiny_config), tmp_path / "run")
+    assert started and started[0].processes is not None
+    assert started[0].processes.find() == []
