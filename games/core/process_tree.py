@@ -112,15 +112,19 @@ def kill_all(find: Callable[[], list[int]]) -> list[int]:
 
 
 def reap(pids: Iterable[int]) -> None:
-    """Collect the exit status of those of ``pids`` that are children of this process, so that
-    none stays a zombie (an orphan adopted by a subreaper, or a game's own child). A game's
-    ``subprocess.Popen`` whose child was reaped here reads exit status 0 from then on."""
+    """Wait until each of ``pids`` has ended (at most :data:`REAP_WAIT_S` each) and collect the
+    exit status of those that are children of this process, so that none stays a zombie (an
+    orphan adopted by a subreaper, or a game's own child). A game's ``subprocess.Popen`` whose
+    child was reaped here reads exit status 0 from then on. A process that is not a child is
+    waited for too: SIGKILL is delivered at once, but the process ends a moment later, and
+    whoever looks right after must not find it still there."""
     for pid in pids:
+        child = True
         try:
             if os.waitpid(pid, os.WNOHANG)[0]:
                 continue
         except ChildProcessError:
-            continue  # not our child: its own parent (or init) reaps it
+            child = False  # its own parent (or init) reaps it; it has still to end
         with contextlib.suppress(OSError):
             # Woken when it ends (pidfd_open(2), Linux 5.3), not on a clock.
             fd = os.pidfd_open(pid)
@@ -128,8 +132,9 @@ def reap(pids: Iterable[int]) -> None:
                 select.select([fd], [], [], REAP_WAIT_S)
             finally:
                 os.close(fd)
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(pid, os.WNOHANG)
+        if child:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, os.WNOHANG)
 
 
 def become_subreaper() -> bool:
