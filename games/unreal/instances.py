@@ -11,11 +11,15 @@ closed when its last vector game closes.
 from __future__ import annotations
 
 import contextlib
+import subprocess
 from dataclasses import dataclass
 
 from games.unreal.connection import Connection, UnrealLost
 from games.unreal.launcher import LaunchedGame, launch
 from games.unreal.settings import UnrealSettings
+
+DEATH_WAIT_S = 0.2
+"""How long a launched binary whose connection dropped is given to be seen dead."""
 
 
 @dataclass
@@ -62,11 +66,24 @@ class Instance:
         self.connection = connection
         return connection
 
-    def lost(self, timed_out: bool) -> None:
-        """The connection failed; after a timeout a launched game is started again."""
+    def lost(self, timed_out: bool) -> str | None:
+        """The connection failed; after a timeout a launched game is started again.
+
+        Returns:
+            Launch mode: how the binary ended, when it died (a crashed game closes its
+            connection as it dies: its exit is awaited :data:`DEATH_WAIT_S`); else None.
+        """
         self.hung = self.hung or timed_out
         if self.connection is not None:
             self.connection.close()
+        if self.launched is None or timed_out:
+            return None
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.launched.process.wait(timeout=DEATH_WAIT_S)
+        code = self.launched.process.poll()
+        if code is None:
+            return None
+        return f"the game binary died ({f'killed by signal {-code}' if code < 0 else f'exit code {code}'})"
 
     def _end_binary(self) -> None:
         launched, self.launched = self.launched, None

@@ -77,7 +77,9 @@ class UnrealCopy:
         try:
             return connection.request(command)
         except UnrealLost as exc:
-            self.instance.lost(isinstance(exc, UnrealTimeout))
+            died = self.instance.lost(isinstance(exc, UnrealTimeout))
+            if died is not None:
+                raise UnrealLost(f"{exc}: {died}") from None
             raise
 
     def reset(self, seed: int) -> None:
