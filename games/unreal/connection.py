@@ -38,6 +38,10 @@ class UnrealTimeout(UnrealLost):
     """The game kept the connection open and did not answer in time (it hangs)."""
 
 
+class UnrealDied(UnrealLost):
+    """The launched game binary is dead."""
+
+
 class UnrealRefused(RuntimeError):
     """The game answered a command with ``error ...``."""
 

@@ -40,7 +40,7 @@ from games.adapter.game_copy import game_error
 from games.core.base import GameError, GameSpec, GameSpecError, VecStep
 from games.core.scalar_env import VectorEnv
 from games.unreal import replies
-from games.unreal.connection import Connection, UnrealLost, UnrealTimeout
+from games.unreal.connection import Connection, UnrealDied, UnrealLost, UnrealTimeout
 from games.unreal.instances import Instance, acquire, release
 from games.unreal.settings import UnrealSettings, check_kwargs
 
@@ -79,7 +79,7 @@ class UnrealCopy:
         except UnrealLost as exc:
             died = self.instance.lost(isinstance(exc, UnrealTimeout))
             if died is not None:
-                raise UnrealLost(f"{exc}: {died}") from None
+                raise UnrealDied(f"{exc}: {died}") from None
             raise
 
     def reset(self, seed: int) -> None:
@@ -195,16 +195,19 @@ class UnrealVector:
         self._pending: dict[int, GameError] = {}
 
     def reset(self, seeds: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
-        """Start every copy's episode; a copy whose game cannot be reached reports the error
-        at its first step (a crash at the start of the episode)."""
+        """Start every copy's episode; a copy whose game died since its last episode, or
+        cannot be reached, reports the error at its first step (a crash at the start of the
+        episode) and is launched again or reconnected at the next reset."""
         if len(seeds) != self.num_envs:
             raise ValueError(f"reset got {len(seeds)} seeds for {self.num_envs} copies")
         self._pending = {}
         for i, (copy, seed) in enumerate(zip(self.copies, seeds)):
             try:
                 copy.reset(int(seed))
+            except UnrealDied as exc:  # died since its last episode: a crash all the same
+                self._pending[i] = game_error(exc)
             except UnrealLost:
-                try:  # the game was restarted or the old connection was stale: once more
+                try:  # a stale connection to a game that still runs: once more, on a new one
                     copy.reset(int(seed))
                 except UnrealLost as exc:
                     self._pending[i] = game_error(exc)

@@ -182,6 +182,20 @@ def write_binary(folder: Path) -> Path:
     return path
 
 
+def launched_pids(folder: Path) -> list[int]:
+    """The pids of the stand-in binaries :func:`write_binary`'s script started, oldest first."""
+    return [int(p.stem) for p in sorted(folder.glob("*.pid"), key=lambda p: p.stat().st_mtime)]
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def _close(sock: socket.socket) -> None:
     try:
         sock.shutdown(socket.SHUT_RDWR)

@@ -16,7 +16,7 @@ import pytest
 from games.unreal.connection import Connection
 from games.unreal.launcher import free_port
 from games.unreal.unreal_game import UnrealVector
-from tests.games.unreal.server import UnrealCVServer, serve_block, write_binary
+from tests.games.unreal.server import UnrealCVServer, launched_pids, running, serve_block, write_binary
 
 KW = {"width": 32, "height": 24, "starts": [[100, 100, 150]], "request_timeout_s": 1.0, "connect_timeout_s": 1.0}
 TO_CRASH = [3, 3, 0, 3, 3, 1]  # down to (1,3), east, down to (2,5), west onto C at (1,5)
@@ -110,16 +110,12 @@ def _ini(folder: Path) -> dict[str, str]:
     return dict(ini["UnrealCV.Core"])
 
 
-def _pids(folder: Path) -> list[int]:
-    return sorted(int(p.stem) for p in folder.glob("*.pid"))
-
-
 def test_a_launched_binary_is_launched_again_when_it_dies(tmp_path: Path) -> None:
     binary = write_binary(tmp_path)
     game = UnrealVector(2, binary=str(binary), port=0, level="Maze", **{**KW, "connect_timeout_s": 20.0})
     try:
         game.reset([0, 1])
-        assert len(_pids(tmp_path)) == 2  # one game per copy
+        assert len(launched_pids(tmp_path)) == 2  # one game per copy
         launched = [c.instance.launched for c in game.copies]
         # The ini beside the binary holds what the last launch wrote; -cvport overrides its port.
         assert _ini(tmp_path) == {"port": str(launched[1].port), "width": "32", "height": "24"}
@@ -128,27 +124,27 @@ def test_a_launched_binary_is_launched_again_when_it_dies(tmp_path: Path) -> Non
         os.kill(launched[0].process.pid, signal.SIGKILL)
         launched[0].process.wait(timeout=10)
         out = game.step(np.array([0, 0]))
-        assert set(out.errors) == {0} and out.errors[0].type == "UnrealLost"
+        assert set(out.errors) == {0} and out.errors[0].type == "UnrealDied"
         assert out.errors[0].message.endswith("the game binary died (killed by signal 9)")
         game.reset([0, 1])
-        assert play_both(game) and len(_pids(tmp_path)) == 3
-        alive = [p for p in _pids(tmp_path) if _running(p)]
+        assert play_both(game) and len(launched_pids(tmp_path)) == 3
+        # Killed between two episodes: the next episode's first step is the crash.
+        os.kill(launched[1].process.pid, signal.SIGKILL)
+        launched[1].process.wait(timeout=10)
+        game.reset([0, 1])
+        first = game.step(np.array([0, 0]))
+        assert set(first.errors) == {1} and first.errors[1].type == "UnrealDied"
+        game.reset([0, 1])
+        assert play_both(game) and len(launched_pids(tmp_path)) == 4
+        alive = [p for p in launched_pids(tmp_path) if running(p)]
     finally:
         game.close()
     assert len(alive) == 2
-    assert not any(_running(p) for p in _pids(tmp_path))  # closing the game ended its binaries
+    assert not any(running(p) for p in launched_pids(tmp_path))  # closing the game ended its binaries
 
 
 def play_both(game: UnrealVector) -> bool:
     return not game.step(np.array([0, 3])).errors
-
-
-def _running(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def test_launch_errors_are_one_line(tmp_path: Path) -> None:
