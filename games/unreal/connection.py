@@ -80,6 +80,21 @@ def _quiet_client():
         log.setLevel(level)
 
 
+@contextlib.contextmanager
+def _handshake_deadline(seconds: float):
+    """Sockets made meanwhile give up after ``seconds``: the client's ``connect`` waits for the
+    ``connected to ...`` handshake with no deadline of its own, and a plugin that is serving
+    another client does not answer a second one ("let the client silently timeout", in the
+    plugin's ``StartMessageService``). Process-wide while it lasts: the engine makes no other
+    socket meanwhile."""
+    before = socket.getdefaulttimeout()
+    socket.setdefaulttimeout(seconds)
+    try:
+        yield
+    finally:
+        socket.setdefaulttimeout(before)
+
+
 class Connection:
     """Requests to the game at ``host:port``, each with a deadline.
 
@@ -115,11 +130,13 @@ class Connection:
         deadline = time.monotonic() + wait_s
         while True:
             client = _Client((self.host, self.port))
-            with _quiet_client():
-                ok = client.connect(timeout=self.timeout_s)
-            if ok:
+            with _quiet_client(), _handshake_deadline(self.timeout_s):
+                ok = client.connect()
+            if ok and client.sock is not None:
+                client.sock.settimeout(None)  # replies wait on the request's own deadline
                 self.client = client
                 return
+            client.disconnect()
             reason = alive()
             if reason is not None:
                 raise UnrealLost(reason)

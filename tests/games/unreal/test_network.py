@@ -7,6 +7,7 @@ from __future__ import annotations
 import configparser
 import os
 import signal
+import socket
 import time
 from pathlib import Path
 
@@ -102,6 +103,17 @@ def test_the_game_serves_one_client_at_a_time(server: UnrealCVServer) -> None:
         assert server.refused >= 1 and first.request("vget /camera/0/location") == "100.000 100.000 150.000"
     finally:
         first.close()
+
+
+def test_a_game_that_accepts_and_never_greets_is_not_waited_for_forever() -> None:
+    """The plugin leaves a second client waiting without the handshake; the 1.3.2 client's
+    connect has no deadline for it."""
+    with socket.socket() as mute:
+        mute.bind(("127.0.0.1", 0))
+        mute.listen(8)  # the kernel completes connections; nothing ever accepts or writes
+        connection = Connection("127.0.0.1", mute.getsockname()[1], 0.2)
+        with pytest.raises(ConnectionError, match="no UnrealCV game answered"):
+            connection.open(0.5)
 
 
 def _ini(folder: Path) -> dict[str, str]:

@@ -97,28 +97,39 @@ def test_same_seed_and_actions_give_the_same_episode_in_both_forms(server: Unrea
     assert {tuple(first[1][0][:2]), tuple(other[1][0][:2])} == {(100.0, 100.0), (600.0, 100.0)}
 
 
-def test_observations_are_what_the_world_shows(server: UnrealCVServer) -> None:
+def _seen_from(x: float, y: float) -> World:
     world = World(32, 24)
-    world.location = (300.0, 100.0, 150.0)  # one cell from Cube_1
-    for kind, expected in (("lit", world.frame().transpose(2, 0, 1)),
-                           ("object_mask", world.frame(mask=True).transpose(2, 0, 1)),
-                           ("depth", world.depth()[None])):
-        game = UnrealVector(1, port=server.port, observation=kind, objects=True,
-                            **{**KW, "starts": [[300, 100, 150]]})
-        try:
-            obs, features = game.reset([0])
-            np.testing.assert_array_equal(obs[0], expected)
-            assert obs.dtype == (np.float32 if kind == "depth" else np.uint8)
-            boxes = game.boxes()[0]
-            out = game.step(np.array([0]))  # forward: onto Cube_1's cell
-            assert out.info["visible"][0] == ("Cube_1", "Sphere_2")  # the view spans 5 cells
-        finally:
-            game.close()
-    # The cube is in view, its box is the disc the mask paints, centred one cell right of the middle.
+    world.location = (x, y, 150.0)
+    return world
+
+
+EXPECTED = {
+    "lit": lambda w: w.frame().transpose(2, 0, 1),
+    "object_mask": lambda w: w.frame(mask=True).transpose(2, 0, 1),
+    "depth": lambda w: w.depth()[None],
+    "pose": lambda w: np.array([3, 1, 1.5, 0, 0, 0], dtype=np.float32),  # location / cell, angles / 180
+}
+
+
+@pytest.mark.parametrize("kind", list(EXPECTED))
+def test_observations_are_what_the_world_shows(kind: str, server: UnrealCVServer) -> None:
+    game = UnrealVector(1, port=server.port, observation=kind, objects=True, **{**KW, "starts": [[300, 100, 150]]})
+    try:
+        obs, features = game.reset([0])
+        boxes = game.boxes()[0]
+        out = game.step(np.array([0]))  # forward: onto Cube_1's cell
+    finally:
+        game.close()
+    np.testing.assert_array_equal(obs[0], EXPECTED[kind](_seen_from(300, 100)))
+    np.testing.assert_array_equal(out.obs[0], EXPECTED[kind](_seen_from(400, 100)) if kind != "pose"
+                                  else np.array([4, 1, 1.5, 0, 0, 0], dtype=np.float32))
+    assert obs.dtype == (np.uint8 if kind in ("lit", "object_mask") else np.float32)
+    np.testing.assert_array_equal(features[0], [300, 100, 150, 0, 0, 0])
+    # The cube one cell east is in view, its box the disc the mask paints one cell right of the
+    # middle (the view spans 5 cells, so the sphere further east shows too).
     x0, y0, x1, y1 = boxes["Cube_1"]
     assert (x0 + x1) / 2 == pytest.approx(16 + 32 / 5, abs=1) and (y0 + y1) / 2 == pytest.approx(12, abs=1)
-    assert set(np.unique(world.depth())) == {50.0, 100.0, 150.0}
-    np.testing.assert_array_equal(features[0], [300, 100, 150, 0, 0, 0])
+    assert out.info["visible"][0] == ("Cube_1", "Sphere_2")
 
 
 def test_the_action_table_sends_its_commands(server: UnrealCVServer) -> None:
@@ -213,3 +224,22 @@ def test_an_error_reply_ends_the_episode_as_a_crash(server: UnrealCVServer) -> N
     finally:
         game.close()
     assert out.errors[0].type == "UnrealRefused" and "error Can not find a handler" in out.errors[0].message
+
+
+def test_the_parks_pixel_pipeline_reads_its_frames() -> None:
+    """The park's wrappers (its detector's masks, then its frame encoder) on the lit frames,
+    at the park's 160x120; the object boxes come from the game's own mask beside them."""
+    server = UnrealCVServer(width=160, height=120).start()
+    kwargs = {**KW, "port": server.port, "width": 160, "height": 120, "starts": [[300, 100, 150]], "objects": True}
+    game = GameFactory(name="unreal", kwargs=tuple(kwargs.items()), wrappers=(("detect", ()), ("encode", ())))
+    try:
+        vector = game.make_vector(1)
+        try:
+            obs, _ = vector.reset([0])
+            out = vector.step(np.array([0]))
+        finally:
+            vector.close()
+    finally:
+        server.die()
+    assert vector.game_spec.obs_shape == obs.shape[1:] == out.obs.shape[1:] and obs.dtype == np.float32
+    assert {"detections", "visible"} <= set(out.info) and out.info["visible"][0] == ("Cube_1", "Sphere_2")
