@@ -40,7 +40,7 @@ from games.adapter.game_copy import game_error
 from games.core.base import GameError, GameSpec, GameSpecError, VecStep
 from games.core.scalar_env import VectorEnv
 from games.unreal import replies
-from games.unreal.connection import Connection, UnrealDied, UnrealLost, UnrealTimeout
+from games.unreal.connection import Connection, UnrealDied, UnrealLost, UnrealRefused, UnrealTimeout
 from games.unreal.instances import Instance, acquire, release
 from games.unreal.settings import UnrealSettings, check_kwargs
 
@@ -96,6 +96,10 @@ class UnrealCopy:
         self._visited = set()
         self._observe(connection)
         self._explore_reward()
+
+    def observe_once(self) -> None:
+        """Connect and read what a step reads, without playing: the frames' size is checked."""
+        self._observe(self.instance.ready())
 
     def step(self, action: int) -> tuple[float, bool, float]:
         """Play ``action``; returns ``(reward, truncated, frame_ms)``."""
@@ -170,8 +174,6 @@ class UnrealVector:
     reported in ``VecStep.errors`` and is connected again (or relaunched) at the next reset.
     """
 
-    observation_kwargs = ("observation",)
-
     def __init__(self, num_envs: int, **kwargs: Any) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
@@ -180,15 +182,15 @@ class UnrealVector:
         self.game_spec = unreal_spec(self.settings)
         self.action_names = tuple(a.name for a in self.settings.actions)
         self._instances = [acquire(self.settings, i) for i in range(self.num_envs)]
-        try:  # a game that cannot be reached at all is a mistake of the YAML: one line at start
-            self._instances[0].ready()
-        except UnrealLost as exc:
+        self.copies = [UnrealCopy(self.settings, inst, self.game_spec) for inst in self._instances]
+        try:  # a game that cannot be reached or read at all is a mistake of the YAML: one line at start
+            self.copies[0].observe_once()
+        except (UnrealLost, UnrealRefused) as exc:
             self.close()
             raise ValueError(f"game unreal: {exc}") from None
         except BaseException:
             self.close()
             raise
-        self.copies = [UnrealCopy(self.settings, inst, self.game_spec) for inst in self._instances]
         n = self.num_envs
         self._done = np.zeros(n, dtype=bool)
         self._truncated = np.zeros(n, dtype=bool)
@@ -305,6 +307,9 @@ class UnrealGame(VectorEnv):
         angle_bins: Sectors per rotation axis.
         render_mode: Unused; accepted for Gymnasium.
     """
+
+    observation_kwargs = ("observation", "objects")
+    """What the agent sees, not what it plays (:meth:`games.registry.GameFactory.played`)."""
 
     def __init__(self, render_mode: str | None = None, **kwargs: Any) -> None:
         game = UnrealVector(1, **kwargs)

@@ -78,3 +78,27 @@ def test_a_game_killed_midway_is_a_crash_and_the_run_goes_on(tmp_path: Path) -> 
     assert set(launched_pids(tmp_path)) - before  # launched again
     assert len((run / "generations.csv").read_text().splitlines()) == 7  # header + 6 generations
     assert not any(running(p) for p in launched_pids(tmp_path))
+
+
+@pytest.mark.slow
+def test_the_games_a_run_launched_end_when_the_run_is_killed(tmp_path: Path) -> None:
+    binary = write_binary(tmp_path)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "evo.cli", "run", str(EXAMPLE), f"game.kwargs.binary={binary}",
+         "budget.generations=100", "--out", str(tmp_path / "run"), "--quiet"],
+        cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and len([p for p in launched_pids(tmp_path) if running(p)]) < 4:
+            time.sleep(0.05)
+        playing = [p for p in launched_pids(tmp_path) if running(p)]
+        assert len(playing) >= 4 and process.poll() is None
+    finally:
+        process.kill()
+        process.wait()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(running(p) for p in playing):
+        time.sleep(0.05)
+    assert not [p for p in playing if running(p)]

@@ -206,12 +206,15 @@ def test_a_game_that_does_not_answer_at_start_is_one_line() -> None:
 
 
 def test_a_wrong_resolution_says_what_the_game_renders(server: UnrealCVServer) -> None:
-    game = UnrealVector(1, port=server.port, **{**KW, "width": 64})
-    try:
-        with pytest.raises(ValueError, match="renders 32x24 frames but game.kwargs.width"):
-            game.reset([0])
-    finally:
-        game.close()
+    with pytest.raises(ValueError, match="renders 32x24 frames but game.kwargs.width and height say 64x24"):
+        UnrealVector(1, port=server.port, **{**KW, "width": 64})
+
+
+def test_an_observation_the_game_refuses_is_one_line_at_start(server: UnrealCVServer) -> None:
+    server.world.handle = lambda command: b"error Camera 0 not found" if "lit" in command else World.handle(
+        server.world, command)
+    with pytest.raises(ValueError, match="game unreal: vget /camera/0/lit: error Camera 0 not found"):
+        UnrealVector(1, port=server.port, **KW)
 
 
 def test_an_error_reply_ends_the_episode_as_a_crash(server: UnrealCVServer) -> None:
