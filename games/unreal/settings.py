@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 OBSERVATIONS = ("lit", "object_mask", "depth", "pose")
+POSE_NAMES = ("x", "y", "z", "pitch", "yaw", "roll")
+"""The camera's pose, as state features and as ``{name}`` in an action's commands."""
 RESETS = ("teleport", "level")
 DEFAULT_ACTIONS: tuple[dict[str, Any], ...] = (
     {"name": "forward", "move": [100, 0, 0]},
@@ -96,6 +98,12 @@ def _action(value: Any, i: int) -> UnrealAction:
     commands = value.get("commands", [])
     if isinstance(commands, str) or not all(isinstance(c, str) and c.strip() for c in commands):
         raise ValueError(f"{key}.commands must be a list of UnrealCV commands, got {commands!r}")
+    for j, command in enumerate(commands):
+        try:
+            command.format(**dict.fromkeys(POSE_NAMES, 0.0))
+        except (KeyError, IndexError, ValueError) as exc:
+            raise ValueError(f"{key}.commands[{j}] {command!r} names {exc} in braces; the pose names are "
+                             f"{', '.join(POSE_NAMES)} (write {{{{ and }}}} for a literal brace)") from None
     action = UnrealAction(name=str(value.get("name", f"action_{i}")),
                           move=_triple(value.get("move"), f"{key}.move"),
                           turn=_triple(value.get("turn"), f"{key}.turn"), commands=tuple(commands))

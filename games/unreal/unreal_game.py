@@ -42,18 +42,17 @@ from games.core.scalar_env import VectorEnv
 from games.unreal import replies
 from games.unreal.connection import Connection, UnrealDied, UnrealLost, UnrealRefused, UnrealTimeout
 from games.unreal.instances import Instance, acquire, release
-from games.unreal.settings import UnrealSettings, check_kwargs
+from games.unreal.settings import POSE_NAMES, UnrealSettings, check_kwargs
 
 __all__ = ["UnrealGame", "UnrealVector", "unreal_spec"]
 
-FEATURES = ("x", "y", "z", "pitch", "yaw", "roll")
 
 
 def unreal_spec(s: UnrealSettings) -> GameSpec:
     """Location in open cells of ``cell`` units, rotation in ``angle_bins`` sectors of 360 degrees."""
     shape = {"pose": (6,), "depth": (1, s.height, s.width)}.get(s.observation, (3, s.height, s.width))
     return GameSpec(
-        obs_shape=shape, n_actions=len(s.actions), feature_names=FEATURES,
+        obs_shape=shape, n_actions=len(s.actions), feature_names=POSE_NAMES,
         feature_low=(0.0,) * 6, feature_high=(s.cell,) * 3 + (360.0,) * 3,
         feature_bins=(1, 1, 1) + (s.angle_bins,) * 3, max_steps=s.max_steps,
         obs_dtype="uint8" if s.observation in ("lit", "object_mask") else "float32",
@@ -117,7 +116,7 @@ class UnrealCopy:
         if spec.turn is not None:
             p, yw, r = self.pose[3:] + np.asarray(spec.turn)
             self._ask(connection, f"vset {cam}/rotation {p:.3f} {yw:.3f} {r:.3f}")
-        names = dict(zip(("x", "y", "z", "pitch", "yaw", "roll"), self.pose.tolist()))
+        names = dict(zip(POSE_NAMES, self.pose.tolist()))
         for command in spec.commands:
             self._ask(connection, command.format(**names))
         self._observe(connection)

@@ -32,8 +32,7 @@ def _xy(state: list[float]) -> tuple[float, float]:
 @pytest.mark.slow
 def test_the_example_finds_the_crash_the_stuck_and_the_slow_place(tmp_path: Path) -> None:
     binary = write_binary(tmp_path)
-    result = evo("run", str(EXAMPLE), f"game.kwargs.binary={binary}", "budget.generations=20",
-                 "--out", "run", "--quiet", cwd=tmp_path)
+    result = evo("run", str(EXAMPLE), f"game.kwargs.binary={binary}", "--out", "run", "--quiet", cwd=tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "Traceback" not in result.stderr
     bugs = _bugs(tmp_path / "run")

@@ -191,6 +191,7 @@ def test_frame_time_is_the_games_own_or_measured_with_the_network(server: Unreal
     ({"actions": [{"name": "x"}]}, "actions[0] (x) does nothing"),
     ({"actions": [{"move": [1, 2]}]}, "actions[0].move must be three numbers"),
     ({"port": 0}, "port 0 picks a free port for a launched game"),
+    ({"actions": [{"commands": ["vbp Door open {speed}"]}]}, "actions[0].commands[0] 'vbp Door open {speed}' names 'speed'"),
 ])
 def test_a_wrong_setting_is_one_line_naming_it(kwargs: dict, words: str, server: UnrealCVServer) -> None:
     with pytest.raises(ValueError) as err:
