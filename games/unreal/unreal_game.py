@@ -96,10 +96,6 @@ class UnrealCopy:
         self._observe(connection)
         self._explore_reward()
 
-    def observe_once(self) -> None:
-        """Connect and read what a step reads, without playing: the frames' size is checked."""
-        self._observe(self.instance.ready())
-
     def step(self, action: int) -> tuple[float, bool, float]:
         """Play ``action``; returns ``(reward, truncated, frame_ms)``."""
         if not 0 <= int(action) < len(self.s.actions):
@@ -182,8 +178,10 @@ class UnrealVector:
         self.action_names = tuple(a.name for a in self.settings.actions)
         self._instances = [acquire(self.settings, i) for i in range(self.num_envs)]
         self.copies = [UnrealCopy(self.settings, inst, self.game_spec) for inst in self._instances]
-        try:  # a game that cannot be reached or read at all is a mistake of the YAML: one line at start
-            self.copies[0].observe_once()
+        # A game that cannot be reached, reset or read at all is a mistake of the YAML (a port,
+        # a level, a resolution): one line at start, not a crash in every episode.
+        try:
+            self.copies[0].reset(0)
         except (UnrealLost, UnrealRefused) as exc:
             self.close()
             raise ValueError(f"game unreal: {exc}") from None
@@ -210,8 +208,12 @@ class UnrealVector:
             except UnrealLost:
                 try:  # a stale connection to a game that still runs: once more, on a new one
                     copy.reset(int(seed))
-                except UnrealLost as exc:
+                except (UnrealLost, UnrealRefused, ValueError) as exc:
                     self._pending[i] = game_error(exc)
+            except GameSpecError:
+                raise
+            except (UnrealRefused, ValueError) as exc:  # an error reply, a reply that is no pose
+                self._pending[i] = game_error(exc)
         self._done.fill(False)
         self._truncated.fill(False)
         return self._obs(), self._features()

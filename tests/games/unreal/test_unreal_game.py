@@ -160,7 +160,7 @@ def test_reset_can_reload_the_level(server: UnrealCVServer) -> None:
         _, features = game.reset([1])
     finally:
         game.close()
-    assert server.requests.count("vset /action/game/level Maze") == 2
+    assert server.requests.count("vset /action/game/level Maze") == 3  # one when the game is built
     np.testing.assert_allclose(features[0][:2], [100, 100])
 
 
@@ -216,6 +216,32 @@ def test_an_observation_the_game_refuses_is_one_line_at_start(server: UnrealCVSe
         server.world, command)
     with pytest.raises(ValueError, match="game unreal: vget /camera/0/lit: error Camera 0 not found"):
         UnrealVector(1, port=server.port, **KW)
+
+
+def _refusing(server: UnrealCVServer, word: str) -> None:
+    """The server answers ``error ...`` to every command containing ``word``."""
+    server.world.handle = lambda command: (b"error Level not found" if word in command
+                                           else World.handle(server.world, command))
+
+
+def test_a_reset_the_game_refuses_is_one_line_at_start_and_a_crash_later(server: UnrealCVServer) -> None:
+    kwargs = {**KW, "port": server.port, "reset": "level", "level": "Maze", "starts": None}
+    _refusing(server, "Maze")
+    with pytest.raises(ValueError, match="game unreal: vset /action/game/level: error Level not found"):
+        UnrealVector(1, **kwargs)
+    del server.world.handle  # the instance's own method again
+    game = UnrealVector(1, **kwargs)
+    try:
+        _refusing(server, "Maze")  # the level went missing during the run
+        game.reset([0])
+        out = game.step(np.array([0]))
+        del server.world.handle
+        game.reset([0])
+        again = game.step(np.array([0]))
+    finally:
+        game.close()
+    assert out.errors[0].type == "UnrealRefused" and "error Level not found" in out.errors[0].message
+    assert not again.errors
 
 
 def test_an_error_reply_ends_the_episode_as_a_crash(server: UnrealCVServer) -> None:
