@@ -39,6 +39,11 @@ register(
     entry_point="games.atari.montezuma:Montezuma",
     vector_entry_point="games.atari.montezuma:MontezumaVector",
 )
+register(
+    "unreal",
+    entry_point="games.unreal.unreal_game:UnrealGame",
+    vector_entry_point="games.unreal.unreal_game:UnrealVector",
+)
 
 __all__ = [
     "GameError", "GameFactory", "GameNotFound", "GameSpec", "InjectedBug", "Rollout", "RolloutBatch",

@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_LINES = 400
-GAME_FAMILIES = ("games.maze", "games.dungeon", "games.atari", "games.classic", "games.doom")
+GAME_FAMILIES = ("games.maze", "games.dungeon", "games.atari", "games.classic", "games.doom", "games.unreal")
 
 _spec = importlib.util.spec_from_file_location("architecture", ROOT / "docs" / "hooks" / "architecture.py")
 arch = importlib.util.module_from_spec(_spec)

@@ -12,17 +12,40 @@ from games import GameFactory, GameNotFound, register, registered
 from games.core.base import VectorGame
 
 
-@pytest.mark.parametrize("name", registered())
-def test_every_registered_game_passes_check_env(name: str) -> None:
-    check_env(GameFactory(name=name).make_env(), skip_render_check=True)
+@pytest.fixture
+def factory_of(request: pytest.FixtureRequest):
+    """``factory_of(name)``: the registered game with the kwargs it needs to run here. The
+    Unreal adapter needs games to play on: servers speaking UnrealCV's protocol, one per copy
+    (tests/games/unreal/server.py)."""
+    servers = []
+
+    def make(name: str) -> GameFactory:
+        if name != "unreal":
+            return GameFactory(name=name)
+        from tests.games.unreal.server import serve_block
+
+        servers.extend(serve_block(8))
+        kwargs = {"port": servers[0].port, "width": 32, "height": 24, "max_steps": 30,
+                  "starts": [[100, 100, 150], [600, 100, 150]], "request_timeout_s": 5.0}
+        return GameFactory(name=name, kwargs=tuple(kwargs.items()))
+
+    yield make
+    for server in servers:
+        server.die()
 
 
 @pytest.mark.parametrize("name", registered())
-def test_every_registered_game_repeats_under_one_seed(name: str) -> None:
+def test_every_registered_game_passes_check_env(name: str, factory_of) -> None:
+    check_env(factory_of(name).make_env(), skip_render_check=True)
+
+
+@pytest.mark.parametrize("name", registered())
+def test_every_registered_game_repeats_under_one_seed(name: str, factory_of) -> None:
     """Same seeds and actions, same episodes: what makes every bug replayable."""
+    factory = factory_of(name)
 
     def episodes():
-        game = GameFactory(name=name).make_vector(8)
+        game = factory.make_vector(8)
         try:
             return play(game, list(range(8)), [0] * 8, UniformAgent(draw_episodes([1], 8, game.game_spec.max_steps, game.game_spec.n_actions).gumbel))
         finally:
