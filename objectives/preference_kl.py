@@ -29,6 +29,7 @@ from pydantic import Field
 
 from games.core.base import GameSpec
 from games.core.record import Rollout, RolloutBatch
+from games.vision.encode_wrapper import FRAME64_KEY
 from games.vision.encoder import downscale
 from games.vision.imitation import load_policy, trajectory_probs
 from objectives.base import ObjectiveConfig, register
@@ -46,12 +47,21 @@ about 18 nats, not infinity."""
 class PreferenceKlConfig(ObjectiveConfig):
     """Options of the preference-KL objective (PPGTA's constants by default)."""
 
+    source: Literal["auto", "obs", "frame64"] = Field(
+        "auto", description="The frames the imitation policy reads: obs (the observation is uint8 RGB frames, "
+        "raw or masked by detect), frame64 (info.frame64, which the encode wrapper publishes when policies "
+        "observe features; the reset frame is not in it, the first step's stands in), or auto (obs when the "
+        "observation is frames, else frame64).")
+
     weights: str | None = Field(None, description="The imitation policy (evo vision train imitation); null for "
                                 "games/vision/weights/imitation.pt.")
     novelty: RndNoveltyConfig | None = Field(
         default_factory=RndNoveltyConfig,
         description="The RND-ensemble novelty mixed into the dense reward (its options as rnd_novelty's); "
         "null: the dense reward is the style reward alone.")
+    novelty_scale: float = Field(
+        1.0, gt=0, description="r_e is the novelty's step reward times this: RND variances are small (about 0.05 a "
+        "step untrained, 0.001 on learned frames), so 100 puts them on the scale of the style reward and of epsilon.")
     alpha: float = Field(0.8, ge=0, le=1, description="Weight of the style reward at the start and at most (PPGTA: 0.8).")
     alpha_min: float = Field(0.5, ge=0, le=1, description="Weight of the style reward at least (PPGTA: 0.5).")
     alpha_down: float = Field(0.05, ge=0, description="How much alpha drops when novelty falls (PPGTA: 0.05).")
@@ -101,9 +111,11 @@ class PreferenceKl(Component):
     sense: Literal["max", "min"] = "max"
 
     def __init__(self, spec: GameSpec, config: PreferenceKlConfig, context: Context) -> None:
-        if not (len(spec.obs_shape) == 3 and spec.obs_shape[0] == 3 and spec.obs_dtype == "uint8"):
-            raise ValueError(f"preference_kl reads uint8 RGB frames (3, H, W), this game observes "
-                             f"{spec.obs_dtype} {tuple(spec.obs_shape)}")
+        frames = len(spec.obs_shape) == 3 and spec.obs_shape[0] == 3 and spec.obs_dtype == "uint8"
+        self.source = config.source if config.source != "auto" else "obs" if frames else "frame64"
+        if self.source == "obs" and not frames:
+            raise ValueError(f"preference_kl source obs needs uint8 RGB frames (3, H, W), this game observes "
+                             f"{spec.obs_dtype} {tuple(spec.obs_shape)}; use source: frame64 with the encode wrapper")
         if config.alpha_min > config.alpha:
             raise ValueError(f"alpha_min {config.alpha_min} is above alpha {config.alpha}")
         self.spec = spec
@@ -112,35 +124,47 @@ class PreferenceKl(Component):
         if self.policy.n_actions != spec.n_actions:
             raise ValueError(f"the imitation policy has {self.policy.n_actions} actions, the game {spec.n_actions}")
         self.novelty = None if config.novelty is None else RndNovelty(spec, config.novelty, context)
-        self.requires = frozenset({"obs", "probs"}) | (frozenset() if self.novelty is None else self.novelty.requires)
+        own = {"probs", "obs" if self.source == "obs" else f"info.{FRAME64_KEY}"}
+        self.requires = frozenset(own) | (frozenset() if self.novelty is None else self.novelty.requires)
         self.rescores_parents = False  # the imitation policy is frozen: a policy's score does not drift
 
-    def _style(self, obs: np.ndarray, probs: np.ndarray, length: int) -> np.ndarray:
-        """``[length]`` style rewards of one episode (observations ``[T + 1, obs_dim]``)."""
+    def _frames(self, obs: np.ndarray | None, info: dict[str, np.ndarray], length: int) -> np.ndarray:
+        """``[length, 3, 64, 64]`` uint8: the frame before each step of one episode."""
+        if self.source == "obs":
+            if obs is None:
+                raise ValueError("preference_kl with source obs got a record without observations")
+            return downscale(np.asarray(obs[:length]).reshape(length, *self.spec.obs_shape))
+        column = info.get(FRAME64_KEY)
+        if column is None or column.dtype != object:
+            raise ValueError(f"preference_kl reads info.{FRAME64_KEY}, which the encode wrapper publishes: "
+                             "add game.wrappers: [{name: encode}] or set source: obs")
+        after = np.stack(column[:length])  # the frame after each step
+        return np.concatenate([after[:1], after[:-1]])  # the reset frame is not recorded: the first stands in
+
+    def _style(self, obs: np.ndarray | None, info: dict[str, np.ndarray], probs: np.ndarray | None,
+               length: int) -> np.ndarray:
+        """``[length]`` style rewards of one episode."""
+        if probs is None:
+            raise ValueError("preference_kl needs the record's probs column")
         if length == 0:
             return np.zeros(0)
-        frames = downscale(np.asarray(obs[:length]).reshape(length, *self.spec.obs_shape))
-        return style_rewards(probs[:length], trajectory_probs(self.policy, frames))
-
-    def _check(self, obs: np.ndarray | None, probs: np.ndarray | None) -> None:
-        if obs is None or probs is None:
-            raise ValueError("preference_kl needs the record's obs and probs columns")
+        return style_rewards(probs[:length], trajectory_probs(self.policy, self._frames(obs, info, length)))
 
     def score(self, rollouts: RolloutBatch) -> float:
-        self._check(rollouts.obs, rollouts.probs)
-        rewards = [self._style(rollouts.obs[i], rollouts.probs[i], int(rollouts.lengths[i]))
+        rewards = [self._style(None if rollouts.obs is None else rollouts.obs[i],
+                               {k: v[i] for k, v in rollouts.info.items()},
+                               None if rollouts.probs is None else rollouts.probs[i], int(rollouts.lengths[i]))
                    for i in range(len(rollouts))]
         steps = np.concatenate(rewards) if rewards else np.zeros(0)
         return float(steps.mean()) if steps.size else 0.0
 
     def step_rewards(self, rollout: Rollout) -> np.ndarray:
         """``alpha r_p + (1 - alpha) r_e`` per step (``r_p`` without novelty)."""
-        self._check(rollout.obs, rollout.probs)
-        style = self._style(rollout.obs, rollout.probs, rollout.length)
+        style = self._style(rollout.obs, rollout.info, rollout.probs, rollout.length)
         if self.novelty is None:
             return style
-        novelty = self.novelty.step_rewards(rollout)
         c = self.config
+        novelty = c.novelty_scale * self.novelty.step_rewards(rollout)
         alpha = alpha_schedule(novelty, c.alpha, c.alpha_min, c.alpha_down, c.alpha_up, c.epsilon)
         return alpha * style + (1.0 - alpha) * novelty
 

@@ -98,3 +98,22 @@ def test_options_that_do_not_fit_are_one_line(weights: Path, park_play, tmp_path
         build_objectives([("preference_kl", {"weights": str(weights), "alpha_min": 0.9})], spec)
     with pytest.raises(ValueError, match="evo vision train imitation"):
         build_objectives([("preference_kl", {"weights": str(tmp_path / "none.pt")})], spec)
+
+
+def test_with_the_encode_wrapper_it_reads_the_published_64x64_frames(weights: Path, park_play) -> None:
+    import dataclasses
+
+    from games.vision.encode_wrapper import frames_column
+    from games.vision.encoder import downscale
+
+    spec, _, uniform = park_play
+    after = np.stack([frames_column(downscale(uniform.obs[i, 1:].reshape(-1, 3, 120, 160))) for i in range(2)])
+    record = dataclasses.replace(uniform, obs=None, info={"frame64": after})
+    kwargs = {"weights": str(weights), "novelty": None}
+    (from_obs,) = build_objectives([("preference_kl", kwargs)], spec)
+    (from_info,) = build_objectives([("preference_kl", {**kwargs, "source": "frame64"})], spec)
+    assert from_info.requires == {"probs", "info.frame64"}
+    a, b = from_obs.step_rewards(uniform.rollout(0)), from_info.step_rewards(record.rollout(0))
+    # The reset frame is not published: only the first steps, whose window holds it, differ.
+    np.testing.assert_allclose(a[4:], b[4:], atol=0.02)
+    assert from_info.score(record) < -0.05
