@@ -108,3 +108,26 @@ def test_bad_input_is_one_line_with_exit_code_2(tmp_path: Path, monkeypatch: pyt
         result = evo(*args, cwd=tmp_path)
         assert result.returncode == 2, result.stderr
         assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_any_agents_episode_becomes_a_demonstration(tmp_path: Path) -> None:
+    from evo.search.agents.uniform import UniformAgent
+    from evo.search.play import draw_episodes, play
+    from games.doom.park.doom_park import DoomParkVector
+    from games.vision.demos import demos_from_record
+
+    game = DoomParkVector(1, level_seed=2, max_steps=10)
+    try:
+        draws = draw_episodes([3], 1, 10, 9)
+        batch = play(game, draws.seeds, [0], UniformAgent(draws.gumbel), columns=frozenset({"obs"})).rollouts
+    finally:
+        game.close()
+    boxes = [np.array([[0, 0, 20, 20]])] * 11
+    demo = demos_from_record(batch.obs[0], batch.actions[0], batch.features[0], (3, 120, 160), boxes,
+                             source="agent:random", set="path", level_seed=2)
+    assert demo.steps == 10 and np.array_equal(demo.actions, batch.actions[0])
+    assert not np.array_equal(demo.masked, demo.frames)  # greyed outside the given box
+    save_demo(tmp_path, demo, ACTIONS)
+    assert load_demos(tmp_path)[0].meta["source"] == "agent:random"
+    with pytest.raises(ValueError, match="needs 'source'"):
+        demos_from_record(batch.obs[0], batch.actions[0], batch.features[0], (3, 120, 160), set="path")
