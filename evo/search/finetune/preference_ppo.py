@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import torch
@@ -82,7 +82,7 @@ def _frames(batch: RolloutBatch, frame_shape: Sequence[int]) -> torch.Tensor:
 
 
 def preference_ppo(game: VectorGame, objective: Any, policy: ImitationPolicy, config: PPOConfig, seed: int,
-                   ) -> tuple[ActorCritic, list[UpdateStats]]:
+                   on_rollouts: Callable[[RolloutBatch], None] | None = None) -> tuple[ActorCritic, list[UpdateStats]]:
     """Train PPGTA's exploring agent on ``game`` for ``config.updates`` updates.
 
     Args:
@@ -94,6 +94,7 @@ def preference_ppo(game: VectorGame, objective: Any, policy: ImitationPolicy, co
         config: PPO's settings (``updates``, ``episodes``, ``epochs``, ``minibatches`` of
             whole episodes, ``clip_coef``, ``lr``, ``gamma``, ``gae_lambda``, coefficients).
         seed: Seeds the episodes, the sampling and the minibatches.
+        on_rollouts: Called with each update's episodes (oracles, coverage, maps).
     """
     if game.num_envs != config.episodes:
         raise ValueError(f"preference_ppo plays {config.episodes} episodes at once; the game has {game.num_envs} copies")
@@ -111,6 +112,8 @@ def preference_ppo(game: VectorGame, objective: Any, policy: ImitationPolicy, co
         draws = draw_episodes([int(rng.integers(2**31))], config.episodes, spec.max_steps, spec.n_actions)
         agent = ImitationAgent(model.actor, frame_shape, draws.gumbel)
         batch = play(game, draws.seeds, [0] * config.episodes, agent, columns=columns).rollouts
+        if on_rollouts is not None:
+            on_rollouts(batch)
         stats.append(_update(model, optimizer, batch, objective, frame_shape, config, rng))
         objective.update(batch)
     return model, stats

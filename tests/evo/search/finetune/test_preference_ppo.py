@@ -25,7 +25,7 @@ def weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return make_tiny_policy(make_tiny_demos(folder / "demos"), folder / "imitation.pt", epochs=1)
 
 
-def _train(weights: Path, seed: int):
+def _train(weights: Path, seed: int, seen: list | None = None):
     torch.set_num_threads(1)
     game = DoomParkVector(2, level_seed=3, max_steps=12)
     try:
@@ -33,7 +33,8 @@ def _train(weights: Path, seed: int):
                                    "novelty_scale": 100.0})
         (objective,) = build_objectives([entry], game.game_spec)
         config = PPOConfig(updates=2, episodes=2, minibatches=2, epochs=2)
-        return preference_ppo(game, objective, load_policy(weights)[0], config, seed=seed)
+        return preference_ppo(game, objective, load_policy(weights)[0], config, seed=seed,
+                              on_rollouts=None if seen is None else seen.append)
     finally:
         game.close()
 
@@ -42,8 +43,9 @@ def test_the_agent_starts_as_the_imitation_policy_and_ppo_moves_it(weights: Path
     policy, _ = load_policy(weights)
     start = ActorCritic(policy)
     assert all(torch.equal(a, b) for a, b in zip(start.actor.state_dict().values(), policy.state_dict().values()))
-    model, stats = _train(weights, seed=0)
-    assert len(stats) == 2
+    seen: list = []
+    model, stats = _train(weights, seed=0, seen=seen)
+    assert len(stats) == 2 and [len(batch) for batch in seen] == [2, 2]  # each update's episodes are handed out
     assert stats[0].style == pytest.approx(0.0, abs=1e-5)  # it first acts exactly as the imitation policy
     assert all(np.isfinite([s.policy_loss, s.value_loss, s.entropy, s.approx_kl]).all() for s in stats)
     moved = [not torch.equal(a, b) for a, b in zip(model.actor.state_dict().values(), policy.state_dict().values())]
