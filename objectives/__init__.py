@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from games.core.base import GameSpec
-from objectives import coverage, fps_drop, novelty, rnd_novelty, winning  # noqa: F401  (register themselves)
+from objectives import coverage, fps_drop, novelty, preference_kl, rnd_novelty, winning  # noqa: F401  (register themselves)
 from objectives.base import REGISTRY, Objective, step_rewards
 from oracles.component import Context, check_component, contexts
 

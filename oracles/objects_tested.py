@@ -35,7 +35,6 @@ scene map.
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
@@ -48,6 +47,7 @@ from oracles import objects_report
 from oracles.archive import ArchivedBug
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
+from oracles.executed_tests import close_views
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -140,19 +140,14 @@ class ObjectsTested(Component):
         """Per OOI in view in one episode, the sectors of direction it was seen from within
         ``radius``. ``xy``: ``[T, 2]`` positions after each step; ``visible``: ``[T]`` id
         tuples (None where the copy did not step)."""
-        width = 360.0 / self.config.sectors
-        sectors: dict[int, set[int]] = {}
-        for t, ids in enumerate(visible):
+        for ids in visible:
             for ooi in ids or ():
                 k = self.index.get(int(ooi))
-                if k is None:
-                    continue
-                if self.first_seen[k] < 0:
+                if k is not None and self.first_seen[k] < 0:
                     self.first_seen[k] = self.generation
-                dx, dy = xy[t] - self.xy[k]
-                if math.hypot(dx, dy) <= self.config.radius:
-                    bearing = math.degrees(math.atan2(dy, dx)) % 360.0
-                    sectors.setdefault(k, set()).add(int(bearing // width) % self.config.sectors)
+        sectors: dict[int, set[int]] = {}
+        for _, k, sector in close_views(xy, visible, self.index, self.xy, self.config.radius, self.config.sectors):
+            sectors.setdefault(k, set()).add(sector)
         return sectors
 
     def check(self, rollouts: RolloutBatch) -> list[Bug]:

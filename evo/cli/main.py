@@ -24,6 +24,7 @@ from evo.run.reaper import Reaper
 from evo.cli.console_tables import (
     evaluation_pairs, evaluation_table, metric_table, pairwise_table, print_whole, summary_table,
 )
+from evo.cli.demos import add_demos_parsers, demos_command
 from evo.cli.plans import add_plan_parser, plan_command
 from evo.cli.traces import add_trace_parsers, trace_command
 from evo.cli.vision import add_vision_parser, vision_command
@@ -96,6 +97,7 @@ def _parser() -> argparse.ArgumentParser:
     add_plan_parser(sub)
     add_trace_parsers(sub)
     add_vision_parser(sub)
+    add_demos_parsers(sub)
     return parser
 
 
@@ -123,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     console = Console(highlight=False, soft_wrap=True)
     commands = {"run": _run, "compare": _compare, "report": _report, "evaluate": _evaluate,
                 "plan": plan_command, "shrink": trace_command, "regress": trace_command,
-                "vision": vision_command}
+                "vision": vision_command, "demos": demos_command, "record": demos_command}
     try:
         # What the games start ends with the command, even a SIGKILLed one (evo/run/reaper.py).
         with _sigterm_interrupts(args.command), Reaper.for_games():

@@ -25,6 +25,7 @@ from evo.run.user_paths import ConfigError
 KINDS: dict[str, str] = {
     "detector": "games.vision.detector_train",
     "encoder": "games.vision.encoder_train",
+    "imitation": "games.vision.imitation_train",
     "texture": "games.vision.texture_train",
 }
 """Model kind -> the module that trains and scores it."""

@@ -173,6 +173,9 @@ class EngineView:
     """Draw the player's weapon."""
     objects: bool = False
     """Every thing of the level (class name, position) in each state."""
+    window: bool = False
+    """Show the game in a window that a person plays (ViZDoom's spectator mode: the engine
+    reads the keyboard and mouse, the last action says what was pressed; ``evo record``)."""
 
 
 def new_engine(settings: DoomSettings, *, sectors: bool = False,
@@ -202,9 +205,9 @@ def new_engine(settings: DoomSettings, *, sectors: bool = False,
     game.set_objects_info_enabled(view.objects)
     game.set_render_hud(False)
     game.set_render_messages(False)
-    game.set_window_visible(False)
+    game.set_window_visible(view.window)
     game.set_sound_enabled(False)
-    game.set_mode(vzd.Mode.PLAYER)
+    game.set_mode(vzd.Mode.SPECTATOR if view.window else vzd.Mode.PLAYER)
     game.set_episode_timeout(0)  # the horizon is max_steps, counted here
     game.set_episode_start_time(1)
     game.set_living_reward(0.0)

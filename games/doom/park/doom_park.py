@@ -17,6 +17,8 @@ Episodes:
   else: position and angle never reach a pixel policy.
 - Reward: +1 the first time an episode enters a cell of 64 x 64 map units (exploring).
 - Truncated after ``max_steps`` (default 500; PPGTA plays 2,000); nothing terminates.
+- Starts at the map's player start, or with ``start: random`` at a walkable cell drawn from
+  the episode's seed (PPGTA's evaluation; :mod:`games.doom.park.starts`).
 - State features ``(x, y, angle)``: map units over the park's bounds in cells of 64 units,
   and 8 octants, for coverage and maps.
 
@@ -52,6 +54,7 @@ from games.adapter.vector_game import game_error
 from games.doom.park.layout import BUG_KINDS, CELL, OOI, OOI_TYPES, PRESETS, ParkLayout, park_layout
 from games.doom.park.navigation import ParkNavigator
 from games.doom.park.scene import park_scene
+from games.doom.park.starts import STARTS, random_place, start_cells
 from games.doom.park.truth import injected_bugs, match
 from games.doom.park.wad import MAP_NAME, bugged_actor, park_wad_path
 from games.core.scalar_env import VectorEnv
@@ -143,8 +146,10 @@ def _check(level_seed: Any, preset: Any, labels: Any) -> None:
 class ParkCopy:
     """One running engine on the park and one episode on it."""
 
-    def __init__(self, settings: DoomSettings, view: EngineView, oois: Sequence[OOI]) -> None:
+    def __init__(self, settings: DoomSettings, view: EngineView, oois: Sequence[OOI],
+                 starts: np.ndarray | None = None) -> None:
         self.settings = settings
+        self._starts = starts
         self.game = new_engine(settings, view=view)
         self._labels = view.labels
         self._types = label_types()
@@ -179,6 +184,9 @@ class ParkCopy:
         self.game.set_seed(int(seed) % 2**32)
         self.game.new_episode()
         self.game.advance_action(START_TICS, True)
+        if self._starts is not None:  # a random start (games.doom.park.starts), shown after a tic
+            self.game.send_game_command("warp {:.1f} {:.1f}".format(*random_place(self._starts, seed)))
+            self.game.advance_action(1, True)
         self.steps = 0
         self.done = False
         self._visited = set()
@@ -238,12 +246,15 @@ class DoomParkVector:
     def __init__(
         self, num_envs: int, *, level_seed: int = 0, preset: str = "small",
         resolution: str = DEFAULT_RESOLUTION, frame_skip: int = DEFAULT_FRAME_SKIP,
-        max_steps: int = DEFAULT_MAX_STEPS, labels: bool = True,
+        max_steps: int = DEFAULT_MAX_STEPS, labels: bool = True, start: str = "fixed",
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
         _check(level_seed, preset, labels)
+        if start not in STARTS:
+            raise ValueError(f"start must be one of {', '.join(STARTS)}, got {start!r}")
         self.layout = park_layout(preset, int(level_seed))
+        self._starts = None if start == "fixed" else start_cells(self.layout)
         self.settings = check_settings(park_wad_path(self.layout), MAP_NAME, resolution,
                                        frame_skip, max_steps, False, "wall")
         self.view = dataclasses.replace(VIEW, labels=labels)
@@ -273,7 +284,7 @@ class DoomParkVector:
             raise
 
     def _new_copy(self) -> ParkCopy:
-        return ParkCopy(self.settings, self.view, self.oois)
+        return ParkCopy(self.settings, self.view, self.oois, self._starts)
 
     def reset(self, seeds: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """Start every copy as ``DoomPark.reset(seed=seeds[i])`` would."""
@@ -350,6 +361,8 @@ class DoomPark(VectorEnv):
         frame_skip: Tics each action is held; the last one is rendered.
         max_steps: Episode horizon (truncation).
         labels: Read the labels buffer for ``visible`` (about a fifth of the frame rate).
+        start: ``fixed`` (the map's start) or ``random`` (a walkable cell drawn from the
+            episode's seed; :mod:`games.doom.park.starts`).
         render_mode: Unused (the game runs headless); accepted for Gymnasium.
     """
 
@@ -358,10 +371,10 @@ class DoomPark(VectorEnv):
     def __init__(
         self, level_seed: int = 0, preset: str = "small", resolution: str = DEFAULT_RESOLUTION,
         frame_skip: int = DEFAULT_FRAME_SKIP, max_steps: int = DEFAULT_MAX_STEPS,
-        labels: bool = True, render_mode: str | None = None,
+        labels: bool = True, start: str = "fixed", render_mode: str | None = None,
     ) -> None:
         game = DoomParkVector(1, level_seed=level_seed, preset=preset, resolution=resolution,
-                              frame_skip=frame_skip, max_steps=max_steps, labels=labels)
+                              frame_skip=frame_skip, max_steps=max_steps, labels=labels, start=start)
         super().__init__(game, spaces.Box(0, 255, game.game_spec.obs_shape, dtype=np.uint8))
         self.layout, self.oois, self.pathway = game.layout, game.oois, game.pathway
         for name in ("action_names", "actor_names", "actor_types", "categories", "removal_events",

@@ -1,0 +1,86 @@
+"""``evo demos make`` and ``evo record``: demonstrations of the style a tester prefers.
+
+    evo demos make --out demos/park --levels 1-4 --path 8 --object 8 --steps 300
+    evo record --out demos/mine --level-seed 3 --set path --steps 500
+
+``demos make`` plays PPGTA's two sets on the park by its navigator
+(:mod:`games.vision.park_demos`); ``record`` opens the park in a window for a person
+(:mod:`games.vision.demo_record`). Both add episodes to the folder's manifest
+(:mod:`games.vision.demos` describes the format). The park and torch load only when one of
+them runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from rich.console import Console
+
+from evo.run.user_paths import ConfigError
+
+
+def add_demos_parsers(sub: argparse._SubParsersAction) -> None:
+    """The ``demos`` command (``demos make``) and the ``record`` command."""
+    demos = sub.add_parser("demos", help="make demonstrations of a preferred style (PPGTA) by plans on the park")
+    actions = demos.add_subparsers(dest="demos_action", required=True)
+    make = actions.add_parser("make", help="play path-following and object-test episodes on park levels")
+    make.add_argument("--out", type=Path, required=True, help="folder of demonstrations (created or added to)")
+    make.add_argument("--levels", default="1-4", help="park level seeds, e.g. 1-4 (not 0: the evaluation level)")
+    make.add_argument("--path", type=int, default=8, help="path-following episodes per level")
+    make.add_argument("--object", type=int, default=8, help="object-test episodes per level")
+    make.add_argument("--steps", type=int, default=300, help="actions per episode")
+    make.add_argument("--region", default="0,0,0.5,0.5",
+                      help="where paths are followed: x0,y0,x1,y1 shares of the park (default its first quarter)")
+    make.add_argument("--preset", default="small", help="park size: small or large")
+    make.add_argument("--seed", type=int, default=0, help="seeds starts, goals and which objects are tested")
+    rec = sub.add_parser("record", help="play the park in a window; your play is written as a demonstration")
+    rec.add_argument("--out", type=Path, required=True, help="folder of demonstrations (created or added to)")
+    rec.add_argument("--level-seed", type=int, default=1, help="park level to play (not 0: the evaluation level)")
+    rec.add_argument("--set", choices=("path", "object"), default="path", help="what you demonstrate")
+    rec.add_argument("--target", default=None, help="the object an object test is about, e.g. barrel_2")
+    rec.add_argument("--steps", type=int, default=500, help="actions to record at most")
+    rec.add_argument("--preset", default="small", help="park size: small or large")
+
+
+def demos_command(args: argparse.Namespace, console: Console) -> int:
+    """Run ``evo demos make`` or ``evo record``; a ValueError is bad input (exit code 2)."""
+    try:
+        return _record(args, console) if args.command == "record" else _make(args, console)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def _make(args: argparse.Namespace, console: Console) -> int:
+    from games.vision.demos import save_demo
+    from games.vision.encoder_train import parse_levels
+    from games.vision.park_demos import ACTIONS, park_demos, parse_region
+
+    levels = parse_levels(args.levels)
+    region = parse_region(args.region)
+    start = time.perf_counter()
+    count = 0
+    for demo in park_demos(levels, args.path, args.object, args.steps, args.seed, region, args.preset):
+        save_demo(args.out, demo, ACTIONS)
+        count += 1
+    console.print(f"wrote {count} demonstrations to {args.out} in {time.perf_counter() - start:.0f} s")
+    return 0
+
+
+def _record(args: argparse.Namespace, console: Console) -> int:
+    from games.vision.demo_record import SpectatorPark, record
+    from games.vision.demos import save_demo
+    from games.vision.park_demos import ACTIONS, EVAL_LEVEL
+
+    if args.level_seed == EVAL_LEVEL or args.level_seed < 0:
+        raise ValueError(f"--level-seed must be a non-negative level other than {EVAL_LEVEL} (the evaluation level), "
+                         f"got {args.level_seed}")
+    source = SpectatorPark(args.level_seed, args.preset)
+    console.print("keys: W/S or up/down walk, A/D strafe, left/right arrows or the mouse turn, "
+                  "Page Up/Down look, space jumps; close the window to stop")
+    demo = record(source, args.steps, set=args.set, level_seed=args.level_seed, preset=args.preset,
+                  target=args.target)
+    path = save_demo(args.out, demo, ACTIONS)
+    console.print(f"recorded {demo.steps} actions to {path}")
+    return 0

@@ -1,0 +1,198 @@
+"""Demonstrations played on the park by its navigator: PPGTA's two sets, made by a command.
+
+    evo demos make --out demos/park --levels 1-4 --path 8 --object 8 --steps 300 --seed 0
+
+- **Path following in a region** (``set: path``): the player is put on a pathway cell of
+  the region (ZDoom's ``warp``, as :mod:`games.vision.park_frames` does) and walks from
+  pathway cell to pathway cell of the region, each leg an A* path over walkable pathway
+  cells only (:func:`games.doom.park.navigation.find_path`), steered by bearing as the plan
+  agent steers (:func:`games.doom.park.navigation.steer`). The region is a rectangle of the
+  park given in shares of its side; PPGTA keeps the demonstrated region out of the evaluation.
+- **Object tests** (``set: object``): the player is put a few cells from an object of
+  interest and circles it while looking at it (PPGTA's 360-degree object test,
+  :func:`games.vision.park_walks.circle_step`).
+
+Both steer by the state features and the park's layout, ground truth a test driver may read
+(like a plan agent's ``navigate``); what is written is what the player saw and pressed. The
+first frame is taken one step after the warp (the engine shows the new place on the next
+tic); that step's action is not part of the demonstration. Level seed 0 is the evaluation
+level and is refused.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from games.doom.park.doom_park import ACTIONS, DoomParkVector
+from games.doom.park.layout import CELL
+from games.doom.park.navigation import TURN_LEFT, cell_of, find_path, steer, walkable
+from games.vision.base import od_mask
+from games.vision.demos import Demo, make_demo
+from games.vision.park_walks import circle_step
+
+EVAL_LEVEL = 0
+"""The level every model of :mod:`games.vision` is scored on; never demonstrated."""
+MIN_LEG = 6
+"""Cells between a path leg's start and its goal at least (a leg shorter walks in place)."""
+OBJECT_DISTANCE = (3, 6)
+"""Cells from an object at which an object test starts (it walks in to the circle)."""
+OBJECT_RADIUS = 160.0
+"""Map units at which an object test circles (PPGTA's test keeps the object large in view)."""
+
+
+def parse_region(text: str) -> tuple[float, float, float, float]:
+    """``"0,0,0.5,0.5"`` -> ``(x0, y0, x1, y1)`` shares of the park's side.
+
+    Raises:
+        ValueError: not four numbers with 0 <= x0 < x1 <= 1 and 0 <= y0 < y1 <= 1.
+    """
+    try:
+        x0, y0, x1, y1 = (float(v) for v in str(text).split(","))
+        if not (0 <= x0 < x1 <= 1 and 0 <= y0 < y1 <= 1):
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"--region must be x0,y0,x1,y1 shares of the park with 0 <= x0 < x1 <= 1 and "
+                         f"0 <= y0 < y1 <= 1, got {text!r}") from None
+    return x0, y0, x1, y1
+
+
+def region_cells(game: DoomParkVector, region: Sequence[float]) -> np.ndarray:
+    """``[cells_x, cells_y]`` bool: walkable pathway cells inside ``region``."""
+    pathway = game.pathway & walkable(game.layout)
+    n = pathway.shape[0]
+    inside = np.zeros_like(pathway)
+    inside[int(region[0] * n): int(math.ceil(region[2] * n)), int(region[1] * n): int(math.ceil(region[3] * n))] = True
+    return pathway & inside
+
+
+def _warp(game: DoomParkVector, x: float, y: float) -> None:
+    game.copies[0].game.send_game_command(f"warp {x:.1f} {y:.1f}")
+
+
+class _Episode:
+    """Frames, boxes, actions and features of copy 0 as it is played."""
+
+    def __init__(self, game: DoomParkVector) -> None:
+        self.game = game
+        step = game.step(np.array([TURN_LEFT]))  # shows the warped place; not demonstrated
+        self._check(step)
+        self.frames, self.features, self.actions = [step.obs[0]], [step.features[0]], []
+        self.boxes = [self._boxes()]
+
+    def _boxes(self) -> np.ndarray:
+        return np.array([v.box for v in self.game.visible[0]], dtype=np.int64).reshape(-1, 4)
+
+    @staticmethod
+    def _check(step) -> None:  # noqa: ANN001 - a VecStep
+        if step.errors:
+            raise RuntimeError(f"the park failed while demonstrating: {step.errors[0]}")
+
+    def play(self, action: int) -> np.ndarray:
+        step = self.game.step(np.array([int(action)]))
+        self._check(step)
+        self.actions.append(int(action))
+        self.frames.append(step.obs[0])
+        self.features.append(step.features[0])
+        self.boxes.append(self._boxes())
+        return step.features[0]
+
+    def demo(self, **meta: object) -> Demo:
+        frames = np.stack(self.frames)
+        return make_demo(frames, od_mask(frames, self.boxes), self.actions, np.stack(self.features), **meta)
+
+
+def path_demo(game: DoomParkVector, cells: np.ndarray, steps: int, rng: np.random.Generator) -> Demo:
+    """One path-following episode of ``steps`` actions on the pathway ``cells`` (copy 0)."""
+    free = cells
+    starts = np.argwhere(cells)
+    if starts.size == 0:
+        raise ValueError("the region has no walkable pathway cell; choose a larger --region")
+    i, j = starts[rng.integers(len(starts))]
+    game.reset([int(rng.integers(2**31))])
+    _warp(game, (i + 0.5) * CELL, (j + 0.5) * CELL)
+    episode = _Episode(game)
+    features = episode.features[0]
+    path: list[tuple[int, int]] | None = None
+    while len(episode.actions) < steps:
+        here = cell_of(float(features[0]), float(features[1]), free.shape)
+        if path is None or here == path[-1] or here not in path:
+            path = _leg(free, here, starts, rng)
+        if path is None or len(path) < 2:  # off the pathway with no way back: turn and look again
+            action = TURN_LEFT
+        else:
+            path = path[path.index(here):]
+            action = steer(features, path, free) if len(path) > 1 else TURN_LEFT
+        features = episode.play(action)
+    return episode.demo(source="plan:path", set="path", level_seed=int(game.layout.seed),
+                        preset=game.layout.preset)
+
+
+def _leg(free: np.ndarray, here: tuple[int, int], cells: np.ndarray, rng: np.random.Generator,
+         tries: int = 8) -> list[tuple[int, int]] | None:
+    """A path from ``here`` to a random pathway cell at least :data:`MIN_LEG` cells away."""
+    far = cells[np.abs(cells - np.array(here)).max(axis=1) >= MIN_LEG]
+    pool = far if len(far) else cells
+    for _ in range(tries):
+        goal = tuple(int(v) for v in pool[rng.integers(len(pool))])
+        path = find_path(free, here, {goal: None})
+        if path is not None:
+            return path
+    return None
+
+
+def object_demo(game: DoomParkVector, target: int, steps: int, rng: np.random.Generator) -> Demo:
+    """One object test of ``steps`` actions around OOI ``target`` (its id; copy 0)."""
+    ooi = game.oois[target]
+    free = walkable(game.layout)
+    ci, cj = cell_of(ooi.x, ooi.y, free.shape)
+    near = [(i, j) for i in range(ci - OBJECT_DISTANCE[1], ci + OBJECT_DISTANCE[1] + 1)
+            for j in range(cj - OBJECT_DISTANCE[1], cj + OBJECT_DISTANCE[1] + 1)
+            if 0 <= i < free.shape[0] and 0 <= j < free.shape[1] and free[i, j]
+            and max(abs(i - ci), abs(j - cj)) >= OBJECT_DISTANCE[0]]
+    if not near:
+        raise ValueError(f"no walkable cell {OBJECT_DISTANCE} cells from object {target}")
+    i, j = near[rng.integers(len(near))]
+    game.reset([int(rng.integers(2**31))])
+    _warp(game, (i + 0.5) * CELL, (j + 0.5) * CELL)
+    episode = _Episode(game)
+    features = episode.features[0]
+    clockwise = bool(rng.integers(2))
+    while len(episode.actions) < steps:
+        features = episode.play(circle_step(features, (ooi.x, ooi.y), OBJECT_RADIUS, clockwise))
+    names = game.actor_names
+    return episode.demo(source="plan:object", set="object", level_seed=int(game.layout.seed),
+                        preset=game.layout.preset, target=names[target])
+
+
+def park_demos(levels: Sequence[int], paths: int, objects: int, steps: int, seed: int,
+               region: Sequence[float] = (0.0, 0.0, 0.5, 0.5), preset: str = "small") -> Iterator[Demo]:
+    """``paths`` path-following and ``objects`` object-test episodes on each level, in order.
+
+    Object tests circle the level's objects in an order drawn from ``seed``, each once
+    before any twice.
+
+    Raises:
+        ValueError: level 0 among ``levels``; counts below 0 or fewer than 1 step.
+    """
+    if EVAL_LEVEL in levels:
+        raise ValueError(f"--levels must not include {EVAL_LEVEL}, the evaluation level")
+    if paths < 0 or objects < 0 or steps < 1:
+        raise ValueError(f"--path and --object must be at least 0 and --steps at least 1, got {paths}, {objects}, {steps}")
+    rng = np.random.default_rng([int(seed), 0xDE30])
+    for level in levels:
+        game = DoomParkVector(1, level_seed=int(level), preset=preset, max_steps=steps + 1)
+        try:
+            mask = region_cells(game, region)
+            for _ in range(paths):
+                yield path_demo(game, mask, steps, rng)
+            order = rng.permutation(len(game.oois))
+            for k in range(objects):
+                yield object_demo(game, int(order[k % len(order)]), steps, rng)
+        finally:
+            game.close()
+
+
+__all__ = ["ACTIONS", "park_demos", "parse_region", "path_demo", "object_demo"]
