@@ -61,6 +61,7 @@ class _Follower:
     waited: int = -1  # -1: the current node's target is not reached yet
     announced: int = -1  # the last node whose start was logged
     gone: set[str] = field(default_factory=set)
+    removed: list[str] = field(default_factory=list)  # actors the last step removed
     rule: tuple[int, str | None] | None = None
     uses: dict[tuple[int, str | None], int] = field(default_factory=dict)
     lines: list[tuple[int, str]] = field(default_factory=list)
@@ -125,10 +126,9 @@ class PlanAgent:
 
     def _choose(self, i: int, s: _Follower, f: np.ndarray, events: tuple[str, ...], t: int) -> int:
         s.steps = t
-        for event in events:
-            kind, _, rest = event.partition(":")
-            if kind in self.removals and rest:
-                s.gone.add(rest.split(":")[0])
+        s.removed = [rest.split(":")[0] for kind, _, rest in (e.partition(":") for e in events)
+                     if kind in self.removals and rest]
+        s.gone.update(s.removed)
         if t > 0:
             self._judge(i, s, s.validator.after(events, f, t))
         if s.failure is not None or (s.finished and self.plan.nodes):  # rules alone play to the end
@@ -219,6 +219,11 @@ class PlanAgent:
             if node.when and not self._ready(node, f, gone):
                 return self.idle  # "once the switch is on": wait for it (rules still act)
             target = tuple(node.location) if node.location is not None else node.target
+            taken = next((a for a in s.removed if self._of(a, node.target)), None) if node.action is None else None
+            if taken is not None:  # walking onto a coin collects it: arrived, though it is gone now
+                self._say(i, s, t, f"node {s.node + 1} reached: {node.describe()} ({taken}, gone)")
+                s.waited, s.removed = 0, []
+                continue
             if node.movement == "straight":  # no path finding: a recorded path, walls and all
                 if not self._at(f, node):
                     return self.nav.straight(f, node.location)  # type: ignore[arg-type]
@@ -242,6 +247,12 @@ class PlanAgent:
             s.finished = True
             self._say(i, s, t, "all nodes done")
         return self.idle
+
+    def _of(self, actor: str, target: str | None) -> bool:
+        """Whether ``actor`` (``coin_2``) is ``target``: its name, its type or its category's."""
+        kind = actor.rsplit("_", 1)[0]
+        return target is not None and (actor == target or kind == target
+                                       or kind in getattr(self.nav, "categories", {}).get(target, ()))
 
     @staticmethod
     def _at(f: np.ndarray, node: Node) -> bool:
