@@ -45,6 +45,10 @@ DIRECTIONS = frozenset({"left", "right", "up", "down", "forward", "forwards", "b
 DETERMINERS = frozenset({"the", "a", "an", "any", "every", "each", "all", "that", "this", "those", "these", "some"})
 QUANTIFIERS = frozenset({"any", "every", "all", "each", "always", "whenever", "everything", "anything"})
 """Words that make a clause of a longer sentence a rule; without one it is a step."""
+PHRASE_ENDS = frozenset({"and", "then", "it", "once", "when", "whenever", "if", "that", "you", "which", "who",
+                         "is", "are", "was", "were", "be", "has", "have", "gets", "get", "comes", "come",
+                         "appears", "appear", "shows", "show", "turns", "goes", "opens", "closes", "lights"})
+"""Words that end a noun phrase ("the gate is open": gate)."""
 PRONOUNS = frozenset({"it", "them", "one", "ones", "there", "that", "this", "those"})
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "1st": 1, "2nd": 2,
             "3rd": 3, "4th": 4, "5th": 5, "6th": 6}
@@ -90,7 +94,9 @@ def clause_bounds(doc: Any) -> list[tuple[int, int]]:
         while k > starts[-1] and _is_joiner(doc[k - 1]):
             k -= 1
         before = doc[starts[-1]:k]
-        if starts[-1] < k < head and any(not _is_joiner(t) for t in before) and not CONDITION.match(before.text):
+        only_condition = CONDITION.match(before.text) and not any(
+            e.label_ == "ACTION" and starts[-1] <= e.start < k for e in doc.ents)
+        if starts[-1] < k < head and any(not _is_joiner(t) for t in before) and not only_condition:
             starts.append(k)  # a condition in front ("Whenever you see one, ...") stays with its step
     return [(a, b) for a, b in zip(starts, [*starts[1:], len(doc)])]
 
@@ -115,8 +121,7 @@ def _noun_after_determiner(span: Any) -> str | None:
         if t.text.lower() in DETERMINERS - {"that", "this"}:
             phrase = []
             for u in tokens[k + 1:]:
-                if u.is_punct or u.text.lower() in PARTICLES | {"and", "then", "it", "once", "when", "whenever", "if",
-                                                                "that", "you", "which", "who"}:
+                if u.is_punct or u.text.lower() in PARTICLES | PHRASE_ENDS:
                     break
                 phrase.append(u.text)
             if phrase:
@@ -156,6 +161,9 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
     ents = [e for e in doc.ents if begin <= e.start < end]
     action_ent = next((e for e in ents if e.label_ == "ACTION" and not inside(e)), None)
     action = action_ent.text if action_ent is not None else None
+    if action_ent is not None and action.lower() in PARTICLES and action_ent.start > begin \
+            and not _is_joiner(doc[action_ent.start - 1]):  # "Bound over" tagged "over": the verb is before
+        action = doc[action_ent.start - 1].text + " " + action
     if action_ent is not None and action_ent.end < end and doc[action_ent.end].text.lower() in DIRECTIONS \
             and action_ent.text.split()[-1].lower() not in DIRECTIONS:
         action += " " + doc[action_ent.end].text
@@ -175,7 +183,9 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
     if cond is None:
         return Clause(_trim(span), action, actor, ordinal)
     words = doc[cond[0]:cond[1]]
-    cond_actor = next((e.text for e in ents if e.label_ == "ACTOR" and inside(e)), None)
+    relative = CONDITION.search(words.text) is None  # "that come near": the actor is the step's
+    cond_actor = None if relative else (_noun_after_determiner(words) or next(
+        (e.text for e in ents if e.label_ == "ACTOR" and inside(e) and is_noun(e.text)), None))
     state = STATE.search(words.text)
     trigger = bool(TRIGGER.search(words.text)) or RELATIVE.match(words.text) is not None
     if not trigger and state is None:  # "once there,": no actor about, no state, no condition

@@ -120,8 +120,23 @@ def _ancestors(synset: Any) -> dict[Any, int]:
     return out
 
 
+def _content(word: str) -> str:
+    """A phrase without its particles ("walk over to": walk), or the phrase when all are."""
+    words = word.lower().split()
+    return " ".join(w for w in words if w not in PARTICLES) or word.lower()
+
+
 def similarity(word: str, other: str, pos: str) -> tuple[float, str]:
-    """How alike two words are (0..1) and why, for part of speech ``pos`` (``n`` or ``v``)."""
+    """How alike two words are (0..1) and why, for part of speech ``pos`` (``n``, ``v``, ``a``):
+    the better of the phrases and of their words without particles ("walk over" is a phrase of
+    its own in WordNet, "walk" is the walking in "walk to")."""
+    score, how = _similarity(word, other, pos)
+    if score < 1.0 and (_content(word), _content(other)) != (word.lower(), other.lower()):
+        score, how = max((score, how), _similarity(_content(word), _content(other), pos))
+    return score, how
+
+
+def _similarity(word: str, other: str, pos: str) -> tuple[float, str]:
     if _lemma(word, pos) == _lemma(other, pos):
         return 1.0, "same"
     mine, theirs = _synsets(word, pos), _synsets(other, pos, NAME_SENSES)
