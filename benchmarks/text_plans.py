@@ -4,8 +4,8 @@ texts that give the plan a tester meant, and of those that also pass on the bug-
 Prints one table per game and the texts it got wrong. ``--src DIR`` scores another checkout's
 pipeline (an export of an older commit) on the same texts, for a before-and-after table.
 
-    python benchmarks/text_plans.py                      # dungeon and park, about 3 minutes
-    python benchmarks/text_plans.py --games dungeon      # the dungeon alone, under a minute
+    python benchmarks/text_plans.py                      # every set, about 5 minutes
+    python benchmarks/text_plans.py --sets dungeon_2     # one set (dungeon: under a minute)
     python benchmarks/text_plans.py --src /tmp/main-src  # the same texts on main's pipeline
 """
 
@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", nargs="+", default=["dungeon", "park"], choices=["dungeon", "park"])
+    parser.add_argument("--sets", nargs="+", default=["dungeon", "park", "dungeon_2", "park_2"],
+                        choices=["dungeon", "park", "dungeon_2", "park_2"], help="held-out sets (default: all)")
     parser.add_argument("--src", type=Path, help="score this checkout's evo and games instead")
     parser.add_argument("--no-run", action="store_true", help="only compare plans, run none")
     args = parser.parse_args()
@@ -34,7 +35,7 @@ def main() -> None:
     print(f"pipeline: {Path(sys.modules['evo.plans.text'].__file__).parents[2]}")
 
     nlp = load_pipeline()
-    for game in args.games:
+    for game in args.sets:
         outcomes = score(game, nlp, run=not args.no_run)
         rows = table(outcomes)
         print(f"\n{game}: {'pattern':<12} {'texts':>5} {'exact plan':>11} {'and passes':>11}")

@@ -40,8 +40,17 @@ class Outcome:
     passed: bool
 
 
-def cases(game: str) -> list[Case]:
-    rows = yaml.safe_load((HERE / f"{game}.yaml").read_text())
+SETS = ("dungeon", "park", "dungeon_2", "park_2")
+"""The held-out sets: a game's first, and its second (written after the second freeze)."""
+
+
+def game_of(held: str) -> str:
+    """The game of a held-out set (``dungeon_2``: dungeon)."""
+    return held.split("_")[0]
+
+
+def cases(held: str) -> list[Case]:
+    rows = yaml.safe_load((HERE / f"{held}.yaml").read_text())
     return [Case(r["pattern"], r["text"], tuple(r["plan"])) for r in rows]
 
 
@@ -65,15 +74,15 @@ def factory(game: str) -> Any:
     return GameFactory(name=name, kwargs=kwargs)
 
 
-def score(game: str, nlp: Any, run: bool = True, only: Sequence[Case] | None = None) -> list[Outcome]:
-    """Every held-out text of ``game`` read (and run on the bug-free build when ``run``)."""
+def score(held: str, nlp: Any, run: bool = True, only: Sequence[Case] | None = None) -> list[Outcome]:
+    """Every text of the held-out set ``held`` read (and run on the bug-free build when ``run``)."""
     from evo.plans import load_plan, run_plan
     from evo.plans.from_text import plan_from_text
 
-    made = factory(game)
-    validations = load_plan(ROOT / GAMES[game][2]).validations
+    made = factory(game_of(held))
+    validations = load_plan(ROOT / GAMES[game_of(held)][2]).validations
     out = []
-    for case in only if only is not None else cases(game):
+    for case in only if only is not None else cases(held):
         try:
             plan, _ = plan_from_text(case.text, made, validations=validations, nlp=nlp)
         except Exception as exc:  # noqa: BLE001 - a refusal (or, before, a crash) is a wrong plan
