@@ -293,7 +293,8 @@ def _run(plan: Plan, factory: GameFactory, label: str, console: Console) -> int:
 
     result = run_plan(plan, factory, log=show)
     if result.passed:
-        console.print(f"[bold green]PASSED[/bold green] {len(plan.nodes)} nodes in {result.steps} steps")
+        done = f"{len(plan.nodes)} nodes" if plan.nodes else f"{len(plan.rules)} rules alone"
+        console.print(f"[bold green]PASSED[/bold green] {done} in {result.steps} steps")
         return 0
     if result.bug is not None:
         console.print(f"bug {escape(result.bug.signature)}: replays in {len(result.bug.actions)} actions "
