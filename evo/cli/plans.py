@@ -266,7 +266,10 @@ def _from_text(args: argparse.Namespace, console: Console) -> int:
         raise ConfigError(str(exc)) from None
     for step in steps:
         what = f"{step.action or 'go'} {step.actor_type or '(fallback place)'}"
-        console.print(f"{step.parsed.kind:>4}  {escape(step.parsed.text)}  ->  {escape(what)}")
+        why = ", ".join(f"{m.word!r}~{m.via} {m.score:.2f} {m.how}"
+                        for m in (step.action_match, step.actor_match, step.condition_match) if m is not None)
+        console.print(f"{step.parsed.kind:>4}  {escape(step.parsed.text)}  ->  {escape(what)}"
+                      + (f"  ({escape(why)})" if why else ""))
     text = yaml.safe_dump(plan.model_dump(mode="json", exclude_defaults=True), sort_keys=False)
     if args.out is not None:
         _write(args.out, text)
@@ -290,7 +293,8 @@ def _run(plan: Plan, factory: GameFactory, label: str, console: Console) -> int:
 
     result = run_plan(plan, factory, log=show)
     if result.passed:
-        console.print(f"[bold green]PASSED[/bold green] {len(plan.nodes)} nodes in {result.steps} steps")
+        done = f"{len(plan.nodes)} nodes" if plan.nodes else f"{len(plan.rules)} rules alone"
+        console.print(f"[bold green]PASSED[/bold green] {done} in {result.steps} steps")
         return 0
     if result.bug is not None:
         console.print(f"bug {escape(result.bug.signature)}: replays in {len(result.bug.actions)} actions "

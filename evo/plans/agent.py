@@ -16,7 +16,7 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 
 from evo.search.agents.base import check_copies
-from evo.plans.base import Node, Plan, Rule
+from evo.plans.base import Condition, Node, Plan, Rule
 from oracles.action_checks import Validator, Verdict, event_kind
 from games.core.base import GameSpec, Navigator, Route
 from oracles.base import Bug
@@ -61,6 +61,7 @@ class _Follower:
     waited: int = -1  # -1: the current node's target is not reached yet
     announced: int = -1  # the last node whose start was logged
     gone: set[str] = field(default_factory=set)
+    removed: list[str] = field(default_factory=list)  # actors the last step removed
     rule: tuple[int, str | None] | None = None
     uses: dict[tuple[int, str | None], int] = field(default_factory=dict)
     lines: list[tuple[int, str]] = field(default_factory=list)
@@ -125,13 +126,12 @@ class PlanAgent:
 
     def _choose(self, i: int, s: _Follower, f: np.ndarray, events: tuple[str, ...], t: int) -> int:
         s.steps = t
-        for event in events:
-            kind, _, rest = event.partition(":")
-            if kind in self.removals and rest:
-                s.gone.add(rest.split(":")[0])
+        s.removed = [rest.split(":")[0] for kind, _, rest in (e.partition(":") for e in events)
+                     if kind in self.removals and rest]
+        s.gone.update(s.removed)
         if t > 0:
             self._judge(i, s, s.validator.after(events, f, t))
-        if s.failure is not None or s.finished:
+        if s.failure is not None or (s.finished and self.plan.nodes):  # rules alone play to the end
             return self.idle
         gone = frozenset(s.gone)
         chosen = self._rule(f, s, gone)
@@ -172,9 +172,7 @@ class PlanAgent:
         found: Route | None = None
         for cond in rule.when:
             if cond.feature is not None:
-                value = float(f[self.features[cond.feature]])
-                if (cond.below is not None and not value < cond.below) or (
-                        cond.above is not None and not value > cond.above):
+                if not self._feature_holds(cond, f):
                     return None
                 continue
             near = self.nav.nearest(f, [cond.near], cond.within, gone | spent)  # type: ignore[list-item]
@@ -188,6 +186,16 @@ class PlanAgent:
         if found.actor is not None and (rule.action is not None or rule.tolerance is not None):
             return self.nav.route(f, found.actor, action=rule.action, tolerance=rule.tolerance, gone=gone | spent)
         return found
+
+    def _feature_holds(self, cond: Condition, f: np.ndarray) -> bool:
+        value = float(f[self.features[cond.feature]])  # type: ignore[index]
+        return not ((cond.below is not None and not value < cond.below) or (
+            cond.above is not None and not value > cond.above))
+
+    def _ready(self, node: Node, f: np.ndarray, gone: frozenset[str]) -> bool:
+        """Whether a node's preconditions hold (an actor near, a feature past its bound)."""
+        return all(self._feature_holds(c, f) if c.feature is not None else
+                   self.nav.nearest(f, [c.near], c.within, gone) is not None for c in node.when)  # type: ignore[list-item]
 
     def _act(self, i: int, s: _Follower, action: str, target: str | None, f: np.ndarray, t: int) -> int:
         self._say(i, s, t, f"{action} {target}" if target else action)
@@ -208,7 +216,14 @@ class PlanAgent:
             if s.announced < s.node:
                 s.announced = s.node
                 self._say(i, s, t, f"node {s.node + 1}: {node.describe()}")
+            if node.when and not self._ready(node, f, gone):
+                return self.idle  # "once the switch is on": wait for it (rules still act)
             target = tuple(node.location) if node.location is not None else node.target
+            taken = next((a for a in s.removed if self._of(a, node.target)), None) if node.action is None else None
+            if taken is not None:  # walking onto a coin collects it: arrived, though it is gone now
+                self._say(i, s, t, f"node {s.node + 1} reached: {node.describe()} ({taken}, gone)")
+                s.waited, s.removed = 0, []
+                continue
             if node.movement == "straight":  # no path finding: a recorded path, walls and all
                 if not self._at(f, node):
                     return self.nav.straight(f, node.location)  # type: ignore[arg-type]
@@ -232,6 +247,12 @@ class PlanAgent:
             s.finished = True
             self._say(i, s, t, "all nodes done")
         return self.idle
+
+    def _of(self, actor: str, target: str | None) -> bool:
+        """Whether ``actor`` (``coin_2``) is ``target``: its name, its type or its category's."""
+        kind = actor.rsplit("_", 1)[0]
+        return target is not None and (actor == target or kind == target
+                                       or kind in getattr(self.nav, "categories", {}).get(target, ()))
 
     @staticmethod
     def _at(f: np.ndarray, node: Node) -> bool:

@@ -42,44 +42,6 @@ class GameRef(_Strict):
         return tuple((w.name, tuple(sorted(w.kwargs.items()))) for w in self.wrappers)
 
 
-class Node(_Strict):
-    """One step of the plan: go to a target, then optionally act there."""
-
-    target: str | None = None
-    """An actor's name (``switch_1``), an actor type (``shrine``: the nearest one) or a
-    category (``enemy``)."""
-    location: tuple[int, int] | None = None
-    """Or a place: the first two state features (``[x, y]`` in the dungeon, ``[row, col]``
-    in Block Maze). Given with ``target``, the node goes there and aims its action at the
-    target (a recorded action: where it was played, and at whom)."""
-    action: str | None = None
-    """What to do on arrival (``interact``, ``attack``, ``jump``); none: just get there."""
-    tolerance: int | None = Field(default=None, ge=0)
-    """Arrival radius in moves; the game's default when omitted (next to a solid actor, on a
-    coin or a place)."""
-    wait: int = Field(default=0, ge=0)
-    """Steps to wait after arriving (and acting) before the next node."""
-    movement: Literal["walk", "straight"] = "walk"
-    """``walk``: the game's navigator (shortest path); ``straight``: head for the target
-    along the longer axis first, without path finding (what a recorded path needs)."""
-
-    @model_validator(mode="after")
-    def _one_target(self) -> "Node":
-        if self.target is None and self.location is None:
-            raise ValueError("give a target or a location")
-        if self.target is not None and self.location is not None and self.action is None:
-            raise ValueError("a node with both a location and a target needs an action (aimed at the target)")
-        if self.movement == "straight" and self.location is None:
-            raise ValueError("movement straight needs a location")
-        return self
-
-    def describe(self) -> str:
-        where = self.target if self.target is not None else f"({self.location[0]}, {self.location[1]})"  # type: ignore[index]
-        if self.target is not None and self.location is not None:
-            where = f"{self.target} from ({self.location[0]}, {self.location[1]})"
-        return f"{self.action} {where}" if self.action else f"go to {where}"
-
-
 class Condition(_Strict):
     """A rule's precondition: an actor close by, or a state feature past a bound."""
 
@@ -101,6 +63,47 @@ class Condition(_Strict):
         if self.feature is not None and self.below is None and self.above is None:
             raise ValueError(f"feature {self.feature!r} needs below or above")
         return self
+
+
+class Node(_Strict):
+    """One step of the plan: go to a target, then optionally act there."""
+
+    target: str | None = None
+    """An actor's name (``switch_1``), an actor type (``shrine``: the nearest one) or a
+    category (``enemy``)."""
+    location: tuple[int, int] | None = None
+    """Or a place: the first two state features (``[x, y]`` in the dungeon, ``[row, col]``
+    in Block Maze). Given with ``target``, the node goes there and aims its action at the
+    target (a recorded action: where it was played, and at whom)."""
+    action: str | None = None
+    """What to do on arrival (``interact``, ``attack``, ``jump``); none: just get there."""
+    tolerance: int | None = Field(default=None, ge=0)
+    """Arrival radius in moves; the game's default when omitted (next to a solid actor, on a
+    coin or a place)."""
+    wait: int = Field(default=0, ge=0)
+    """Steps to wait after arriving (and acting) before the next node."""
+    when: list[Condition] = Field(default_factory=list)
+    """Preconditions the node waits for before it starts (rules still act meanwhile): "once
+    the switch is on" is ``[{feature: switch_on, above: 0.5}]``."""
+    movement: Literal["walk", "straight"] = "walk"
+    """``walk``: the game's navigator (shortest path); ``straight``: head for the target
+    along the longer axis first, without path finding (what a recorded path needs)."""
+
+    @model_validator(mode="after")
+    def _one_target(self) -> "Node":
+        if self.target is None and self.location is None:
+            raise ValueError("give a target or a location")
+        if self.target is not None and self.location is not None and self.action is None:
+            raise ValueError("a node with both a location and a target needs an action (aimed at the target)")
+        if self.movement == "straight" and self.location is None:
+            raise ValueError("movement straight needs a location")
+        return self
+
+    def describe(self) -> str:
+        where = self.target if self.target is not None else f"({self.location[0]}, {self.location[1]})"  # type: ignore[index]
+        if self.target is not None and self.location is not None:
+            where = f"{self.target} from ({self.location[0]}, {self.location[1]})"
+        return f"{self.action} {where}" if self.action else f"go to {where}"
 
 
 class Rule(_Strict):
@@ -147,6 +150,32 @@ class ExpectedBug(_Strict):
     oracle (performance) reports a place only over enough visits, as in the run's batches."""
 
 
+class WordRead(_Strict):
+    """How a word of a text plan was matched to the game's vocabulary (:mod:`evo.plans.lexicon`)."""
+
+    word: str
+    """The word as written (``slay``)."""
+    name: str
+    """The game's action or actor type it was read as (``attack``)."""
+    via: str
+    """The name or listed synonym it matched (``kill``)."""
+    score: float
+    """How alike, 0..1 (1: the same word)."""
+    how: str
+    """``same``, ``synonym``, ``kind``, ``sister`` or ``spelling``."""
+
+
+class TextStep(_Strict):
+    """A clause of the text a plan was read from, and what it became."""
+
+    text: str
+    kind: Literal["node", "rule"]
+    action: WordRead | None = None
+    actor: WordRead | None = None
+    condition: str | None = None
+    """The condition it is under, as written (a rule's trigger or a node's precondition)."""
+
+
 class Plan(_Strict):
     """An explicit plan: nodes in order, rules, and validations per action."""
 
@@ -154,8 +183,9 @@ class Plan(_Strict):
     """What the test checks."""
     game: GameRef | None = None
     """The game it runs on, unless given on the command line."""
-    nodes: list[Node] = Field(min_length=1)
-    """Targets visited in order."""
+    nodes: list[Node] = Field(default_factory=list)
+    """Targets visited in order; none in a plan of rules alone, which then needs
+    ``max_steps`` (it plays its rules until then)."""
     rules: list[Rule] = Field(default_factory=list)
     """Interruptions, by priority."""
     validations: list[Validation] = Field(default_factory=list)
@@ -166,4 +196,12 @@ class Plan(_Strict):
     """The episode seed (a recorded plan replays its episode's)."""
     bug: ExpectedBug | None = None
     """The bug this plan reproduces, when it was exported from a run: checked at the end."""
+    read_from: list[TextStep] = Field(default_factory=list)
+    """A plan read from text: each clause and which words matched what, with the score."""
+
+    @model_validator(mode="after")
+    def _an_end(self) -> "Plan":
+        if not self.nodes and not (self.rules and self.max_steps):
+            raise ValueError("a plan needs nodes, or rules and max_steps (a plan of rules alone runs until then)")
+        return self
 

@@ -1,27 +1,42 @@
 """A plan from a tester's text: the article's "Text to Plan", stages 4 and 5.
 
-:mod:`evo.plans.text` reads each sentence as a node or a rule and matches its action and
-actor keywords to the game's names; here those steps become a :class:`evo.plans.base.Plan`
-of the same type a hand-written YAML gives. A node's target is the matched actor type (the
-agent goes to the nearest one of it); a node whose actor matched nothing acts at a fallback
-place, where the previous node was (the start for the first). A rule acts near any actor of
-its type; rules written first take priority.
+:mod:`evo.plans.text` reads each clause as a node or a rule and matches its action and actor
+keywords to the game's names; here those steps become a :class:`evo.plans.base.Plan` of the
+same type a hand-written YAML gives. A node's target is the matched actor type (the agent goes
+to the nearest one of it), or the instance an ordinal names ("the second barrel":
+``barrel_2``); "it" is the actor before; a node that names no actor acts at a fallback place,
+where the previous node was (the start for the first). "Go to the switch and pull it" is one
+node: going to a thing and then acting on it is acting on it. A node's precondition ("once
+the switch is on") is the game's state feature it names. A rule acts near any actor of its
+type, or of its trigger's ("whenever you see a goblin, attack it"); rules written first take
+priority. A text of rules alone is a plan of rules that plays until its step budget ("for 120
+steps", else :data:`RULES_BUDGET`), with the whole level in reach.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, Sequence
 
 from evo.run.config import ConfigError
-from evo.plans.base import Condition, Node, Plan, Rule, Validation
+from evo.plans.base import Condition, Node, Plan, Rule, TextStep, Validation, WordRead
+from evo.plans.lexicon import THRESHOLD, WordMatch, similarity
 from evo.plans.text import NO_ACTION, MatchedStep, read_steps
 from games.registry import GameFactory
 
 MOVE_WORDS = ("go to", "walk to", "move to", "head to", "run to", "reach", "approach",
-              "navigate to", "return to", "go", "walk", "move")
-"""Phrasings of a step that only goes somewhere (:data:`evo.plans.text.NO_ACTION`)."""
+              "navigate to", "return to", "go", "walk", "move", "visit", "collect", "pick up")
+"""Phrasings of a step that only goes somewhere (:data:`evo.plans.text.NO_ACTION`); in a game
+without a collect action, collecting is walking onto the item."""
 RULE_REACH = 4
 """Moves within which a rule's actor counts as near (as in the dungeon's example plans)."""
+LEVEL_REACH = 64
+"""A rule's reach in a plan of rules alone: with no step to come back to, the whole level."""
+RULES_BUDGET = 150
+"""Steps a plan of rules alone plays when the text gives no budget."""
+BUDGET = re.compile(r"(?:\b(?:play|run|keep going|keep playing|continue|go on|test)\s+)?\bfor\s+(\d+)\s+"
+                    r"(?:steps|moves|turns|actions)\b\.?", re.IGNORECASE)
+"""A step budget ("Play for 120 steps.", "... for 80 moves"), taken out of the text."""
 
 
 def vocabulary(game: Any) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
@@ -38,43 +53,90 @@ def vocabulary(game: Any) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     return actions, actors
 
 
+def _read(m: WordMatch | None) -> WordRead | None:
+    return None if m is None else WordRead(word=m.word, name=m.name, via=m.via, score=m.score, how=m.how)
+
+
+def _precondition(step: MatchedStep, features: Sequence[str]) -> Condition:
+    """The state feature a precondition names ("the switch is on": ``switch_on`` above 0.5)."""
+    clause = step.parsed.clause
+    actor = step.condition_match.name if step.condition_match else step.actor_type
+    state = clause.condition_state if clause else None
+    scored = [(max(similarity(state or "", f.partition("_")[2], pos)[0] for pos in ("a", "v")), f)
+              for f in features if actor and f.startswith(f"{actor}_")]
+    score, feature = max(scored, default=(0.0, ""))
+    if score < THRESHOLD:
+        raise ConfigError(f"plan from text: condition {clause.condition if clause else ''!r} names no state "
+                          f"feature of the game ({', '.join(features)})")
+    return Condition(feature=feature, above=0.5)
+
+
+def _target(step: MatchedStep, actor_names: Sequence[str]) -> str | None:
+    """The actor type, or the instance an ordinal names when the game has it."""
+    ordinal = step.parsed.clause.ordinal if step.parsed.clause else None
+    if step.actor_type is not None and ordinal is not None and f"{step.actor_type}_{ordinal}" in actor_names:
+        return f"{step.actor_type}_{ordinal}"
+    return step.actor_type
+
+
 def steps_to_plan(steps: Sequence[MatchedStep], start: tuple[int, int], name: str = "",
-                  game: dict[str, Any] | None = None,
-                  validations: Sequence[Validation] = ()) -> Plan:
+                  game: dict[str, Any] | None = None, validations: Sequence[Validation] = (),
+                  features: Sequence[str] = (), actor_names: Sequence[str] = (),
+                  max_steps: int | None = None) -> Plan:
     """Nodes in order and rules by priority from matched steps.
 
     Raises:
-        ConfigError: the text holds no node (a plan needs at least one).
+        ConfigError: the text holds no step and no rule, or a precondition names no state.
     """
     nodes: list[Node] = []
-    rules: list[Rule] = []
-    rule_steps = [s for s in steps if s.parsed.kind == "rule"]
+    rules: list[tuple[str, str, str | None]] = []
+    last: str | None = None  # the actor "it" stands for
     for step in steps:
+        clause = step.parsed.clause
+        target = _target(step, actor_names)
+        pronoun = step.parsed.actor_word is not None and target is None
         if step.parsed.kind == "rule":
-            if step.actor_type is None:
-                continue  # "whenever ... it" with no actor the game has: nothing to watch for
-            rules.append(Rule(name=step.parsed.text, when=[Condition(near=step.actor_type, within=RULE_REACH)],
-                              action=step.action, priority=len(rule_steps) - len(rules)))
-        elif step.actor_type is not None:
-            nodes.append(Node(target=step.actor_type, action=step.action))
-        else:
+            near = target or (step.condition_match.name if step.condition_match else None) or (last if pronoun else None)
+            if near is not None:
+                rules.append((step.parsed.text, near, step.action))
+                continue  # a rule with nothing to watch for ("Wait.") is a step here
+        when = [_precondition(step, features)] if clause and clause.condition_state else []
+        if target is None and (pronoun or nodes):
             previous = nodes[-1] if nodes else None
-            if previous is not None and previous.target is not None:
-                nodes.append(Node(target=previous.target, action=step.action))
-            else:
-                where = previous.location if previous is not None and previous.location else start
-                nodes.append(Node(location=where, action=step.action))
-    if not nodes:
-        raise ConfigError("plan from text: no sentence reads as a step to take (only rules, or nothing)")
-    return Plan(name=name, game=game, nodes=nodes, rules=rules, validations=list(validations))
+            target = last if pronoun and last else (previous.target if previous is not None else None)
+            if target is None and previous is not None and previous.location is not None:
+                nodes.append(Node(location=previous.location, action=step.action, when=when))
+                continue
+        if target is None:
+            nodes.append(Node(location=start, action=step.action, when=when))
+            continue
+        last = target
+        previous = nodes[-1] if nodes else None
+        if previous is not None and previous.target == target and previous.action is None and not when \
+                and step.action is not None:  # "go to the switch and pull it": one node
+            nodes[-1] = previous.model_copy(update={"action": step.action})
+            continue
+        nodes.append(Node(target=target, action=step.action, when=when))
+    reach = RULE_REACH if nodes else LEVEL_REACH
+    plan_rules = [Rule(name=text, when=[Condition(near=near, within=reach)], action=action,
+                       priority=len(rules) - k) for k, (text, near, action) in enumerate(rules)]
+    if not nodes and not plan_rules:
+        raise ConfigError("plan from text: no sentence reads as a step to take or a rule to follow")
+    read = [TextStep(text=s.parsed.text, kind=s.parsed.kind, action=_read(s.action_match),  # type: ignore[arg-type]
+                     actor=_read(s.actor_match or s.condition_match),
+                     condition=s.parsed.clause.condition if s.parsed.clause else None) for s in steps]
+    return Plan(name=name, game=game, nodes=nodes, rules=plan_rules, validations=list(validations),
+                max_steps=max_steps if max_steps is not None else (None if nodes else RULES_BUDGET),
+                read_from=read)
 
 
 def plan_from_text(text: str, factory: GameFactory, name: str = "",
                    validations: Sequence[Validation] = (), nlp: Any = None) -> tuple[Plan, list[MatchedStep]]:
-    """The plan ``text`` describes on ``factory``'s game, and how each sentence was read.
+    """The plan ``text`` describes on ``factory``'s game, and how each clause was read.
 
     Raises:
-        ConfigError: the game offers no plan vocabulary, or the text holds no step.
+        ConfigError: the game offers no plan vocabulary, a word is like none of its names,
+            or the text holds no step.
     """
     game = factory.make_vector(1)
     try:
@@ -83,8 +145,12 @@ def plan_from_text(text: str, factory: GameFactory, name: str = "",
         actions, actors = vocabulary(game)
         _, features = game.reset([0])
         start = (int(round(features[0][0])), int(round(features[0][1])))
+        feature_names = tuple(game.game_spec.feature_names)
+        actor_names = tuple(getattr(game, "actor_names", ()))
     finally:
         game.close()
-    steps = read_steps(text, actions, actors, nlp)
+    budget = BUDGET.search(text)
+    steps = read_steps(BUDGET.sub("", text), actions, actors, nlp)
     ref = {"name": factory.name, "kwargs": dict(factory.kwargs)} if factory.name else None
-    return steps_to_plan(steps, start, name, ref, validations), steps
+    return steps_to_plan(steps, start, name, ref, validations, feature_names, actor_names,
+                         int(budget.group(1)) if budget else None), steps

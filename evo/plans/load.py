@@ -54,6 +54,9 @@ def check_plan(plan: Plan, game: Any, spec: GameSpec, label: str) -> Navigator:
     for i, node in enumerate(plan.nodes):
         known(f"nodes[{i}].target", node.target, words, "an actor, actor type or category")
         known(f"nodes[{i}].action", node.action, actions, "an action")
+        for j, cond in enumerate(node.when):
+            known(f"nodes[{i}].when[{j}].near", cond.near, words, "an actor, actor type or category")
+            known(f"nodes[{i}].when[{j}].feature", cond.feature, features, "a state feature")
     for i, rule in enumerate(plan.rules):
         known(f"rules[{i}].target", rule.target, words, "an actor, actor type or category")
         known(f"rules[{i}].action", rule.action, actions, "an action")

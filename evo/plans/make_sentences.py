@@ -42,6 +42,17 @@ RULE_FORMS = ["{v} any {A}.", "{v} all {A}.", "{v} all the {A}.", "{v} every {a}
               "Always {v} {A}.", "{v} {A} whenever you see them.", "Whenever you see a {a}, {v} it.",
               "If a {a} is nearby, {v} it.", "{v} any {A} you find.", "{v} each {a} on the way.",
               "Remember to {v} any {A}.", "When a {a} appears, {v} it."]
+COMPOUND_FORMS = ["{P}{v} the {a}, then {v2} the {a2}.", "{v} the {a} and {v2} the {a2}.",
+                  "{v} the {a}; {v2} the {a2}.", "{P}{v} the {a} and then {v2} the {a2}.",
+                  "{P}{m} the {a} and {v} it.", "{m} the {a}, then {v} it.", "{m} the {a} and {v} it there.",
+                  "Once the {c} is {s}, {v} the {a}.", "{P}{v} the {a} once the {c} is {s}.",
+                  "When the {c} is {s}, {m} the {a}."]
+"""Two steps in one sentence, and a node under a precondition (the condition's actor is an
+ACTOR too: the clause splitter reads it as the precondition's)."""
+RELATIVE_FORMS = ["{v} {A} that come near.", "{v} any {A} that you meet.", "{v} the {A} that approach you.",
+                  "{v} every {a} that you find.", "Whenever a {a} comes close, {v} it."]
+"""Rules whose trigger is a relative clause on the actor."""
+STATES = ["on", "open", "down", "up", "lit", "active"]
 PREFIXES = ["", "Then ", "Next, ", "Now ", "After that, ", "First, ", "Finally, ", "Please ",
             "Then, ", "Afterwards ", "Step 2: ", "Once there, "]
 ADJECTIVES = ["red", "old", "big", "wooden", "first", "second", "nearest", "small", "stone", "left"]
@@ -49,18 +60,22 @@ WHERE = ["in the corner", "near the door", "on the left", "at the end of the hal
          "by the wall", "behind the gate", "in the next room"]
 
 
-def _annotate(template: str, fill: dict[str, str], verb_key: str, actor_key: str) -> dict:
-    """The sentence and the character spans of its verb and actor fillers."""
+ACTION_KEYS, ACTOR_KEYS = ("v", "v2", "m"), ("a", "a2", "A", "c")
+
+
+def _annotate(template: str, fill: dict[str, str]) -> dict:
+    """The sentence and the character spans of its verb (``ACTION``) and actor (``ACTOR``)
+    fillers."""
     text, spans, i = "", [], 0
     while i < len(template):
         if template[i] == "{":
             j = template.index("}", i)
             key = template[i + 1 : j]
             value = fill[key]
-            if key == verb_key and not text.strip():
+            if key in ACTION_KEYS and not text.strip():
                 value = value[0].upper() + value[1:]
-            if key in (verb_key, actor_key):
-                spans.append([len(text), len(text) + len(value), "ACTION" if key == verb_key else "ACTOR"])
+            if key in ACTION_KEYS or key in ACTOR_KEYS:
+                spans.append([len(text), len(text) + len(value), "ACTION" if key in ACTION_KEYS else "ACTOR"])
             text += value
             i = j + 1
         else:
@@ -78,15 +93,22 @@ def sentences(seed: int = 0, per_form: int = 40) -> list[dict]:
             verb = rng.choice(sorted(VERBS))
             fill = {"v": rng.choice(VERBS[verb]), "a": rng.choice(ACTORS), "P": rng.choice(PREFIXES),
                     "adj": rng.choice(ADJECTIVES), "where": rng.choice(WHERE)}
-            out.append({**_annotate(form, fill, "v", "a"), "kind": "node"})
+            out.append({**_annotate(form, fill), "kind": "node"})
     for form in RULE_FORMS:
         for _ in range(per_form):
             verb = rng.choice(["interact", "attack", "collect", "jump"])
             plural_actor = rng.choice(sorted(PLURALS))
             plural = rng.choice([PLURALS[plural_actor]] * 3 + RULE_ONLY)
             fill = {"v": rng.choice(VERBS[verb]), "a": plural_actor, "A": plural}
-            actor_key = "A" if "{A}" in form else "a"
-            out.append({**_annotate(form, fill, "v", actor_key), "kind": "rule"})
+            out.append({**_annotate(form, fill), "kind": "rule"})
+    for form, kind in [*((f, "node") for f in COMPOUND_FORMS), *((f, "rule") for f in RELATIVE_FORMS)]:
+        for _ in range(per_form):
+            verb, verb2 = rng.choice(["interact", "attack", "jump"]), rng.choice(sorted(VERBS))
+            plural_actor = rng.choice(sorted(PLURALS))
+            fill = {"v": rng.choice(VERBS[verb]), "v2": rng.choice(VERBS[verb2]), "m": rng.choice(VERBS["move"]),
+                    "a": rng.choice(ACTORS), "a2": rng.choice(ACTORS), "c": rng.choice(ACTORS),
+                    "A": PLURALS[plural_actor], "P": rng.choice(PREFIXES), "s": rng.choice(STATES)}
+            out.append({**_annotate(form, fill), "kind": kind})
     unique = {s["text"]: s for s in out}
     result = sorted(unique.values(), key=lambda s: s["text"])
     rng.shuffle(result)

@@ -5,11 +5,14 @@ turns a QA engineer's numbered steps into plan nodes with spaCy in three stages,
 the same way with nothing downloaded:
 
 1. sentence classification: is the sentence a node (do this once, at this thing) or a rule
-   (do this whenever it applies)? spaCy's ``textcat`` on a blank English pipeline;
+   (do this whenever it applies)? spaCy's ``textcat`` on a blank English pipeline; a sentence
+   of several steps is split into its clauses first, each with its condition
+   (:mod:`evo.plans.clauses`);
 2. token classification: the action keyword and the actor keyword (spaCy's ``ner`` with
    labels ``ACTION`` and ``ACTOR``);
 3. matching the keywords to the names the game accepts (its actions and actor types, each
-   with synonyms) by string similarity (:func:`match_name`).
+   with synonyms) by similarity in WordNet (:mod:`evo.plans.lexicon`), refusing a word that
+   is like none of them (:func:`match_word`).
 
 Both models train here, on CPU in well under a minute, from the annotated sentences shipped
 in ``evo/plans/data/sentences.jsonl`` (:mod:`evo.plans.make_sentences`), with a fixed seed;
@@ -25,17 +28,17 @@ import os
 import random
 import re
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
+
+from evo.plans.clauses import PRONOUNS, QUANTIFIERS, Clause, clause_bounds, read_clause
+from evo.plans.lexicon import THRESHOLD, WordMatch, best_match
+from evo.run.config import ConfigError
 
 DATA = Path(__file__).with_name("data") / "sentences.jsonl"
 EPOCHS = 8
 """Passes over the sentence set: every held-out test sentence is read right from 6 on."""
 SEED = 0
-MATCH_THRESHOLD = 0.75
-"""Least similarity (difflib's ratio, 0..1) for a keyword to count as a name or synonym:
-"activates" matches "activate" (0.94), "gate" does not match "goblin" (0.2)."""
 NO_ACTION = "move"
 """The action name of a step that only goes somewhere ("Go to the door.")."""
 
@@ -50,14 +53,15 @@ def _import_spacy():  # type: ignore[no-untyped-def]
 
 @dataclass(frozen=True)
 class ParsedStep:
-    """One sentence read as a plan step, before it is matched to a game.
+    """One clause of a sentence read as a plan step, before it is matched to a game.
 
     Attributes:
-        text: The sentence as written.
+        text: The clause as written.
         kind: ``"node"`` or ``"rule"``.
-        action_word: The action keyword the sentence holds, or None.
-        actor_word: The actor keyword, or None.
-        confidence: The classifier's probability of ``kind``.
+        action_word: The action keyword the clause holds, or None.
+        actor_word: The actor keyword, a pronoun ("it"), or None.
+        confidence: The classifier's probability of ``kind`` (1.0 when a condition decided it).
+        clause: How the clause was split off and what condition it is under.
     """
 
     text: str
@@ -65,19 +69,24 @@ class ParsedStep:
     action_word: str | None
     actor_word: str | None
     confidence: float
+    clause: Clause | None = None
 
 
 @dataclass(frozen=True)
 class MatchedStep:
-    """A parsed step with its keywords matched to a game's names (None: no match).
+    """A parsed step with its keywords matched to a game's names (None: no keyword).
 
-    ``action`` None means the keyword matched no action (the step only goes to its target);
-    ``actor_type`` None means no actor type matched (the step falls back to a location).
+    ``action`` None means the step only goes to its target; ``actor_type`` None means the
+    clause named no actor (or a pronoun: the actor before). Each match says which word of the
+    game's vocabulary it went through, and how alike they are.
     """
 
     parsed: ParsedStep
     action: str | None
     actor_type: str | None
+    action_match: WordMatch | None = None
+    actor_match: WordMatch | None = None
+    condition_match: WordMatch | None = None
 
 
 def split_sentences(text: str) -> list[str]:
@@ -149,47 +158,53 @@ def load_pipeline(path: Path = DATA):  # type: ignore[no-untyped-def]
 
 
 def parse(sentences: Sequence[str], nlp=None) -> list[ParsedStep]:  # type: ignore[no-untyped-def]
-    """Each sentence as a node or a rule, with its action and actor keywords."""
+    """Each clause of each sentence as a node or a rule, with its keywords and condition,
+    in the order written (:mod:`evo.plans.clauses`)."""
     nlp = nlp if nlp is not None else load_pipeline()
     out = []
     for doc in nlp.pipe(sentences):
-        kind = max(doc.cats, key=doc.cats.get)
-        action = next((e.text for e in doc.ents if e.label_ == "ACTION"), None)
-        actor = next((e.text for e in doc.ents if e.label_ == "ACTOR"), None)
-        out.append(ParsedStep(doc.text, kind, action, actor, float(doc.cats[kind])))
+        bounds = clause_bounds(doc)
+        for begin, end in bounds:
+            clause = read_clause(doc, begin, end)
+            if clause.trigger:  # "whenever you see one", "that come near": a rule's trigger
+                kind, confidence = "rule", 1.0
+            elif clause.condition_state is not None:  # "once the switch is on": a node's precondition
+                kind, confidence = "node", 1.0
+            elif len(bounds) == 1 or QUANTIFIERS & set(clause.text.lower().split()):
+                cats = doc.cats if len(bounds) == 1 else nlp(clause.text).cats
+                kind = max(cats, key=cats.get)
+                confidence = float(cats[kind])
+            else:  # "..., then pull it": a step of a sentence of steps
+                kind, confidence = "node", 1.0
+            out.append(ParsedStep(clause.text, kind, clause.action_word, clause.actor_word, confidence, clause))
     return out
 
 
-def _forms(word: str) -> set[str]:
-    """A keyword and its singular guesses, lower case ("enemies" -> enemy, enemie, enemies)."""
-    w = word.lower().strip()
-    forms = {w, w.split()[0]} if w else {w}
-    if w.endswith("ies"):
-        forms.add(w[:-3] + "y")
-    if w.endswith("es"):
-        forms.add(w[:-2])
-    if w.endswith("s"):
-        forms.add(w[:-1])
-    return forms
+def match_word(word: str | None, names: Mapping[str, Iterable[str]], pos: str, what: str,
+               sentence: str = "") -> WordMatch | None:
+    """The game's name for a keyword by similarity (:mod:`evo.plans.lexicon`); None for no
+    keyword or a pronoun.
 
-
-def match_name(word: str | None, names: Mapping[str, Iterable[str]]) -> str | None:
-    """The name whose own spelling or a synonym is most like ``word``, if like enough.
-
-    Args:
-        word: A keyword from a sentence ("Activate", "enemies", "jump over").
-        names: Valid name -> its synonyms (the game's actions or actor types).
+    Raises:
+        ConfigError: the keyword is like no name well enough: one line naming it, the nearest
+            name and the score, rather than a guess.
     """
+    if not word or word.lower() in PRONOUNS:
+        return None
+    found = best_match(word, names, pos)
+    if found.score < THRESHOLD:
+        near = f"nearest {found.name} via {found.via!r} at {found.score:.2f}" if found.name else "none near"
+        raise ConfigError(f"plan from text: {what} {word!r} in {sentence!r} is like none of the game's "
+                          f"{what}s ({near}, least {THRESHOLD})")
+    return found
+
+
+def match_name(word: str | None, names: Mapping[str, Iterable[str]], pos: str = "n") -> str | None:
+    """The name a keyword matches, or None when it matches none well enough."""
     if not word:
         return None
-    best, best_score = None, 0.0
-    for form in _forms(word):
-        for name, synonyms in names.items():
-            for candidate in (name, *synonyms):
-                score = SequenceMatcher(None, form, candidate.lower()).ratio()
-                if score > best_score:
-                    best, best_score = name, score
-    return best if best_score >= MATCH_THRESHOLD else None
+    found = best_match(word, names, pos)
+    return found.name if found.score >= THRESHOLD else None
 
 
 def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Mapping[str, Iterable[str]],
@@ -197,15 +212,21 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
     """Text -> plan steps matched to a game's vocabulary (the article's pipeline, stages 1-3).
 
     Args:
-        text: The steps, one per line or sentence.
+        text: The steps, one per line or sentence, several to a sentence if joined.
         actions: The game's action names -> synonyms; ``move`` (:data:`NO_ACTION`) is the
             step that only goes somewhere.
         actor_types: The game's actor types -> synonyms.
+
+    Raises:
+        ConfigError: a keyword matches none of the game's names (:func:`match_word`).
     """
-    steps = parse(split_sentences(text), nlp)
     out = []
-    for step in steps:
-        action = match_name(step.action_word, actions)
-        out.append(MatchedStep(step, None if action == NO_ACTION else action,
-                               match_name(step.actor_word, actor_types)))
+    for step in parse(split_sentences(text), nlp):
+        action = match_word(step.action_word, actions, "v", "action", step.text)
+        actor = match_word(step.actor_word, actor_types, "n", "actor", step.text)
+        clause = step.clause
+        cond = match_word(clause.condition_actor, actor_types, "n", "actor", step.text) if clause else None
+        name = action.name if action is not None else None
+        out.append(MatchedStep(step, None if name == NO_ACTION else name, actor.name if actor else None,
+                               action, actor, cond))
     return out

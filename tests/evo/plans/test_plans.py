@@ -100,6 +100,14 @@ def test_a_feature_rule_acts_in_place_and_a_place_is_reached_in_a_straight_line(
     assert "node 1 reached: go to (5, 1)" in texts
 
 
+def test_a_node_waits_for_its_precondition_while_the_rules_still_act() -> None:
+    door = {"target": "door", "when": [{"feature": "door_open", "above": 0.5}]}
+    waits = run_plan(parse_plan({"nodes": [door], "max_steps": 40}), dungeon())
+    assert not waits.passed and "node 1 (go to door) not done: 40 steps were not enough" in (waits.failure or "")
+    opened = run_plan(parse_plan({"nodes": [{"target": "switch_1", "action": "interact"}, door]}), dungeon())
+    assert opened.passed and opened.nodes_done == 2
+
+
 def validator(**kwargs: Any) -> Validator:
     return Validator([Validation(**kwargs)], ("x", "kills"), {"enemy": ("goblin", "ogre")})
 
@@ -133,7 +141,8 @@ def test_validations_bound_to_an_event_or_a_delay_with_a_timeout() -> None:
     ({"nodes": [{"action": "jump"}]}, "give a target or a location"),
     ({"nodes": [{"target": "switch_1", "location": [1, 1]}]}, "both a location and a target needs an action"),
     ({"nodes": [{"target": "switch_1", "movement": "straight"}]}, "movement straight needs a location"),
-    ({"nodes": []}, "nodes"),
+    ({"nodes": []}, "a plan needs nodes, or rules and max_steps"),
+    ({"rules": [{"when": [{"near": "enemy"}]}]}, "a plan needs nodes, or rules and max_steps"),
     ({"nodes": [{"target": "shrine"}], "rules": [{"when": [{"feature": "health"}]}]}, "needs below or above"),
     ({"nodes": [{"target": "shrine"}], "validations": [{"action": "jump"}]}, "exactly one of event and delay"),
     ([1, 2], "expected a mapping"),
@@ -149,6 +158,8 @@ def test_bad_plans_are_one_line_config_errors(raw: Any, key: str) -> None:
     ({"nodes": [{"target": "dragon"}]}, "nodes\\[0\\].target: 'dragon' is not an actor"),
     ({"nodes": [{"target": "shrine"}], "validations": [{"action": "jump", "delay": 1, "expect": {"z": 1}}]},
      "validations\\[0\\].expect: 'z' is not a state feature"),
+    ({"nodes": [{"target": "door", "when": [{"feature": "lever_on", "above": 0.5}]}]},
+     "nodes\\[0\\].when\\[0\\].feature: 'lever_on' is not a state feature"),
 ])
 def test_names_the_game_does_not_know_are_config_errors(raw: Any, key: str) -> None:
     with pytest.raises(ConfigError, match=key):

@@ -7,6 +7,8 @@ import json
 
 import pytest
 
+from evo.run.config import ConfigError
+
 from evo.plans.text import DATA, load_pipeline, match_name, parse, read_steps, split_sentences
 
 ACTIONS = {
@@ -73,16 +75,22 @@ def test_sentences_it_was_not_trained_on_are_read(nlp) -> None:  # type: ignore[
     assert sum(right) >= 9, [(p.text, p.kind, p.action_word, p.actor_word) for p in parsed]
 
 
-def test_a_step_with_no_known_actor_or_action_keeps_none(nlp) -> None:  # type: ignore[no-untyped-def]
-    go, odd = read_steps("Walk to the fountain. Juggle the switch.", ACTIONS, ACTOR_TYPES, nlp)
-    assert go.action is None and go.actor_type is None  # a move to a fallback location
-    assert odd.action is None and odd.actor_type == "switch"
+def test_a_word_like_none_of_the_games_names_is_refused_not_guessed(nlp) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ConfigError, match=r"actor 'fountain' in 'Walk to the fountain' is like none of the game's actors"):
+        read_steps("Walk to the fountain.", ACTIONS, ACTOR_TYPES, nlp)
+    with pytest.raises(ConfigError, match=r"action 'Juggle' .* is like none of the game's actions"):
+        read_steps("Juggle the switch.", ACTIONS, ACTOR_TYPES, nlp)
+
+
+def test_a_step_that_names_no_actor_keeps_none(nlp) -> None:  # type: ignore[no-untyped-def]
+    (jump,) = read_steps("Jump.", ACTIONS, ACTOR_TYPES, nlp)
+    assert jump.action == "jump" and jump.actor_type is None
 
 
 def test_keywords_match_names_and_synonyms_by_similarity() -> None:
-    assert match_name("Activates", ACTIONS) == "interact"
+    assert match_name("Activates", ACTIONS, "v") == "interact"
     assert match_name("enemies", ACTOR_TYPES) == "enemy"
-    assert match_name("Jump over", ACTIONS) == "jump"
+    assert match_name("Jump over", ACTIONS, "v") == "jump"
     assert match_name("collectibles", ACTOR_TYPES) == "collectable"
     assert match_name("gate", {"goblin": ()}) is None
     assert match_name(None, ACTIONS) is None

@@ -1,0 +1,58 @@
+"""Text to plan on the held-out texts (``tests/evo/plans/heldout``): by pattern, the share of
+texts that give the plan a tester meant, and of those that also pass on the bug-free build.
+
+Prints one table per game and the texts it got wrong. ``--src DIR`` scores another checkout's
+pipeline (an export of an older commit) on the same texts, for a before-and-after table.
+
+    python benchmarks/text_plans.py                      # every set, under a minute
+    python benchmarks/text_plans.py --sets dungeon_2     # one set
+    python benchmarks/text_plans.py --src /tmp/main-src  # the same texts on main's pipeline
+
+where ``/tmp/main-src`` is main before this work: ``mkdir /tmp/main-src && git archive 17cd80f
+| tar -x -C /tmp/main-src``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", nargs="+", default=["dungeon", "park", "dungeon_2", "park_2"],
+                        choices=["dungeon", "park", "dungeon_2", "park_2"], help="held-out sets (default: all)")
+    parser.add_argument("--src", type=Path, help="score this checkout's evo and games instead")
+    parser.add_argument("--no-run", action="store_true", help="only compare plans, run none")
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT))
+    from tests.evo.plans.heldout.score import score, table  # noqa: E402 - the texts and their scoring: ours
+
+    if args.src is not None:  # the pipeline (evo, games) scored: the other checkout's
+        sys.path.insert(0, str(args.src.resolve()))
+    from evo.plans.text import load_pipeline  # noqa: E402
+
+    print(f"pipeline: {Path(sys.modules['evo.plans.text'].__file__).parents[2]}")
+
+    nlp = load_pipeline()
+    for game in args.sets:
+        outcomes = score(game, nlp, run=not args.no_run)
+        rows = table(outcomes)
+        print(f"\n{game}: {'pattern':<12} {'texts':>5} {'exact plan':>11} {'and passes':>11}")
+        total = [0, 0, 0]
+        for pattern, (n, exact, passed) in rows.items():
+            total = [total[0] + n, total[1] + exact, total[2] + passed]
+            print(f"{'':<{len(game) + 2}}{pattern:<12} {n:>5} {exact / n:>10.0%} {passed / n:>10.0%}")
+        n, exact, passed = total
+        print(f"{'':<{len(game) + 2}}{'all':<12} {n:>5} {exact / n:>10.0%} {passed / n:>10.0%}")
+        for o in outcomes:
+            if not (o.exact and (o.passed or args.no_run)):
+                print(f"  {o.case.pattern}: {o.case.text!r}\n    meant {list(o.case.plan)}\n    got   {list(o.got)}"
+                      + ("" if o.exact else "") + ("  (did not pass)" if o.exact and not o.passed else ""))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,194 @@
+"""Split a sentence into the steps it holds, and find the condition each step is under.
+
+Testers write two steps in one sentence ("Go to the switch and pull it, then jump over the
+lava") and put conditions in front or behind ("Once the switch is on, ...", "... whenever
+you see one", "goblins that come near"). The trained pipeline (:mod:`evo.plans.text`) tags
+every action keyword of the sentence; each action after the first opens a new clause where
+the words before it join two steps (``,``, ``and``, ``then``...), so the steps keep their
+order. A condition is the part of a clause that starts with a condition word, or a relative
+clause on its actor: it is a rule's **trigger** when it says an actor is about ("whenever you
+see a goblin", "that come near"), and a node's **precondition** when it says a thing is in a
+state ("once the switch is on").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from evo.plans.lexicon import is_noun
+
+JOINERS = frozenset({",", ";", "and", "then", "next", "after", "that", "afterwards", "finally", "also",
+                     "-", "and then", "before", "lastly"})
+"""Words between two steps of one sentence."""
+CONDITION = re.compile(r"\b(once|when|whenever|if|after(?!\s+(?:that|this)\b)|as soon as|every time|each time|"
+                       r"while)\b", re.IGNORECASE)
+TRIGGER = re.compile(r"\b(see|sees|seen|spot|spots|meet|meets|encounter|encounters|find|finds|appear|appears|"
+                     r"come|comes|approach|approaches|near|nearby|close|around|show up|shows up|in sight|"
+                     r"in range|attack you|attacks you)\b", re.IGNORECASE)
+RELATIVE = re.compile(r"\b(that|which|who)\s+(you\s+)?(see|spot|meet|encounter|find|come|comes|get|gets|"
+                      r"approach|approaches|appear|appears|attack|attacks|show|shows|are|is|cross|crosses)\b",
+                      re.IGNORECASE)
+STATE = re.compile(r"\b(?:is|are|gets|get|has been|have been|was|turns|goes)\s+(\w+)|\b(opens|opened|closes|"
+                   r"closed|unlocks|unlocked|lights|lit)\b", re.IGNORECASE)
+LEADS = frozenset({"then", "next", "now", "first", "firstly", "finally", "please", "afterwards", "carefully",
+                   "also", "lastly", "and", "after", "that", "this", "once", "there", "step", "quickly", "just"})
+"""Words in front of a step's verb ("Then, carefully ...")."""
+BREAKS = frozenset({"then", ";"})
+"""Words that always start a new step, tagged action or not ("..., then hop across the gap")."""
+PARTICLES = frozenset({"over", "across", "up", "to", "with", "on", "at", "into", "through", "past", "around",
+                       "down", "off", "by"})
+DIRECTIONS = frozenset({"left", "right", "up", "down", "forward", "forwards", "backward", "backwards", "back",
+                        "around"})
+"""Words that finish a movement verb ("turn left", "look up"): the action is both."""
+DETERMINERS = frozenset({"the", "a", "an", "any", "every", "each", "all", "that", "this", "those", "these", "some"})
+QUANTIFIERS = frozenset({"any", "every", "all", "each", "always", "whenever", "everything", "anything"})
+"""Words that make a clause of a longer sentence a rule; without one it is a step."""
+PHRASE_ENDS = frozenset({"and", "then", "it", "once", "when", "whenever", "if", "that", "you", "which", "who",
+                         "is", "are", "was", "were", "be", "has", "have", "gets", "get", "comes", "come",
+                         "appears", "appear", "shows", "show", "turns", "goes", "opens", "closes", "lights"})
+"""Words that end a noun phrase ("the gate is open": gate)."""
+PRONOUNS = frozenset({"it", "them", "one", "ones", "there", "that", "this", "those"})
+ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "1st": 1, "2nd": 2,
+            "3rd": 3, "4th": 4, "5th": 5, "6th": 6}
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One step of a sentence, with what it is under.
+
+    Attributes:
+        text: The clause as written.
+        action_word: Its action keyword, or None (a step that only goes somewhere).
+        actor_word: Its actor keyword, None, or a pronoun ("it": the actor before).
+        ordinal: "the second barrel": 2.
+        condition: The condition's words, or None.
+        trigger: The condition is an actor being about (a rule's trigger), not a state.
+        condition_actor: The actor keyword of the condition.
+        condition_state: The state word of a precondition ("on" in "the switch is on").
+    """
+
+    text: str
+    action_word: str | None
+    actor_word: str | None
+    ordinal: int | None = None
+    condition: str | None = None
+    trigger: bool = False
+    condition_actor: str | None = None
+    condition_state: str | None = None
+
+
+def _is_joiner(token: Any) -> bool:
+    return token.text.lower() in JOINERS or token.is_punct
+
+
+def clause_bounds(doc: Any) -> list[tuple[int, int]]:
+    """Token ranges of a parsed sentence's clauses, in order: a new one starts at the joining
+    words before each action keyword after the first."""
+    heads = sorted({e.start for e in doc.ents if e.label_ == "ACTION"}
+                   | {t.i + 1 for t in doc if t.text.lower() in BREAKS and t.i + 1 < len(doc) and not doc[t.i + 1].is_punct})
+    starts = [0]
+    for head in heads:
+        k = head
+        while k > starts[-1] and _is_joiner(doc[k - 1]):
+            k -= 1
+        before = doc[starts[-1]:k]
+        only_condition = CONDITION.match(before.text) and not any(
+            e.label_ == "ACTION" and starts[-1] <= e.start < k for e in doc.ents)
+        if starts[-1] < k < head and any(not _is_joiner(t) for t in before) and not only_condition:
+            starts.append(k)  # a condition in front ("Whenever you see one, ...") stays with its step
+    return [(a, b) for a, b in zip(starts, [*starts[1:], len(doc)])]
+
+
+def _imperative(span: Any) -> str | None:
+    """The verb a step starts with, after its lead words ("Then, hop across"): what the
+    tagger missed. With its particle, as a keyword is tagged."""
+    words = [t for t in span if not t.is_punct and t.text.lower() not in LEADS]
+    if not words or words[0].text.lower() in DETERMINERS | PRONOUNS:
+        return None
+    verb = words[0].text
+    if len(words) > 1 and words[1].text.lower() in PARTICLES | DIRECTIONS and words[1].i == words[0].i + 1:
+        verb += " " + words[1].text
+    return verb
+
+
+def _noun_after_determiner(span: Any) -> str | None:
+    """The last word of the first noun phrase ("the old stone altar": altar): what the tagger
+    missed, or tagged on a word that is no noun."""
+    tokens = list(span)
+    for k, t in enumerate(tokens):
+        if t.text.lower() in DETERMINERS - {"that", "this"}:
+            phrase = []
+            for u in tokens[k + 1:]:
+                if u.is_punct or u.text.lower() in PARTICLES | PHRASE_ENDS:
+                    break
+                phrase.append(u.text)
+            if phrase:
+                return phrase[-1]
+    return None
+
+
+def _trim(span: Any) -> str:
+    tokens = list(span)
+    while tokens and _is_joiner(tokens[0]):
+        tokens.pop(0)
+    while tokens and tokens[-1].is_punct:
+        tokens.pop()
+    return "".join(t.text_with_ws for t in tokens).strip()
+
+
+def _condition_range(span: Any) -> tuple[int, int] | None:
+    """Token range (in the doc) of a clause's condition: from a condition word to the comma
+    (in front) or to the end (behind), or a relative clause on the actor."""
+    text = span.text
+    found = CONDITION.search(text) or RELATIVE.search(text)
+    if found is None:
+        return None
+    start = next(t.i for t in span if t.idx - span.start_char >= found.start())
+    end = span.end
+    if start == span.start or any(t.text == "," for t in span[start - span.start:]):
+        comma = next((t.i for t in span[start - span.start:] if t.text == ","), None)
+        end = comma if comma is not None and comma > start else span.end
+    return start, end
+
+
+def read_clause(doc: Any, begin: int, end: int) -> Clause:
+    """A clause's keywords and condition, from the tagged tokens of its range."""
+    span = doc[begin:end]
+    cond = _condition_range(span)
+    inside = (lambda e: cond[0] <= e.start < cond[1]) if cond else (lambda e: False)
+    ents = [e for e in doc.ents if begin <= e.start < end]
+    action_ent = next((e for e in ents if e.label_ == "ACTION" and not inside(e)), None)
+    action = action_ent.text if action_ent is not None else None
+    if action_ent is not None and action.lower() in PARTICLES and action_ent.start > begin \
+            and not _is_joiner(doc[action_ent.start - 1]):  # "Bound over" tagged "over": the verb is before
+        action = doc[action_ent.start - 1].text + " " + action
+    if action_ent is not None and action_ent.end < end and doc[action_ent.end].text.lower() in DIRECTIONS \
+            and action_ent.text.split()[-1].lower() not in DIRECTIONS:
+        action += " " + doc[action_ent.end].text
+    if action is None:
+        action = _imperative(span if cond is None or cond[0] > begin else doc[cond[1]:end])
+    actor_ent = next((e for e in ents if e.label_ == "ACTOR" and not inside(e) and is_noun(e.text)
+                      and e.text.lower() not in DIRECTIONS), None)
+    actor = actor_ent.text if actor_ent is not None else None
+    if actor is None:
+        rest = span if cond is None else (doc[cond[1]:end] if cond[0] == begin else doc[begin:cond[0]])
+        actor = _noun_after_determiner(rest)
+    if actor is None:  # "pull it": the pronoun stands for the actor before
+        actor = next((t.text.lower() for t in span if t.text.lower() in PRONOUNS and not (cond and cond[0] <= t.i < cond[1])), None)
+    ordinal = None
+    if actor_ent is not None and actor_ent.start > 0:
+        ordinal = ORDINALS.get(doc[actor_ent.start - 1].text.lower())
+    if cond is None:
+        return Clause(_trim(span), action, actor, ordinal)
+    words = doc[cond[0]:cond[1]]
+    relative = CONDITION.search(words.text) is None  # "that come near": the actor is the step's
+    cond_actor = None if relative else (_noun_after_determiner(words) or next(
+        (e.text for e in ents if e.label_ == "ACTOR" and inside(e) and is_noun(e.text)), None))
+    state = STATE.search(words.text)
+    trigger = bool(TRIGGER.search(words.text)) or RELATIVE.match(words.text) is not None
+    if not trigger and state is None:  # "once there,": no actor about, no state, no condition
+        return Clause(_trim(span), action, actor, ordinal)
+    return Clause(_trim(span), action, actor, ordinal, words.text.strip(" ,"), trigger,
+                  cond_actor, None if trigger or state is None else (state.group(1) or state.group(2)).lower())

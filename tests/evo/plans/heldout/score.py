@@ -1,0 +1,105 @@
+"""Score text-to-plan on the held-out texts: the plan each gives against the plan a tester
+meant (in the notation of ``dungeon.yaml``), and whether it passes on the bug-free build.
+
+Used by ``tests/evo/plans/test_heldout.py`` and ``benchmarks/text_plans.py`` (which also
+scores an older checkout, so nothing here needs more of a plan than nodes and rules).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[3]
+GAMES = {
+    "dungeon": ("dungeon", (("bugs", ()),), "plans/dungeon/rules.yaml"),
+    "park": ("doom_park", (("level_seed", 0), ("max_steps", 200), ("preset", "small")), "plans/park/visit_objects.yaml"),
+}
+"""Held-out set -> (registered game, its bug-free keyword arguments, the plan whose validations
+the texts' plans are checked by)."""
+
+
+@dataclass(frozen=True)
+class Case:
+    pattern: str
+    text: str
+    plan: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    case: Case
+    got: tuple[str, ...]
+    """The plan in the same notation, or ``("refused: <why>",)``."""
+    exact: bool
+    passed: bool
+
+
+SETS = ("dungeon", "park", "dungeon_2", "park_2")
+"""The held-out sets: a game's first, and its second (written after the second freeze)."""
+
+
+def game_of(held: str) -> str:
+    """The game of a held-out set (``dungeon_2``: dungeon)."""
+    return held.split("_")[0]
+
+
+def cases(held: str) -> list[Case]:
+    rows = yaml.safe_load((HERE / f"{held}.yaml").read_text())
+    return [Case(r["pattern"], r["text"], tuple(r["plan"])) for r in rows]
+
+
+def plan_words(plan: Any) -> tuple[str, ...]:
+    """``interact switch``, ``jump lava if door_open``, ``rule attack enemy``, ``budget 150``."""
+    out = []
+    for node in plan.nodes:
+        where = node.target if node.target is not None else "start"
+        cond = [c.feature or c.near for c in getattr(node, "when", [])]
+        out.append(f"{node.action or 'go'} {where}" + "".join(f" if {c}" for c in cond))
+    out += [f"rule {rule.action or 'go'} {rule.when[0].near}" for rule in plan.rules]
+    if not plan.nodes:
+        out.append(f"budget {plan.max_steps}")
+    return tuple(out)
+
+
+def factory(game: str) -> Any:
+    from games import GameFactory
+
+    name, kwargs, _ = GAMES[game]
+    return GameFactory(name=name, kwargs=kwargs)
+
+
+def score(held: str, nlp: Any, run: bool = True, only: Sequence[Case] | None = None) -> list[Outcome]:
+    """Every text of the held-out set ``held`` read (and run on the bug-free build when ``run``)."""
+    from evo.plans import load_plan, run_plan
+    from evo.plans.from_text import plan_from_text
+
+    made = factory(game_of(held))
+    validations = load_plan(ROOT / GAMES[game_of(held)][2]).validations
+    out = []
+    for case in only if only is not None else cases(held):
+        try:
+            plan, _ = plan_from_text(case.text, made, validations=validations, nlp=nlp)
+        except Exception as exc:  # noqa: BLE001 - a refusal (or, before, a crash) is a wrong plan
+            out.append(Outcome(case, (f"refused: {str(exc).splitlines()[0]}",), False, False))
+            continue
+        got = plan_words(plan)
+        passed = bool(run_plan(plan, made).passed) if run else False
+        out.append(Outcome(case, got, got == case.plan, passed))
+    return out
+
+
+def table(outcomes: Sequence[Outcome]) -> dict[str, tuple[int, int, int]]:
+    """Pattern -> (texts, exact plans, exact plans that pass)."""
+    rows: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for o in outcomes:
+        row = rows[o.case.pattern]
+        row[0] += 1
+        row[1] += o.exact
+        row[2] += o.exact and o.passed
+    return {k: (v[0], v[1], v[2]) for k, v in rows.items()}
