@@ -25,6 +25,7 @@ import numpy as np
 
 from evo.run import rundir
 from evo.run.config import game_factory, load_experiment
+from evo.run.device import on_this_machine
 from evo.run.extras import require
 from evo.run.game_facts import GameFacts, build_game_facts, read_game_facts
 from evo.bugs.replay import find_bug
@@ -134,7 +135,7 @@ def write_video(run_dir: str | Path, bug_id: int, path: str | Path, fps: int = F
     run_dir, path = Path(run_dir), Path(path)
     record = find_bug(run_dir, bug_id)
     check_format(path)
-    exp = load_experiment(run_dir / rundir.CONFIG)
+    exp = on_this_machine(load_experiment(run_dir / rundir.CONFIG))
     facts = _facts(run_dir, exp.model_dump(mode="json"))
     game = game_factory(exp).rendering().make_vector(1)
     try:
