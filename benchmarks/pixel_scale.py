@@ -13,9 +13,12 @@ CSV. Nothing asserts a timing.
   fine-tuning: the detect and encode wrappers, the MLP population's batched forward, RND
   novelty, the objects and visual oracles) with ``parallel.n_jobs=workers`` and
   ``device=...``, ``--population`` policies of ``--episode-steps``-step episodes, for
-  ``--generations`` generations, in its own process. ``engine steps/s`` is the steady rate:
+  ``--generations`` generations, in this process. ``engine steps/s`` is the steady rate:
   the env steps of the generations after the first over their wall time (the first
-  pays for starting the workers and loading their networks: ``first gen s``).
+  pays for starting the workers and loading their networks: ``first gen s``). ``play wait``
+  and ``oracles`` are the shares of the run's wall time spent waiting for the workers' play
+  and judging it in this process (the CSV has every phase): what is not play wait is time
+  the workers stand idle at the generation's barrier.
 
 Budget per point: raw ``--seconds`` (6 s) plus its start; the engine's first generation plus
 ``generations - 1`` of ``population x episode-steps`` steps. With the defaults (population
@@ -30,7 +33,6 @@ from __future__ import annotations
 import argparse
 import csv
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -42,8 +44,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 PARK = {"preset": "small", "level_seed": 0}
+PHASES = ("evaluation", "oracles", "fine-tuning", "selection", "bookkeeping")
+"""The phases of a generation the engine times (evo.run.loop.Search.seconds)."""
 COLUMNS = ["workers", "device", "raw_steps_per_s", "engine_steps_per_s", "engine_share_of_raw",
-           "engine_first_gen_s", "engine_env_steps", "experiment"]
+           "engine_first_gen_s", "engine_env_steps", *(f"share_{p.replace('-', '_')}" for p in PHASES), "experiment"]
 
 
 def _render(copies: int, seconds: float, seed: int) -> float:
@@ -74,9 +78,14 @@ def raw_rate(workers: int, copies: int, seconds: float) -> float:
 
 
 def engine_rate(experiment: Path, workers: int, device: str, args: argparse.Namespace) -> dict[str, float]:
-    """``evo run`` of ``experiment`` on ``workers`` workers and ``device``: its steady env steps
-    per second, the first generation's wall seconds and the steps played."""
+    """``evo run`` of ``experiment`` on ``workers`` workers and ``device``, in this process: its
+    steady env steps per second, the first generation's wall seconds, the steps played, and
+    the share of the run's wall time each phase took (``evaluation``: waiting for the
+    workers' play; the others run in this process between generations)."""
     import pandas as pd
+
+    from evo.run.config import load_experiment
+    from evo.run.loop import Search
 
     overrides = [
         f"parallel.n_jobs={workers}", f"device={device}", f"search.population={args.population}",
@@ -85,18 +94,21 @@ def engine_rate(experiment: Path, workers: int, device: str, args: argparse.Name
         *args.set,
     ]
     with tempfile.TemporaryDirectory(prefix="pixel_scale_") as tmp:
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-        done = subprocess.run([sys.executable, "-m", "evo.cli", "run", str(experiment), *overrides,
-                               "--out", f"{tmp}/run", "--quiet"], cwd=ROOT, env=env, capture_output=True, text=True)
-        if done.returncode != 0:  # said, and the other points still measured
-            print(f"evo run failed ({workers} workers, {device}): {done.stderr.strip()[-2000:]}", flush=True)
+        try:
+            search = Search(load_experiment(experiment, overrides), Path(tmp) / "run")
+            search.run()
+        except Exception as exc:  # noqa: BLE001 - said, and the other points still measured
+            print(f"evo run failed ({workers} workers, {device}): {type(exc).__name__}: {exc}", flush=True)
             return {"engine_steps_per_s": float("nan"), "engine_first_gen_s": float("nan"), "engine_env_steps": 0}
         gens = pd.read_csv(Path(tmp) / "run" / "generations.csv")
     first = gens.iloc[0]
     steady_steps = gens["env_steps"].iloc[-1] - first["env_steps"]
     steady_s = gens["wall_s"].iloc[-1] - first["wall_s"]
+    total = float(gens["wall_s"].iloc[-1])
+    shares = {f"share_{phase.replace('-', '_')}": round(search.seconds.get(phase, 0.0) / total, 3) for phase in PHASES}
     return {"engine_steps_per_s": steady_steps / steady_s if steady_s > 0 else float("nan"),
-            "engine_first_gen_s": float(first["wall_s"]), "engine_env_steps": int(gens["env_steps"].iloc[-1])}
+            "engine_first_gen_s": float(first["wall_s"]), "engine_env_steps": int(gens["env_steps"].iloc[-1]),
+            **shares}
 
 
 def main() -> None:
@@ -122,26 +134,27 @@ def main() -> None:
           f"{args.generations} generations; raw: {args.copies} copies per worker, {args.seconds:g} s; "
           f"{os.cpu_count()} CPUs", flush=True)
     print(f"{'workers':>7} {'device':>7} {'raw steps/s':>12} {'engine steps/s':>15} {'of raw':>7} "
-          f"{'first gen s':>12}", flush=True)
+          f"{'first gen s':>12} {'play wait':>10} {'oracles':>8}", flush=True)
     out = None
     if args.csv is not None:  # row by row: a run cut short keeps the points it measured
         out = open(args.csv, "w", newline="")
-        writer = csv.DictWriter(out, fieldnames=COLUMNS)
+        writer = csv.DictWriter(out, fieldnames=COLUMNS, restval="")
         writer.writeheader()
     for w in workers:
         raw = raw_rate(w, args.copies, args.seconds)
         for device in devices:
             engine = engine_rate(args.experiment, w, device, args)
             share = engine["engine_steps_per_s"] / raw
-            row = {"workers": w, "device": device, "raw_steps_per_s": round(raw, 1),
+            row = {"workers": w, "device": device, "raw_steps_per_s": round(raw, 1), **engine,
                    "engine_steps_per_s": round(engine["engine_steps_per_s"], 1),
-                   "engine_share_of_raw": round(share, 4), "engine_first_gen_s": round(engine["engine_first_gen_s"], 2),
-                   "engine_env_steps": engine["engine_env_steps"], "experiment": args.experiment.stem}
+                   "engine_first_gen_s": round(engine["engine_first_gen_s"], 2),
+                   "engine_share_of_raw": round(share, 4), "experiment": args.experiment.stem}
             if out is not None:
                 writer.writerow(row)
                 out.flush()
             print(f"{w:>7} {device:>7} {raw:>12,.0f} {engine['engine_steps_per_s']:>15,.0f} {share:>7.0%} "
-                  f"{engine['engine_first_gen_s']:>12.1f}", flush=True)
+                  f"{engine['engine_first_gen_s']:>12.1f} {row.get('share_evaluation', float('nan')):>10.0%} "
+                  f"{row.get('share_oracles', float('nan')):>8.0%}", flush=True)
     if out is not None:
         out.close()
 
