@@ -16,9 +16,10 @@ CSV. Nothing asserts a timing.
   ``--generations`` generations, in this process. ``engine steps/s`` is the steady rate:
   the env steps of the generations after the first over their wall time (the first
   pays for starting the workers and loading their networks: ``first gen s``). ``play wait``
-  and ``oracles`` are the shares of the run's wall time spent waiting for the workers' play
-  and judging it in this process (the CSV has every phase): what is not play wait is time
-  the workers stand idle at the generation's barrier.
+  and ``between gens`` are the shares of the run's wall time spent waiting for the workers' play
+  and everything else, done in this process between generations (oracles, the objectives'
+  scoring and learning, selection; the CSV has the timed phases): time the workers stand
+  idle at the generation's barrier.
 
 Budget per point: raw ``--seconds`` (6 s) plus its start; the engine's first generation plus
 ``generations - 1`` of ``population x episode-steps`` steps. With the defaults (population
@@ -47,7 +48,8 @@ PARK = {"preset": "small", "level_seed": 0}
 PHASES = ("evaluation", "oracles", "fine-tuning", "selection", "bookkeeping")
 """The phases of a generation the engine times (evo.run.loop.Search.seconds)."""
 COLUMNS = ["workers", "device", "raw_steps_per_s", "engine_steps_per_s", "engine_share_of_raw",
-           "engine_first_gen_s", "engine_env_steps", *(f"share_{p.replace('-', '_')}" for p in PHASES), "experiment"]
+           "engine_first_gen_s", "engine_env_steps", *(f"share_{p.replace('-', '_')}" for p in PHASES),
+           "share_between_generations", "experiment"]
 
 
 def _render(copies: int, seconds: float, seed: int) -> float:
@@ -106,6 +108,9 @@ def engine_rate(experiment: Path, workers: int, device: str, args: argparse.Name
     steady_s = gens["wall_s"].iloc[-1] - first["wall_s"]
     total = float(gens["wall_s"].iloc[-1])
     shares = {f"share_{phase.replace('-', '_')}": round(search.seconds.get(phase, 0.0) / total, 3) for phase in PHASES}
+    # Everything but waiting for play: the oracles, the objectives' scoring and learning
+    # (RND), selection, bookkeeping, all in this process while the workers stand idle.
+    shares["share_between_generations"] = round(1.0 - shares["share_evaluation"], 3)
     return {"engine_steps_per_s": steady_steps / steady_s if steady_s > 0 else float("nan"),
             "engine_first_gen_s": float(first["wall_s"]), "engine_env_steps": int(gens["env_steps"].iloc[-1]),
             **shares}
@@ -134,7 +139,7 @@ def main() -> None:
           f"{args.generations} generations; raw: {args.copies} copies per worker, {args.seconds:g} s; "
           f"{os.cpu_count()} CPUs", flush=True)
     print(f"{'workers':>7} {'device':>7} {'raw steps/s':>12} {'engine steps/s':>15} {'of raw':>7} "
-          f"{'first gen s':>12} {'play wait':>10} {'oracles':>8}", flush=True)
+          f"{'first gen s':>12} {'play wait':>10} {'between gens':>13}", flush=True)
     out = None
     if args.csv is not None:  # row by row: a run cut short keeps the points it measured
         out = open(args.csv, "w", newline="")
@@ -154,7 +159,7 @@ def main() -> None:
                 out.flush()
             print(f"{w:>7} {device:>7} {raw:>12,.0f} {engine['engine_steps_per_s']:>15,.0f} {share:>7.0%} "
                   f"{engine['engine_first_gen_s']:>12.1f} {row.get('share_evaluation', float('nan')):>10.0%} "
-                  f"{row.get('share_oracles', float('nan')):>8.0%}", flush=True)
+                  f"{row.get('share_between_generations', float('nan')):>13.0%}", flush=True)
     if out is not None:
         out.close()
 
