@@ -50,15 +50,20 @@ def test_resuming_a_cuda_run_without_a_gpu_exits_2(cuda_run: Path, no_gpu, capsy
     assert capsys.readouterr().err.strip() == f"evo: error: {NO_GPU}"
 
 
-def test_a_cuda_run_replays_reports_evaluates_and_films_without_a_gpu(
+def test_a_cuda_run_replays_and_evaluates_without_a_gpu(
         cuda_run: Path, no_gpu, tmp_path: Path, capsys, caplog: pytest.LogCaptureFixture) -> None:
     bugs = (cuda_run / "bugs.jsonl").read_text().splitlines()
     assert bugs, "the tiny run found no bug to replay"
     assert main(["replay", str(cuda_run), "0"]) == 0
     assert "reproduced" in capsys.readouterr().out
     assert "the run was made on cuda" in caplog.text and "plays on cpu" in caplog.text
-    assert main(["report", str(cuda_run)]) == 0
     assert main(["evaluate", str(cuda_run), "--episodes", "2", "--out", str(tmp_path / "eval")]) == 0
+
+
+def test_a_cuda_run_reports_and_films_without_a_gpu(cuda_run: Path, no_gpu, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="the report extra (matplotlib) is not installed")
+    pytest.importorskip("imageio", reason="the report extra (imageio) is not installed")
+    assert main(["report", str(cuda_run)]) == 0
     video = tmp_path / "bug0.gif"
     assert main(["replay", str(cuda_run), "0", "--video", str(video)]) == 0
     assert video.stat().st_size > 0
