@@ -45,6 +45,10 @@ def test_starting_a_run_on_a_missing_gpu_is_one_line(tiny_config, no_gpu) -> Non
     assert on_this_machine(exp).device == "cpu" and exp.device == "cuda"
 
 
+def test_evo_run_on_a_missing_gpu_is_one_line_and_exit_2(bad_input, no_gpu) -> None:
+    assert bad_input(["run", "exp.yaml", "device=cuda", "--out", "run"]) == f"evo: error: {NO_GPU}"
+
+
 def test_resuming_a_cuda_run_without_a_gpu_exits_2(cuda_run: Path, no_gpu, capsys) -> None:
     assert main(["run", "--resume", str(cuda_run)]) == 2
     assert capsys.readouterr().err.strip() == f"evo: error: {NO_GPU}"
