@@ -11,8 +11,10 @@
 #                     then the CPU device tests (a cuda run opens on a machine without a GPU)
 #   repro.log         a tiny ppgta_park_novelty run on cpu and on cuda: same bugs, objectives
 #                     within 1e-4 (benchmarks/device_repro.py; its exit code at the end)
-#   pixel_scale.log   raw park rendering against the engine, workers 16, 8, 4, 2, 1, cpu and
-#   pixel_scale.csv   cuda (benchmarks/pixel_scale.py), one row at a time
+#   pixel_scale.log   raw park rendering against the engine, workers 16, 4, 8, 2, 1 (in that
+#   pixel_scale.csv   order, so a cut keeps the widest), on cpu, cuda and cuda+batched (one
+#                     process runs the networks on every copy, rendered in that many processes)
+#                     (benchmarks/pixel_scale.py), one row at a time
 #   nvidia-smi.txt    the GPU's memory and use just after the scaling runs
 set -u
 : "${OUT:?set OUT to the folder the results go to}"
@@ -40,7 +42,7 @@ echo "exit $? after $((SECONDS - started)) s" >> "$OUT/repro.log"
 
 # 3. The scaling table: what is left of 7 minutes, less 10 s for the last lines.
 left=$((410 - (SECONDS - started)))
-timeout "$left" python3 benchmarks/pixel_scale.py --workers 16,8,4,2,1 --device cpu,cuda \
+timeout "$left" python3 benchmarks/pixel_scale.py --workers 16,4,8,2,1 --device cpu,cuda,cuda+batched \
   --csv "$OUT/pixel_scale.csv" > "$OUT/pixel_scale.log" 2>&1
 echo "exit $? after $((SECONDS - started)) s (limit ${left} s)" >> "$OUT/pixel_scale.log"
 nvidia-smi > "$OUT/nvidia-smi.txt" 2>&1

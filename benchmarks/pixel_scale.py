@@ -21,6 +21,10 @@ CSV. Nothing asserts a timing.
   scoring and learning, selection; the CSV has the timed phases): time the workers stand
   idle at the generation's barrier.
 
+A device written ``cuda+batched`` (or ``cpu+batched``) runs the engine the other way: one
+process plays every copy, rendered in ``workers`` processes (``parallel.render_processes``),
+and runs the detector, encoder and population once per step for all of them.
+
 Budget per point: raw ``--seconds`` (6 s) plus its start; the engine's first generation plus
 ``generations - 1`` of ``population x episode-steps`` steps. With the defaults (population
 32, 200-step episodes, 3 generations: 19,200 steps) one engine point takes 10-40 s on a
@@ -89,8 +93,12 @@ def engine_rate(experiment: Path, workers: int, device: str, args: argparse.Name
     from evo.run.config import load_experiment
     from evo.run.loop import Search
 
+    device, batched = device.removesuffix("+batched"), device.endswith("+batched")
+    # batched: one process plays every copy, rendered in `workers` processes (one forward for all)
+    layout = ["parallel.backend=serial", "parallel.n_jobs=1", f"parallel.render_processes={workers}"] if batched \
+        else [f"parallel.n_jobs={workers}"]
     overrides = [
-        f"parallel.n_jobs={workers}", f"device={device}", f"search.population={args.population}",
+        *layout, f"device={device}", f"search.population={args.population}",
         f"search.offspring={args.population}", f"game.kwargs.max_steps={args.episode_steps}",
         f"budget.generations={args.generations}", "budget.env_steps=100000000", "budget.wall_seconds=100000",
         *args.set,
@@ -119,7 +127,9 @@ def engine_rate(experiment: Path, workers: int, device: str, args: argparse.Name
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", default="1,2", help="comma-separated worker counts (default 1,2)")
-    parser.add_argument("--device", default="cpu", help="comma-separated devices: cpu, cuda, cuda:N")
+    parser.add_argument("--device", default="cpu", help="comma-separated devices: cpu, cuda, cuda:N; "
+                        "DEVICE+batched: one process runs the networks on every copy, rendered in "
+                        "`workers` processes (parallel.render_processes), instead of `workers` workers")
     parser.add_argument("--experiment", type=Path, default=ROOT / "experiments" / "ppgta_park_novelty.yaml")
     parser.add_argument("--population", type=int, default=32, help="policies (and offspring) per generation")
     parser.add_argument("--episode-steps", type=int, default=200, help="steps per episode (game.kwargs.max_steps)")
@@ -138,7 +148,7 @@ def main() -> None:
     print(f"{args.experiment.stem}, population {args.population}, {args.episode_steps}-step episodes, "
           f"{args.generations} generations; raw: {args.copies} copies per worker, {args.seconds:g} s; "
           f"{os.cpu_count()} CPUs", flush=True)
-    print(f"{'workers':>7} {'device':>7} {'raw steps/s':>12} {'engine steps/s':>15} {'of raw':>7} "
+    print(f"{'workers':>7} {'device':>12} {'raw steps/s':>12} {'engine steps/s':>15} {'of raw':>7} "
           f"{'first gen s':>12} {'play wait':>10} {'between gens':>13}", flush=True)
     out = None
     if args.csv is not None:  # row by row: a run cut short keeps the points it measured
@@ -157,7 +167,7 @@ def main() -> None:
             if out is not None:
                 writer.writerow(row)
                 out.flush()
-            print(f"{w:>7} {device:>7} {raw:>12,.0f} {engine['engine_steps_per_s']:>15,.0f} {share:>7.0%} "
+            print(f"{w:>7} {device:>12} {raw:>12,.0f} {engine['engine_steps_per_s']:>15,.0f} {share:>7.0%} "
                   f"{engine['engine_first_gen_s']:>12.1f} {row.get('share_evaluation', float('nan')):>10.0%} "
                   f"{row.get('share_between_generations', float('nan')):>13.0%}", flush=True)
     if out is not None:
