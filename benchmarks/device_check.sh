@@ -32,12 +32,12 @@ started=$SECONDS
 } > "$OUT/env.txt" 2>&1
 
 # 1. The GPU tests (skipped with the reason where torch sees no GPU), then the CPU fallback.
-timeout 100 python3 -m pytest -q -rs -m "not slow" -p no:cacheprovider \
+timeout 90 python3 -m pytest -q -rs -m "not slow" -p no:cacheprovider \
   tests/evo/run/test_device_gpu.py tests/evo/run/test_device.py > "$OUT/gpu_tests.log" 2>&1
 echo "exit $? after $((SECONDS - started)) s" >> "$OUT/gpu_tests.log"
 
 # 2. CPU against GPU on a tiny park run: the same bugs, objectives within 1e-4.
-timeout 110 python3 benchmarks/device_repro.py --device cuda > "$OUT/repro.log" 2>&1
+timeout 130 python3 benchmarks/device_repro.py --device cuda > "$OUT/repro.log" 2>&1
 echo "exit $? after $((SECONDS - started)) s" >> "$OUT/repro.log"
 
 # 3. The scaling table: what is left of 7 minutes, less 10 s for the last lines.
