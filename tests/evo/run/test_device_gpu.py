@@ -1,6 +1,7 @@
 """``device: cuda`` reaches every network: the detector, encoder, texture judge, RND, the
 population's forward pass and PPO fine-tuning give on the GPU what they give on the CPU,
-within floating-point tolerance (the same boxes and actions, numbers equal to 1e-4).
+within floating-point tolerance (the same boxes and actions, numbers equal to 1e-4, relative
+where they are large).
 
 Each test needs a GPU and is skipped, with the reason, where torch sees none (CI has none:
 ``benchmarks/device_check.sh`` runs these on a GPU machine)."""
@@ -89,7 +90,8 @@ def test_rnd_novelty_learns_and_scores_the_same_on_the_gpu(park_frames: np.ndarr
         rnd._remember(rnd._features(frames64))  # what update does with a generation's frames
         rnd._train(np.random.default_rng(0))
         novelty.append((before, rnd.novelty(frames64)))
-    assert np.allclose(novelty[0][0], novelty[1][0], atol=TOL) and np.allclose(novelty[0][1], novelty[1][1], atol=TOL)
+    for cpu, gpu in zip(novelty[0], novelty[1]):  # before and after training
+        assert np.allclose(cpu, gpu, rtol=TOL, atol=TOL)
     assert novelty[0][1].mean() < novelty[0][0].mean()  # it learned the frames
 
 
