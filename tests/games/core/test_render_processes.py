@@ -1,5 +1,6 @@
 """Copies rendered in several processes play the same episodes as in one: same observations,
-features, rewards and info; a dead process is an error of the step; nothing outlives close."""
+features, rewards and info; a dead process is an error of the step; nothing outlives close.
+(A whole run rendered in processes: tests/evo/run/test_parallel.py.)"""
 
 from __future__ import annotations
 
@@ -52,23 +53,3 @@ def test_a_process_that_dies_fails_the_step_and_close_ends_the_others() -> None:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
 
-
-def test_an_experiment_rendered_in_processes_finds_what_it_finds_in_one(tiny_config) -> None:
-    """The tiny Wuji run, its copies in two processes: the same generations, bit for bit."""
-    import tempfile
-    from pathlib import Path
-
-    import pandas as pd
-
-    from evo.run.config import parse_experiment
-    from evo.run.loop import Search
-
-    tables = []
-    for processes in (1, 2):
-        tiny_config["parallel"] = {"backend": "serial", "render_processes": processes}
-        tiny_config["budget"] = {"generations": 2}
-        out = Path(tempfile.mkdtemp()) / "run"
-        Search(parse_experiment(tiny_config), out).run()
-        gens = pd.read_csv(out / "generations.csv")
-        tables.append(gens[[c for c in gens.columns if not c.endswith("_s") and "rss" not in c]])
-    assert tables[0].equals(tables[1]) and tables[0]["bugs_total"].iloc[-1] > 0
