@@ -33,6 +33,7 @@ from pydantic import Field
 from torch import nn
 
 from games.core.base import GameSpec
+from games.core.device import torch_device
 from games.core.record import Rollout, RolloutBatch
 from games.vision.encode_wrapper import FRAME64_KEY
 from games.vision.encoder import downscale, encode, fingerprint, load_encoder
@@ -123,7 +124,7 @@ class RndNovelty(Component):
         self.source = _resolve_source(spec, config.source, self.backbone_id)
         self.requires = frozenset({f"info.{FRAME64_KEY}"} if self.source == "frame64" else {"obs"})
         self.seed = int(context.seed)
-        self.device = torch.device(context.device)
+        self.device = torch_device(context.device)
         d = self.backbone.features
         gen = torch.Generator().manual_seed(self.seed)
         self.target = MLPEnsemble(1, d, gen).requires_grad_(False).to(self.device)
@@ -170,7 +171,7 @@ class RndNovelty(Component):
         return torch.from_numpy(np.ascontiguousarray(after, dtype=np.float32)).to(self.device)
 
     def _features(self, frames: np.ndarray) -> torch.Tensor:
-        return torch.from_numpy(encode(self.backbone, frames)).to(self.device)
+        return torch.from_numpy(encode(self.backbone, frames, device=str(self.device))).to(self.device)
 
     def novelty(self, frames: np.ndarray) -> np.ndarray:
         """``[K, 3, 64, 64]`` uint8 frames -> ``[K]`` float64 ensemble variance (the mean over

@@ -210,7 +210,7 @@ class VisualOracle(Component):
         else:
             raise ValueError(f"oracle visual needs frame_size (width, height): observations of "
                              f"shape {spec.obs_shape} are not RGB frames")
-        self.judge = load_texture_judge(config.weights)
+        self.judge = load_texture_judge(config.weights, context.device)
         unknown = sorted(set(self.types) & set(self.heights) - set(self.judge.types))
         if unknown:
             raise ValueError(f"oracle visual: the texture judge does not know types {unknown}")

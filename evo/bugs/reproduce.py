@@ -23,6 +23,7 @@ from evo.search.agents.script import ScriptAgent
 from evo.run.built import Built
 from evo.run.checkpoint import latest_checkpoint, load_checkpoint
 from evo.run.config import load_experiment
+from evo.run.device import on_this_machine
 from evo.search.play import play
 from games.core.base import VectorGame
 from games.core.record import RolloutBatch
@@ -86,7 +87,7 @@ class Reproducer:
     def __init__(self, run_dir: str | Path, repeats: int = 3,
                  game_kwargs: Mapping[str, Any] | None = None) -> None:
         self.run_dir = Path(run_dir)
-        exp = load_experiment(self.run_dir / rundir.CONFIG)
+        exp = on_this_machine(load_experiment(self.run_dir / rundir.CONFIG))
         self._games: dict[int, VectorGame] = {}
         built = Built.from_experiment(exp, cells_from=self.run_dir)
         with contextlib.ExitStack() as failing:  # closed here unless this reproducer is made

@@ -158,10 +158,12 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         check_new_run_dir(run_dir, "--out" if args.out else "runs_dir")
 
     from evo.run.checkpoint import CheckpointError
+    from evo.run.device import check_runnable
     from evo.run.progress import ProgressPrinter
     from evo.report.tables import load_run, summary
     from evo.run.loop import Search
 
+    check_runnable(exp)  # before anything is printed: a missing GPU is the command's one line
     console.print(f"[bold]evo run[/bold] {exp.name} seed {exp.seed} -> {run_dir}")
     with ProgressPrinter(console, exp, quiet=args.quiet) as printer:
         search = Search(exp, run_dir, progress=printer)

@@ -5,7 +5,10 @@ recorded actions, as the run played them (same seed and actions, same episode). 
 reset and after every step the video gets a frame: what the game showed (its own frames,
 :class:`games.core.base.ShowsFrames`; a Gymnasium env is made with ``render_mode="rgb_array"``
 where it offers it) or, for a game without frames, a drawing of its level with the agent's
-trace (:mod:`evo.report.video_frames`). The overlay says the step and the action that led to it
+trace (:mod:`evo.report.video_frames`). A game with frames and a map (the park) also shows
+the map as an inset, the agent's trace on it and the bug's place ringed; a visual bug's object
+is boxed in red in every frame where the ``detect`` wrapper found it
+(:mod:`evo.report.video_boxes`). The overlay says the step and the action that led to it
 and, from the bug's step on, the oracle's message; the last frame is held for
 :data:`HOLD_S` seconds so the message can be read. The replay stops early where the game
 ends the episode or raises.
@@ -25,12 +28,15 @@ import numpy as np
 
 from evo.run import rundir
 from evo.run.config import game_factory, load_experiment
+from evo.run.device import on_this_machine
 from evo.run.extras import require
 from evo.run.game_facts import GameFacts, build_game_facts, read_game_facts
 from evo.bugs.replay import find_bug
 from evo.run.user_paths import check_out_file
+from evo.report.video_boxes import bug_place, draw_box, judged_box, with_inset
 from evo.report.video_frames import BUG, TEXT, MapDrawing, band_rows, frame_size, scale_of, upscale, with_overlay
 from games.core.base import ShowsFrames
+from oracles.visual import DETECTIONS_KEY
 
 FORMATS = (".mp4", ".gif")
 FPS = 8
@@ -109,16 +115,18 @@ def _shown(game: Any) -> np.ndarray | None:
     return None if frames is None else frames[0]
 
 
-def played(game: Any, seed: int, actions: list[int]) -> Iterator[tuple[np.ndarray, np.ndarray | None, bool]]:
+def played(game: Any, seed: int, actions: list[int]) -> Iterator[tuple[np.ndarray, np.ndarray | None, bool, Any]]:
     """Copy 0 of ``game`` reset with ``seed`` and stepped through ``actions`` until the
     episode ends: after the reset and after each step, ``(features [F], frame or None,
-    failed)``, ``failed`` when that step raised."""
+    failed, detections)``, ``failed`` when that step raised, ``detections`` what the
+    ``detect`` wrapper found in the frame (None without one, and at the reset)."""
     _, features = game.reset([seed])
-    yield features[0], _shown(game), False
+    yield features[0], _shown(game), False, None
     for action in actions:
         out = game.step(np.array([action], dtype=np.int64))
         failed = 0 in out.errors
-        yield out.features[0], _shown(game), failed
+        found = out.info.get(DETECTIONS_KEY)
+        yield out.features[0], _shown(game), failed, None if found is None else found[0]
         if failed or out.terminated[0] or out.truncated[0]:
             return
 
@@ -134,7 +142,7 @@ def write_video(run_dir: str | Path, bug_id: int, path: str | Path, fps: int = F
     run_dir, path = Path(run_dir), Path(path)
     record = find_bug(run_dir, bug_id)
     check_format(path)
-    exp = load_experiment(run_dir / rundir.CONFIG)
+    exp = on_this_machine(load_experiment(run_dir / rundir.CONFIG))
     facts = _facts(run_dir, exp.model_dump(mode="json"))
     game = game_factory(exp).rendering().make_vector(1)
     try:
@@ -153,21 +161,30 @@ def _record(game: Any, record: dict[str, Any], facts: GameFacts, writer: Any, pa
     reach = facts.map_cells(np.asarray([record["state"], record["next_state"]], dtype=np.float64))
     drawing = MapDrawing(facts, tuple(tuple(int(v) for v in c) for c in reach))
     bug_step = int(record["step"])
-    bug_cell = drawing.cells(np.asarray([record["next_state"]]))[0]
+    where = np.asarray([record["next_state"]], dtype=np.float64)
+    place = bug_place(record)
+    if place is not None:  # a bug about an object (a visual one) is ringed where the object is
+        where[0, :2] = place
+    bug_cell = drawing.cells(where)[0]
     header = f"bug {record['id']}, {record['kind']}"
     trace: list[tuple[int, int]] = []
     size: tuple[int, int] | None = None
     source = "map"
     written = 0
     frame = None
-    for t, (features, picture, failed) in enumerate(played(game, int(record["seed"]), actions)):
+    for t, (features, picture, failed, found) in enumerate(played(game, int(record["seed"]), actions)):
         trace += drawing.cells(features[None])
         shown = t > bug_step or failed
         if t == 0 and picture is not None:
             source = "game"
         if source == "game" and picture is not None:
             scale = scale_of(picture.shape[:2])
+            box = judged_box(record, found, features, facts.scene, picture.shape[1])
             picture = upscale(picture, scale)
+            if box is not None:
+                picture = draw_box(picture, box, scale)
+            if facts.walls is not None:  # where the agent is: the map as an inset
+                picture = with_inset(picture, drawing.draw(trace, bug_cell if shown else None))
         else:
             picture = drawing.draw(trace, bug_cell if shown else None)
         size = size or frame_size(picture.shape[:2], _rows(picture.shape[1], actions, names, header, record["message"]))

@@ -18,6 +18,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from evo.run.checkpoint import CheckpointConfig
+from games.core.device import check_spelling
 from evo.run.user_paths import ConfigError, read_yaml
 from evo.search.finetune import REGISTRY as FINETUNE_ALGORITHMS
 from evo.search.finetune import A2CConfig, PPOConfig, UpdateConfig
@@ -200,8 +201,9 @@ class Experiment(Strict):
     runs_dir: str = Field("runs", description="Parent folder of run directories.")
     device: str = Field(
         "cpu",
-        description="Torch device of the objectives' and oracles' tensors (their context): "
-        "cpu, cuda or cuda:N.",
+        description="Torch device of every network: the detector, encoder, texture judge, RND, the "
+        "population's forward pass and A2C/PPO fine-tuning: cpu, cuda or cuda:N. Checked when a run "
+        "starts; replay, report, evaluate and videos of a run fall back to cpu on a machine without it.",
     )
     torch_threads: int = Field(
         1,
@@ -220,17 +222,9 @@ class Experiment(Strict):
     @field_validator("device")
     @classmethod
     def _device(cls, device: str) -> str:
-        kind, _, index = device.partition(":")
-        if kind not in ("cpu", "cuda") or (index and (kind == "cpu" or not index.isdigit())):
-            raise ValueError(f"expected cpu, cuda or cuda:N, got {device!r}")
-        if kind == "cuda":
-            import torch
-
-            if not torch.cuda.is_available():
-                raise ValueError(f"{device} requested but torch sees no CUDA device here; use cpu")
-            if index and int(index) >= torch.cuda.device_count():
-                raise ValueError(f"{device} requested but there are {torch.cuda.device_count()} CUDA devices")
-        return device
+        # Only the spelling: whether this machine has the device is checked where a run
+        # starts (evo.run.device), so a run made on a GPU machine opens on any other.
+        return check_spelling(device)
 
     @model_validator(mode="after")
     def _consistent(self) -> "Experiment":
@@ -326,7 +320,8 @@ def _validate_wrappers(exp: Experiment) -> None:
             check_wrapper(w.name, w.kwargs)
         except ValueError as exc:
             raise ConfigError(f"game.wrappers[{i}]: {exc}") from None
-    factory = game_factory(exp)
+    # Shapes only: checked on the CPU, so a run made on a GPU opens on any machine.
+    factory = game_factory(exp.model_copy(update={"device": "cpu"}))
     try:
         spec = dataclasses.replace(factory, wrappers=()).spec()
     except ValueError as exc:
@@ -343,6 +338,7 @@ def game_factory(exp: Experiment):  # -> games.GameFactory (import kept lazy for
     from games import GameFactory
 
     from evo.run.game_config import DEFAULT_STEP_TIMEOUT_S
+    from games.core.wrappers import on_device
 
     g = exp.game
     factory = GameFactory(
@@ -351,7 +347,8 @@ def game_factory(exp: Experiment):  # -> games.GameFactory (import kept lazy for
         gym_id=g.gym_id,
         kwargs=tuple(sorted(g.kwargs.items())),
         max_rss_mb=g.max_rss_mb,
-        wrappers=tuple((w.name, tuple(sorted(w.kwargs.items()))) for w in g.wrappers),
+        wrappers=on_device(tuple((w.name, tuple(sorted(w.kwargs.items()))) for w in g.wrappers), exp.device),
+        render_processes=exp.parallel.render_processes,
     )
     # A game the project did not write runs isolated unless the YAML says otherwise.
     isolated = g.isolated if g.isolated is not None else (

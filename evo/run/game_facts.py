@@ -149,8 +149,9 @@ def build_game_facts(config: dict[str, Any]) -> GameFacts:
     key = json.dumps(config["game"], sort_keys=True)
     if key not in _BUILT:
         from evo.run.config import game_factory, parse_experiment
+        from evo.run.device import on_this_machine
 
-        factory = game_factory(parse_experiment(config))
+        factory = game_factory(on_this_machine(parse_experiment(config)))
         spec = factory.spec()
         env = factory.make_env()
         try:

@@ -23,6 +23,7 @@ from evo.run import rundir
 from evo.run.checkpoint import Checkpoint, CheckpointError, load_latest, prune_checkpoints, save_checkpoint
 from evo.run.built import Built
 from evo.run.config import Experiment, dump_experiment
+from evo.run.device import check_runnable
 from evo.search.explore.frontier import Frontier, Plan
 from evo.search.finetune import DIAGNOSTICS, Diagnostics
 from evo.run.parallel import Executor, chunks
@@ -75,6 +76,7 @@ class Search:
     def __init__(self, exp: Experiment, run_dir: Path, progress: ProgressFn | None = None) -> None:
         if exp.logging.tensorboard:
             check_installed()  # one line before anything is built or written
+        check_runnable(exp)  # a run starts on its device; opening it later need not (evo.run.device)
         self.exp = exp
         self.run_dir = Path(run_dir)
         self.progress = progress
@@ -194,7 +196,7 @@ class Search:
         seeds = self.rng_tune.integers(0, POLICY_SEED_MAX, size=len(ids))
         tasks = [
             TuneTask(self.built.factory, self.built.policy_spec, genomes[c], ids[c], seeds[c], cfg.algorithm,
-                     cfg.settings, reward, self.built.columns)
+                     cfg.settings, reward, self.built.columns, self.exp.device)
             for c in chunks(len(ids), self.executor.parts)
         ]
         with self._timed("fine-tuning"):

@@ -54,6 +54,12 @@ class ParallelConfig(BaseModel):
         "starts its own on 127.0.0.1 with n_jobs workers, and stops it at the end."
     )
     retries: int = Field(2, ge=0, description="Times a call is made again after a worker died.")
+    render_processes: int = Field(
+        1, ge=1, description="Processes each worker's copies of the game render in; the worker "
+        "then runs the observation wrappers (detector, encoder) and the population's forward pass "
+        "over all of its copies in one batch, on the GPU with device: cuda (Sample Factory's shape; "
+        "with backend serial, one batch for the whole population). Same episodes as 1.",
+    )
 
 
 # ---------------------------------------------------------------------------------- executor

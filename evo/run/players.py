@@ -22,6 +22,7 @@ from evo.search.agents import AgentKind
 from evo.run.built import Built
 from evo.run.checkpoint import latest_checkpoint, load_checkpoint
 from evo.run.config import load_experiment
+from evo.run.device import on_this_machine
 from evo.run.parallel import Executor
 from evo.search.tasks import PlayTask, run_play
 from games.core.record import RolloutBatch
@@ -88,7 +89,7 @@ def load_player(run_dir: Path, select: str = "best", objective: str | None = Non
     ckpt_path = latest_checkpoint(run_dir)
     if ckpt_path is None:
         raise EvaluationError(f"{run_dir}: no checkpoint (not one generation finished)")
-    exp = load_experiment(run_dir / rundir.CONFIG)
+    exp = on_this_machine(load_experiment(run_dir / rundir.CONFIG))
     built = Built.from_experiment(exp, cells_from=run_dir)
     with contextlib.ExitStack() as failing:  # closed here unless handed on with the player
         failing.enter_context(built)

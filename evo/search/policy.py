@@ -36,6 +36,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from games.core.device import torch_device
+
 
 class ConvShape(NamedTuple):
     """One conv layer of a :class:`PolicySpec`: its kernel and the image it outputs."""
@@ -220,15 +222,16 @@ class PopulationActor:
 
     Playing needs no critic and no gradients, and one step's activations are dead by the
     next: the dense layers' buffers are allocated once per batch instead of once per step
-    (``conv2d`` has no ``out=``, so conv activations are fresh each step).
+    (``conv2d`` has no ``out=``, so conv activations are fresh each step). ``device`` is
+    where the parameters, buffers and forward pass live (``cpu``, ``cuda``, ``cuda:N``).
     """
 
-    def __init__(self, spec: PolicySpec, genomes: np.ndarray, batch: int) -> None:
-        g = torch.from_numpy(np.ascontiguousarray(genomes, dtype=np.float32))
+    def __init__(self, spec: PolicySpec, genomes: np.ndarray, batch: int, device: str = "cpu") -> None:
+        g = torch.from_numpy(np.ascontiguousarray(genomes, dtype=np.float32)).to(torch_device(device))
         params = spec.unflatten(g)
         self.params = params._replace(dense=params.dense[:-1])  # no critic head
         p = g.shape[0]
-        self.buffers = [torch.empty(p, batch, w.shape[2]) for w, _ in self.params.dense]
+        self.buffers = [torch.empty(p, batch, w.shape[2], device=device) for w, _ in self.params.dense]
 
     def logits(self, obs: torch.Tensor) -> torch.Tensor:
         """``obs [P, B, obs_dim]`` -> ``logits [P, B, A]`` (a view of a reused buffer)."""

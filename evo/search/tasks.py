@@ -95,6 +95,8 @@ class TuneTask:
     reward: DenseReward
     columns: frozenset[str] = frozenset()
     """Optional record columns of the batches played (the oracles watch them too)."""
+    device: str = "cpu"
+    """Where the weights and updates live (the experiment's ``device``)."""
 
 
 @dataclass
@@ -114,6 +116,7 @@ def run_tune(task: TuneTask) -> TuneResult:
     tuned, stats = finetune(
         task.genomes, task.policy_spec, WORKER_GAMES.get(task.factory, n), task.algorithm, task.config,
         task.reward, task.seeds, task.ids, on_rollouts=batches.append, columns=task.columns,
+        device=task.device,
     )
     if stats.game_broken:
         WORKER_GAMES.drop(task.factory, n)

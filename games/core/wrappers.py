@@ -25,7 +25,7 @@ import abc
 import dataclasses
 import importlib
 import inspect
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 import numpy as np
 
@@ -76,6 +76,10 @@ class ObservationWrapper(abc.ABC):
     Args:
         game: The vector game (or wrapper) to wrap.
     """
+
+    runs_networks: ClassVar[bool] = False
+    """Its observation runs torch networks: its constructor takes ``device`` (``cpu``,
+    ``cuda``, ``cuda:N``), which an experiment's ``device`` fills in (:func:`on_device`)."""
 
     def __init__(self, game: VectorGame) -> None:
         self.game = game
@@ -258,6 +262,21 @@ def check_wrapper(name: str, kwargs: Mapping[str, Any]) -> None:
         inspect.signature(cls).bind(None, **dict(kwargs))
     except TypeError as exc:
         raise ValueError(f"wrapper {name!r}: {exc}") from None
+
+
+def on_device(wrapper_specs: Sequence[WrapperSpec], device: str) -> tuple[WrapperSpec, ...]:
+    """The wrappers with ``device`` given to each that runs networks
+    (:attr:`ObservationWrapper.runs_networks`) and names none itself; unchanged on the CPU,
+    so a CPU experiment builds exactly the wrappers it always did."""
+    if device == "cpu":
+        return tuple(wrapper_specs)
+    out = []
+    for name, kwargs in wrapper_specs:
+        pairs = dict(kwargs)
+        if wrapper_class(name).runs_networks and "device" not in pairs:
+            pairs["device"] = device
+        out.append((name, tuple(sorted(pairs.items()))))
+    return tuple(out)
 
 
 def wrap(game: VectorGame, wrapper_specs: Sequence[WrapperSpec]) -> VectorGame:

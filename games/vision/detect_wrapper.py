@@ -29,6 +29,7 @@ from typing import Sequence
 import numpy as np
 
 from games.core.base import VecStep, VectorGame
+from games.core.device import torch_device
 from games.vision.base import DETECTIONS_KEY, Detections, no_detections, od_mask
 from games.vision.detector import CNNDetector, load_detector
 from games.core.wrappers import ObservationWrapper
@@ -46,6 +47,8 @@ class Detect(ObservationWrapper):
             weights).
         every: Detect a copy's frame on reset and every ``every``-th step after; between
             them, mask with its last boxes and publish them without crops.
+        device: Where the detector runs: ``cpu``, ``cuda`` or ``cuda:N`` (an experiment's
+            ``device`` fills it in).
 
     Attributes:
         detector: The detector.
@@ -54,8 +57,10 @@ class Detect(ObservationWrapper):
         since: ``[num_envs]`` steps each copy has taken since it was last detected.
     """
 
+    runs_networks = True
+
     def __init__(self, game: VectorGame, weights: str | None = None,
-                 threshold: float | None = None, every: int = 1) -> None:
+                 threshold: float | None = None, every: int = 1, device: str = "cpu") -> None:
         if weights is not None and not isinstance(weights, str):
             raise ValueError(f"weights must be the path of a detector's weights file, got {weights!r}")
         if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float))):
@@ -63,7 +68,8 @@ class Detect(ObservationWrapper):
         if isinstance(every, bool) or not isinstance(every, (int, np.integer)) or every < 1:
             raise ValueError(f"every must be a positive number of steps between detections, got {every!r}")
         self.every = int(every)
-        self.detector: CNNDetector = load_detector(None if weights is None else Path(weights), threshold)
+        self.detector: CNNDetector = load_detector(None if weights is None else Path(weights), threshold,
+                                                   str(torch_device(device)))
         super().__init__(game)
         self.detections = np.empty(self.num_envs, dtype=object)
         self._carried = np.empty(self.num_envs, dtype=object)  # the boxes alone, no crops

@@ -27,6 +27,7 @@ import torch.nn.functional as F
 from torch import nn
 from torch.nn.utils.fusion import fuse_conv_bn_eval
 
+from games.core.device import torch_device
 from games.vision.base import Detections, no_detections
 
 STRIDE = 8
@@ -149,9 +150,10 @@ class InferenceNet(nn.Module):
     only where a score ties the threshold or a neighbour, or an edge sits on a half pixel.
     """
 
-    def __init__(self, model: CenterNet) -> None:
+    def __init__(self, model: CenterNet, device: str = "cpu") -> None:
         super().__init__()
-        net = copy.deepcopy(model).eval()
+        self.device = torch_device(device)
+        net = copy.deepcopy(model).eval().to(self.device)
         for block in net.modules():
             if isinstance(block, nn.Sequential):
                 for i in range(len(block) - 1):
@@ -170,11 +172,16 @@ class InferenceNet(nn.Module):
         self._buffer = torch.empty(0)
 
     def forward(self, frames: np.ndarray) -> torch.Tensor:
-        """``[N, 3, H, W]`` uint8 -> ``[N, H/8, W/8, T + 4]`` float32."""
+        """``[N, 3, H, W]`` uint8 -> ``[N, H/8, W/8, T + 4]`` float32, on the net's device."""
+        if self.device.type != "cpu":  # uint8 crosses the bus, a quarter of the float bytes
+            return self._maps(torch.from_numpy(np.ascontiguousarray(frames)).to(self.device).float())
         if self._buffer.shape[0] < frames.shape[0] or self._buffer.shape[1:] != frames.shape[1:]:
             self._buffer = torch.empty(frames.shape, dtype=torch.float32)
         x = self._buffer[: frames.shape[0]]
         x.copy_(torch.from_numpy(np.ascontiguousarray(frames)))
+        return self._maps(x)
+
+    def _maps(self, x: torch.Tensor) -> torch.Tensor:
         f8 = self.down8(self.stem(x).contiguous(memory_format=torch.channels_last))
         f16 = self.down16(f8)
         lateral = F.linear(f8.permute(0, 2, 3, 1), *self.lateral).permute(0, 3, 1, 2)
@@ -190,16 +197,18 @@ class CNNDetector:
             of it as it is now: training it further does not change this detector.
         types: Its types' names, in heatmap order.
         threshold: Score from which a peak is reported.
+        device: Where the network runs (``cpu``, ``cuda``, ``cuda:N``); frames come from and
+            detections go back to the host either way.
     """
 
     def __init__(self, model: CenterNet, types: tuple[str, ...],
-                 threshold: float = DEFAULT_THRESHOLD) -> None:
+                 threshold: float = DEFAULT_THRESHOLD, device: str = "cpu") -> None:
         if len(types) != model.n_types:
             raise ValueError(f"a detector of {model.n_types} types got {len(types)} type names")
         if not 0.0 < float(threshold) < 1.0:
             raise ValueError(f"threshold must be in (0, 1), got {threshold!r}")
         self.model = model.eval()
-        self.net = InferenceNet(model)
+        self.net = InferenceNet(model, device)
         self.types = tuple(types)
         self.threshold = float(threshold)
 
@@ -212,7 +221,7 @@ class CNNDetector:
         if frames.shape[0] == 0:
             return []
         with torch.inference_mode():
-            out = self.net(frames)
+            out = self.net(frames).cpu()
         found = []
         for frame, (boxes, kinds, scores) in zip(frames, decode(out, len(self.types), self.threshold,
                                                                 frames.shape[2:], channels_last=True)):
@@ -232,12 +241,14 @@ def save_detector(path: str | Path, model: CenterNet, types: tuple[str, ...], wi
                 "threshold": float(threshold)}, Path(path))
 
 
-def load_detector(path: str | Path | None = None, threshold: float | None = None) -> CNNDetector:
+def load_detector(path: str | Path | None = None, threshold: float | None = None,
+                  device: str = "cpu") -> CNNDetector:
     """The detector saved at ``path`` (the shipped ``weights/detector.pt`` by default).
 
     Args:
         path: A file written by :func:`save_detector`.
         threshold: Overrides the saved score threshold.
+        device: Where it runs (:class:`CNNDetector`).
 
     Raises:
         ValueError: the file is missing or is not a detector's weights.
@@ -255,4 +266,4 @@ def load_detector(path: str | Path | None = None, threshold: float | None = None
     except Exception as exc:  # noqa: BLE001 - any unreadable file is the same bad input
         raise ValueError(f"detector weights {str(path)!r} are not a detector saved by "
                          f"evo vision train detector ({type(exc).__name__})") from None
-    return CNNDetector(model, types, saved_threshold if threshold is None else threshold)
+    return CNNDetector(model, types, saved_threshold if threshold is None else threshold, device)

@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from games.core.base import VecStep, VectorGame
+from games.core.device import torch_device
 from games.vision.encoder import downscale, encode, fingerprint, load_encoder
 from games.core.wrappers import ObservationWrapper
 
@@ -48,12 +49,17 @@ class Encode(ObservationWrapper):
         game: The vector game (or wrapper) with uint8 RGB frames.
         weights: The encoder's weights file; the shipped ``games/vision/weights/encoder.pt``
             when omitted.
+        device: Where the encoder runs: ``cpu``, ``cuda`` or ``cuda:N`` (an experiment's
+            ``device`` fills it in); features come back to the host.
 
     Raises:
         ValueError: observations that are not uint8 RGB frames, or weights that cannot be read.
     """
 
-    def __init__(self, game: VectorGame, weights: str | None = None) -> None:
+    runs_networks = True
+
+    def __init__(self, game: VectorGame, weights: str | None = None, device: str = "cpu") -> None:
+        self.device = str(torch_device(device))
         self.encoder = load_encoder(None if weights is None else Path(weights))
         super().__init__(game)
         self.game_spec = dataclasses.replace(self.game_spec, obs_encoder=fingerprint(self.encoder))
@@ -72,7 +78,7 @@ class Encode(ObservationWrapper):
 
     def observation(self, obs: np.ndarray) -> np.ndarray:
         self.frames64 = downscale(obs)
-        return encode(self.encoder, self.frames64)
+        return encode(self.encoder, self.frames64, device=self.device)
 
     def step(self, actions: np.ndarray) -> VecStep:
         out = super().step(actions)

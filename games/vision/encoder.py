@@ -29,6 +29,8 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+from games.core.device import torch_device
+
 FRAME = 64
 """Side of the square frames the encoder reads (PPGTA: novelty inputs downsized to 64x64x3)."""
 FEATURES = 128
@@ -168,9 +170,10 @@ class _Inference(nn.Module):
     - 0.5``) folded into the first convolution, the next ones channels-last, the float input
     in a buffer kept from call to call, ReLUs in place. The same features to about 1e-6."""
 
-    def __init__(self, encoder: FrameEncoder) -> None:
+    def __init__(self, encoder: FrameEncoder, device: str = "cpu") -> None:
         super().__init__()
-        frozen = copy.deepcopy(encoder).eval().requires_grad_(False)
+        self.device = torch_device(device)
+        frozen = copy.deepcopy(encoder).eval().requires_grad_(False).to(self.device)
         first, second, third = (m for m in frozen.conv if isinstance(m, nn.Conv2d))
         with torch.no_grad():
             first.bias.sub_(0.5 * first.weight.sum(dim=(1, 2, 3)))
@@ -182,33 +185,40 @@ class _Inference(nn.Module):
         self._buffer = torch.empty(0)
 
     def forward(self, frames64: np.ndarray) -> torch.Tensor:
+        if self.device.type != "cpu":  # uint8 crosses the bus, a quarter of the float bytes
+            return self._features(torch.from_numpy(np.ascontiguousarray(frames64)).to(self.device).float())
         if self._buffer.shape[0] < frames64.shape[0]:
             self._buffer = torch.empty((frames64.shape[0], 3, FRAME, FRAME), dtype=torch.float32)
         x = self._buffer[: frames64.shape[0]]
         x.copy_(torch.from_numpy(np.ascontiguousarray(frames64)))
+        return self._features(x)
+
+    def _features(self, x: torch.Tensor) -> torch.Tensor:
         h = torch.relu_(self.first(x)).contiguous(memory_format=torch.channels_last)
         h = self.rest(h).contiguous()  # the linear layer reads channels-first order
         return self.norm(self.project(h.flatten(1)))
 
 
-_INFERENCE: "weakref.WeakKeyDictionary[FrameEncoder, _Inference]" = weakref.WeakKeyDictionary()
+_INFERENCE: "weakref.WeakKeyDictionary[FrameEncoder, dict[str, _Inference]]" = weakref.WeakKeyDictionary()
 
 
-def encode(encoder: FrameEncoder, frames64: np.ndarray, batch: int = 1024) -> np.ndarray:
+def encode(encoder: FrameEncoder, frames64: np.ndarray, batch: int = 1024, device: str = "cpu") -> np.ndarray:
     """``[N, 3, 64, 64]`` uint8 frames -> ``[N, D]`` float32 features, in batches of
     ``batch`` frames (one forward each; memory stays bounded on long records).
 
     For frozen encoders (:func:`load_encoder`'s): the first call makes a faster copy of the
     network (:class:`_Inference`) that later calls reuse, so training the encoder after it
-    would not change what this returns."""
+    would not change what this returns. ``device`` is where that copy runs (``cpu``, ``cuda``,
+    ``cuda:N``); frames come from and features go back to the host either way."""
     frames64 = np.asarray(frames64)
     if frames64.ndim != 4 or frames64.shape[1:] != (3, FRAME, FRAME):
         raise ValueError(f"encode needs frames [N, 3, {FRAME}, {FRAME}], got shape {frames64.shape}")
-    net = _INFERENCE.get(encoder)
+    copies = _INFERENCE.setdefault(encoder, {})
+    net = copies.get(device)
     if net is None:
-        net = _INFERENCE[encoder] = _Inference(encoder)
+        net = copies[device] = _Inference(encoder, device)
     out = np.empty((frames64.shape[0], encoder.features), dtype=np.float32)
     with torch.inference_mode():
         for a in range(0, frames64.shape[0], batch):
-            out[a:a + batch] = net(frames64[a:a + batch]).numpy()
+            out[a:a + batch] = net(frames64[a:a + batch]).cpu().numpy()
     return out

@@ -23,6 +23,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from games.core.device import torch_device
 from games.doom.park.layout import BUG_KINDS, OOI_TYPES
 
 CROP_SIZE = 32
@@ -143,7 +144,8 @@ class TextureJudge:
             raise ValueError(f"the texture judge knows types {', '.join(self.types)}, got {', '.join(unknown)}")
         index = {name: k for k, name in enumerate(self.types)}
         images, extra = prepare(crops, [index[t] for t in types], frame_height)
-        return torch.softmax(self.net(images, extra), dim=1).numpy()
+        device = next(self.net.parameters()).device  # where load_texture_judge put it
+        return torch.softmax(self.net(images.to(device), extra.to(device)), dim=1).cpu().numpy()
 
     def bug_probability(self, crops: Sequence[np.ndarray], types: Sequence[str],
                         frame_height: int) -> np.ndarray:
@@ -159,8 +161,10 @@ def save_texture_judge(judge: TextureJudge, path: str | Path) -> None:
                str(path))
 
 
-def load_texture_judge(path: str | Path | None = None) -> TextureJudge:
-    """The judge saved at ``path`` (default: the shipped ``weights/texture.pt``).
+def load_texture_judge(path: str | Path | None = None, device: str = "cpu") -> TextureJudge:
+    """The judge saved at ``path`` (default: the shipped ``weights/texture.pt``), its network on
+    ``device`` (``cpu``, ``cuda``, ``cuda:N``; crops come from and probabilities go back to the
+    host either way).
 
     Raises:
         ValueError: no such file, or one that is not a texture judge of this version.
@@ -176,5 +180,5 @@ def load_texture_judge(path: str | Path | None = None) -> TextureJudge:
         net.load_state_dict(state["state_dict"])
     except Exception as exc:  # noqa: BLE001 - any unreadable file is the same bad input
         raise ValueError(f"{path} is not a texture judge's weights ({type(exc).__name__}: {exc})") from None
-    net.eval()
+    net.eval().to(torch_device(device))
     return TextureJudge(net, tuple(state["types"]))

@@ -115,7 +115,9 @@ def _spotted(agent: RunPlayer, steps: pd.DataFrame) -> list[set[int]]:
     slow = steps[steps["slow"]]
     for ep, step in zip(slow["episode"].to_numpy(), slow["step"].to_numpy()):
         feats = batch.features[ep]
-        report = SimpleNamespace(kind="performance", state=tuple(feats[step]), next_state=tuple(feats[step + 1]))
+        # A report as a Bug reads to a game's match: the actions up to the step included.
+        report = SimpleNamespace(kind="performance", state=tuple(feats[step]), next_state=tuple(feats[step + 1]),
+                                 actions=tuple(int(a) for a in batch.actions[ep, :step + 1]))
         bug = agent.built.match(report)
         if bug is not None:
             found[int(ep)].add(int(bug))

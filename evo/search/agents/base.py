@@ -95,7 +95,9 @@ class AgentKind(Protocol):
         ...
 
 
-AgentKindFactory = Callable[[PolicySpec], AgentKind]
+AgentKindFactory = Callable[[PolicySpec, str], AgentKind]
+"""``(policy architecture, device) -> kind``: the device (``cpu``, ``cuda``, ``cuda:N``) is
+where a kind's networks run, for the kinds that have any."""
 
 AGENT_KINDS: dict[str, AgentKindFactory] = {}
 """``search.policy`` name -> factory of the kind, given the experiment's policy architecture."""
@@ -118,14 +120,14 @@ def check_kind(name: str) -> None:
         raise ValueError(f"unknown agent kind {name!r}; expected one of {', '.join(sorted(AGENT_KINDS))}")
 
 
-def agent_kind(name: str, policy_spec: PolicySpec) -> AgentKind:
-    """The registered kind ``name`` for an experiment's policy architecture.
+def agent_kind(name: str, policy_spec: PolicySpec, device: str = "cpu") -> AgentKind:
+    """The registered kind ``name`` for an experiment's policy architecture and device.
 
     Raises:
         ValueError: no kind has that name (:func:`check_kind`).
     """
     check_kind(name)
-    return AGENT_KINDS[name](policy_spec)
+    return AGENT_KINDS[name](policy_spec, device)
 
 
 def check_copies(seeds: Sequence[int], copies: int, agent: str) -> None:

@@ -36,19 +36,21 @@ class PopulationAgent:
         episodes: Copies each policy plays.
         gumbel: ``[P * episodes, T, A]`` pre-drawn Gumbel noise.
         temperature: Of the sampling: 1 as trained, lower is surer, 0 greedy.
+        device: Where the forward pass runs (``cpu``, ``cuda``, ``cuda:N``); observations
+            come from and actions go back to the host.
 
     Raises:
         ValueError: a negative or nan temperature.
     """
 
     def __init__(self, genomes: np.ndarray, policy_spec: PolicySpec, episodes: int, gumbel: np.ndarray,
-                 temperature: float = 1.0) -> None:
+                 temperature: float = 1.0, device: str = "cpu") -> None:
         _check_temperature(temperature)
         self.policies = genomes.shape[0]
         self.episodes = episodes
         self.temperature = temperature
-        self.actor = PopulationActor(policy_spec, genomes, episodes)
-        noise = torch.from_numpy(np.ascontiguousarray(gumbel.transpose(1, 0, 2)))  # [T, N, A]
+        self.actor = PopulationActor(policy_spec, genomes, episodes, device)
+        noise = torch.from_numpy(np.ascontiguousarray(gumbel.transpose(1, 0, 2))).to(device)  # [T, N, A]
         if temperature != 1.0:
             # Scaled once here; at 0 the noise is dropped (inf * 0 would be nan).
             noise = noise * temperature if temperature > 0 else torch.zeros_like(noise)
@@ -62,27 +64,29 @@ class PopulationAgent:
         """Sampled actions and ``softmax(logits / T)`` (one-hot of the greedy action at 0)."""
         p, e, temp = self.policies, self.episodes, self.temperature
         with torch.no_grad():
-            logits = self.actor.logits(torch.from_numpy(obs).view(p, e, -1)).view(p * e, -1)
+            logits = self.actor.logits(torch.from_numpy(obs).to(self.noise.device).view(p, e, -1)).view(p * e, -1)
             probs = torch.softmax(logits if temp == 1.0 else logits / temp, dim=1) if temp > 0 else None
             actions = logits.add_(self.noise[t]).argmax(dim=1)  # logits is a reused buffer
             if probs is None:
                 probs = torch.nn.functional.one_hot(actions, logits.shape[1]).to(torch.float32)
-        return actions.numpy(), probs.numpy()
+        return actions.cpu().numpy(), probs.cpu().numpy()
 
 
 @dataclass(frozen=True, eq=False)
 class PopulationSpec:
-    """A chunk of the population as a task carries it: genomes, architecture, temperature."""
+    """A chunk of the population as a task carries it: genomes, architecture, temperature,
+    and the device its forward pass runs on."""
 
     policy_spec: PolicySpec
     genomes: np.ndarray
     temperature: float = 1.0
+    device: str = "cpu"
 
     def __post_init__(self) -> None:
         _check_temperature(self.temperature)
 
     def build(self, episodes: int, gumbel: np.ndarray) -> PopulationAgent:
-        return PopulationAgent(self.genomes, self.policy_spec, episodes, gumbel, self.temperature)
+        return PopulationAgent(self.genomes, self.policy_spec, episodes, gumbel, self.temperature, self.device)
 
 
 @register_kind("mlp")
@@ -91,10 +95,12 @@ class EvolvedPopulation:
     """``search.policy: mlp``: neural policies whose weights evolve and are fine-tuned."""
 
     policy_spec: PolicySpec
+    device: str = "cpu"
+    """Where the population's forward pass runs (the experiment's ``device``)."""
     evolves: ClassVar[bool] = True
 
     def init_genomes(self, n: int, rng: np.random.Generator) -> np.ndarray:
         return self.policy_spec.init_genomes(n, rng)
 
     def spec(self, genomes: np.ndarray, temperature: float = 1.0) -> PopulationSpec:
-        return PopulationSpec(self.policy_spec, genomes, temperature)
+        return PopulationSpec(self.policy_spec, genomes, temperature, self.device)

@@ -63,6 +63,6 @@ class RandomTesting:
 
 
 @register_kind("random")
-def random_testing(policy_spec: PolicySpec) -> RandomTesting:
-    """The random-testing kind; uniform play needs no policy architecture."""
+def random_testing(policy_spec: PolicySpec, device: str = "cpu") -> RandomTesting:
+    """The random-testing kind; uniform play needs no policy architecture and no device."""
     return RandomTesting()

@@ -22,6 +22,7 @@ from evo.search.finetune.base import (
     clip_grad_norm_per_policy_,
     compute_gae,
     explained_variance,
+    host_tensor,
     per_policy,
     policy_mean,
     register,
@@ -67,13 +68,13 @@ def a2c_update(
     n_copies = n_policies * episodes
     horizon = batch.actions.shape[1]
     # 1. One forward pass: every policy on all its observations, s_0 .. s_T.
-    obs = torch.from_numpy(batch.obs).view(n_policies, episodes * (horizon + 1), -1)
+    obs = host_tensor(batch.obs, weights).view(n_policies, episodes * (horizon + 1), -1)
     logits, values = forward(spec.unflatten(weights), obs)
     logits = logits.view(n_policies, episodes, horizon + 1, -1)[:, :, :horizon]
     values = values.view(n_policies, episodes, horizon + 1)
 
     # 2. Advantages; the value after the last step bootstraps truncated episodes only.
-    values_np = values.detach().reshape(n_copies, horizon + 1).numpy().astype(np.float64)
+    values_np = values.detach().reshape(n_copies, horizon + 1).cpu().numpy().astype(np.float64)
     last_values = values_np[np.arange(n_copies), batch.lengths]
     advantages, returns = compute_gae(
         rewards,
@@ -86,16 +87,16 @@ def a2c_update(
     )
 
     # 3. Each policy's A2C loss, a mean over its own valid steps.
-    mask = torch.from_numpy(batch.alive).view(n_policies, episodes * horizon).float()
-    adv = torch.from_numpy(advantages).float().view(n_policies, episodes * horizon)
+    mask = host_tensor(batch.alive, weights).view(n_policies, episodes * horizon).float()
+    adv = host_tensor(advantages, weights).float().view(n_policies, episodes * horizon)
     if config.normalize_advantages:
         mean = policy_mean(adv, mask).unsqueeze(1)
         std = policy_mean((adv - mean) ** 2, mask).sqrt().unsqueeze(1)
         adv = (adv - mean) / (std + 1e-8)
-    targets = torch.from_numpy(returns).float().view(n_policies, episodes * horizon)
+    targets = host_tensor(returns, weights).float().view(n_policies, episodes * horizon)
 
     log_probs = F.log_softmax(logits, dim=-1)
-    actions = torch.from_numpy(batch.actions).view(n_policies, episodes, horizon, 1)
+    actions = host_tensor(batch.actions, weights).view(n_policies, episodes, horizon, 1)
     taken_log_prob = log_probs.gather(-1, actions).view(n_policies, episodes * horizon)
     entropy = -(log_probs.exp() * log_probs).sum(-1).view(n_policies, episodes * horizon)
     step_values = values[:, :, :horizon].reshape(n_policies, episodes * horizon)
@@ -113,7 +114,7 @@ def a2c_update(
     optimizer.step()
 
     # 5. Diagnostics: how far the step moved each policy, how well its values fit.
-    step_obs = torch.from_numpy(batch.obs).view(n_policies, episodes, horizon + 1, -1)[:, :, :horizon]
+    step_obs = host_tensor(batch.obs, weights).view(n_policies, episodes, horizon + 1, -1)[:, :, :horizon]
     kl = approx_kl(
         weights,
         spec,

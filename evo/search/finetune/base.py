@@ -317,6 +317,12 @@ def explained_variance(values: np.ndarray, returns: np.ndarray, alive: np.ndarra
     return out
 
 
+def host_tensor(array: np.ndarray, like: torch.Tensor) -> torch.Tensor:
+    """``array`` as a tensor on the device of ``like`` (the weights being tuned): the same
+    tensor, no copy, on the CPU."""
+    return torch.from_numpy(array).to(like.device)
+
+
 def policy_mean(x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     """``[P, S] -> [P]``: each policy's mean of ``x`` over its valid slots (``mask`` 1.0)."""
     return (x * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1.0)
@@ -351,12 +357,12 @@ def approx_kl(
     new_log_prob = torch.log_softmax(logits, dim=-1).gather(-1, actions.unsqueeze(-1)).squeeze(-1)
     log_ratio = new_log_prob - old_log_prob
     kl = (log_ratio.exp() - 1.0) - log_ratio
-    return policy_mean(kl, mask).double().numpy()
+    return policy_mean(kl, mask).double().cpu().numpy()
 
 
 def per_policy(x: torch.Tensor) -> np.ndarray:
     """A ``[P]`` tensor of a loss term as float64 numpy, detached."""
-    return x.detach().double().numpy()
+    return x.detach().double().cpu().numpy()
 
 
 __all__ = [
@@ -371,6 +377,7 @@ __all__ = [
     "clip_grad_norm_per_policy_",
     "compute_gae",
     "explained_variance",
+    "host_tensor",
     "nanmean",
     "per_policy",
     "policy_mean",

@@ -23,6 +23,7 @@ from evo.search.policy import PolicySpec
 from evo.search.agents.population import PopulationAgent
 from evo.search.play import draw_episodes, play
 from games.core.base import VectorGame
+from games.core.device import torch_device
 from games.core.record import RolloutBatch
 from games.core.seeds import POLICY_SEED_MAX
 
@@ -65,6 +66,7 @@ def finetune(
     policy_ids: Sequence[int],
     on_rollouts: Callable[[RolloutBatch], None] | None = None,
     columns: frozenset[str] = frozenset(),
+    device: str = "cpu",
 ) -> tuple[np.ndarray, FinetuneStats]:
     """Fine-tune P policies together with ``algorithm`` and return their new genomes.
 
@@ -85,6 +87,8 @@ def finetune(
         policy_ids: Id of each policy, recorded in its rollouts.
         on_rollouts: Called with the rollouts of every batch played, in copy order.
         columns: Optional record columns those rollouts keep (what the oracles require).
+        device: Where the weights, their forward passes and the updates live (``cpu``,
+            ``cuda``, ``cuda:N``); genomes come from and go back to the host.
 
     Returns:
         ``(genomes [P, D] float32, stats)``.
@@ -114,7 +118,7 @@ def finetune(
     copy_ids = np.repeat(np.asarray(policy_ids, dtype=np.int64), episodes)
 
     # torch.tensor copies, so the caller's array is never written to.
-    weights = torch.tensor(genomes, dtype=torch.float32).requires_grad_(True)
+    weights = torch.tensor(genomes, dtype=torch.float32, device=torch_device(device)).requires_grad_(True)
     optimizer = algo.optimizer(config, [weights])
     env_steps, mean_return, game_broken = 0, float("nan"), False
     per_update: list[Diagnostics] = []
@@ -125,7 +129,7 @@ def finetune(
     for _ in range(config.updates):
         # 1. Play a batch of full episodes with the current weights.
         draws = draw_episodes([g.integers(0, POLICY_SEED_MAX) for g in streams], episodes, max_steps, n_actions)
-        agent = PopulationAgent(weights.detach().numpy().copy(), spec, episodes, draws.gumbel)
+        agent = PopulationAgent(weights.detach().cpu().numpy().copy(), spec, episodes, draws.gumbel, device=device)
         result = play(game, draws.seeds, copy_ids, agent, columns=columns | {"obs"})
         if on_rollouts is not None:  # what the oracles asked for, not the observations we need
             seen = result.rollouts if "obs" in columns else replace(result.rollouts, obs=None)
@@ -148,7 +152,7 @@ def finetune(
         per_update.append(algo.update(weights, optimizer, spec, batch, config, streams))
         mean_return = float(batch.rewards.sum(axis=1).mean())
 
-    out = weights.detach().numpy().copy()
+    out = weights.detach().cpu().numpy().copy()
     assert out.shape == (n_policies, n_params)
     stats = FinetuneStats(
         env_steps=env_steps,

@@ -32,6 +32,7 @@ from evo.search.finetune.base import (
     clip_grad_norm_per_policy_,
     compute_gae,
     explained_variance,
+    host_tensor,
     per_policy,
     register,
 )
@@ -81,39 +82,39 @@ def ppo_update(
     n_copies = n_policies * episodes
     horizon = batch.actions.shape[1]
     slots = episodes * horizon
-    obs_all = torch.from_numpy(batch.obs).view(n_policies, episodes, horizon + 1, -1)
+    obs_all = host_tensor(batch.obs, weights).view(n_policies, episodes, horizon + 1, -1)
     obs = obs_all[:, :, :horizon].reshape(n_policies, slots, -1)
 
     # The policies that played: their log-probabilities and values, then GAE.
     with torch.no_grad():
         logits, values = forward(spec.unflatten(weights), obs_all.reshape(n_policies, episodes * (horizon + 1), -1))
-    values_np = values.view(n_copies, horizon + 1).numpy().astype(np.float64)
+    values_np = values.view(n_copies, horizon + 1).cpu().numpy().astype(np.float64)
     advantages, returns = compute_gae(
         rewards, values_np[:, :horizon], batch.alive, batch.ended,
         values_np[np.arange(n_copies), batch.lengths], config.gamma, config.gae_lambda,
     )
-    actions = torch.from_numpy(batch.actions).view(n_policies, slots)
+    actions = host_tensor(batch.actions, weights).view(n_policies, slots)
     old_log_prob = (
         F.log_softmax(logits.view(n_policies, episodes, horizon + 1, -1)[:, :, :horizon], dim=-1)
         .reshape(n_policies, slots, -1).gather(-1, actions.unsqueeze(-1)).squeeze(-1)
     )
-    alive = torch.from_numpy(batch.alive).view(n_policies, slots).float()
-    adv = torch.from_numpy(advantages).float().view(n_policies, slots)
+    alive = host_tensor(batch.alive, weights).view(n_policies, slots).float()
+    adv = host_tensor(advantages, weights).float().view(n_policies, slots)
     if config.normalize_advantages:
         count = alive.sum(dim=1, keepdim=True).clamp(min=1.0)
         mean = (adv * alive).sum(dim=1, keepdim=True) / count
         std = (((adv - mean) ** 2) * alive).sum(dim=1, keepdim=True).div(count).sqrt()
         adv = (adv - mean) / (std + 1e-8)
-    targets = torch.from_numpy(returns).float().view(n_policies, slots)
+    targets = host_tensor(returns, weights).float().view(n_policies, slots)
 
-    rows = torch.arange(n_policies).unsqueeze(1)
+    rows = torch.arange(n_policies, device=weights.device).unsqueeze(1)
     size = -(-slots // config.minibatches)
     # Per-policy sums over the minibatch steps, for the diagnostics.
     sums = {name: np.zeros(n_policies) for name in ("policy_loss", "value_loss", "entropy")}
     steps = 0
     clipped, valid = np.zeros(n_policies), np.zeros(n_policies)
     for _ in range(config.epochs):
-        order = torch.from_numpy(np.stack([g.permutation(slots) for g in streams]))  # [P, slots]
+        order = host_tensor(np.stack([g.permutation(slots) for g in streams]), weights)  # [P, slots]
         for start in range(0, slots, size):
             idx = order[:, start : start + size]
             mask = alive[rows, idx]
@@ -139,9 +140,9 @@ def ppo_update(
             for name, term in (("policy_loss", policy_loss), ("value_loss", value_loss), ("entropy", mean_entropy)):
                 sums[name] += per_policy(term)
             # CleanRL: clipfracs += [((ratio - 1.0).abs() > clip_coef).float().mean()]
-            outside = ((ratio.detach() - 1.0).abs() > config.clip_coef).double().numpy()
-            clipped += (outside * mask.double().numpy()).sum(axis=1)
-            valid += mask.double().numpy().sum(axis=1)
+            outside = ((ratio.detach() - 1.0).abs() > config.clip_coef).double().cpu().numpy()
+            clipped += (outside * mask.double().cpu().numpy()).sum(axis=1)
+            valid += mask.double().cpu().numpy().sum(axis=1)
 
     return Diagnostics(
         policy_loss=sums["policy_loss"] / steps,

@@ -337,6 +337,14 @@ class DoomParkVector:
         """Ground truth: the bugged OOI a visual report is about (:func:`games.doom.park.truth.match`)."""
         return match(self.oois, bug)
 
+    def render_frames(self) -> np.ndarray | None:
+        """What each copy shows: its last frame ``[N, H, W, 3]`` uint8 RGB (the observation,
+        channels last), so that a replay video shows the park as the agent saw it, whatever
+        wrappers turned the observations into; None once closed."""
+        if any(copy is None for copy in self.copies):
+            return None
+        return np.ascontiguousarray(self._obs.transpose(0, 2, 3, 1))
+
     def render_map(self) -> np.ndarray:
         """The park from above: ``[x cell, y cell]`` uint8, 1 where no one can stand (rocks)."""
         return self.layout.blocked

@@ -138,7 +138,7 @@ def test_a_gymnasium_game_shows_its_rgb_array_frames(tmp_path: Path) -> None:
     # Made without render_mode the same game draws nothing, and a video would show its features' grid.
     game = GameFactory(gym_id="CartPole-v1").make_vector(1)
     try:
-        assert [frame for _, frame, _ in played(game, 7, [0, 1])] == [None, None, None]
+        assert [frame for _, frame, _, _ in played(game, 7, [0, 1])] == [None, None, None]
     finally:
         game.close()
 
@@ -160,3 +160,27 @@ def test_a_missing_writer_is_one_line_and_exit_2(
     assert len(err.splitlines()) == 1 and "Traceback" not in err
     assert module in err and "pip install -e '.[report]'" in err
     assert not (tmp_path / f"bug{suffix}").exists()
+
+
+@pytest.mark.slow
+def test_a_visual_bug_shows_the_agents_frames_the_object_boxed_and_the_map_inset(tmp_path: Path) -> None:
+    """A park run (detect and encode wrappers: the agent observes features, not frames): the
+    video shows the game's 160x120 frames scaled by 3, the judged stump boxed in red where the
+    detector found it, and the park's map in the top right corner."""
+    pytest.importorskip("vizdoom")
+    import shutil
+
+    run = tmp_path / "park"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "data" / "park_run_before_scene", run)
+    (run / "game.json").unlink()  # written before scenes: the video reads the park's scene from the game
+    video = write_video(run, 1, tmp_path / "stump.mp4")
+    frames = iio.imread(tmp_path / "stump.mp4")
+    assert video.source == "game" and video.steps == 139 and frames.shape[1:3] == (432, 480)
+    view = frames[:, :360]
+    inset = (slice(0, 100), slice(355, 480))  # the map: a quarter of the width, top right
+    outside = view.copy()
+    outside[:, inset[0], inset[1]] = 0
+    boxed = [t for t in range(len(frames)) if _red(outside[t]) > 50]
+    assert boxed and boxed[0] > 0 and len(boxed) < len(frames)  # some frames show it, the reset's not
+    assert all(_red(view[t, :, :350]) > 50 for t in range(len(frames) - hold_frames(), len(frames)))
+    assert (np.abs(view[10, 2, 365:470].astype(int) - np.array(TEXT)).sum(axis=-1) < 60).mean() > 0.9  # the map's light ground, where the park's sky is dark

@@ -214,3 +214,24 @@ def test_dask_runs_the_call_again_when_the_scheduler_gives_up(tiny_config, tmp_p
         with caplog.at_level(logging.WARNING, logger="evo.run.parallel"):
             assert_worker_death_is_survived(tiny_config, {"backend": "dask", "n_jobs": 2}, tmp_path)
     assert "a worker died (KilledWorker)" in caplog.text
+
+
+def test_an_experiment_rendered_in_processes_finds_what_it_finds_in_one(tiny_config) -> None:
+    """The tiny Wuji run, its copies in two processes: the same generations, bit for bit."""
+    import tempfile
+    from pathlib import Path
+
+    import pandas as pd
+
+    from evo.run.config import parse_experiment
+    from evo.run.loop import Search
+
+    tables = []
+    for processes in (1, 2):
+        tiny_config["parallel"] = {"backend": "serial", "render_processes": processes}
+        tiny_config["budget"] = {"generations": 2}
+        out = Path(tempfile.mkdtemp()) / "run"
+        Search(parse_experiment(tiny_config), out).run()
+        gens = pd.read_csv(out / "generations.csv")
+        tables.append(gens[[c for c in gens.columns if not c.endswith("_s") and "rss" not in c]])
+    assert tables[0].equals(tables[1]) and tables[0]["bugs_total"].iloc[-1] > 0
