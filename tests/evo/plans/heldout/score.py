@@ -18,7 +18,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[3]
 GAMES = {
     "dungeon": ("dungeon", (("bugs", ()),), "plans/dungeon/rules.yaml"),
-    "park": ("doom_park", (("level_seed", 0), ("max_steps", 200), ("preset", "small")), "plans/park/visit_objects.yaml"),
+    "park": ("doom_park", (("level_seed", 0), ("max_steps", 400), ("preset", "small")), "plans/park/visit_objects.yaml"),
 }
 """Held-out set -> (registered game, its bug-free keyword arguments, the plan whose validations
 the texts' plans are checked by)."""
