@@ -19,12 +19,12 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+SETS = ("dungeon", "park", "dungeon_2", "park_2", "dungeon_3", "park_3")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", nargs="+", default=["dungeon", "park", "dungeon_2", "park_2"],
-                        choices=["dungeon", "park", "dungeon_2", "park_2"], help="held-out sets (default: all)")
+    parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS, help="held-out sets (default: all)")
     parser.add_argument("--src", type=Path, help="score this checkout's evo and games instead")
     parser.add_argument("--no-run", action="store_true", help="only compare plans, run none")
     args = parser.parse_args()

@@ -40,8 +40,9 @@ class Outcome:
     passed: bool
 
 
-SETS = ("dungeon", "park", "dungeon_2", "park_2")
-"""The held-out sets: a game's first, and its second (written after the second freeze)."""
+SETS = ("dungeon", "park", "dungeon_2", "park_2", "dungeon_3", "park_3")
+"""The held-out sets: a game's first, its second (written after the second freeze) and its
+third (after the third)."""
 
 
 def game_of(held: str) -> str:
