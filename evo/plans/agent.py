@@ -307,6 +307,7 @@ class PlanAgent:
         self._judge(i, s, s.validator.end(tuple(events), np.asarray(features), steps))
         self._arrived_at_end(i, s, np.asarray(features), steps)
         last = len(self.plan.nodes) - 1
+        s.finished = s.finished or not self.plan.nodes  # rules alone: nothing left undone, however they played
         if s.failure is None and not s.finished and s.node == last and s.waited >= 0 and s.manoeuvre is None:
             # The last node's action ended the episode (the shrine ends the level): done.
             self._say(i, s, steps, f"node {s.node + 1} done")

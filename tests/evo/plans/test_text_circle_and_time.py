@@ -1,5 +1,6 @@
 """Plans from text that circle an object (the park's manoeuvre), end at a time, and read the
-words the first pipeline missed: ordinals, a verb tagged as an actor, "every time"."""
+words the first pipeline missed: ordinals, a verb tagged as an actor, "every time"; and rules
+alone that act on every step still end with their budget."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import numpy as np
 import pytest
 
 from evo.plans import run_plan
+from evo.plans.base import Condition, Plan, Rule
 from evo.plans.from_text import budget_steps, plan_from_text
 from evo.plans.text import load_pipeline
 from evo.run.config import ConfigError
@@ -78,3 +80,10 @@ def test_a_rules_text_with_a_time_is_a_rules_plan_on_the_park_and_refused_on_the
 ])
 def test_words_the_first_pipeline_missed(game: GameFactory, text: str, plan: tuple[str, ...], nlp) -> None:  # type: ignore[no-untyped-def]
     assert plan_words(plan_from_text(text, game, nlp=nlp)[0]) == plan
+
+
+def test_rules_alone_that_act_every_step_end_with_the_budget() -> None:
+    short = GameFactory(name="doom_park", kwargs=(("level_seed", 0), ("max_steps", 40), ("preset", "small")))
+    rule = Rule(name="look up at any object", when=[Condition(near="object", within=64)], action="look_up", repeat=1000)
+    result = run_plan(Plan(rules=[rule], max_steps=40), short)  # the rule holds to the end: nodes never run
+    assert result.passed and result.steps == 40 and result.lines[-1][1] == "look_up barrel_1"

@@ -90,7 +90,10 @@ def score(held: str, nlp: Any, run: bool = True, only: Sequence[Case] | None = N
             out.append(Outcome(case, (f"refused: {str(exc).splitlines()[0]}",), False, False))
             continue
         got = plan_words(plan)
-        passed = bool(run_plan(plan, made).passed) if run else False
+        try:
+            passed = bool(run_plan(plan, made).passed) if run else False
+        except Exception:  # noqa: BLE001 - an older pipeline's crash in the run is a failure
+            passed = False
         out.append(Outcome(case, got, got == case.plan, passed))
     return out
 
