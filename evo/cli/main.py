@@ -161,10 +161,11 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     from evo.run.progress import ProgressPrinter
     from evo.report.tables import load_run, summary
     from evo.run.loop import Search
+    from evo.run.preference_run import PreferenceSearch, is_preference_run
 
     console.print(f"[bold]evo run[/bold] {exp.name} seed {exp.seed} -> {run_dir}")
     with ProgressPrinter(console, exp, quiet=args.quiet) as printer:
-        search = Search(exp, run_dir, progress=printer)
+        search = (PreferenceSearch if is_preference_run(exp) else Search)(exp, run_dir, progress=printer)
         try:
             search.run(resume=args.resume is not None)
         except (FileNotFoundError, CheckpointError) as exc:
