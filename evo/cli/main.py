@@ -163,12 +163,11 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     from evo.run.checkpoint import CheckpointError
     from evo.run.progress import ProgressPrinter
     from evo.report.tables import load_run, summary
-    from evo.run.loop import Search
-    from evo.run.preference_run import PreferenceSearch, is_preference_run
+    from evo.run.preference_run import search_for
 
     console.print(f"[bold]evo run[/bold] {exp.name} seed {exp.seed} -> {run_dir}")
     with ProgressPrinter(console, exp, quiet=args.quiet) as printer:
-        search = (PreferenceSearch if is_preference_run(exp) else Search)(exp, run_dir, progress=printer)
+        search = search_for(exp, run_dir, progress=printer)
         try:
             search.run(resume=args.resume is not None)
         except (FileNotFoundError, CheckpointError) as exc:

@@ -38,6 +38,12 @@ def is_preference_run(exp: Experiment) -> bool:
     return exp.finetune.algorithm == "preference_ppo"
 
 
+def search_for(exp: Experiment, run_dir: Path, progress: ProgressFn | None = None) -> Search:
+    """The run of ``exp``: PPGTA's one agent (:class:`PreferenceSearch`) or an evolved
+    population (:class:`Search`); what ``evo run`` and ``evo compare`` start."""
+    return (PreferenceSearch if is_preference_run(exp) else Search)(exp, run_dir, progress)
+
+
 def check_preference_experiment(exp: Experiment) -> None:
     """ConfigError (one line) unless the experiment is one PPGTA agent rewarded by preference_kl."""
     names = [o.name for o in exp.objectives]
