@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from evo.report.scene_map import STATUS, TERRAIN, VISITED
 
@@ -34,6 +35,7 @@ def draw_objects_tested(episodes: pd.DataFrame, n_objects: int, path: Path) -> P
         over = objects_over_episodes(mine)
         ax.plot(np.arange(1, len(over) + 1), over, marker="o", markersize=3, label=name)
     ax.axhline(n_objects, color="grey", linestyle="--", linewidth=1, label=f"all {n_objects} objects")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("episode")
     ax.set_ylabel("objects tested (distinct, so far)")
     ax.set_title("Objects of interest tested over episodes (PPGTA's Figure 8)", fontsize=10)
