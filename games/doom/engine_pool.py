@@ -22,7 +22,7 @@ from typing import Any
 from games.doom.engine import DoomSettings, EngineView, new_engine
 
 IDLE_MAX = 64
-"""Idle engines kept at most (about 60 MB each); one more is closed rather than kept."""
+"""Idle engines kept at most (each a process of some tens of MB); one more is closed, not kept."""
 CLOSE_PRIORITY = 5
 """``exitpriority`` of closing the idle engines: after the game cache's (10), which hands the
 engines of the games it closes here, and before multiprocessing ends daemonic children (0)."""
