@@ -27,11 +27,12 @@ from evo.cli.console_tables import (
 from evo.cli.demos import add_demos_parsers, demos_command
 from evo.cli.plans import add_plan_parser, plan_command
 from evo.cli.traces import add_trace_parsers, trace_command
+from evo.cli.study import add_study_parser, study_command
 from evo.cli.vision import add_vision_parser, vision_command
 from games.core.base import GameSpecError
 
 EXIT_BAD_INPUT = 2
-STOPPED_LIKE_CTRL_C = frozenset({"run", "compare", "evaluate"})
+STOPPED_LIKE_CTRL_C = frozenset({"run", "compare", "evaluate", "study"})
 """The commands that start worker processes: SIGTERM stops them as Ctrl-C does (workers closed, a
 run resumable); left to the default, loky workers played on orphaned for half an hour."""
 
@@ -98,6 +99,7 @@ def _parser() -> argparse.ArgumentParser:
     add_trace_parsers(sub)
     add_vision_parser(sub)
     add_demos_parsers(sub)
+    add_study_parser(sub)
     return parser
 
 
@@ -125,7 +127,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     console = Console(highlight=False, soft_wrap=True)
     commands = {"run": _run, "compare": _compare, "report": _report, "evaluate": _evaluate,
                 "plan": plan_command, "shrink": trace_command, "regress": trace_command,
-                "vision": vision_command, "demos": demos_command, "record": demos_command}
+                "vision": vision_command, "demos": demos_command, "record": demos_command,
+                "study": study_command}
     try:
         # What the games start ends with the command, even a SIGKILLed one (evo/run/reaper.py).
         with _sigterm_interrupts(args.command), Reaper.for_games():
@@ -161,12 +164,12 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     from evo.run.device import check_runnable
     from evo.run.progress import ProgressPrinter
     from evo.report.tables import load_run, summary
-    from evo.run.loop import Search
+    from evo.run.preference_run import search_for
 
     check_runnable(exp)  # before anything is printed: a missing GPU is the command's one line
     console.print(f"[bold]evo run[/bold] {exp.name} seed {exp.seed} -> {run_dir}")
     with ProgressPrinter(console, exp, quiet=args.quiet) as printer:
-        search = Search(exp, run_dir, progress=printer)
+        search = search_for(exp, run_dir, progress=printer)
         try:
             search.run(resume=args.resume is not None)
         except (FileNotFoundError, CheckpointError) as exc:

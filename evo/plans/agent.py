@@ -18,7 +18,7 @@ import numpy as np
 from evo.search.agents.base import check_copies
 from evo.plans.base import Condition, Node, Plan, Rule
 from oracles.action_checks import Validator, Verdict, event_kind
-from games.core.base import GameSpec, Navigator, Route
+from games.core.base import GameSpec, Manoeuvre, Navigator, Route
 from oracles.base import Bug
 
 LogLine = Callable[[int, int, str], None]
@@ -63,6 +63,7 @@ class _Follower:
     gone: set[str] = field(default_factory=set)
     removed: list[str] = field(default_factory=list)  # actors the last step removed
     rule: tuple[int, str | None] | None = None
+    manoeuvre: Manoeuvre | None = None  # the current node's, under way (circling its actor)
     uses: dict[tuple[int, str | None], int] = field(default_factory=dict)
     lines: list[tuple[int, str]] = field(default_factory=list)
     failure: str | None = None
@@ -89,6 +90,7 @@ class PlanAgent:
         self.actions = {name: i for i, name in enumerate(navigator.action_names)}
         self.idle = getattr(navigator, "idle_action", self.actions.get("wait", 0))
         self.removals = tuple(navigator.removal_events)
+        self.manoeuvres = tuple(getattr(navigator, "manoeuvres", ()))
         self.features = {name: j for j, name in enumerate(spec.feature_names)}
         self.eye = np.eye(spec.n_actions, dtype=np.float32)
         order = sorted(range(len(plan.rules)), key=lambda k: -plan.rules[k].priority)
@@ -206,6 +208,15 @@ class PlanAgent:
     def _follow_nodes(self, i: int, s: _Follower, f: np.ndarray, gone: frozenset[str], t: int) -> int:
         while s.node < len(self.plan.nodes):
             node = self.plan.nodes[s.node]
+            if s.manoeuvre is not None:  # "circle it": the game's manoeuvre plays until done
+                move = s.manoeuvre.step(f)
+                if move is not None:
+                    return move
+                failure, s.manoeuvre = s.manoeuvre.failure, None
+                if failure:
+                    s.failure = f"node {s.node + 1} ({node.describe()}): {failure}"
+                    self._say(i, s, t, f"FAILED {s.failure}")
+                    return self.idle
             if s.waited >= 0:  # arrived (and acted): wait, then move on
                 if s.waited < node.wait:
                     s.waited += 1
@@ -241,11 +252,16 @@ class PlanAgent:
             self._say(i, s, t, f"node {s.node + 1} reached: {node.describe()}"
                       + (f" ({route.actor})" if route.actor and route.actor != node.target else ""))
             s.waited = 0
+            if node.action in self.manoeuvres:
+                s.manoeuvre = self.nav.manoeuvre(node.action, route.actor or node.target)  # type: ignore[attr-defined]
+                self._say(i, s, t, f"{node.action} {route.actor or node.target}")
+                continue
             if node.action is not None:
                 return self._act(i, s, node.action, route.actor or node.target, f, t)
         if not s.finished:
             s.finished = True
-            self._say(i, s, t, "all nodes done")
+            if self.plan.nodes:  # rules alone play on to the end, with no nodes to be done
+                self._say(i, s, t, "all nodes done")
         return self.idle
 
     def _of(self, actor: str, target: str | None) -> bool:
@@ -291,7 +307,8 @@ class PlanAgent:
         self._judge(i, s, s.validator.end(tuple(events), np.asarray(features), steps))
         self._arrived_at_end(i, s, np.asarray(features), steps)
         last = len(self.plan.nodes) - 1
-        if s.failure is None and not s.finished and s.node == last and s.waited >= 0:
+        s.finished = s.finished or not self.plan.nodes  # rules alone: nothing left undone, however they played
+        if s.failure is None and not s.finished and s.node == last and s.waited >= 0 and s.manoeuvre is None:
             # The last node's action ended the episode (the shrine ends the level): done.
             self._say(i, s, steps, f"node {s.node + 1} done")
             self._say(i, s, steps, "all nodes done")

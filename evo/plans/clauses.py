@@ -22,6 +22,8 @@ from evo.plans.lexicon import is_noun
 JOINERS = frozenset({",", ";", "and", "then", "next", "after", "that", "afterwards", "finally", "also",
                      "-", "and then", "before", "lastly"})
 """Words between two steps of one sentence."""
+STEP_JOINS = frozenset({",", ";", "and", "then"})
+"""Joining words after which a verb tagged as an actor starts a step ("and look down at it")."""
 CONDITION = re.compile(r"\b(once|when|whenever|if|after(?!\s+(?:that|this)\b)|as soon as|every time|each time|"
                        r"while)\b", re.IGNORECASE)
 TRIGGER = re.compile(r"\b(see|sees|seen|spot|spots|meet|meets|encounter|encounters|find|finds|appear|appears|"
@@ -83,10 +85,17 @@ def _is_joiner(token: Any) -> bool:
     return token.text.lower() in JOINERS or token.is_punct
 
 
+def _verb_tagged_actor(doc: Any, ent: Any) -> bool:
+    """An ACTOR tag on a step's verb: after a joining word and before a particle or direction
+    ("..., and look down at it"), which no noun of a step stands between."""
+    return (ent.label_ == "ACTOR" and ent.start > 0 and len(ent) == 1 and doc[ent.start - 1].text.lower() in STEP_JOINS
+            and ent.end < len(doc) and doc[ent.end].text.lower() in PARTICLES | DIRECTIONS)
+
+
 def clause_bounds(doc: Any) -> list[tuple[int, int]]:
     """Token ranges of a parsed sentence's clauses, in order: a new one starts at the joining
     words before each action keyword after the first."""
-    heads = sorted({e.start for e in doc.ents if e.label_ == "ACTION"}
+    heads = sorted({e.start for e in doc.ents if e.label_ == "ACTION" or _verb_tagged_actor(doc, e)}
                    | {t.i + 1 for t in doc if t.text.lower() in BREAKS and t.i + 1 < len(doc) and not doc[t.i + 1].is_punct})
     starts = [0]
     for head in heads:
@@ -96,7 +105,8 @@ def clause_bounds(doc: Any) -> list[tuple[int, int]]:
         before = doc[starts[-1]:k]
         only_condition = CONDITION.match(before.text) and not any(
             e.label_ == "ACTION" and starts[-1] <= e.start < k for e in doc.ents)
-        if starts[-1] < k < head and any(not _is_joiner(t) for t in before) and not only_condition:
+        if starts[-1] < k < head and any(not _is_joiner(t) and t.text.lower() not in LEADS for t in before) \
+                and not only_condition:  # "First, walk to ...": a lead word is no step
             starts.append(k)  # a condition in front ("Whenever you see one, ...") stays with its step
     return [(a, b) for a, b in zip(starts, [*starts[1:], len(doc)])]
 
@@ -169,22 +179,25 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
         action += " " + doc[action_ent.end].text
     if action is None:
         action = _imperative(span if cond is None or cond[0] > begin else doc[cond[1]:end])
+    verb_at = next((t.i for t in span if not t.is_punct and t.text.lower() not in LEADS), None)
     actor_ent = next((e for e in ents if e.label_ == "ACTOR" and not inside(e) and is_noun(e.text)
-                      and e.text.lower() not in DIRECTIONS), None)
+                      and e.text.lower() not in DIRECTIONS | ORDINALS.keys() and e.start != verb_at), None)
     actor = actor_ent.text if actor_ent is not None else None
     if actor is None:
         rest = span if cond is None else (doc[cond[1]:end] if cond[0] == begin else doc[begin:cond[0]])
         actor = _noun_after_determiner(rest)
     if actor is None:  # "pull it": the pronoun stands for the actor before
         actor = next((t.text.lower() for t in span if t.text.lower() in PRONOUNS and not (cond and cond[0] <= t.i < cond[1])), None)
-    ordinal = None
-    if actor_ent is not None and actor_ent.start > 0:
-        ordinal = ORDINALS.get(doc[actor_ent.start - 1].text.lower())
+    ordinal = next((ORDINALS[t.text.lower()] for t in span if t.text.lower() in ORDINALS and t.i > 0
+                    and doc[t.i - 1].text.lower() in DETERMINERS and not (cond and cond[0] <= t.i < cond[1])),
+                   None)  # "the fourth barrel": 4 ("First, ..." is no ordinal)
     if cond is None:
         return Clause(_trim(span), action, actor, ordinal)
     words = doc[cond[0]:cond[1]]
     relative = CONDITION.search(words.text) is None  # "that come near": the actor is the step's
-    cond_actor = None if relative else (_noun_after_determiner(words) or next(
+    keyword = CONDITION.match(words.text)  # "every time you meet an ogre": not a time
+    after = [t for t in words if keyword is None or t.idx - words.start_char >= keyword.end()]
+    cond_actor = None if relative else (_noun_after_determiner(after) or next(
         (e.text for e in ents if e.label_ == "ACTOR" and inside(e) and is_noun(e.text)), None))
     state = STATE.search(words.text)
     trigger = bool(TRIGGER.search(words.text)) or RELATIVE.match(words.text) is not None

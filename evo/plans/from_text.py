@@ -25,18 +25,27 @@ from evo.plans.text import NO_ACTION, MatchedStep, read_steps
 from games.registry import GameFactory
 
 MOVE_WORDS = ("go to", "walk to", "move to", "head to", "run to", "reach", "approach",
-              "navigate to", "return to", "go", "walk", "move", "visit", "collect", "pick up")
+              "navigate to", "return to", "go", "walk", "move", "visit", "collect", "pick up", "grab",
+              "take", "gather")
 """Phrasings of a step that only goes somewhere (:data:`evo.plans.text.NO_ACTION`); in a game
-without a collect action, collecting is walking onto the item."""
+without a collect action, collecting is walking onto the item (WordNet puts ``grab`` and
+``collect`` under ``get``, a root too general to make verbs alike, so the collecting verbs are
+listed)."""
 RULE_REACH = 4
 """Moves within which a rule's actor counts as near (as in the dungeon's example plans)."""
 LEVEL_REACH = 64
 """A rule's reach in a plan of rules alone: with no step to come back to, the whole level."""
 RULES_BUDGET = 150
 """Steps a plan of rules alone plays when the text gives no budget."""
-BUDGET = re.compile(r"(?:\b(?:play|run|keep going|keep playing|continue|go on|test)\s+)?\bfor\s+(\d+)\s+"
-                    r"(?:steps|moves|turns|actions)\b\.?", re.IGNORECASE)
-"""A step budget ("Play for 120 steps.", "... for 80 moves"), taken out of the text."""
+NUMBERS = {w: n for n, w in enumerate(("zero one two three four five six seven eight nine ten eleven twelve "
+                                       "thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty").split())}
+NUMBERS.update({"a": 1, "an": 1, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90, "half a": 0.5})
+BUDGET = re.compile(r"(?:\b(?:play|run|keep going|keep playing|continue|go on|test|stop)\s+)?\b(?:for|after)\s+"
+                    r"(\d+(?:\.\d+)?|half an?|" + "|".join(sorted(NUMBERS, key=len, reverse=True)) + r")\s+"
+                    r"(steps?|moves?|turns?|actions?|seconds?|secs?|minutes?|mins?)\b\.?", re.IGNORECASE)
+"""A budget, taken out of the text: steps ("Play for 120 steps.", "... for 80 moves") or game
+time ("for two minutes", "stop after 30 seconds"), which the game's ``step_seconds`` turns
+into steps."""
 
 
 def vocabulary(game: Any) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
@@ -47,7 +56,7 @@ def vocabulary(game: Any) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     """
     synonyms: dict[str, str] = dict(getattr(game, "synonyms", {}))
     names_of = lambda names: {n: [w for w, m in synonyms.items() if m == n] for n in names}  # noqa: E731
-    actions = names_of(game.action_names)
+    actions = names_of([*game.action_names, *getattr(game, "manoeuvres", ())])
     actions[NO_ACTION] = list(MOVE_WORDS)
     actors = names_of([*game.actor_types, *getattr(game, "categories", {})])
     return actions, actors
@@ -82,7 +91,7 @@ def _target(step: MatchedStep, actor_names: Sequence[str]) -> str | None:
 def steps_to_plan(steps: Sequence[MatchedStep], start: tuple[int, int], name: str = "",
                   game: dict[str, Any] | None = None, validations: Sequence[Validation] = (),
                   features: Sequence[str] = (), actor_names: Sequence[str] = (),
-                  max_steps: int | None = None) -> Plan:
+                  max_steps: int | None = None, manoeuvres: Sequence[str] = ()) -> Plan:
     """Nodes in order and rules by priority from matched steps.
 
     Raises:
@@ -95,6 +104,9 @@ def steps_to_plan(steps: Sequence[MatchedStep], start: tuple[int, int], name: st
         clause = step.parsed.clause
         target = _target(step, actor_names)
         pronoun = step.parsed.actor_word is not None and target is None
+        if step.parsed.kind == "rule" and step.action in manoeuvres:
+            raise ConfigError(f"plan from text: {step.action!r} in {step.parsed.text!r} is done once at an actor, "
+                              f"a step, not a rule (write it for one: '{step.action} the {target or 'object'}')")
         if step.parsed.kind == "rule":
             near = target or (step.condition_match.name if step.condition_match else None) or (last if pronoun else None)
             if near is not None:
@@ -147,10 +159,33 @@ def plan_from_text(text: str, factory: GameFactory, name: str = "",
         start = (int(round(features[0][0])), int(round(features[0][1])))
         feature_names = tuple(game.game_spec.feature_names)
         actor_names = tuple(getattr(game, "actor_names", ()))
+        step_seconds = getattr(game, "step_seconds", None)
+        manoeuvres = tuple(getattr(game, "manoeuvres", ()))
     finally:
         game.close()
-    budget = BUDGET.search(text)
     steps = read_steps(BUDGET.sub("", text), actions, actors, nlp)
     ref = {"name": factory.name, "kwargs": dict(factory.kwargs)} if factory.name else None
     return steps_to_plan(steps, start, name, ref, validations, feature_names, actor_names,
-                         int(budget.group(1)) if budget else None), steps
+                         budget_steps(text, step_seconds, factory.label), manoeuvres), steps
+
+
+def budget_steps(text: str, step_seconds: float | None, label: str = "the game") -> int | None:
+    """The steps a text's budget allows ("for 120 steps"; "for two minutes" at ``step_seconds``
+    of game time a step), or None when it gives none.
+
+    Raises:
+        ConfigError: a time budget on a game whose steps stand for no game time (a turn-based
+            game), rather than a guessed rate.
+    """
+    found = BUDGET.search(text)
+    if found is None:
+        return None
+    count, unit = found.group(1).lower(), found.group(2).lower()
+    number = float(count) if count[0].isdigit() else NUMBERS["half a" if count.startswith("half") else count]
+    if unit.startswith(("step", "move", "turn", "action")):
+        return max(int(number), 1)
+    if not step_seconds:
+        raise ConfigError(f"plan from text: {found.group(0).strip()!r} is a time, and {label}'s steps stand for "
+                          "no game time (it declares no step_seconds); give a step budget ('for 120 steps')")
+    seconds = number * (60 if unit.startswith("min") else 1)
+    return max(int(round(seconds / step_seconds)), 1)

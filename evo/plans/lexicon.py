@@ -44,7 +44,9 @@ is above too much to make two words alike."""
 SISTER_DEPTH = {"n": 6, "v": 2, "a": 0}
 """Least depth of the parent two sister terms share: ``place_of_worship`` (7) makes a temple
 like a shrine, ``structure`` (5) would make a fountain or a bridge like one too."""
-PARTICLES = ("over", "across", "up", "to", "with", "on", "at", "into", "through", "past", "around", "down")
+PARTICLES = ("over", "across", "up", "to", "with", "on", "at", "into", "through", "past", "down")
+"""Words a phrase is also compared without ("walk over to": walk); not ``around``, which makes
+walking around a thing (circling it) no walk to it."""
 
 
 @dataclass(frozen=True)

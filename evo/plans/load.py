@@ -50,10 +50,13 @@ def check_plan(plan: Plan, game: Any, spec: GameSpec, label: str) -> Navigator:
             raise ConfigError(f"{key}: {value!r} is not {what} of {label}{';' if allowed else ','} {expected}")
 
     actions = tuple(game.action_names)
+    moves = actions + tuple(getattr(game, "manoeuvres", ()))  # a node may circle its actor
     features = tuple(spec.feature_names)
     for i, node in enumerate(plan.nodes):
         known(f"nodes[{i}].target", node.target, words, "an actor, actor type or category")
-        known(f"nodes[{i}].action", node.action, actions, "an action")
+        known(f"nodes[{i}].action", node.action, moves, "an action")
+        if node.action in moves[len(actions):] and node.target is None:
+            raise ConfigError(f"nodes[{i}].action: {node.action!r} is done at an actor; give a target")
         for j, cond in enumerate(node.when):
             known(f"nodes[{i}].when[{j}].near", cond.near, words, "an actor, actor type or category")
             known(f"nodes[{i}].when[{j}].feature", cond.feature, features, "a state feature")

@@ -120,11 +120,11 @@ def plan(inputs: Sequence[str | Path], seeds: int, out: Path) -> tuple[list[Job]
 
 def run_job(job: Job) -> Finished:
     """Run one experiment with one seed, as ``evo run EXP seed=K --out DIR --quiet`` would."""
-    from evo.run.loop import Search
+    from evo.run.preference_run import search_for
 
     exp = job.experiment
     started = time.perf_counter()
-    search = Search(exp, job.run_dir)
+    search = search_for(exp, job.run_dir)
     search.run()
     found = None
     if search.built.truth is not None:

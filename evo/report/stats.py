@@ -126,3 +126,27 @@ def time_to_fraction(
             return float(env_steps[i]), float(wall_s[i])
     return math.nan, math.nan
 
+
+def pairwise_table(samples: dict[str, dict[str, np.ndarray]]) -> pd.DataFrame:
+    """Mann-Whitney U (Holm over the pairs of one metric) and Cliff's delta between agents.
+
+    Args:
+        samples: metric -> agent -> its samples (per episode, say).
+    """
+    rows = []
+    for metric, by_agent in samples.items():
+        names = list(by_agent)
+        pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+        tests = [mann_whitney(by_agent[a], by_agent[b]) for a, b in pairs]
+        adjusted = holm([p for _, p in tests])
+        for (a, b), (u, p), ph in zip(pairs, tests, adjusted):
+            d = cliffs_delta(by_agent[a], by_agent[b])
+            rows.append({
+                "metric": metric, "a": a, "b": b, "n_a": len(by_agent[a]), "n_b": len(by_agent[b]),
+                "median_a": float(np.median(by_agent[a])) if len(by_agent[a]) else np.nan,
+                "median_b": float(np.median(by_agent[b])) if len(by_agent[b]) else np.nan,
+                "U": u, "p": p, "p_holm": ph, "significant": bool(ph <= 0.05), "delta": d,
+                "magnitude": delta_magnitude(d),
+            })
+    return pd.DataFrame(rows, columns=["metric", "a", "b", "n_a", "n_b", "median_a", "median_b", "U", "p",
+                                       "p_holm", "significant", "delta", "magnitude"])

@@ -158,7 +158,8 @@ class FinetuneConfig(Strict):
     or PPO, which learns more from each game step)."""
 
     algorithm: str = Field(
-        "a2c", description="A registered algorithm (a2c, ppo), its settings under its own key; none: no fine-tuning."
+        "a2c", description="A registered algorithm (a2c, ppo), its settings under its own key; none: no fine-tuning; "
+        "preference_ppo: no population, PPGTA's one agent trained by PPO from the imitation policy (settings under ppo).",
     )
     reward_weights: dict[str, float] = Field(
         default_factory=dict,
@@ -170,7 +171,7 @@ class FinetuneConfig(Strict):
     @field_validator("algorithm")
     @classmethod
     def _registered(cls, name: str) -> str:
-        known = ["none", *sorted(n for n in FINETUNE_ALGORITHMS if n in cls.model_fields)]
+        known = ["none", "preference_ppo", *sorted(n for n in FINETUNE_ALGORITHMS if n in cls.model_fields)]
         if name not in known:
             raise ValueError(f"unknown algorithm {name!r}; expected one of {', '.join(known)}")
         return name
@@ -178,7 +179,7 @@ class FinetuneConfig(Strict):
     @property
     def settings(self) -> UpdateConfig:
         """The hyperparameters of the chosen algorithm (a2c's when it is ``none``)."""
-        return getattr(self, "a2c" if self.algorithm == "none" else self.algorithm)
+        return getattr(self, {"none": "a2c", "preference_ppo": "ppo"}.get(self.algorithm, self.algorithm))
 
 
 class Experiment(Strict):

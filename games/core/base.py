@@ -284,7 +284,10 @@ class Navigator(Protocol):
 
     Optional (read with ``getattr``): ``idle_action``, the action a copy plays while it
     waits or once done, for a game with no ``wait`` action (the park: every one of its 9
-    moves something); by default ``wait``, else action 0.
+    moves something); by default ``wait``, else action 0. ``manoeuvres``, names of movements
+    a node may do at its actor over several steps (the park's ``circle``), with
+    ``manoeuvre(name, actor)`` making a new :class:`Manoeuvre`. ``step_seconds``, the game time
+    one step stands for, for a plan's time budget ("for two minutes").
     """
 
     action_names: Sequence[str]
@@ -307,6 +310,15 @@ class Navigator(Protocol):
         """The move along the longer axis towards ``location``, without path finding (what a
         node with ``movement: straight`` plays: a recorded path the shortest one misses)."""
         ...
+
+
+class Manoeuvre(Protocol):
+    """A movement done at an actor over several steps (circling it), made for one node;
+    ``failure`` says why it stopped short, once :meth:`step` answers None without finishing."""
+
+    failure: str | None
+
+    def step(self, features: np.ndarray) -> int | None: ...  # the action now; None: done
 
 
 def straight_move(dx: float, dy: float) -> int:

@@ -63,7 +63,7 @@ CATEGORIES = {"enemy": ENEMY_TYPES, "collectable": ("coin",)}
 """Words that name several actor types at once ("attack any enemies")."""
 SYNONYMS = {
     "activate": "interact", "press": "interact", "use": "interact", "toggle": "interact",
-    "pull": "interact", "open": "interact", "touch": "interact", "pray": "interact",
+    "pull": "interact", "open": "interact", "touch": "interact", "pray": "interact", "turn on": "interact",
     "hit": "attack", "fight": "attack", "kill": "attack", "strike": "attack", "slay": "attack",
     "leap": "jump", "hop": "jump", "cross": "jump", "vault": "jump",
     "up": "north", "down": "south", "right": "east", "left": "west", "idle": "wait",

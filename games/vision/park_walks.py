@@ -2,7 +2,8 @@
 on and what the visual oracle's benchmark plays.
 
 PPGTA's "360-degree test" of an object is an agent that walks around it while looking at it.
-:func:`circle_step` is that agent as a controller over the park's 9 actions: it turns to face
+:func:`circle_step` (:mod:`games.doom.park.navigation`, where the park's plan agent circles
+too) is that agent as a controller over the park's 9 actions: it turns to face
 the object, walks in to a chosen radius and strafes around it, turning back whenever the object
 drifts off the centre of the view. It steers by the state features ``(x, y, angle)`` and the
 object's place, which is ground truth: a walk is a test driver (like a plan agent's
@@ -21,15 +22,9 @@ from typing import Sequence
 import numpy as np
 
 from games.doom.park.doom_park import ACTIONS, DoomParkVector, VisibleObject
+from games.doom.park.navigation import FACING_TOLERANCE, RADIUS_TOLERANCE, circle_step
 
-_ACT = {name: k for k, name in enumerate(ACTIONS)}
-FACING_TOLERANCE = 20.0
-"""Degrees off the object at which the walk turns back to it (a turn is 30 degrees a step at
-the default frame skip, so the object stays within 15-20 degrees of the view's centre)."""
-RADIUS_TOLERANCE = 48.0
-"""Map units the walk lets its distance to the object drift from the radius before stepping
-in or out (a running step covers about 30-35 units, and the player keeps momentum)."""
-
+__all__ = ["FACING_TOLERANCE", "RADIUS_TOLERANCE", "Walk", "circle_step", "circle_walk"]
 
 @dataclass(frozen=True)
 class Walk:
@@ -46,31 +41,6 @@ class Walk:
     features: np.ndarray
     actions: np.ndarray
     visible: tuple[tuple[VisibleObject, ...], ...]
-
-
-def _wrap(degrees: float) -> float:
-    """An angle difference in (-180, 180]."""
-    return (degrees + 180.0) % 360.0 - 180.0
-
-
-def circle_step(features: np.ndarray, target: tuple[float, float], radius: float,
-                clockwise: bool = True) -> int:
-    """The action that keeps an agent at ``features`` circling ``target`` at ``radius``.
-
-    Face the target first; then step in or out when the distance is off by more than
-    :data:`RADIUS_TOLERANCE`; else strafe (right to go clockwise around it).
-    """
-    x, y, angle = (float(v) for v in features[:3])
-    dx, dy = target[0] - x, target[1] - y
-    error = _wrap(math.degrees(math.atan2(dy, dx)) - angle)
-    if abs(error) > FACING_TOLERANCE:
-        return _ACT["turn_left"] if error > 0 else _ACT["turn_right"]
-    distance = math.hypot(dx, dy)
-    if distance > radius + RADIUS_TOLERANCE:
-        return _ACT["forward"]
-    if distance < radius - RADIUS_TOLERANCE:
-        return _ACT["backward"]
-    return _ACT["right"] if clockwise else _ACT["left"]
 
 
 def circle_walk(game: DoomParkVector, targets: Sequence[tuple[float, float]],

@@ -56,7 +56,7 @@ from evo.run.parallel import Executor, ParallelConfig
 from evo.run.players import (
     EvaluationError, ProgressFn, RunPlayer, episode_tasks, load_baseline, load_player, play_tasks, rescore,
 )
-from evo.report.stats import cliffs_delta, delta_magnitude, holm, mann_whitney
+from evo.report.stats import pairwise_table
 from evo.run.user_paths import check_out_folder
 from oracles.frame_threshold import slow_threshold
 from oracles.performance import PerformanceConfig, is_low_fps, point_bounds
@@ -147,27 +147,6 @@ def _points(agent: RunPlayer, steps: pd.DataFrame, bins: Sequence[int], cfg: Per
     out = pd.DataFrame(rows, columns=None if rows else ["agent", "point", "visits", "slow", "confidence",
                                                         "median_ms", "max_ms", "threshold_ms", "low_fps", "key"])
     return out.sort_values(["low_fps", "confidence", "median_ms"], ascending=False, kind="stable")
-
-
-def _pairwise(samples: dict[str, dict[str, np.ndarray]]) -> pd.DataFrame:
-    """Mann-Whitney U (Holm over the pairs of one metric) and Cliff's delta between agents."""
-    rows = []
-    for metric, by_agent in samples.items():
-        names = list(by_agent)
-        pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
-        tests = [mann_whitney(by_agent[a], by_agent[b]) for a, b in pairs]
-        adjusted = holm([p for _, p in tests])
-        for (a, b), (u, p), ph in zip(pairs, tests, adjusted):
-            d = cliffs_delta(by_agent[a], by_agent[b])
-            rows.append({
-                "metric": metric, "a": a, "b": b, "n_a": len(by_agent[a]), "n_b": len(by_agent[b]),
-                "median_a": float(np.median(by_agent[a])) if len(by_agent[a]) else np.nan,
-                "median_b": float(np.median(by_agent[b])) if len(by_agent[b]) else np.nan,
-                "U": u, "p": p, "p_holm": ph, "significant": bool(ph <= 0.05), "delta": d,
-                "magnitude": delta_magnitude(d),
-            })
-    return pd.DataFrame(rows, columns=["metric", "a", "b", "n_a", "n_b", "median_a", "median_b", "U", "p",
-                                       "p_holm", "significant", "delta", "magnitude"])
 
 
 def _unique_names(agents: Sequence[RunPlayer]) -> None:
@@ -319,7 +298,7 @@ def _write(agents: Sequence[RunPlayer], t_ms: float, calibration: str, cfg: Perf
     table = pd.DataFrame(table_rows)
     episodes_df = pd.concat(episode_frames, ignore_index=True)
     points_df = pd.concat(point_frames, ignore_index=True)
-    pairwise = _pairwise(samples)
+    pairwise = pairwise_table(samples)
     files = [out / "evaluation.csv", out / "episodes.csv", out / "low_fps_points.csv", out / "pairwise.csv"]
     for df, path in zip((table, episodes_df, points_df, pairwise), files):
         df.to_csv(path, index=False)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 import torch
@@ -96,27 +96,39 @@ def preference_ppo(game: VectorGame, objective: Any, policy: ImitationPolicy, co
         seed: Seeds the episodes, the sampling and the minibatches.
         on_rollouts: Called with each update's episodes (oracles, coverage, maps).
     """
+    model = ActorCritic(policy)
+    stats = []
+    for batch, update in preference_updates(game, objective, model, config, seed):
+        if on_rollouts is not None:
+            on_rollouts(batch)
+        stats.append(update)
+        if len(stats) == config.updates:
+            break
+    return model, stats
+
+
+def preference_updates(game: VectorGame, objective: Any, model: ActorCritic, config: PPOConfig, seed: int,
+                       columns: frozenset[str] = frozenset()) -> Iterator[tuple[RolloutBatch, UpdateStats]]:
+    """Update ``model`` in place for as long as the caller iterates (``evo run`` stops on its
+    budget): each update's episodes and what it did. Arguments as :func:`preference_ppo`'s;
+    ``columns``: record columns kept beyond the objective's (what the run's oracles read)."""
     if game.num_envs != config.episodes:
         raise ValueError(f"preference_ppo plays {config.episodes} episodes at once; the game has {game.num_envs} copies")
     spec = game.game_spec
     frame_shape = tuple(spec.obs_shape)
     rng = np.random.default_rng(seed)
-    model = ActorCritic(policy)
     optimizer = torch.optim.Adam(model.parameters(), lr=config.lr, eps=ADAM_EPS)
-    columns = frozenset({"obs", "probs"}) | objective.requires
+    columns = frozenset({"obs", "probs"}) | objective.requires | columns
     # Dropout stays off (eval mode) in play and in the updates alike: the ratio of the first
     # step is then exactly 1, and nothing draws from torch's global generator.
     model.eval()
-    stats = []
-    for _ in range(config.updates):
+    while True:
         draws = draw_episodes([int(rng.integers(2**31))], config.episodes, spec.max_steps, spec.n_actions)
         agent = ImitationAgent(model.actor, frame_shape, draws.gumbel)
         batch = play(game, draws.seeds, [0] * config.episodes, agent, columns=columns).rollouts
-        if on_rollouts is not None:
-            on_rollouts(batch)
-        stats.append(_update(model, optimizer, batch, objective, frame_shape, config, rng))
+        update = _update(model, optimizer, batch, objective, frame_shape, config, rng)
         objective.update(batch)
-    return model, stats
+        yield batch, update
 
 
 def _update(model: ActorCritic, optimizer: torch.optim.Optimizer, batch: RolloutBatch, objective: Any,

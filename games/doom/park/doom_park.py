@@ -67,6 +67,9 @@ ACTIONS: tuple[str, ...] = (
     "forward", "backward", "left", "right", "turn_left", "turn_right", "look_up", "look_down",
     "jump",
 )
+TICS_PER_SECOND = 35
+"""Doom's game clock: a step of ``frame_skip`` tics is ``frame_skip / 35`` seconds of play
+(``step_seconds``, what a plan's time budget counts in)."""
 TURN_PER_TIC = 7.5
 """Degrees a turn turns per tic: 30 a step at the default frame skip (as the vizdoom game)."""
 LOOK_PER_TIC = 2.0
@@ -237,7 +240,7 @@ class DoomParkVector:
         visible: Per copy, the OOIs in its last frame (empty with ``labels=False``).
         injected_bugs: One visual bug per bugged OOI (ground truth, :mod:`games.doom.park.truth`).
         action_names, actor_names, actor_types, categories, removal_events, idle_action, route,
-        nearest, straight: What plans run by (:class:`games.doom.park.navigation.ParkNavigator`): the OOIs
+        nearest, straight, manoeuvres, manoeuvre: What plans run by (:class:`games.doom.park.navigation.ParkNavigator`): the OOIs
             by type and number (``barrel_1``), never by bug; places ``(x, y)`` in map units.
 
     Every step's ``VecStep.info["visible"]`` is an object array with, per copy that stepped,
@@ -273,6 +276,8 @@ class DoomParkVector:
         self.action_names, self.actor_names, self.actor_types = nav.action_names, nav.actor_names, nav.actor_types
         self.categories, self.removal_events, self.idle_action = nav.categories, nav.removal_events, nav.idle_action
         self.route, self.nearest, self.straight = nav.route, nav.nearest, nav.straight
+        self.manoeuvres, self.manoeuvre, self.synonyms = nav.manoeuvres, nav.manoeuvre, nav.synonyms
+        self.step_seconds = self.settings.frame_skip / TICS_PER_SECOND
         self.visible: list[tuple[VisibleObject, ...]] = [()] * self.num_envs
         self.copies: list[ParkCopy | None] = [None] * self.num_envs
         self._done = np.zeros(self.num_envs, dtype=bool)
@@ -390,7 +395,8 @@ class DoomPark(VectorEnv):
         super().__init__(game, spaces.Box(0, 255, game.game_spec.obs_shape, dtype=np.uint8))
         self.layout, self.oois, self.pathway = game.layout, game.oois, game.pathway
         for name in ("action_names", "actor_names", "actor_types", "categories", "removal_events",
-                     "idle_action", "route", "nearest", "straight"):  # the navigator (plans)
+                     "idle_action", "route", "nearest", "straight", "manoeuvres", "manoeuvre", "synonyms",
+                     "step_seconds"):  # the navigator (plans)
             setattr(self, name, getattr(game, name))
         # injected_bugs and match come from the vector game (VectorEnv hands them on).
 

@@ -31,8 +31,19 @@ from games.doom.park.layout import CELL, OOI_TYPES, ParkLayout
 
 Cell = tuple[int, int]
 
-FORWARD, TURN_LEFT, TURN_RIGHT, LOOK_UP = 0, 4, 5, 6
-"""The park's action indices (:data:`games.doom.park.doom_park.ACTIONS`) that steering and idling play."""
+FORWARD, BACKWARD, LEFT, RIGHT, TURN_LEFT, TURN_RIGHT, LOOK_UP = 0, 1, 2, 3, 4, 5, 6
+"""The park's action indices (:data:`games.doom.park.doom_park.ACTIONS`) that steering, circling
+and idling play."""
+FACING_TOLERANCE = 20.0
+"""Degrees off an object at which circling turns back to it (a turn is 30 degrees a step at
+the default frame skip, so the object stays within 15-20 degrees of the view's centre)."""
+RADIUS_TOLERANCE = 48.0
+"""Map units circling lets its distance to the object drift from the radius before stepping
+in or out (a running step covers about 30-35 units, and the player keeps momentum)."""
+CIRCLE_RADIUS = 160.0
+"""Map units at which a plan's node circles an object (as PPGTA's object tests do)."""
+CIRCLE_STEPS = 150
+"""Steps a circle may take before it is given up (one takes about 60: walking in included)."""
 HEADING_SLACK = 20.0
 """Degrees off the waypoint's bearing that still walk forward: a turn is 30 degrees a
 step, so any bearing ends within 15 degrees of one the player can face."""
@@ -149,6 +160,59 @@ def head_for(x: float, y: float, angle: float, tx: float, ty: float) -> int:
     return FORWARD
 
 
+def _wrap(degrees: float) -> float:
+    """An angle difference in (-180, 180]."""
+    return (degrees + 180.0) % 360.0 - 180.0
+
+
+def circle_step(features: np.ndarray, target: tuple[float, float], radius: float,
+                clockwise: bool = True) -> int:
+    """The action that keeps an agent at ``features`` circling ``target`` at ``radius``.
+
+    Face the target first; then step in or out when the distance is off by more than
+    :data:`RADIUS_TOLERANCE`; else strafe (right to go clockwise around it).
+    """
+    x, y, angle = (float(v) for v in features[:3])
+    dx, dy = target[0] - x, target[1] - y
+    error = _wrap(math.degrees(math.atan2(dy, dx)) - angle)
+    if abs(error) > FACING_TOLERANCE:
+        return TURN_LEFT if error > 0 else TURN_RIGHT
+    distance = math.hypot(dx, dy)
+    if distance > radius + RADIUS_TOLERANCE:
+        return FORWARD
+    if distance < radius - RADIUS_TOLERANCE:
+        return BACKWARD
+    return RIGHT if clockwise else LEFT
+
+
+class Circle:
+    """A plan node's ``circle``: once round an object, looking at it (PPGTA's 360-degree test),
+    a :class:`games.core.base.Manoeuvre`. Done when the bearing from the object to the player
+    has turned a full circle; given up after :data:`CIRCLE_STEPS` steps."""
+
+    def __init__(self, place: tuple[float, float], radius: float = CIRCLE_RADIUS) -> None:
+        self.place, self.radius = place, radius
+        self.swept, self.steps = 0.0, 0
+        self.bearing: float | None = None
+        self.failure: str | None = None
+
+    def step(self, features: np.ndarray) -> int | None:
+        """The action to play now; None once round (or given up: :attr:`failure` says so)."""
+        x, y = float(features[0]), float(features[1])
+        bearing = math.degrees(math.atan2(y - self.place[1], x - self.place[0]))
+        if self.bearing is not None and math.hypot(x - self.place[0], y - self.place[1]) \
+                <= self.radius + RADIUS_TOLERANCE:  # only the way round at the circle counts
+            self.swept += _wrap(bearing - self.bearing)
+        self.bearing = bearing
+        if abs(self.swept) >= 360.0:
+            return None
+        if self.steps >= CIRCLE_STEPS:
+            self.failure = f"went {abs(self.swept):.0f} of 360 degrees round in {CIRCLE_STEPS} steps"
+            return None
+        self.steps += 1
+        return circle_step(features, self.place, self.radius)
+
+
 class ParkNavigator:
     """The park's :class:`games.core.base.Navigator`: OOIs by name and type, places in map
     units, A* over the walkable cells, steering by bearing (see the module).
@@ -159,12 +223,16 @@ class ParkNavigator:
         actor_types: The 4 OOI types.
         categories: ``object``: any OOI.
         removal_events: None: nothing in the park goes away.
+        manoeuvres: ``circle``: a node may circle its object (:class:`Circle`).
+        synonyms: Words a tester writes for the park's names that WordNet does not give.
         idle_action: ``look_up``, what a plan plays while it waits or is done: the park has no
             action that does nothing, and tilting the view moves no one (it stops at the top).
         free: ``[cells_x, cells_y]`` bool, the walkable cells (:func:`walkable`).
     """
 
     removal_events: tuple[str, ...] = ()
+    manoeuvres: tuple[str, ...] = ("circle",)
+    synonyms = {"walk around": "circle", "go around": "circle", "circle around": "circle", "orbit": "circle"}
 
     def __init__(self, layout: ParkLayout, action_names: Sequence[str]) -> None:
         self.action_names = tuple(action_names)
@@ -178,6 +246,13 @@ class ParkNavigator:
         self.free = walkable(layout)
         self._cells = {name: cell_of(o.x, o.y, self.free.shape)
                        for name, o in zip(self.actor_names, layout.oois)}
+        self._places = {name: (float(o.x), float(o.y)) for name, o in zip(self.actor_names, layout.oois)}
+
+    def manoeuvre(self, name: str, actor: str) -> Circle:
+        """A new ``circle`` of the OOI ``actor`` (a :class:`games.core.base.Manoeuvre`)."""
+        if name not in self.manoeuvres or actor not in self._places:
+            raise ValueError(f"the park's manoeuvres are {self.manoeuvres} of an OOI, got {name!r} of {actor!r}")
+        return Circle(self._places[actor])
 
     def goals(self, target: Target, tolerance: int | None, gone: frozenset[str] = frozenset(),
               ) -> dict[Cell, str | None]:

@@ -18,19 +18,21 @@ def test_a_suite_that_passes_exits_0_and_writes_its_table(tmp_path: Path, capsys
     assert main(["plan", "suite", str(PLANS), "--out", str(out)]) == 0
     table = pd.read_csv(out, keep_default_na=False)
     assert list(table.columns) == ["plan", "passed", "steps", "failure"]
-    assert list(table["plan"]) == ["article.yaml", "rules.yaml", "validations.yaml"]
+    assert list(table["plan"]) == ["article.yaml", "rules.yaml", "rules_only.yaml", "validations.yaml"]
     assert table["passed"].all() and (table["steps"] > 0).all() and (table["failure"] == "").all()
     printed = capsys.readouterr().out
-    assert "PASSED article.yaml" in printed and "3 of 3 plans passed" in printed
+    assert "PASSED article.yaml" in printed and "4 of 4 plans passed" in printed
 
 
 def test_a_build_with_a_bug_fails_the_plans_that_meet_it_and_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "suite.csv"
     assert main(["plan", "suite", str(PLANS), "--kwarg", "bugs=[moved_switch]", "--out", str(out)]) == 1
     table = pd.read_csv(out, keep_default_na=False).set_index("plan")
-    assert not table["passed"].any()  # every plan starts at the switch
-    assert table["failure"].str.contains("interact on switch_1").all()
-    assert "0 of 3 plans passed" in capsys.readouterr().out
+    steps = table.drop(index="rules_only.yaml")  # rules alone never go to the switch
+    assert not steps["passed"].any()  # every plan of steps starts at the switch
+    assert steps["failure"].str.contains("interact on switch_1").all()
+    assert table.loc["rules_only.yaml", "passed"]
+    assert "1 of 4 plans passed" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("make, expected", [

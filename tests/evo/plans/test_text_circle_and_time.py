@@ -1,0 +1,89 @@
+"""Plans from text that circle an object (the park's manoeuvre), end at a time, and read the
+words the first pipeline missed: ordinals, a verb tagged as an actor, "every time"; and rules
+alone that act on every step still end with their budget."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from evo.plans import run_plan
+from evo.plans.base import Condition, Plan, Rule
+from evo.plans.from_text import budget_steps, plan_from_text
+from evo.plans.text import load_pipeline
+from evo.run.config import ConfigError
+from games import GameFactory
+from games.doom.park.navigation import CIRCLE_STEPS, Circle
+from tests.evo.plans.heldout.score import plan_words
+
+PARK = GameFactory(name="doom_park", kwargs=(("level_seed", 0), ("max_steps", 400), ("preset", "small")))
+DUNGEON = GameFactory(name="dungeon", kwargs=(("bugs", ()),))
+
+
+@pytest.fixture(scope="module")
+def nlp():  # type: ignore[no-untyped-def]
+    return load_pipeline()
+
+
+def test_the_issues_park_example_circles_the_second_barrel_and_passes(nlp) -> None:  # type: ignore[no-untyped-def]
+    plan, _ = plan_from_text("Walk to the second barrel, circle it, then go to the lamp by the path.", PARK, nlp=nlp)
+    assert [(n.target, n.action) for n in plan.nodes] == [("barrel_2", "circle"), ("lamp", None)]
+    result = run_plan(plan, PARK)
+    assert result.passed, result.failure
+    said = [text for _, text in result.lines]
+    assert said.index("circle barrel_2") < said.index("node 1 done") < said.index("node 2: go to lamp")
+
+
+def test_a_circle_is_done_once_the_player_has_gone_round_and_given_up_when_it_cannot() -> None:
+    circle = Circle((0.0, 0.0), radius=160.0)
+    moves = []
+    for k in range(40):  # the player on the circle, a tenth of a turn further each step
+        a = math.radians(10.0 * k)
+        moves.append(circle.step(np.array([160 * math.cos(a), 160 * math.sin(a), math.degrees(a) + 180.0])))
+    assert None not in moves[:36] and moves[37] is None and circle.failure is None
+    stuck = Circle((0.0, 0.0))
+    while stuck.step(np.array([160.0, 0.0, 180.0])) is not None:
+        pass
+    assert stuck.steps == CIRCLE_STEPS and "0 of 360 degrees" in (stuck.failure or "")
+
+
+@pytest.mark.parametrize("text, steps", [
+    ("Play for 120 steps.", 120), ("Play for two minutes.", 1050), ("Keep going for 30 seconds", 262),
+    ("Stop after half a minute.", 262), ("Go to the lamp.", None),
+])
+def test_a_budget_in_steps_or_game_time(text: str, steps: int | None) -> None:
+    assert budget_steps(text, 4 / 35) == steps  # the park's step: 4 tics of Doom's 35 a second
+
+
+def test_a_rules_text_with_a_time_is_a_rules_plan_on_the_park_and_refused_on_the_turn_based_dungeon(
+        nlp) -> None:  # type: ignore[no-untyped-def]
+    plan, _ = plan_from_text("Jump at any barrel you come near. Stop after 20 seconds.", PARK, nlp=nlp)
+    assert plan_words(plan) == ("rule jump barrel", "budget 175")
+    assert run_plan(plan, PARK).passed
+    with pytest.raises(ConfigError, match=r"'Play for two minutes\.' is a time.*no game time"):
+        plan_from_text("Attack any enemies. Play for two minutes.", DUNGEON, nlp=nlp)
+    with pytest.raises(ConfigError, match=r"'circle'.* a step, not a rule"):
+        plan_from_text("Circle every barrel.", PARK, nlp=nlp)
+
+
+@pytest.mark.parametrize("game, text, plan", [
+    (PARK, "Walk to the fourth barrel and jump.", ("jump barrel_4",)),  # the ordinal is no actor
+    (PARK, "Go to the stump and look down at it.", ("look_down stump",)),  # "look" tagged as an actor
+    (PARK, "Head to the pillar. Look down at the lamp.", ("go pillar", "look_down lamp")),
+    (PARK, "First, walk to the lamp.", ("go lamp",)),  # a lead word is no step
+    (PARK, "Walk around the third lamp.", ("circle lamp_3",)),
+    (DUNGEON, "Every time you meet an ogre, hit it. Use the switch.", ("interact switch", "rule attack ogre")),
+    (DUNGEON, "Switch on the lever.", ("interact switch",)),
+    (DUNGEON, "Grab any gold.", ("rule go coin", "budget 150")),
+])
+def test_words_the_first_pipeline_missed(game: GameFactory, text: str, plan: tuple[str, ...], nlp) -> None:  # type: ignore[no-untyped-def]
+    assert plan_words(plan_from_text(text, game, nlp=nlp)[0]) == plan
+
+
+def test_rules_alone_that_act_every_step_end_with_the_budget() -> None:
+    short = GameFactory(name="doom_park", kwargs=(("level_seed", 0), ("max_steps", 40), ("preset", "small")))
+    rule = Rule(name="look up at any object", when=[Condition(near="object", within=64)], action="look_up", repeat=1000)
+    result = run_plan(Plan(rules=[rule], max_steps=40), short)  # the rule holds to the end: nodes never run
+    assert result.passed and result.steps == 40 and result.lines[-1][1] == "look_up barrel_1"

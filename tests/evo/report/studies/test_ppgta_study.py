@@ -1,0 +1,69 @@
+"""``evo study ppgta`` on a tiny setting: PPGTA's agent, an evolved population and random play
+from the same random starts on a level none was trained on; its tables, figures and errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from evo.report.studies.ppgta_figures import objects_over_episodes
+
+ROOT = Path(__file__).resolve().parents[4]
+
+
+def test_objects_tested_over_episodes_counts_each_object_once() -> None:
+    episodes = pd.DataFrame({"_tested": [[3], [], [3, 7], [1, 7, 9]]})
+    assert list(objects_over_episodes(episodes)) == [1, 1, 2, 4]
+
+
+def _tiny(name: str, **search: int) -> dict:
+    config = yaml.safe_load((ROOT / "experiments" / name).read_text())
+    config["game"]["kwargs"]["max_steps"] = 40
+    config["search"].update(search)
+    config["budget"] = {"env_steps": 50}
+    config["parallel"] = {"backend": "serial"}
+    return config
+
+
+@pytest.mark.slow
+def test_the_study_scores_every_agent_from_the_same_starts(tmp_path: Path) -> None:
+    pytest.importorskip("vizdoom")
+    from tests.cli.test_cli import evo, evo_run
+
+    ppgta = _tiny("ppgta_park.yaml")
+    ppgta["finetune"]["ppo"]["episodes"] = 2
+    for d in ("a", "b"):
+        (tmp_path / d).mkdir()
+    runs = [evo_run(ppgta, tmp_path / "a"), evo_run(_tiny("ppgta_park_novelty.yaml", population=2), tmp_path / "b")]
+    result = evo("study", "ppgta", *map(str, runs), "random", "--episodes", "3", "--steps", "25", "--preset", "small",
+                 "--batch", "2", "--out", "study", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = tmp_path / "study"
+    table = pd.read_csv(out / "table.csv")
+    assert list(table["agent"]) == ["ppgta_park", "ppgta_park_novelty", "random"]
+    assert (table["objects"] == 16).all() and (table["steps"] == 75).all()
+    # Coverage over all episodes is at least any one episode's.
+    assert (table["preferred_coverage"] >= table["preferred_coverage_episode"]).all()
+    assert table["preferred_coverage"].between(0, 1).all()
+    episodes = pd.read_csv(out / "episodes.csv")
+    starts = episodes.pivot(index="episode", columns="agent", values="start_x")
+    assert np.allclose(starts.to_numpy(), starts.to_numpy()[:, :1])  # paired: episode i starts alike
+    assert starts.iloc[:, 0].nunique() == 3  # and from random places
+    pairwise = pd.read_csv(out / "pairwise.csv")
+    assert set(pairwise["metric"]) == {"preferred_coverage", "objects_tested", "test_success"}
+    assert len(pairwise) == 9  # three pairs of agents per metric
+    assert (out / "objects_tested.png").stat().st_size > 0 and (out / "maps.png").stat().st_size > 0
+    assert "PPGTA protocol: small park, level 100, 3 episodes of 25 steps" in result.stdout
+
+
+def test_an_input_that_is_not_a_run_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    from tests.cli.test_cli import evo
+
+    result = evo("study", "ppgta", str(tmp_path / "nowhere"), "--out", "study", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"evo: error: {tmp_path / 'nowhere'}: not a run directory (no config.yaml) and not 'random'"]
