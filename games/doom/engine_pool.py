@@ -36,17 +36,18 @@ def take_engine(settings: DoomSettings, view: EngineView) -> Any:
     idle = _IDLE.get((settings, view), [])
     while idle:
         engine = idle.pop()
-        if engine.is_running():
+        if _running(engine):
             return engine
         _close(engine)
     return new_engine(settings, view=view)
 
 
-def give_engine(settings: DoomSettings, view: EngineView, engine: Any) -> None:
-    """Keep ``engine`` (started with ``settings`` and ``view``) for the next copy that asks; a
-    stopped engine, or one over :data:`IDLE_MAX`, is closed."""
+def give_engine(settings: DoomSettings, view: EngineView, engine: Any, stop: bool = False) -> None:
+    """Keep ``engine`` (started with ``settings`` and ``view``) for the next copy that asks; close
+    it instead with ``stop`` (it failed), when it stopped, or over :data:`IDLE_MAX`. Never
+    raises: a dead engine's errors are ignored."""
     global _at_exit
-    if idle_engines() >= IDLE_MAX or not engine.is_running():
+    if stop or idle_engines() >= IDLE_MAX or not _running(engine):
         _close(engine)
         return
     if _at_exit is None:
@@ -64,6 +65,13 @@ def close_idle() -> None:
     while _IDLE:
         for engine in _IDLE.popitem()[1]:
             _close(engine)
+
+
+def _running(engine: Any) -> bool:
+    try:
+        return bool(engine.is_running())
+    except Exception:  # noqa: BLE001 - a dead engine may fail to answer
+        return False
 
 
 def _close(engine: Any) -> None:

@@ -38,7 +38,6 @@ the frames show, for the oracles that judge them, is the contract's ``scene``
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import math
 import time
@@ -152,9 +151,7 @@ class ParkCopy:
 
     def __init__(self, settings: DoomSettings, view: EngineView, oois: Sequence[OOI],
                  starts: np.ndarray | None = None) -> None:
-        self.settings = settings
-        self._starts = starts
-        self._view = view
+        self.settings, self._starts, self._view = settings, starts, view
         self.game = take_engine(settings, view)
         self._labels = view.labels
         self._types = label_types()
@@ -217,10 +214,8 @@ class ParkCopy:
     def close(self, reuse: bool = True) -> None:
         """Hand the engine to the next copy (``games.doom.engine_pool``), or stop a failed one."""
         game = self.__dict__.pop("game", None)
-        if game is not None and reuse:
-            give_engine(self.settings, self._view, game)
-        elif game is not None:
-            game.close()
+        if game is not None:
+            give_engine(self.settings, self._view, game, stop=not reuse)
 
 
 class DoomParkVector:
@@ -303,9 +298,8 @@ class DoomParkVector:
             copy = self.copies[i]
             if copy is None or self._failed[i]:
                 self.copies[i] = None
-                if copy is not None:
-                    with contextlib.suppress(Exception):  # a dead engine may fail to close
-                        copy.close(reuse=False)
+                if copy is not None:  # stopped, not handed on (a dead engine's close may raise: ignored)
+                    copy.close(reuse=False)
                 copy = self.copies[i] = self._new_copy()
             copy.reset(int(seed))
             self._obs[i], self._features[i], self.visible[i] = copy.obs, copy.features, copy.visible
@@ -362,9 +356,8 @@ class DoomParkVector:
         """Hand every engine to the next copies, stop a failed one (safe to call twice)."""
         copies, self.copies = self.copies, [None] * self.num_envs
         for copy, failed in zip(copies, self._failed.tolist()):
-            if copy is not None:
-                with contextlib.suppress(Exception):  # keep closing the others
-                    copy.close(reuse=not failed)
+            if copy is not None:  # never raises: the pool ignores a dead engine's errors
+                copy.close(reuse=not failed)
 
 
 class DoomPark(VectorEnv):

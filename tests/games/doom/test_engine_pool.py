@@ -39,9 +39,13 @@ def test_a_reused_engine_plays_the_same_episode_as_a_fresh_one() -> None:
     assert engine_pool.idle_engines() == 0
 
 
-def test_a_stopped_engine_is_not_handed_on() -> None:
+def test_a_stopped_or_failed_engine_is_not_handed_on() -> None:
     engine_pool.close_idle()
     game = DoomParkVector(1, level_seed=1, max_steps=40)
     game.copies[0].game.close()  # the engine died under the copy
     game.close()
+    assert engine_pool.idle_engines() == 0
+    failed = DoomParkVector(1, level_seed=1, max_steps=40)
+    failed.copies[0].close(reuse=False)  # a copy whose step raised: its engine is stopped
+    failed.close()
     assert engine_pool.idle_engines() == 0
