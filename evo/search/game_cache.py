@@ -47,6 +47,11 @@ class GameCache:
     def get(self, factory: GameFactory, n: int) -> VectorGame:
         """The game of ``n`` copies of ``factory``, made now if this cache holds none.
 
+        Games of fewer copies of the same factory are closed first: a worker asks for more
+        copies once parents play again beside their children, and a game whose closed copies
+        hand their engines on (the park's, :mod:`games.doom.engine_pool`) then starts only the
+        copies it adds. A smaller game asked for later (fine-tuning's chunks) is made again.
+
         The first game made registers :meth:`close` to run at this process's exit: loky's
         workers leave their loop when the pool shuts down and then run multiprocessing's exit
         hooks (``util._exit_function``), as the main process does at exit.
@@ -56,6 +61,10 @@ class GameCache:
                 return game
         if self._at_exit is None:
             self._at_exit = multiprocessing.util.Finalize(None, self.close, exitpriority=CLOSE_PRIORITY)
+        smaller = [entry for entry in self._games if entry[1] < n and entry[0] == factory]
+        for entry in smaller:
+            self._games.remove(entry)
+            _close(entry[2])
         game = factory.make_vector(n)
         self._games.append((factory, n, game))
         return game

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from PIL import Image
 import pytest
 
 pytest.importorskip("vizdoom")
@@ -83,6 +84,8 @@ def test_a_bugged_object_is_reported_and_placed_a_normal_one_is_not(park, tmp_pa
     assert bug.data["crops"]
     for path in bug.data["crops"]:
         assert (tmp_path / path).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        with Image.open(tmp_path / path) as png:  # the object's pixels, in colour
+            assert png.mode == "RGB" and min(png.size) >= 1
     # Same object in a later check: same signature (and nothing written twice).
     again = _near(oracle.check(batch[:1]), bugged)
     assert again[0].signature == bug.signature and again[0].data["crops"] == bug.data["crops"]

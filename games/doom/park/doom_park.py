@@ -38,7 +38,6 @@ the frames show, for the oracles that judge them, is the contract's ``scene``
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import math
 import time
@@ -49,7 +48,8 @@ import numpy as np
 from gymnasium import spaces
 
 from games.core.base import GameError, GameSpec, VecStep
-from games.doom.engine import DoomSettings, EngineView, check_settings, new_engine
+from games.doom.engine import DoomSettings, EngineView, check_settings
+from games.doom.engine_pool import give_engine, take_engine
 from games.adapter.vector_game import game_error
 from games.doom.park.layout import BUG_KINDS, CELL, OOI, OOI_TYPES, PRESETS, ParkLayout, park_layout
 from games.doom.park.navigation import ParkNavigator
@@ -151,9 +151,8 @@ class ParkCopy:
 
     def __init__(self, settings: DoomSettings, view: EngineView, oois: Sequence[OOI],
                  starts: np.ndarray | None = None) -> None:
-        self.settings = settings
-        self._starts = starts
-        self.game = new_engine(settings, view=view)
+        self.settings, self._starts, self._view = settings, starts, view
+        self.game = take_engine(settings, view)
         self._labels = view.labels
         self._types = label_types()
         self._ooi_at = {(round(o.x), round(o.y)): o.id for o in oois}
@@ -212,11 +211,11 @@ class ParkCopy:
         self.done = truncated
         return reward, truncated, frame_ms
 
-    def close(self) -> None:
-        """Stop the engine process; safe to call twice."""
+    def close(self, reuse: bool = True) -> None:
+        """Hand the engine to the next copy (``games.doom.engine_pool``), or stop a failed one."""
         game = self.__dict__.pop("game", None)
         if game is not None:
-            game.close()
+            give_engine(self.settings, self._view, game, stop=not reuse)
 
 
 class DoomParkVector:
@@ -299,9 +298,8 @@ class DoomParkVector:
             copy = self.copies[i]
             if copy is None or self._failed[i]:
                 self.copies[i] = None
-                if copy is not None:
-                    with contextlib.suppress(Exception):  # a dead engine may fail to close
-                        copy.close()
+                if copy is not None:  # stopped, not handed on (a dead engine's close may raise: ignored)
+                    copy.close(reuse=False)
                 copy = self.copies[i] = self._new_copy()
             copy.reset(int(seed))
             self._obs[i], self._features[i], self.visible[i] = copy.obs, copy.features, copy.visible
@@ -355,12 +353,11 @@ class DoomParkVector:
         return self.layout.blocked
 
     def close(self) -> None:
-        """Stop every engine process (safe to call twice)."""
+        """Hand every engine to the next copies, stop a failed one (safe to call twice)."""
         copies, self.copies = self.copies, [None] * self.num_envs
-        for copy in copies:
-            if copy is not None:
-                with contextlib.suppress(Exception):  # keep closing the others
-                    copy.close()
+        for copy, failed in zip(copies, self._failed.tolist()):
+            if copy is not None:  # never raises: the pool ignores a dead engine's errors
+                copy.close(reuse=not failed)
 
 
 class DoomPark(VectorEnv):

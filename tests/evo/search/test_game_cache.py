@@ -51,3 +51,16 @@ def test_a_dropped_game_is_closed_and_made_again_and_close_closes_all() -> None:
     assert CLOSED == [broken] and cache.get(factory, 4) is not broken
     cache.close()
     assert len(cache) == 0 and CLOSED[1] is other and len(CLOSED) == 3
+
+
+def test_a_game_of_more_copies_closes_the_smaller_ones_so_their_engines_serve_it() -> None:
+    CLOSED.clear()
+    cache = GameCache()
+    factory = Factory("park")
+    first = cache.get(factory, 2)  # a first generation
+    other = cache.get(Factory("maze"), 1)
+    both = cache.get(factory, 4)  # parents again beside their children
+    assert CLOSED == [first] and len(cache) == 2
+    assert cache.get(factory, 2) is not first and cache.get(factory, 4) is both  # fine-tuning's chunk
+    assert CLOSED == [first] and cache.get(Factory("maze"), 1) is other
+    cache.close()
