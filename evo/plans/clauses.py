@@ -28,11 +28,13 @@ CONDITION = re.compile(r"\b(once|when|whenever|if|after(?!\s+(?:that|this)\b)|as
                        r"while)\b", re.IGNORECASE)
 TRIGGER = re.compile(r"\b(see|sees|seen|spot|spots|meet|meets|encounter|encounters|find|finds|appear|appears|"
                      r"come|comes|approach|approaches|near|nearby|close|around|show up|shows up|in sight|"
-                     r"in range|attack you|attacks you)\b", re.IGNORECASE)
+                     r"in range|attack you|attacks you|(?:run|runs|bump|bumps|stumble|stumbles|happen|happens)\s+(?:into|upon|on|"
+                     r"across))\b", re.IGNORECASE)
 RELATIVE = re.compile(r"\b(that|which|who)\s+(you\s+)?(see|spot|meet|encounter|find|come|comes|get|gets|"
                       r"approach|approaches|appear|appears|attack|attacks|show|shows|are|is|cross|crosses)\b",
                       re.IGNORECASE)
-STATE = re.compile(r"\b(?:is|are|gets|get|has been|have been|was|turns|goes)\s+(\w+)|\b(opens|opened|closes|"
+STATE = re.compile(r"\b(?:is|are|gets|get|has been|have been|was|turns|goes)\s+(?:(?:been|turned|switched|set|"
+                   r"flipped)\s+)?(\w+)|\b(opens|opened|closes|"
                    r"closed|unlocks|unlocked|lights|lit)\b", re.IGNORECASE)
 LEADS = frozenset({"then", "next", "now", "first", "firstly", "finally", "please", "afterwards", "carefully",
                    "also", "lastly", "and", "after", "that", "this", "once", "there", "step", "quickly", "just"})
@@ -52,6 +54,9 @@ PHRASE_ENDS = frozenset({"and", "then", "it", "once", "when", "whenever", "if", 
                          "appears", "appear", "shows", "show", "turns", "goes", "opens", "closes", "lights"})
 """Words that end a noun phrase ("the gate is open": gate)."""
 PRONOUNS = frozenset({"it", "them", "one", "ones", "there", "that", "this", "those"})
+MOVEMENT = re.compile(r"^\s*\w+\s+(?:your|my|our|their|his|her)\s+way\b(?:\s+(?:over|back|across|up|down))?"
+                      r"(?:\s+(?:to|towards?|into))?", re.IGNORECASE)
+"""A movement phrase of several words ("make your way to", "find your way over to"): one move."""
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "1st": 1, "2nd": 2,
             "3rd": 3, "4th": 4, "5th": 5, "6th": 6}
 
@@ -115,8 +120,8 @@ def _imperative(span: Any) -> str | None:
     """The verb a step starts with, after its lead words ("Then, hop across"): what the
     tagger missed. With its particle, as a keyword is tagged."""
     words = [t for t in span if not t.is_punct and t.text.lower() not in LEADS]
-    if not words or words[0].text.lower() in DETERMINERS | PRONOUNS:
-        return None
+    if not words or words[0].text.lower() in DETERMINERS | PRONOUNS | PARTICLES:
+        return None  # "then the skeleton", "and then to the pillar": no verb (the step before's)
     verb = words[0].text
     if len(words) > 1 and words[1].text.lower() in PARTICLES | DIRECTIONS and words[1].i == words[0].i + 1:
         verb += " " + words[1].text
@@ -134,7 +139,7 @@ def _noun_after_determiner(span: Any) -> str | None:
                 if u.is_punct or u.text.lower() in PARTICLES | PHRASE_ENDS:
                     break
                 phrase.append(u.text)
-            if phrase:
+            if phrase and phrase[-1].lower() not in DIRECTIONS:  # "turn to the right": no actor
                 return phrase[-1]
     return None
 
@@ -146,6 +151,11 @@ def _trim(span: Any) -> str:
     while tokens and tokens[-1].is_punct:
         tokens.pop()
     return "".join(t.text_with_ws for t in tokens).strip()
+
+
+def _words(ent: Any) -> str:
+    """A tagged keyword without the punctuation the tagger took with it ("and leap.": leap)."""
+    return " ".join(t.text for t in ent if not t.is_punct) or ent.text
 
 
 def _condition_range(span: Any) -> tuple[int, int] | None:
@@ -170,19 +180,30 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
     inside = (lambda e: cond[0] <= e.start < cond[1]) if cond else (lambda e: False)
     ents = [e for e in doc.ents if begin <= e.start < end]
     action_ent = next((e for e in ents if e.label_ == "ACTION" and not inside(e)), None)
-    action = action_ent.text if action_ent is not None else None
+    action = _words(action_ent) if action_ent is not None else None
     if action_ent is not None and action.lower() in PARTICLES and action_ent.start > begin \
             and not _is_joiner(doc[action_ent.start - 1]):  # "Bound over" tagged "over": the verb is before
         action = doc[action_ent.start - 1].text + " " + action
+    elif action_ent is not None and action.lower() in PARTICLES:  # "and then to the pillar": no verb
+        action = None
     if action_ent is not None and action_ent.end < end and doc[action_ent.end].text.lower() in DIRECTIONS \
             and action_ent.text.split()[-1].lower() not in DIRECTIONS:
         action += " " + doc[action_ent.end].text
     if action is None:
         action = _imperative(span if cond is None or cond[0] > begin else doc[cond[1]:end])
+    moving = MOVEMENT.match(_trim(span if cond is None or cond[0] > begin else doc[cond[1]:end]))
+    if moving:  # "make your way to": one movement, not "make" or "way"
+        action = moving.group(0).strip()
+    turn = next((t for t in span if t.text.lower() in DIRECTIONS and t.i > begin and doc[t.i - 1].text.lower() == "the"
+                 and (t.i + 1 >= end or doc[t.i + 1].text.lower() != "of")), None)
+    if turn is not None and action and action.split()[-1].lower() not in DIRECTIONS:  # "turn to the right"
+        action = action.split()[0] + " " + turn.text
     verb_at = next((t.i for t in span if not t.is_punct and t.text.lower() not in LEADS), None)
     actor_ent = next((e for e in ents if e.label_ == "ACTOR" and not inside(e) and is_noun(e.text)
                       and e.text.lower() not in DIRECTIONS | ORDINALS.keys() and e.start != verb_at), None)
-    actor = actor_ent.text if actor_ent is not None else None
+    actor = _words(actor_ent) if actor_ent is not None else None
+    if actor_ent is not None and actor_ent.end + 1 < end and doc[actor_ent.end].text.lower() == "of":
+        actor = _noun_after_determiner(doc[actor_ent.end:end]) or actor  # "in front of the statue": statue
     if actor is None:
         rest = span if cond is None else (doc[cond[1]:end] if cond[0] == begin else doc[begin:cond[0]])
         actor = _noun_after_determiner(rest)

@@ -40,7 +40,8 @@ RULES_BUDGET = 150
 NUMBERS = {w: n for n, w in enumerate(("zero one two three four five six seven eight nine ten eleven twelve "
                                        "thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty").split())}
 NUMBERS.update({"a": 1, "an": 1, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90, "half a": 0.5})
-BUDGET = re.compile(r"(?:\b(?:play|run|keep going|keep playing|continue|go on|test|stop)\s+)?\b(?:for|after)\s+"
+BUDGET = re.compile(r"(?:\b(?:play|run|keep|continue|go|carry|test|stop)(?:\s+(?:on|going|playing|running))?\s+)?"
+                    r"\b(?:for|after)\s+"
                     r"(\d+(?:\.\d+)?|half an?|" + "|".join(sorted(NUMBERS, key=len, reverse=True)) + r")\s+"
                     r"(steps?|moves?|turns?|actions?|seconds?|secs?|minutes?|mins?)\b\.?", re.IGNORECASE)
 """A budget, taken out of the text: steps ("Play for 120 steps.", "... for 80 moves") or game

@@ -40,7 +40,11 @@ NAME_SENSES = 3
 (``run``, in "run to", is ``operate`` in one)."""
 MIN_DEPTH = {"n": 5, "v": 1, "a": 0}
 """Least depth in the hypernym tree of the synset two words meet at: ``object`` or ``move``
-is above too much to make two words alike."""
+is above too much to make two words alike. A tester's verb one step under the game's verb is
+alike at any depth when that is the game verb's first sense: verb trees are shallow, and
+``kill`` or ``travel`` are roots, so a direct troponym (``slaughter``, ``eliminate``;
+``wander``) is a manner of that very action (``throw`` is one of ``move``'s second sense,
+"cause to move", which is not what the game's ``move`` means)."""
 SISTER_DEPTH = {"n": 6, "v": 2, "a": 0}
 """Least depth of the parent two sister terms share: ``place_of_worship`` (7) makes a temple
 like a shrine, ``structure`` (5) would make a fountain or a bridge like one too."""
@@ -150,7 +154,7 @@ def _similarity(word: str, other: str, pos: str) -> tuple[float, str]:
         for b in theirs:
             up_b = _ancestors(b)
             steps, top = (up_a[b], b) if b in up_a else (up_b.get(a), a)
-            deep = top.min_depth() >= MIN_DEPTH[pos]
+            deep = top.min_depth() >= MIN_DEPTH[pos] or (pos == "v" and top is b == theirs[0] and steps == 1)
             if steps is not None and deep and KIND - PER_STEP * (steps - 1) > best:
                 best, how = KIND - PER_STEP * (steps - 1), "kind"
             if SISTER > best and any(up_a.get(h) == 1 and d == 1 and h.min_depth() >= SISTER_DEPTH[pos]

@@ -27,11 +27,11 @@ import json
 import os
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
-from evo.plans.clauses import PRONOUNS, QUANTIFIERS, Clause, clause_bounds, read_clause
+from evo.plans.clauses import MOVEMENT, PRONOUNS, QUANTIFIERS, Clause, clause_bounds, read_clause
 from evo.plans.lexicon import THRESHOLD, WordMatch, best_match
 from evo.run.config import ConfigError
 
@@ -164,8 +164,12 @@ def parse(sentences: Sequence[str], nlp=None) -> list[ParsedStep]:  # type: igno
     out = []
     for doc in nlp.pipe(sentences):
         bounds = clause_bounds(doc)
+        verb = None  # the step before's verb, for a step that leaves it out ("..., then the skeleton")
         for begin, end in bounds:
             clause = read_clause(doc, begin, end)
+            if clause.action_word is None and clause.actor_word is not None and verb is not None:
+                clause = replace(clause, action_word=verb)
+            verb = clause.action_word
             if clause.trigger:  # "whenever you see one", "that come near": a rule's trigger
                 kind, confidence = "rule", 1.0
             elif clause.condition_state is not None:  # "once the switch is on": a node's precondition
@@ -174,10 +178,21 @@ def parse(sentences: Sequence[str], nlp=None) -> list[ParsedStep]:  # type: igno
                 cats = doc.cats if len(bounds) == 1 else nlp(clause.text).cats
                 kind = max(cats, key=cats.get)
                 confidence = float(cats[kind])
+                if kind == "rule" and len(bounds) == 1 and _one_thing(doc, clause):  # "Walk to a pillar."
+                    kind, confidence = "node", 1.0 - confidence
             else:  # "..., then pull it": a step of a sentence of steps
                 kind, confidence = "node", 1.0
             out.append(ParsedStep(clause.text, kind, clause.action_word, clause.actor_word, confidence, clause))
     return out
+
+
+def _one_thing(doc, clause: Clause) -> bool:  # type: ignore[no-untyped-def]
+    """A step at one thing: its actor follows "a"/"an", and no quantifier or condition makes it
+    a rule (the classifier reads "a" as "any")."""
+    words = [t.text.lower() for t in doc]
+    at = [k for k, w in enumerate(words) if w == (clause.actor_word or "").lower()]
+    return clause.condition is None and not QUANTIFIERS & set(words) and any(
+        k > 0 and words[k - 1] in ("a", "an") for k in at)
 
 
 def match_word(word: str | None, names: Mapping[str, Iterable[str]], pos: str, what: str,
@@ -222,7 +237,8 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
     """
     out = []
     for step in parse(split_sentences(text), nlp):
-        action = match_word(step.action_word, actions, "v", "action", step.text)
+        moving = step.action_word is not None and MOVEMENT.match(step.action_word) is not None
+        action = None if moving else match_word(step.action_word, actions, "v", "action", step.text)
         actor = match_word(step.actor_word, actor_types, "n", "actor", step.text)
         clause = step.clause
         cond = match_word(clause.condition_actor, actor_types, "n", "actor", step.text) if clause else None

@@ -22,12 +22,10 @@ FOURTH = {"dungeon_4": THIRD["dungeon_3"], "park_4": THIRD["park_3"]}
 """The fourth sets' patterns: the third's."""
 MISSES = {("dungeon", "steps"): 2, ("dungeon", "clauses"): 1, ("dungeon", "synonyms"): 2,
           ("dungeon_2", "synonyms"): 2, ("park", "synonyms"): 2, ("dungeon_3", "conditions"): 1, ("dungeon_3", "synonyms"): 2,
-          ("park_3", "clauses"): 1, ("park_3", "synonyms"): 1,
-          ("dungeon_4", "steps"): 1, ("dungeon_4", "clauses"): 1, ("dungeon_4", "go_and_do"): 1,
-          ("dungeon_4", "conditions"): 2, ("dungeon_4", "synonyms"): 2, ("dungeon_4", "budgets"): 1,
-          ("park_4", "steps"): 2, ("park_4", "go_and_do"): 1, ("park_4", "synonyms"): 2}
+          ("park_3", "synonyms"): 1}
 """(set, pattern) -> texts (of 2 to 10) that miss the meant plan or, where run, fail on the
-bug-free build, as measured (docs/guides/text-plans.md lists them); none elsewhere."""
+bug-free build, as measured (docs/guides/text-plans.md lists them); none elsewhere. Set 4's
+misses were fixed after it was measured, so it is no longer held out from this pipeline."""
 
 
 @pytest.fixture(scope="module")
