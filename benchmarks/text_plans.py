@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SETS = ("dungeon", "park", "dungeon_2", "park_2", "dungeon_3", "park_3", "dungeon_4", "park_4")
+SETS = ("dungeon", "park", "dungeon_2", "park_2", "dungeon_3", "park_3", "dungeon_4", "park_4", "dungeon_5", "park_5")
 
 
 def main() -> None:
