@@ -40,13 +40,19 @@ RULES_BUDGET = 150
 NUMBERS = {w: n for n, w in enumerate(("zero one two three four five six seven eight nine ten eleven twelve "
                                        "thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty").split())}
 NUMBERS.update({"a": 1, "an": 1, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90, "half a": 0.5})
-BUDGET = re.compile(r"(?:\b(?:play|run|keep|continue|go|carry|test|stop)(?:\s+(?:on|going|playing|running))?\s+)?"
-                    r"\b(?:for|after)\s+"
+BUDGET_LEAD = ("play|playing|run|running|keep|keeping|continue|continuing|go|going|carry|carrying|test|testing|"
+               "stop|spend|use|take|taking|you|have|has|get|the|budget|is|of|on|for|after|at|in|within|under|"
+               "up|to|only|most|a|total|with|limit|over|about")
+"""Words of the phrase a budget is written in ("you have", "play on for", "within", "stop at",
+"the budget is"), taken out with it."""
+BUDGET = re.compile(r"(?<![\w-])(?:(?:" + BUDGET_LEAD + r")\s+)*"
                     r"(\d+(?:\.\d+)?|half an?|" + "|".join(sorted(NUMBERS, key=len, reverse=True)) + r")\s+"
-                    r"(steps?|moves?|turns?|actions?|seconds?|secs?|minutes?|mins?)\b\.?", re.IGNORECASE)
-"""A budget, taken out of the text: steps ("Play for 120 steps.", "... for 80 moves") or game
-time ("for two minutes", "stop after 30 seconds"), which the game's ``step_seconds`` turns
-into steps."""
+                    r"(steps?|moves?|turns?|actions?|seconds?|secs?|minutes?|mins?)\b"
+                    r"(?:\s+(?:at most|at the most|in total|or (?:less|fewer)|max(?:imum)?|to)\b)?\.?", re.IGNORECASE)
+"""A budget, taken out of the text: any count of steps, moves or turns ("Play 120 turns", "you
+have 80 steps", "within 70 steps", "Use 95 moves to ...") or of game time ("for two minutes",
+"stop after 30 seconds", "spend 8 seconds"), which the game's ``step_seconds`` turns into
+steps, with the words it is written in."""
 
 
 def vocabulary(game: Any) -> tuple[dict[str, list[str]], dict[str, list[str]]]:

@@ -33,6 +33,7 @@ from typing import Iterable, Mapping, Sequence
 
 from evo.plans.clauses import MOVEMENT, PRONOUNS, QUANTIFIERS, Clause, clause_bounds, read_clause
 from evo.plans.lexicon import THRESHOLD, WordMatch, best_match
+from evo.plans.markers import split_markers, strip_marker
 from evo.run.config import ConfigError
 
 DATA = Path(__file__).with_name("data") / "sentences.jsonl"
@@ -90,14 +91,16 @@ class MatchedStep:
 
 
 def split_sentences(text: str) -> list[str]:
-    """Steps of a text: one per line, a line with several sentences split at their ends;
-    list markers ("1.", "2)", "-", "*", "Step 3:") removed."""
+    """Steps of a text: one per line, a line with several sentences split at their ends and
+    at list markers inside it; list markers and step labels ("1.", "2)", "Step two:", "Last,")
+    removed (:mod:`evo.plans.markers`)."""
     out = []
     for line in text.splitlines():
-        line = re.sub(r"^\s*(?:[-*]|\d+[.)]|step\s+\d+\s*:)\s*", "", line, flags=re.IGNORECASE)
-        for sentence in re.split(r"(?<=[.!?])\s+", line.strip()):
-            if sentence.strip():
-                out.append(sentence.strip())
+        for part in split_markers(line.strip()):
+            for sentence in re.split(r"(?<=[.!?])\s+", part.strip()):
+                sentence = strip_marker(sentence).lstrip(",;:- ")
+                if any(c.isalpha() for c in sentence):  # a budget taken out can leave "." alone
+                    out.append(sentence[0].upper() + sentence[1:])
     return out
 
 
