@@ -17,19 +17,22 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from evo.plans.lexicon import is_noun
+from evo.plans.lexicon import is_noun, is_verb
 
 JOINERS = frozenset({",", ";", "and", "then", "next", "after", "that", "afterwards", "finally", "also",
                      "-", "and then", "before", "lastly"})
 """Words between two steps of one sentence."""
 STEP_JOINS = frozenset({",", ";", "and", "then"})
 """Joining words after which a verb tagged as an actor starts a step ("and look down at it")."""
-CONDITION = re.compile(r"\b(once|when|whenever|if|after(?!\s+(?:that|this)\b)|as soon as|every time|each time|"
+CONDITION = re.compile(r"\b(once(?!\s+(?:around|round|more|again|over)\b)(?!\s*[,.;]|\s*$)|when|whenever|if|after(?!\s+(?:that|this)\b)|as soon as|every time|each time|"
                        r"while)\b", re.IGNORECASE)
 TRIGGER = re.compile(r"\b(see|sees|seen|spot|spots|meet|meets|encounter|encounters|find|finds|appear|appears|"
                      r"come|comes|approach|approaches|near|nearby|close|around|show up|shows up|in sight|"
                      r"in range|attack you|attacks you|(?:run|runs|bump|bumps|stumble|stumbles|happen|happens)\s+(?:into|upon|on|"
-                     r"across))\b", re.IGNORECASE)
+                     r"across)|next to|adjacent|beside|in (?:your|the) way|at you|\w+ed by (?:an?|the|any|some)|"
+                     r"(?:an?|the|any|some|every)\s+\w+(?:\s+[\w-]+){1,3}?\s+(?:you|your|yourself))\b", re.IGNORECASE)
+"""An actor about: seen or met, near the player, or doing something to the player ("a goblin
+attacks you", "an ogre is next to you", "you are attacked by an ogre")."""
 RELATIVE = re.compile(r"\b(that|which|who)\s+(you\s+)?(see|spot|meet|encounter|find|come|comes|get|gets|"
                       r"approach|approaches|appear|appears|attack|attacks|show|shows|are|is|cross|crosses)\b",
                       re.IGNORECASE)
@@ -39,6 +42,8 @@ STATE = re.compile(r"\b(?:is|are|gets|get|has been|have been|was|turns|goes)\s+(
 LEADS = frozenset({"then", "next", "now", "first", "firstly", "finally", "please", "afterwards", "carefully",
                    "also", "lastly", "and", "after", "that", "this", "once", "there", "step", "quickly", "just"})
 """Words in front of a step's verb ("Then, carefully ...")."""
+ADVERBS = frozenset({"always", "also", "just", "quickly", "carefully", "please", "now", "then", "next"})
+"""Words between a joining word and the verb of the step it joins ("..., and always fight")."""
 BREAKS = frozenset({"then", ";"})
 """Words that always start a new step, tagged action or not ("..., then hop across the gap")."""
 PARTICLES = frozenset({"over", "across", "up", "to", "with", "on", "at", "into", "through", "past", "around",
@@ -97,15 +102,27 @@ def _verb_tagged_actor(doc: Any, ent: Any) -> bool:
             and ent.end < len(doc) and doc[ent.end].text.lower() in PARTICLES | DIRECTIONS)
 
 
+def _untagged_verb(doc: Any, i: int) -> bool:
+    """A verb the tagger missed after "and" or a comma, standing alone or before a particle,
+    direction, determiner or pronoun ("... and hop.", "..., and press it"): a step of its own."""
+    word = doc[i].text.lower()
+    if i == 0 or doc[i - 1].text.lower() not in STEP_JOINS or any(e.start <= i < e.end for e in doc.ents):
+        return False
+    after = doc[i + 1].text.lower() if i + 1 < len(doc) else "."
+    ends = after in PARTICLES | DIRECTIONS | DETERMINERS | PRONOUNS or doc[i + 1:i + 2].text in ".!?,;" or after == "."
+    return word.isalpha() and word not in JOINERS | DETERMINERS | PRONOUNS | PARTICLES and ends and is_verb(word)
+
+
 def clause_bounds(doc: Any) -> list[tuple[int, int]]:
     """Token ranges of a parsed sentence's clauses, in order: a new one starts at the joining
     words before each action keyword after the first."""
     heads = sorted({e.start for e in doc.ents if e.label_ == "ACTION" or _verb_tagged_actor(doc, e)}
-                   | {t.i + 1 for t in doc if t.text.lower() in BREAKS and t.i + 1 < len(doc) and not doc[t.i + 1].is_punct})
+                   | {t.i + 1 for t in doc if t.text.lower() in BREAKS and t.i + 1 < len(doc) and not doc[t.i + 1].is_punct}
+                   | {t.i for t in doc if _untagged_verb(doc, t.i)})
     starts = [0]
     for head in heads:
         k = head
-        while k > starts[-1] and _is_joiner(doc[k - 1]):
+        while k > starts[-1] and (_is_joiner(doc[k - 1]) or doc[k - 1].text.lower() in ADVERBS):
             k -= 1
         before = doc[starts[-1]:k]
         only_condition = CONDITION.match(before.text) and not any(

@@ -111,6 +111,8 @@ def steps_to_plan(steps: Sequence[MatchedStep], start: tuple[int, int], name: st
         clause = step.parsed.clause
         target = _target(step, actor_names)
         pronoun = step.parsed.actor_word is not None and target is None
+        if pronoun and step.parsed.kind != "rule" and step.condition_match is not None:
+            target, pronoun = step.condition_match.name, False  # "when the door is open, walk through it"
         if step.parsed.kind == "rule" and step.action in manoeuvres:
             raise ConfigError(f"plan from text: {step.action!r} in {step.parsed.text!r} is done once at an actor, "
                               f"a step, not a rule (write it for one: '{step.action} the {target or 'object'}')")

@@ -180,3 +180,9 @@ def is_noun(word: str) -> bool:
     none ("pray") is the tagger's mistake."""
     words = word.split()
     return bool(words) and (bool(_synsets(word, "n")) or bool(_synsets(words[-1], "n")))
+
+
+def is_verb(word: str) -> bool:
+    """Whether WordNet knows the word as a verb ("hop", "pray"): an untagged word after "and"
+    that may be a step's verb."""
+    return bool(_synsets(word, "v"))

@@ -190,12 +190,14 @@ def parse(sentences: Sequence[str], nlp=None) -> list[ParsedStep]:  # type: igno
 
 
 def _one_thing(doc, clause: Clause) -> bool:  # type: ignore[no-untyped-def]
-    """A step at one thing: its actor follows "a"/"an", and no quantifier or condition makes it
-    a rule (the classifier reads "a" as "any")."""
+    """A step at one thing: its actor follows "a"/"an" or is "it" (the thing before, "Walk up to
+    the lever. Pull it."), and no quantifier or condition makes it a rule (the classifier reads
+    "a" as "any")."""
     words = [t.text.lower() for t in doc]
     at = [k for k, w in enumerate(words) if w == (clause.actor_word or "").lower()]
-    return clause.condition is None and not QUANTIFIERS & set(words) and any(
-        k > 0 and words[k - 1] in ("a", "an") for k in at)
+    return clause.condition is None and not QUANTIFIERS & set(words) and (
+        (clause.actor_word or "").lower() in ("it", "there")  # "Pull it.": the one thing before
+        or any(k > 0 and words[k - 1] in ("a", "an") for k in at))
 
 
 def match_word(word: str | None, names: Mapping[str, Iterable[str]], pos: str, what: str,
