@@ -28,8 +28,9 @@ CONDITION = re.compile(r"\b(once(?!\s+(?:around|round|more|again|over)\b)(?!\s*[
                        r"while)\b", re.IGNORECASE)
 TRIGGER = re.compile(r"\b(see|sees|seen|spot|spots|meet|meets|encounter|encounters|find|finds|appear|appears|"
                      r"come|comes|approach|approaches|near|nearby|close|around|show up|shows up|in sight|"
-                     r"in range|attack you|attacks you|(?:run|runs|bump|bumps|stumble|stumbles|happen|happens)\s+(?:into|upon|on|"
-                     r"across)|next to|adjacent|beside|in (?:your|the) way|at you|\w+ed by (?:an?|the|any|some)|"
+                     r"in range|attack you|attacks you|pass|passes|reach|reaches|(?:walk|walks|go|goes|get|gets)\s+(?:past|by|near|to)|"
+                     r"comes? to|comes? across|(?:run|runs|bump|bumps|stumble|stumbles|happen|happens)\s+(?:into|upon|on|"
+                     r"across)|(?:whenever|every time|each time)\s+you\s+\w+|next to|adjacent|beside|in (?:your|the) way|at you|\w+ed by (?:an?|the|any|some)|"
                      r"(?:an?|the|any|some|every)\s+\w+(?:\s+[\w-]+){1,3}?\s+(?:you|your|yourself))\b", re.IGNORECASE)
 """An actor about: seen or met, near the player, or doing something to the player ("a goblin
 attacks you", "an ogre is next to you", "you are attacked by an ogre")."""
@@ -59,9 +60,15 @@ PHRASE_ENDS = frozenset({"and", "then", "it", "once", "when", "whenever", "if", 
                          "appears", "appear", "shows", "show", "turns", "goes", "opens", "closes", "lights"})
 """Words that end a noun phrase ("the gate is open": gate)."""
 PRONOUNS = frozenset({"it", "them", "one", "ones", "there", "that", "this", "those"})
-MOVEMENT = re.compile(r"^\s*\w+\s+(?:your|my|our|their|his|her)\s+way\b(?:\s+(?:over|back|across|up|down))?"
-                      r"(?:\s+(?:to|towards?|into))?", re.IGNORECASE)
-"""A movement phrase of several words ("make your way to", "find your way over to"): one move."""
+MOVEMENT = re.compile(r"^\s*(?:\w+\s+(?:your|my|our|their|his|her)\s+way\b(?:\s+(?:over|back|across|up|down))?"
+                      r"(?:\s+(?:to|towards?|into))?|make\s+(?:for|towards?)\b)", re.IGNORECASE)
+"""A movement phrase of several words ("make your way to", "find your way over to", "make for"):
+one move."""
+LIGHT = frozenset({"do", "make", "take", "have", "give", "go", "walk", "run", "head", "move", "travel", "complete"})
+"""Verbs that, with a path "around" a thing, are circling it ("do a lap around", "go once round")."""
+AROUND = frozenset({"around", "round"})
+POSITIONS = frozenset({"next", "near", "close", "beside", "by", "behind", "front", "adjacent"})
+"""Words of a position ("next to"): no step of their own when the tagger marks them."""
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "1st": 1, "2nd": 2,
             "3rd": 3, "4th": 4, "5th": 5, "6th": 6}
 
@@ -102,6 +109,13 @@ def _verb_tagged_actor(doc: Any, ent: Any) -> bool:
             and ent.end < len(doc) and doc[ent.end].text.lower() in PARTICLES | DIRECTIONS)
 
 
+def _opens_step(doc: Any, ent: Any) -> bool:
+    """An action keyword that is a step's verb: not a position ("is next to you"), not a verb
+    whose subject is "you" ("each pillar you walk past")."""
+    words = {t.text.lower() for t in ent}
+    return not words <= PARTICLES | DIRECTIONS | POSITIONS and not (ent.start > 0 and doc[ent.start - 1].text.lower() == "you")
+
+
 def _untagged_verb(doc: Any, i: int) -> bool:
     """A verb the tagger missed after "and" or a comma, standing alone or before a particle,
     direction, determiner or pronoun ("... and hop.", "..., and press it"): a step of its own."""
@@ -116,7 +130,7 @@ def _untagged_verb(doc: Any, i: int) -> bool:
 def clause_bounds(doc: Any) -> list[tuple[int, int]]:
     """Token ranges of a parsed sentence's clauses, in order: a new one starts at the joining
     words before each action keyword after the first."""
-    heads = sorted({e.start for e in doc.ents if e.label_ == "ACTION" or _verb_tagged_actor(doc, e)}
+    heads = sorted({e.start for e in doc.ents if (e.label_ == "ACTION" and _opens_step(doc, e)) or _verb_tagged_actor(doc, e)}
                    | {t.i + 1 for t in doc if t.text.lower() in BREAKS and t.i + 1 < len(doc) and not doc[t.i + 1].is_punct}
                    | {t.i for t in doc if _untagged_verb(doc, t.i)})
     starts = [0]
@@ -126,7 +140,7 @@ def clause_bounds(doc: Any) -> list[tuple[int, int]]:
             k -= 1
         before = doc[starts[-1]:k]
         only_condition = CONDITION.match(before.text) and not any(
-            e.label_ == "ACTION" and starts[-1] <= e.start < k for e in doc.ents)
+            e.label_ == "ACTION" and _opens_step(doc, e) and starts[-1] <= e.start < k for e in doc.ents)
         if starts[-1] < k < head and any(not _is_joiner(t) and t.text.lower() not in LEADS for t in before) \
                 and not only_condition:  # "First, walk to ...": a lead word is no step
             starts.append(k)  # a condition in front ("Whenever you see one, ...") stays with its step
@@ -159,6 +173,29 @@ def _noun_after_determiner(span: Any) -> str | None:
             if phrase and phrase[-1].lower() not in DIRECTIONS:  # "turn to the right": no actor
                 return phrase[-1]
     return None
+
+
+def _around(span: Any, action: str | None) -> str | None:
+    """A path around a thing is circling it: "walk (clockwise) around the barrel" is "walk
+    around", "do a lap around", "go once round" are "go around" (the name's synonyms say which
+    manoeuvre that is); other verbs keep their action ("look around at it" has no object)."""
+    words = [t.text.lower() for t in span]
+    at = next((k for k, w in enumerate(words[:-1]) if w in AROUND and (words[k + 1] in DETERMINERS
+                                                                       or words[k + 1] in ORDINALS)), None)
+    if action and any(w in action.lower() for w in ("circle", "orbit")):
+        return action
+    if at is None and not (action and "around" in action.lower().split()):
+        return action
+    verb = (action or "go").split()[0].lower()
+    return ("go" if verb in LIGHT - {"walk", "run"} else verb) + " around" if verb in LIGHT else action
+
+
+def _path_noun(span: Any) -> str | None:
+    """The noun a light verb takes before "around" ("do a lap around the lamp": lap), no actor."""
+    words = [t.text for t in span]
+    low = [w.lower() for w in words]
+    at = next((k for k, w in enumerate(low) if w in AROUND), None)
+    return words[at - 1] if at and low[at - 1] not in DETERMINERS | LIGHT and at > 1 else None
 
 
 def _trim(span: Any) -> str:
@@ -196,7 +233,7 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
     cond = _condition_range(span)
     inside = (lambda e: cond[0] <= e.start < cond[1]) if cond else (lambda e: False)
     ents = [e for e in doc.ents if begin <= e.start < end]
-    action_ent = next((e for e in ents if e.label_ == "ACTION" and not inside(e)), None)
+    action_ent = next((e for e in ents if e.label_ == "ACTION" and not inside(e) and _opens_step(doc, e)), None)
     action = _words(action_ent) if action_ent is not None else None
     if action_ent is not None and action.lower() in PARTICLES and action_ent.start > begin \
             and not _is_joiner(doc[action_ent.start - 1]):  # "Bound over" tagged "over": the verb is before
@@ -215,8 +252,10 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
                  and (t.i + 1 >= end or doc[t.i + 1].text.lower() != "of")), None)
     if turn is not None and action and action.split()[-1].lower() not in DIRECTIONS:  # "turn to the right"
         action = action.split()[0] + " " + turn.text
+    action = _around(span, action)
     verb_at = next((t.i for t in span if not t.is_punct and t.text.lower() not in LEADS), None)
-    actor_ent = next((e for e in ents if e.label_ == "ACTOR" and not inside(e) and is_noun(e.text)
+    path = _path_noun(span) if action is not None and action.endswith(" around") else None
+    actor_ent = next((e for e in ents if e.label_ == "ACTOR" and not inside(e) and is_noun(e.text) and e.text != path
                       and e.text.lower() not in DIRECTIONS | ORDINALS.keys() and e.start != verb_at), None)
     actor = _words(actor_ent) if actor_ent is not None else None
     if actor_ent is not None and actor_ent.end + 1 < end and doc[actor_ent.end].text.lower() == "of":

@@ -163,12 +163,28 @@ def _similarity(word: str, other: str, pos: str) -> tuple[float, str]:
     return best, how
 
 
+DIRECTIONS = {"up": "up", "upward": "up", "upwards": "up", "down": "down", "downward": "down", "downwards": "down",
+              "left": "left", "right": "right", "north": "north", "south": "south", "east": "east", "west": "west"}
+"""Direction words, each to the direction it names: a tester's word and a game's name that
+name two different ones never match, however alike their verbs ("rotate right", ``turn_left``)."""
+
+
+def direction(word: str) -> str | None:
+    """The direction a word or name says ("glance up", ``look_up``), or None."""
+    found = [DIRECTIONS[w] for w in word.lower().replace("_", " ").replace("-", " ").split() if w in DIRECTIONS]
+    return found[-1] if found else None
+
+
 def best_match(word: str, names: Mapping[str, Iterable[str]], pos: str) -> WordMatch:
     """The name (or the name of a synonym) most like ``word``, scored; below
     :data:`THRESHOLD` it is the nearest miss, for the refusal to name."""
     best = WordMatch(word, "", "", 0.0, "none")
+    mine = direction(word)
     for name, synonyms in names.items():
         for candidate in (name, *synonyms):
+            theirs = direction(candidate) or direction(name)
+            if mine and theirs and mine != theirs:  # "glance up" is never looking down
+                continue
             score, how = similarity(word, candidate, pos)
             if score > best.score:
                 best = WordMatch(word, name, candidate, round(score, 3), how)
