@@ -159,15 +159,19 @@ def _imperative(span: Any) -> str | None:
     return verb
 
 
-def _noun_after_determiner(span: Any) -> str | None:
+def _noun_after_determiner(span: Any, subject: bool = False) -> str | None:
     """The last word of the first noun phrase ("the old stone altar": altar): what the tagger
-    missed, or tagged on a word that is no noun."""
+    missed, or tagged on a word that is no noun. As a condition's ``subject``, the phrase ends
+    before its verb: a word followed by its object or particle ("a goblin attacks you")."""
     tokens = list(span)
     for k, t in enumerate(tokens):
         if t.text.lower() in DETERMINERS - {"that", "this"}:
             phrase = []
-            for u in tokens[k + 1:]:
+            for j, u in enumerate(tokens[k + 1:], start=k + 1):
                 if u.is_punct or u.text.lower() in PARTICLES | PHRASE_ENDS:
+                    break
+                after = tokens[j + 1].text.lower() if j + 1 < len(tokens) else ""
+                if subject and phrase and after in PARTICLES | PRONOUNS | DETERMINERS | {"you", "your", "back"}:
                     break
                 phrase.append(u.text)
             if phrase and phrase[-1].lower() not in DIRECTIONS:  # "turn to the right": no actor
@@ -274,7 +278,7 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
     relative = CONDITION.search(words.text) is None  # "that come near": the actor is the step's
     keyword = CONDITION.match(words.text)  # "every time you meet an ogre": not a time
     after = [t for t in words if keyword is None or t.idx - words.start_char >= keyword.end()]
-    cond_actor = None if relative else (_noun_after_determiner(after) or next(
+    cond_actor = None if relative else (_noun_after_determiner(after, subject=True) or next(
         (e.text for e in ents if e.label_ == "ACTOR" and inside(e) and is_noun(e.text)), None))
     state = STATE.search(words.text)
     trigger = bool(TRIGGER.search(words.text)) or RELATIVE.match(words.text) is not None

@@ -132,17 +132,19 @@ def _content(word: str) -> str:
     return " ".join(w for w in words if w not in PARTICLES) or word.lower()
 
 
-def similarity(word: str, other: str, pos: str) -> tuple[float, str]:
+def similarity(word: str, other: str, pos: str, steps: int = 1) -> tuple[float, str]:
     """How alike two words are (0..1) and why, for part of speech ``pos`` (``n``, ``v``, ``a``):
     the better of the phrases and of their words without particles ("walk over" is a phrase of
-    its own in WordNet, "walk" is the walking in "walk to")."""
-    score, how = _similarity(word, other, pos)
+    its own in WordNet, "walk" is the walking in "walk to"). A tester's verb ``steps`` or fewer
+    under the game verb's first sense is a kind of it at any depth (:data:`MIN_DEPTH`)."""
+    score, how = _similarity(word, other, pos, steps)
     if score < 1.0 and (_content(word), _content(other)) != (word.lower(), other.lower()):
-        score, how = max((score, how), _similarity(_content(word), _content(other), pos))
+        score, how = max((score, how), _similarity(_content(word), _content(other), pos, steps))
     return score, how
 
 
-def _similarity(word: str, other: str, pos: str) -> tuple[float, str]:
+@lru_cache(maxsize=65536)
+def _similarity(word: str, other: str, pos: str, troponym_steps: int = 1) -> tuple[float, str]:
     if _lemma(word, pos) == _lemma(other, pos):
         return 1.0, "same"
     mine, theirs = _synsets(word, pos), _synsets(other, pos, NAME_SENSES)
@@ -154,7 +156,7 @@ def _similarity(word: str, other: str, pos: str) -> tuple[float, str]:
         for b in theirs:
             up_b = _ancestors(b)
             steps, top = (up_a[b], b) if b in up_a else (up_b.get(a), a)
-            deep = top.min_depth() >= MIN_DEPTH[pos] or (pos == "v" and top is b == theirs[0] and steps == 1)
+            deep = top.min_depth() >= MIN_DEPTH[pos] or (pos == "v" and top is b == theirs[0] and steps <= troponym_steps)
             if steps is not None and deep and KIND - PER_STEP * (steps - 1) > best:
                 best, how = KIND - PER_STEP * (steps - 1), "kind"
             if SISTER > best and any(up_a.get(h) == 1 and d == 1 and h.min_depth() >= SISTER_DEPTH[pos]
@@ -175,7 +177,13 @@ def direction(word: str) -> str | None:
     return found[-1] if found else None
 
 
-def best_match(word: str, names: Mapping[str, Iterable[str]], pos: str) -> WordMatch:
+def _undirected(word: str) -> str:
+    """A word or name without its direction words ("look_up": look)."""
+    words = word.lower().replace("_", " ").replace("-", " ").split()
+    return " ".join(w for w in words if w not in DIRECTIONS) or word
+
+
+def best_match(word: str, names: Mapping[str, Iterable[str]], pos: str, steps: int = 1) -> WordMatch:
     """The name (or the name of a synonym) most like ``word``, scored; below
     :data:`THRESHOLD` it is the nearest miss, for the refusal to name."""
     best = WordMatch(word, "", "", 0.0, "none")
@@ -185,7 +193,9 @@ def best_match(word: str, names: Mapping[str, Iterable[str]], pos: str) -> WordM
             theirs = direction(candidate) or direction(name)
             if mine and theirs and mine != theirs:  # "glance up" is never looking down
                 continue
-            score, how = similarity(word, candidate, pos)
+            score, how = similarity(word, candidate, pos, steps)
+            if mine and mine == theirs:  # "gaze upward" and look_up: gaze and look, both up
+                score, how = max((score, how), similarity(_undirected(word), _undirected(candidate), pos, steps))
             if score > best.score:
                 best = WordMatch(word, name, candidate, round(score, 3), how)
     return best

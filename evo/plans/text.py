@@ -227,6 +227,13 @@ def match_name(word: str | None, names: Mapping[str, Iterable[str]], pos: str = 
     return found.name if found.score >= THRESHOLD else None
 
 
+def _towards(word: str | None) -> bool:
+    """A verb of a motion to a place ("hurry to", "dash over to"): a move when moving is about as
+    like it as the best action is, counting a manner of a manner of moving ("dash" is a way to
+    rush, a way to travel)."""
+    return bool(word) and word.lower().split()[-1] in ("to", "towards", "toward", "into")
+
+
 def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Mapping[str, Iterable[str]],
                nlp=None) -> list[MatchedStep]:  # type: ignore[no-untyped-def]
     """Text -> plan steps matched to a game's vocabulary (the article's pipeline, stages 1-3).
@@ -244,6 +251,9 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
     for step in parse(split_sentences(text), nlp):
         moving = step.action_word is not None and MOVEMENT.match(step.action_word) is not None
         action = None if moving else match_word(step.action_word, actions, "v", "action", step.text)
+        if action is not None and action.name != NO_ACTION and _towards(step.action_word):
+            to = best_match(step.action_word or "", {NO_ACTION: actions.get(NO_ACTION, ())}, "v", steps=2)
+            action = to if to.score >= max(THRESHOLD, action.score - 0.05) else action  # "Hurry to the pit"
         actor = match_word(step.actor_word, actor_types, "n", "actor", step.text)
         clause = step.clause
         cond = match_word(clause.condition_actor, actor_types, "n", "actor", step.text) if clause else None
