@@ -50,7 +50,7 @@ BREAKS = frozenset({"then", ";"})
 PARTICLES = frozenset({"over", "across", "up", "to", "with", "on", "at", "into", "through", "past", "around",
                        "down", "off", "by"})
 DIRECTIONS = frozenset({"left", "right", "up", "down", "forward", "forwards", "backward", "backwards", "back",
-                        "around"})
+                        "around", "upward", "upwards", "downward", "downwards"})
 """Words that finish a movement verb ("turn left", "look up"): the action is both."""
 DETERMINERS = frozenset({"the", "a", "an", "any", "every", "each", "all", "that", "this", "those", "these", "some"})
 QUANTIFIERS = frozenset({"any", "every", "all", "each", "always", "whenever", "everything", "anything"})
@@ -69,6 +69,8 @@ LIGHT = frozenset({"do", "make", "take", "have", "give", "go", "walk", "run", "h
 AROUND = frozenset({"around", "round"})
 POSITIONS = frozenset({"next", "near", "close", "beside", "by", "behind", "front", "adjacent"})
 """Words of a position ("next to"): no step of their own when the tagger marks them."""
+ROTATIONS = frozenset({"clockwise", "counterclockwise", "anticlockwise", "counter", "anti", "-", "round", "around"})
+"""Words of a way round ("counter-clockwise around"): no step and no actor of their own."""
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "1st": 1, "2nd": 2,
             "3rd": 3, "4th": 4, "5th": 5, "6th": 6}
 
@@ -105,15 +107,29 @@ def _is_joiner(token: Any) -> bool:
 def _verb_tagged_actor(doc: Any, ent: Any) -> bool:
     """An ACTOR tag on a step's verb: after a joining word and before a particle or direction
     ("..., and look down at it"), which no noun of a step stands between."""
-    return (ent.label_ == "ACTOR" and ent.start > 0 and len(ent) == 1 and doc[ent.start - 1].text.lower() in STEP_JOINS
-            and ent.end < len(doc) and doc[ent.end].text.lower() in PARTICLES | DIRECTIONS)
+    if not (ent.label_ == "ACTOR" and ent.start > 0 and len(ent) == 1 and doc[ent.start - 1].text.lower() in STEP_JOINS):
+        return False
+    if ent.end >= len(doc) or doc[ent.end].is_punct:  # "... and pray.": a verb that is no noun
+        return not is_noun(ent.text) and is_verb(ent.text)
+    return doc[ent.end].text.lower() in PARTICLES | DIRECTIONS
+
+
+def _in_condition(doc: Any, i: int) -> bool:
+    """Whether token ``i`` is in a condition in front of its step ("If an ogre hits you, ..."):
+    from a condition word at a sentence's or clause's start up to the comma."""
+    for k in range(i, -1, -1):
+        if doc[k].text in ",;":
+            return False
+        if (k == 0 or doc[k - 1].text.lower() in JOINERS or doc[k - 1].is_punct) and CONDITION.match(doc[k:].text):
+            return any(t.text == "," for t in doc[i:])
+    return False
 
 
 def _opens_step(doc: Any, ent: Any) -> bool:
     """An action keyword that is a step's verb: not a position ("is next to you"), not a verb
     whose subject is "you" ("each pillar you walk past")."""
     words = {t.text.lower() for t in ent}
-    return not words <= PARTICLES | DIRECTIONS | POSITIONS and not (ent.start > 0 and doc[ent.start - 1].text.lower() == "you")
+    return not words <= PARTICLES | DIRECTIONS | POSITIONS | ROTATIONS and not _in_condition(doc, ent.start) and not (ent.start > 0 and doc[ent.start - 1].text.lower() == "you")
 
 
 def _untagged_verb(doc: Any, i: int) -> bool:
@@ -194,12 +210,10 @@ def _around(span: Any, action: str | None) -> str | None:
     return ("go" if verb in LIGHT - {"walk", "run"} else verb) + " around" if verb in LIGHT else action
 
 
-def _path_noun(span: Any) -> str | None:
-    """The noun a light verb takes before "around" ("do a lap around the lamp": lap), no actor."""
-    words = [t.text for t in span]
-    low = [w.lower() for w in words]
-    at = next((k for k, w in enumerate(low) if w in AROUND), None)
-    return words[at - 1] if at and low[at - 1] not in DETERMINERS | LIGHT and at > 1 else None
+def _path_at(span: Any) -> int | None:
+    """Where "around" is in the doc: the actor comes after it ("do a full loop around the lamp":
+    the lamp; "full", "loop" are the path)."""
+    return next((t.i for t in span if t.text.lower() in AROUND), None)
 
 
 def _trim(span: Any) -> str:
@@ -258,12 +272,14 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
         action = action.split()[0] + " " + turn.text
     action = _around(span, action)
     verb_at = next((t.i for t in span if not t.is_punct and t.text.lower() not in LEADS), None)
-    path = _path_noun(span) if action is not None and action.endswith(" around") else None
-    actor_ent = next((e for e in ents if e.label_ == "ACTOR" and not inside(e) and is_noun(e.text) and e.text != path
+    path = _path_at(span) if action is not None and action.endswith(" around") else None
+    actor_ent = next((e for e in ents if e.label_ == "ACTOR" and not inside(e) and is_noun(e.text)
+                      and (path is None or e.start > path) and e.text.lower() not in ROTATIONS
                       and e.text.lower() not in DIRECTIONS | ORDINALS.keys() and e.start != verb_at), None)
     actor = _words(actor_ent) if actor_ent is not None else None
     if actor_ent is not None and actor_ent.end + 1 < end and doc[actor_ent.end].text.lower() == "of":
-        actor = _noun_after_determiner(doc[actor_ent.end:end]) or actor  # "in front of the statue": statue
+        actor = _noun_after_determiner(doc[actor_ent.end:end]) or next(  # "in front of the statue": statue
+            (t.text.lower() for t in doc[actor_ent.end:end] if t.text.lower() in PRONOUNS), actor)  # "of it"
     if actor is None:
         rest = span if cond is None else (doc[cond[1]:end] if cond[0] == begin else doc[begin:cond[0]])
         actor = _noun_after_determiner(rest)

@@ -133,6 +133,8 @@ def steps_to_plan(steps: Sequence[MatchedStep], start: tuple[int, int], name: st
             continue
         last = target
         previous = nodes[-1] if nodes else None
+        if previous is not None and previous.target == target and step.action is None and not when:
+            continue  # "Run to the coin. Grab it.": already there
         if previous is not None and previous.target == target and previous.action is None and not when \
                 and step.action is not None:  # "go to the switch and pull it": one node
             nodes[-1] = previous.model_copy(update={"action": step.action})

@@ -17,7 +17,7 @@ _ORDINAL_WORDS = "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|ten
 MARKER = re.compile(
     r"^\s*(?:[-*•‣◦+>]+|\(?\d+[.):]?\)?(?:\s*[-–:.])?|#\d+[.):]?|\(?[a-h][.)]|"
     rf"\d+(?:st|nd|rd|th)\s*[:.)-]|step\s+(?:\d+|{_NUMBER_WORDS})\s*[:.)\-–]?|"
-    rf"(?:{_ORDINAL_WORDS})\s+step\s*[:.)\-–]?)\s+", re.IGNORECASE)
+    rf"(?:{_ORDINAL_WORDS})\s+step\s*[:.)\-–]?)(?:\s+|$)", re.IGNORECASE)
 """A list marker or a step label at the start of a sentence ("2)", "Step two:", "1st:")."""
 LABEL = re.compile(
     rf"^\s*(?:(?:{_ORDINAL_WORDS}|then|after that|last of all|first of all|to (?:start|begin|finish|end)|"

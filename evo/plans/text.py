@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
-from evo.plans.clauses import MOVEMENT, PRONOUNS, QUANTIFIERS, Clause, clause_bounds, read_clause
+from evo.plans.clauses import MOVEMENT, POSITIONS, PRONOUNS, QUANTIFIERS, Clause, clause_bounds, read_clause
 from evo.plans.lexicon import THRESHOLD, WordMatch, best_match
 from evo.plans.markers import split_markers, strip_marker
 from evo.run.config import ConfigError
@@ -231,7 +231,8 @@ def _towards(word: str | None) -> bool:
     """A verb of a motion to a place ("hurry to", "dash over to"): a move when moving is about as
     like it as the best action is, counting a manner of a manner of moving ("dash" is a way to
     rush, a way to travel)."""
-    return bool(word) and word.lower().split()[-1] in ("to", "towards", "toward", "into")
+    words = (word or "").lower().split()
+    return bool(words) and words[-1] in ("to", "towards", "toward", "into") and not POSITIONS & set(words)
 
 
 def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Mapping[str, Iterable[str]],
