@@ -258,8 +258,8 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
         action = doc[action_ent.start - 1].text + " " + action
     elif action_ent is not None and action.lower() in PARTICLES:  # "and then to the pillar": no verb
         action = None
-    if action_ent is not None and action_ent.end < end and doc[action_ent.end].text.lower() in DIRECTIONS \
-            and action_ent.text.split()[-1].lower() not in DIRECTIONS:
+    if action_ent is not None and action_ent.end < end and doc[action_ent.end].text.lower() in DIRECTIONS | {"out", "off"} \
+            and action_ent.text.split()[-1].lower() not in DIRECTIONS | {"out", "off"}:  # "take out": the idiom
         action += " " + doc[action_ent.end].text
     if action is None:
         action = _imperative(span if cond is None or cond[0] > begin else doc[cond[1]:end])
