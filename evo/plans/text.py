@@ -251,10 +251,12 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
     out = []
     for step in parse(split_sentences(text), nlp):
         moving = step.action_word is not None and MOVEMENT.match(step.action_word) is not None
-        action = None if moving else match_word(step.action_word, actions, "v", "action", step.text)
-        if action is not None and action.name != NO_ACTION and _towards(step.action_word):
-            to = best_match(step.action_word or "", {NO_ACTION: actions.get(NO_ACTION, ())}, "v", steps=2)
-            action = to if to.score >= max(THRESHOLD, action.score - 0.05) else action  # "Hurry to the pit"
+        to = best_match(step.action_word or "", {NO_ACTION: actions.get(NO_ACTION, ())}, "v", steps=2) \
+            if not moving and _towards(step.action_word) else None  # "Hurry to the pit", "Dash to the lamp"
+        if to is not None and to.score >= THRESHOLD and to.score >= best_match(step.action_word or "", actions, "v").score - 0.05:
+            action: WordMatch | None = to
+        else:
+            action = None if moving else match_word(step.action_word, actions, "v", "action", step.text)
         actor = match_word(step.actor_word, actor_types, "n", "actor", step.text)
         clause = step.clause
         cond = match_word(clause.condition_actor, actor_types, "n", "actor", step.text) if clause else None
