@@ -24,14 +24,14 @@ JOINERS = frozenset({",", ";", "and", "then", "next", "after", "that", "afterwar
 """Words between two steps of one sentence."""
 STEP_JOINS = frozenset({",", ";", "and", "then"})
 """Joining words after which a verb tagged as an actor starts a step ("and look down at it")."""
-CONDITION = re.compile(r"\b(once(?!\s+(?:around|round|more|again|over)\b)(?!\s*[,.;]|\s*$)|when|whenever|if|after(?!\s+(?:that|this)\b)|as soon as|every time|each time|"
+CONDITION = re.compile(r"\b(wait (?:until|till|for)|should(?=\s+(?:an?|the|any|some)\s)|once(?!\s+(?:around|round|more|again|over)\b)(?!\s*[,.;]|\s*$)|when|whenever|if|after(?!\s+(?:that|this)\b)|as soon as|every time|each time|"
                        r"while)\b", re.IGNORECASE)
 TRIGGER = re.compile(r"\b(see|sees|seen|spot|spots|meet|meets|encounter|encounters|find|finds|appear|appears|"
                      r"come|comes|approach|approaches|near|nearby|close|around|show up|shows up|in sight|"
                      r"in range|attack you|attacks you|pass|passes|reach|reaches|(?:walk|walks|go|goes|get|gets)\s+(?:past|by|near|to)|"
                      r"comes? to|comes? across|(?:run|runs|bump|bumps|stumble|stumbles|happen|happens)\s+(?:into|upon|on|"
                      r"across)|(?:whenever|every time|each time)\s+you\s+\w+|next to|adjacent|beside|in (?:your|the) way|at you|\w+ed by (?:an?|the|any|some)|"
-                     r"(?:an?|the|any|some|every)\s+\w+(?:\s+[\w-]+){1,3}?\s+(?:you|your|yourself))\b", re.IGNORECASE)
+                     r"in front of|(?:an?|the|any|some|every)\s+\w+(?:\s+[\w-]+){1,4}?\s+(?:you|your|yourself))\b", re.IGNORECASE)
 """An actor about: seen or met, near the player, or doing something to the player ("a goblin
 attacks you", "an ogre is next to you", "you are attacked by an ogre")."""
 RELATIVE = re.compile(r"\b(that|which|who)\s+(you\s+)?(see|spot|meet|encounter|find|come|comes|get|gets|"
@@ -39,7 +39,7 @@ RELATIVE = re.compile(r"\b(that|which|who)\s+(you\s+)?(see|spot|meet|encounter|f
                       re.IGNORECASE)
 STATE = re.compile(r"\b(?:is|are|gets|get|has been|have been|was|turns|goes)\s+(?:(?:been|turned|switched|set|"
                    r"flipped)\s+)?(\w+)|\b(opens|opened|closes|"
-                   r"closed|unlocks|unlocked|lights|lit)\b", re.IGNORECASE)
+                   r"closed|unlocks|unlocked|lights|lit)\b|\bto\s+(open|close|unlock|light)\b", re.IGNORECASE)
 LEADS = frozenset({"then", "next", "now", "first", "firstly", "finally", "please", "afterwards", "carefully",
                    "also", "lastly", "and", "after", "that", "this", "once", "there", "step", "quickly", "just"})
 """Words in front of a step's verb ("Then, carefully ...")."""
@@ -210,6 +210,15 @@ def _around(span: Any, action: str | None) -> str | None:
     return ("go" if verb in LIGHT - {"walk", "run"} else verb) + " around" if verb in LIGHT else action
 
 
+def _given(span: Any, action: str | None) -> Any:
+    """The deed in "give it a pull", "give the goblin a whack": the noun after "a" that is a
+    verb too, the step's action (the thing given it is the actor)."""
+    if not action or action.split()[0].lower() != "give":
+        return None
+    tokens = list(span)
+    return next((u for t, u in zip(tokens, tokens[1:]) if t.text.lower() in ("a", "an") and is_verb(u.text)), None)
+
+
 def _path_at(span: Any) -> int | None:
     """Where "around" is in the doc: the actor comes after it ("do a full loop around the lamp":
     the lamp; "full", "loop" are the path)."""
@@ -271,10 +280,13 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
     if turn is not None and action and action.split()[-1].lower() not in DIRECTIONS:  # "turn to the right"
         action = action.split()[0] + " " + turn.text
     action = _around(span, action)
+    given = _given(span, action)
+    action = given.text if given is not None else action
     verb_at = next((t.i for t in span if not t.is_punct and t.text.lower() not in LEADS), None)
     path = _path_at(span) if action is not None and action.endswith(" around") else None
     actor_ent = next((e for e in ents if e.label_ == "ACTOR" and not inside(e) and is_noun(e.text)
                       and (path is None or e.start > path) and e.text.lower() not in ROTATIONS
+                      and (given is None or e.start != given.i)
                       and e.text.lower() not in DIRECTIONS | ORDINALS.keys() and e.start != verb_at), None)
     actor = _words(actor_ent) if actor_ent is not None else None
     if actor_ent is not None and actor_ent.end + 1 < end and doc[actor_ent.end].text.lower() == "of":
@@ -282,7 +294,7 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
             (t.text.lower() for t in doc[actor_ent.end:end] if t.text.lower() in PRONOUNS), actor)  # "of it"
     if actor is None:
         rest = span if cond is None else (doc[cond[1]:end] if cond[0] == begin else doc[begin:cond[0]])
-        actor = _noun_after_determiner(rest)
+        actor = _noun_after_determiner(rest if given is None else doc[rest.start:given.i - 1])  # "a pull": no actor
     if actor is None:  # "pull it": the pronoun stands for the actor before
         actor = next((t.text.lower() for t in span if t.text.lower() in PRONOUNS and not (cond and cond[0] <= t.i < cond[1])), None)
     ordinal = next((ORDINALS[t.text.lower()] for t in span if t.text.lower() in ORDINALS and t.i > 0
@@ -301,4 +313,4 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
     if not trigger and state is None:  # "once there,": no actor about, no state, no condition
         return Clause(_trim(span), action, actor, ordinal)
     return Clause(_trim(span), action, actor, ordinal, words.text.strip(" ,"), trigger,
-                  cond_actor, None if trigger or state is None else (state.group(1) or state.group(2)).lower())
+                  cond_actor, None if trigger or state is None else next(g for g in state.groups() if g).lower())

@@ -15,15 +15,19 @@ import re
 _NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten"
 _ORDINAL_WORDS = "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|next|final|last"
 MARKER = re.compile(
-    r"^\s*(?:[-*•‣◦+>]+|\(?\d+[.):]?\)?(?:\s*[-–:.])?|#\d+[.):]?|\(?[a-h][.)]|"
-    rf"\d+(?:st|nd|rd|th)\s*[:.)-]|step\s+(?:\d+|{_NUMBER_WORDS})\s*[:.)\-–]?|"
+    r"^\s*(?:[-*•‣◦+>]+|\(?\d+[.):]?\)?(?:\s*[-–:.])?|#\d+[.):]?|\(?[a-h][.)]|\(?(?:i{1,3}|iv|v|vi{1,3})[.)]|"
+    rf"\d+(?:st|nd|rd|th)\s*[:.)-]|step\s+(?:\d+|[a-h]|{_NUMBER_WORDS})\s*[:.)\-–]?|"
     rf"(?:{_ORDINAL_WORDS})\s+step\s*[:.)\-–]?)(?:\s+|$)", re.IGNORECASE)
 """A list marker or a step label at the start of a sentence ("2)", "Step two:", "1st:")."""
 LABEL = re.compile(
     rf"^\s*(?:(?:{_ORDINAL_WORDS}|then|after that|last of all|first of all|to (?:start|begin|finish|end)|"
     r"in the end|at the end|at last|lastly|firstly|secondly|thirdly|finally)\s*[,:]|"
-    r"(?:firstly|secondly|thirdly|lastly)\b|(?:start|begin|finish|end) (?:off )?by)\s*", re.IGNORECASE)
-"""An ordinal adverb labelling a step ("Second,", "Last of all,", "Firstly", "Start by")."""
+    r"(?:firstly|secondly|thirdly|lastly)\b|(?:start|begin|finish|end) (?:off )?by|"
+    r"(?:keep on|keep|continue|carry on|go on)(?=\s+\w+ing\b)|"
+    r"(?:you|we|the player|the tester)\s+(?:should|must|need to|have to|has to|will|are to|is to)\b)\s*", re.IGNORECASE)
+"""An ordinal adverb labelling a step ("Second,", "Last of all,", "Firstly", "Start by"), or
+a verb of going on before the step's verb ("Keep hitting goblins"), or who must do it ("You
+should press ...")."""
 INLINE = re.compile(r"\s+(?=\(\d+\)\s|\(?[a-h]\)\s|#\d+\s|step\s+(?:\d+|" + _NUMBER_WORDS + r")\s*[:\-–]\s)",
                     re.IGNORECASE)
 """A marker in the middle of a line ("(1) Hit the goblin (2) Flip the switch"): a new step."""

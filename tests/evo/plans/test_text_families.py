@@ -13,7 +13,8 @@ import pytest
 from evo.plans.from_text import budget_steps
 from evo.plans.lexicon import best_match, direction
 from evo.plans.markers import strip_marker
-from evo.plans.text import load_pipeline, split_sentences
+from evo.plans.text import load_pipeline, read_steps, split_sentences
+from tests.evo.plans.test_text import ACTIONS, ACTOR_TYPES
 from tests.evo.plans.heldout.score import cases, score
 
 DEV_MISSES = {("dungeon_dev", "phrasal"): 2, ("dungeon_dev", "synonyms"): 6, ("dungeon_dev", "coordination"): 1,
@@ -29,7 +30,8 @@ def nlp():  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("marked", ["3. Open the crate", "3) Open the crate", "(3) Open the crate", "#3 Open the crate",
                                     "c) Open the crate", "• Open the crate", "Step 3: Open the crate",
                                     "Step three - Open the crate", "Third step: Open the crate", "3rd: Open the crate",
-                                    "Thirdly open the crate", "Last of all, open the crate", "To finish, open the crate"])
+                                    "Thirdly open the crate", "Last of all, open the crate", "To finish, open the crate",
+                                    "iii) Open the crate", "Step C: Open the crate", "You should open the crate"])
 def test_a_list_marker_or_step_label_is_no_part_of_the_step(marked: str) -> None:
     assert strip_marker(marked).lower() == "open the crate"
 
@@ -51,6 +53,18 @@ def test_a_direction_word_never_matches_the_opposite_name() -> None:
     assert direction("peer upward") == "up" and direction("jump") is None
     assert best_match("peer upward", names, "v").name == "look_up"
     assert best_match("swivel to the right", names, "v").name == "turn_right"
+
+
+@pytest.mark.parametrize("text, plan", [
+    ("Should a bat show up, smash it. Then press the lever.", [("rule", "attack", "enemy"), ("node", "interact", "switch")]),
+    ("If a zombie is in front of you, hit it.", [("rule", "attack", "enemy")]),
+    ("Wait until the gate opens, then go through it.", [("node", None, "door")]),
+    ("Head to the lever and give it a tug.", [("node", None, "switch"), ("node", "interact", None)]),
+])
+def test_conditions_and_deeds_in_other_words(text: str, plan: list, nlp) -> None:  # type: ignore[type-arg, no-untyped-def]
+    steps = read_steps(text, ACTIONS, ACTOR_TYPES, nlp)
+    assert [(s.parsed.kind, s.action, s.actor_type or (s.condition_match.name if s.condition_match else None))
+            for s in steps] == plan
 
 
 @pytest.mark.parametrize("held", ["dungeon_dev", "park_dev"])
