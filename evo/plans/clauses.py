@@ -67,6 +67,10 @@ one move."""
 LIGHT = frozenset({"do", "make", "take", "have", "give", "go", "walk", "run", "head", "move", "travel", "complete"})
 """Verbs that, with a path "around" a thing, are circling it ("do a lap around", "go once round")."""
 AROUND = frozenset({"around", "round"})
+DEEDS = frozenset({"give", "do", "make", "have"})
+"""Verbs whose deed is the noun after them ("give it a pull", "do a jump", "have a look")."""
+REPEATS = frozenset({"twice", "once", "again", "thrice"})
+"""How often a step is done: no actor, and no end to a verb ("hop twice")."""
 POSITIONS = frozenset({"next", "near", "close", "beside", "by", "behind", "front", "adjacent"})
 """Words of a position ("next to"): no step of their own when the tagger marks them."""
 ROTATIONS = frozenset({"clockwise", "counterclockwise", "anticlockwise", "counter", "anti", "-", "round", "around"})
@@ -139,7 +143,7 @@ def _untagged_verb(doc: Any, i: int) -> bool:
     if i == 0 or doc[i - 1].text.lower() not in STEP_JOINS or any(e.start <= i < e.end for e in doc.ents):
         return False
     after = doc[i + 1].text.lower() if i + 1 < len(doc) else "."
-    ends = after in PARTICLES | DIRECTIONS | DETERMINERS | PRONOUNS or doc[i + 1:i + 2].text in ".!?,;" or after == "."
+    ends = after in PARTICLES | DIRECTIONS | DETERMINERS | PRONOUNS | REPEATS or doc[i + 1:i + 2].text in ".!?,;" or after == "."
     return word.isalpha() and word not in JOINERS | DETERMINERS | PRONOUNS | PARTICLES and ends and is_verb(word)
 
 
@@ -184,7 +188,7 @@ def _noun_after_determiner(span: Any, subject: bool = False) -> str | None:
         if t.text.lower() in DETERMINERS - {"that", "this"}:
             phrase = []
             for j, u in enumerate(tokens[k + 1:], start=k + 1):
-                if u.is_punct or u.text.lower() in PARTICLES | PHRASE_ENDS:
+                if u.is_punct or u.text.lower() in PARTICLES | PHRASE_ENDS | REPEATS:
                     break
                 after = tokens[j + 1].text.lower() if j + 1 < len(tokens) else ""
                 if subject and phrase and after in PARTICLES | PRONOUNS | DETERMINERS | {"you", "your", "back"}:
@@ -211,9 +215,9 @@ def _around(span: Any, action: str | None) -> str | None:
 
 
 def _given(span: Any, action: str | None) -> Any:
-    """The deed in "give it a pull", "give the goblin a whack": the noun after "a" that is a
-    verb too, the step's action (the thing given it is the actor)."""
-    if not action or action.split()[0].lower() != "give":
+    """The deed in "give it a pull", "give the goblin a whack", "do a jump": the noun after "a"
+    that is a verb too, the step's action (the thing given it is the actor)."""
+    if not action or action.split()[0].lower() not in DEEDS:
         return None
     tokens = list(span)
     return next((u for t, u in zip(tokens, tokens[1:]) if t.text.lower() in ("a", "an") and is_verb(u.text)), None)
@@ -235,8 +239,9 @@ def _trim(span: Any) -> str:
 
 
 def _words(ent: Any) -> str:
-    """A tagged keyword without the punctuation the tagger took with it ("and leap.": leap)."""
-    return " ".join(t.text for t in ent if not t.is_punct) or ent.text
+    """A tagged keyword without the punctuation or the repeat the tagger took with it ("and leap.":
+    leap; "the lamp twice": lamp)."""
+    return " ".join(t.text for t in ent if not t.is_punct and t.text.lower() not in REPEATS) or ent.text
 
 
 def _condition_range(span: Any) -> tuple[int, int] | None:
@@ -281,12 +286,14 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
         action = action.split()[0] + " " + turn.text
     action = _around(span, action)
     given = _given(span, action)
-    action = given.text if given is not None else action
+    if given is not None:
+        after = doc[given.i + 1].text if given.i + 1 < end else ""
+        action = given.text + (" " + after if after.lower() in DIRECTIONS else "")  # "have a look up"
     verb_at = next((t.i for t in span if not t.is_punct and t.text.lower() not in LEADS), None)
     path = _path_at(span) if action is not None and action.endswith(" around") else None
     actor_ent = next((e for e in ents if e.label_ == "ACTOR" and not inside(e) and is_noun(e.text)
                       and (path is None or e.start > path) and e.text.lower() not in ROTATIONS
-                      and (given is None or e.start != given.i)
+                      and (given is None or e.start != given.i) and e.text.lower() not in REPEATS
                       and e.text.lower() not in DIRECTIONS | ORDINALS.keys() and e.start != verb_at), None)
     actor = _words(actor_ent) if actor_ent is not None else None
     if actor_ent is not None and actor_ent.end + 1 < end and doc[actor_ent.end].text.lower() == "of":
@@ -309,6 +316,8 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
     cond_actor = None if relative else (_noun_after_determiner(after, subject=True) or next(
         (e.text for e in ents if e.label_ == "ACTOR" and inside(e) and is_noun(e.text)), None))
     state = STATE.search(words.text)
+    if state is not None and next(g for g in state.groups() if g).lower() in PRONOUNS | {"here"}:
+        state = None  # "once you get there": arriving, no state
     trigger = bool(TRIGGER.search(words.text)) or RELATIVE.match(words.text) is not None
     if not trigger and state is None:  # "once there,": no actor about, no state, no condition
         return Clause(_trim(span), action, actor, ordinal)

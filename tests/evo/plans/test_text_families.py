@@ -60,6 +60,8 @@ def test_a_direction_word_never_matches_the_opposite_name() -> None:
     ("If a zombie is in front of you, hit it.", [("rule", "attack", "enemy")]),
     ("Wait until the gate opens, then go through it.", [("node", None, "door")]),
     ("Head to the lever and give it a tug.", [("node", None, "switch"), ("node", "interact", None)]),
+    ("Run to the ledge and do a jump twice.", [("node", None, "lava"), ("node", "jump", None)]),
+    ("Walk to the altar. Once you get there, press it.", [("node", None, "shrine"), ("node", "interact", None)]),
 ])
 def test_conditions_and_deeds_in_other_words(text: str, plan: list, nlp) -> None:  # type: ignore[type-arg, no-untyped-def]
     steps = read_steps(text, ACTIONS, ACTOR_TYPES, nlp)
