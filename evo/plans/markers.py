@@ -24,10 +24,11 @@ LABEL = re.compile(
     r"in the end|at the end|at last|lastly|firstly|secondly|thirdly|finally)\s*[,:]|"
     r"(?:firstly|secondly|thirdly|lastly)\b|(?:start|begin|finish|end) (?:off )?by|"
     r"(?:keep on|keep|continue|carry on|go on)(?=\s+\w+ing\b)|"
-    r"(?:you|we|the player|the tester)\s+(?:should|must|need to|have to|has to|will|are to|is to)\b)\s*", re.IGNORECASE)
+    r"(?:you|we|the player|the tester)\s+(?:should|must|need to|have to|has to|will|are to|is to)\b|"
+    r"(?:make sure|be sure|try|remember|don't forget|do not forget|be certain)\s+to\b|go and\b)\s*", re.IGNORECASE)
 """An ordinal adverb labelling a step ("Second,", "Last of all,", "Firstly", "Start by"), or
 a verb of going on before the step's verb ("Keep hitting goblins"), or who must do it ("You
-should press ...")."""
+should press ...", "Make sure to ...", "Go and ...")."""
 INLINE = re.compile(r"\s+(?=\(\d+\)\s|\(?[a-h]\)\s|#\d+\s|step\s+(?:\d+|" + _NUMBER_WORDS + r")\s*[:\-–]\s)",
                     re.IGNORECASE)
 """A marker in the middle of a line ("(1) Hit the goblin (2) Flip the switch"): a new step."""

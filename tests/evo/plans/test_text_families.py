@@ -31,7 +31,8 @@ def nlp():  # type: ignore[no-untyped-def]
                                     "c) Open the crate", "• Open the crate", "Step 3: Open the crate",
                                     "Step three - Open the crate", "Third step: Open the crate", "3rd: Open the crate",
                                     "Thirdly open the crate", "Last of all, open the crate", "To finish, open the crate",
-                                    "iii) Open the crate", "Step C: Open the crate", "You should open the crate"])
+                                    "iii) Open the crate", "Step C: Open the crate", "You should open the crate",
+                                    "Make sure to open the crate", "Go and open the crate"])
 def test_a_list_marker_or_step_label_is_no_part_of_the_step(marked: str) -> None:
     assert strip_marker(marked).lower() == "open the crate"
 
