@@ -17,34 +17,40 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from evo.plans.lexicon import is_noun
+from evo.plans.lexicon import is_noun, is_verb
 
 JOINERS = frozenset({",", ";", "and", "then", "next", "after", "that", "afterwards", "finally", "also",
                      "-", "and then", "before", "lastly"})
 """Words between two steps of one sentence."""
 STEP_JOINS = frozenset({",", ";", "and", "then"})
 """Joining words after which a verb tagged as an actor starts a step ("and look down at it")."""
-CONDITION = re.compile(r"\b(once|when|whenever|if|after(?!\s+(?:that|this)\b)|as soon as|every time|each time|"
+CONDITION = re.compile(r"\b(wait (?:until|till|for)|should(?=\s+(?:an?|the|any|some)\s)|once(?!\s+(?:around|round|more|again|over)\b)(?!\s*[,.;]|\s*$)|when|whenever|if|after(?!\s+(?:that|this)\b)|as soon as|every time|each time|"
                        r"while)\b", re.IGNORECASE)
 TRIGGER = re.compile(r"\b(see|sees|seen|spot|spots|meet|meets|encounter|encounters|find|finds|appear|appears|"
                      r"come|comes|approach|approaches|near|nearby|close|around|show up|shows up|in sight|"
-                     r"in range|attack you|attacks you|(?:run|runs|bump|bumps|stumble|stumbles|happen|happens)\s+(?:into|upon|on|"
-                     r"across))\b", re.IGNORECASE)
+                     r"in range|attack you|attacks you|pass|passes|reach|reaches|(?:walk|walks|go|goes|get|gets)\s+(?:past|by|near|to)|"
+                     r"comes? to|comes? across|(?:run|runs|bump|bumps|stumble|stumbles|happen|happens)\s+(?:into|upon|on|"
+                     r"across)|(?:whenever|every time|each time)\s+you\s+\w+|next to|adjacent|beside|in (?:your|the) way|at you|\w+ed by (?:an?|the|any|some)|"
+                     r"in front of|(?:an?|the|any|some|every)\s+\w+(?:\s+[\w-]+){1,4}?\s+(?:you|your|yourself))\b", re.IGNORECASE)
+"""An actor about: seen or met, near the player, or doing something to the player ("a goblin
+attacks you", "an ogre is next to you", "you are attacked by an ogre")."""
 RELATIVE = re.compile(r"\b(that|which|who)\s+(you\s+)?(see|spot|meet|encounter|find|come|comes|get|gets|"
                       r"approach|approaches|appear|appears|attack|attacks|show|shows|are|is|cross|crosses)\b",
                       re.IGNORECASE)
 STATE = re.compile(r"\b(?:is|are|gets|get|has been|have been|was|turns|goes)\s+(?:(?:been|turned|switched|set|"
                    r"flipped)\s+)?(\w+)|\b(opens|opened|closes|"
-                   r"closed|unlocks|unlocked|lights|lit)\b", re.IGNORECASE)
+                   r"closed|unlocks|unlocked|lights|lit)\b|\bto\s+(open|close|unlock|light)\b", re.IGNORECASE)
 LEADS = frozenset({"then", "next", "now", "first", "firstly", "finally", "please", "afterwards", "carefully",
                    "also", "lastly", "and", "after", "that", "this", "once", "there", "step", "quickly", "just"})
 """Words in front of a step's verb ("Then, carefully ...")."""
+ADVERBS = frozenset({"always", "also", "just", "quickly", "carefully", "please", "now", "then", "next"})
+"""Words between a joining word and the verb of the step it joins ("..., and always fight")."""
 BREAKS = frozenset({"then", ";"})
 """Words that always start a new step, tagged action or not ("..., then hop across the gap")."""
 PARTICLES = frozenset({"over", "across", "up", "to", "with", "on", "at", "into", "through", "past", "around",
                        "down", "off", "by"})
 DIRECTIONS = frozenset({"left", "right", "up", "down", "forward", "forwards", "backward", "backwards", "back",
-                        "around"})
+                        "around", "upward", "upwards", "downward", "downwards"})
 """Words that finish a movement verb ("turn left", "look up"): the action is both."""
 DETERMINERS = frozenset({"the", "a", "an", "any", "every", "each", "all", "that", "this", "those", "these", "some"})
 QUANTIFIERS = frozenset({"any", "every", "all", "each", "always", "whenever", "everything", "anything"})
@@ -54,9 +60,21 @@ PHRASE_ENDS = frozenset({"and", "then", "it", "once", "when", "whenever", "if", 
                          "appears", "appear", "shows", "show", "turns", "goes", "opens", "closes", "lights"})
 """Words that end a noun phrase ("the gate is open": gate)."""
 PRONOUNS = frozenset({"it", "them", "one", "ones", "there", "that", "this", "those"})
-MOVEMENT = re.compile(r"^\s*\w+\s+(?:your|my|our|their|his|her)\s+way\b(?:\s+(?:over|back|across|up|down))?"
-                      r"(?:\s+(?:to|towards?|into))?", re.IGNORECASE)
-"""A movement phrase of several words ("make your way to", "find your way over to"): one move."""
+MOVEMENT = re.compile(r"^\s*(?:\w+\s+(?:your|my|our|their|his|her)\s+way\b(?:\s+(?:over|back|across|up|down))?"
+                      r"(?:\s+(?:to|towards?|into))?|make\s+(?:for|towards?)\b)", re.IGNORECASE)
+"""A movement phrase of several words ("make your way to", "find your way over to", "make for"):
+one move."""
+LIGHT = frozenset({"do", "make", "take", "have", "give", "go", "walk", "run", "head", "move", "travel", "complete"})
+"""Verbs that, with a path "around" a thing, are circling it ("do a lap around", "go once round")."""
+AROUND = frozenset({"around", "round"})
+DEEDS = frozenset({"give", "do", "make", "have"})
+"""Verbs whose deed is the noun after them ("give it a pull", "do a jump", "have a look")."""
+REPEATS = frozenset({"twice", "once", "again", "thrice"})
+"""How often a step is done: no actor, and no end to a verb ("hop twice")."""
+POSITIONS = frozenset({"next", "near", "close", "beside", "by", "behind", "front", "adjacent"})
+"""Words of a position ("next to"): no step of their own when the tagger marks them."""
+ROTATIONS = frozenset({"clockwise", "counterclockwise", "anticlockwise", "counter", "anti", "-", "round", "around"})
+"""Words of a way round ("counter-clockwise around"): no step and no actor of their own."""
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "1st": 1, "2nd": 2,
             "3rd": 3, "4th": 4, "5th": 5, "6th": 6}
 
@@ -93,23 +111,56 @@ def _is_joiner(token: Any) -> bool:
 def _verb_tagged_actor(doc: Any, ent: Any) -> bool:
     """An ACTOR tag on a step's verb: after a joining word and before a particle or direction
     ("..., and look down at it"), which no noun of a step stands between."""
-    return (ent.label_ == "ACTOR" and ent.start > 0 and len(ent) == 1 and doc[ent.start - 1].text.lower() in STEP_JOINS
-            and ent.end < len(doc) and doc[ent.end].text.lower() in PARTICLES | DIRECTIONS)
+    if not (ent.label_ == "ACTOR" and ent.start > 0 and len(ent) == 1 and doc[ent.start - 1].text.lower() in STEP_JOINS):
+        return False
+    if ent.end >= len(doc) or doc[ent.end].is_punct:  # "... and pray.": a verb that is no noun
+        return not is_noun(ent.text) and is_verb(ent.text)
+    return doc[ent.end].text.lower() in PARTICLES | DIRECTIONS
+
+
+def _in_condition(doc: Any, i: int) -> bool:
+    """Whether token ``i`` is in a condition in front of its step ("If an ogre hits you, ..."):
+    from a condition word at a sentence's or clause's start up to the comma."""
+    for k in range(i, -1, -1):
+        if doc[k].text in ",;":
+            return False
+        if (k == 0 or doc[k - 1].text.lower() in JOINERS or doc[k - 1].is_punct) and CONDITION.match(doc[k:].text):
+            return any(t.text == "," for t in doc[i:])
+    return False
+
+
+def _opens_step(doc: Any, ent: Any) -> bool:
+    """An action keyword that is a step's verb: not a position ("is next to you"), not a verb
+    whose subject is "you" ("each pillar you walk past")."""
+    words = {t.text.lower() for t in ent}
+    return not words <= PARTICLES | DIRECTIONS | POSITIONS | ROTATIONS and not _in_condition(doc, ent.start) and not (ent.start > 0 and doc[ent.start - 1].text.lower() == "you")
+
+
+def _untagged_verb(doc: Any, i: int) -> bool:
+    """A verb the tagger missed after "and" or a comma, standing alone or before a particle,
+    direction, determiner or pronoun ("... and hop.", "..., and press it"): a step of its own."""
+    word = doc[i].text.lower()
+    if i == 0 or doc[i - 1].text.lower() not in STEP_JOINS or any(e.start <= i < e.end for e in doc.ents):
+        return False
+    after = doc[i + 1].text.lower() if i + 1 < len(doc) else "."
+    ends = after in PARTICLES | DIRECTIONS | DETERMINERS | PRONOUNS | REPEATS or doc[i + 1:i + 2].text in ".!?,;" or after == "."
+    return word.isalpha() and word not in JOINERS | DETERMINERS | PRONOUNS | PARTICLES and ends and is_verb(word)
 
 
 def clause_bounds(doc: Any) -> list[tuple[int, int]]:
     """Token ranges of a parsed sentence's clauses, in order: a new one starts at the joining
     words before each action keyword after the first."""
-    heads = sorted({e.start for e in doc.ents if e.label_ == "ACTION" or _verb_tagged_actor(doc, e)}
-                   | {t.i + 1 for t in doc if t.text.lower() in BREAKS and t.i + 1 < len(doc) and not doc[t.i + 1].is_punct})
+    heads = sorted({e.start for e in doc.ents if (e.label_ == "ACTION" and _opens_step(doc, e)) or _verb_tagged_actor(doc, e)}
+                   | {t.i + 1 for t in doc if t.text.lower() in BREAKS and t.i + 1 < len(doc) and not doc[t.i + 1].is_punct}
+                   | {t.i for t in doc if _untagged_verb(doc, t.i)})
     starts = [0]
     for head in heads:
         k = head
-        while k > starts[-1] and _is_joiner(doc[k - 1]):
+        while k > starts[-1] and (_is_joiner(doc[k - 1]) or doc[k - 1].text.lower() in ADVERBS):
             k -= 1
         before = doc[starts[-1]:k]
         only_condition = CONDITION.match(before.text) and not any(
-            e.label_ == "ACTION" and starts[-1] <= e.start < k for e in doc.ents)
+            e.label_ == "ACTION" and _opens_step(doc, e) and starts[-1] <= e.start < k for e in doc.ents)
         if starts[-1] < k < head and any(not _is_joiner(t) and t.text.lower() not in LEADS for t in before) \
                 and not only_condition:  # "First, walk to ...": a lead word is no step
             starts.append(k)  # a condition in front ("Whenever you see one, ...") stays with its step
@@ -128,20 +179,54 @@ def _imperative(span: Any) -> str | None:
     return verb
 
 
-def _noun_after_determiner(span: Any) -> str | None:
+def _noun_after_determiner(span: Any, subject: bool = False) -> str | None:
     """The last word of the first noun phrase ("the old stone altar": altar): what the tagger
-    missed, or tagged on a word that is no noun."""
+    missed, or tagged on a word that is no noun. As a condition's ``subject``, the phrase ends
+    before its verb: a word followed by its object or particle ("a goblin attacks you")."""
     tokens = list(span)
     for k, t in enumerate(tokens):
         if t.text.lower() in DETERMINERS - {"that", "this"}:
             phrase = []
-            for u in tokens[k + 1:]:
-                if u.is_punct or u.text.lower() in PARTICLES | PHRASE_ENDS:
+            for j, u in enumerate(tokens[k + 1:], start=k + 1):
+                if u.is_punct or u.text.lower() in PARTICLES | PHRASE_ENDS | REPEATS:
+                    break
+                after = tokens[j + 1].text.lower() if j + 1 < len(tokens) else ""
+                if subject and phrase and after in PARTICLES | PRONOUNS | DETERMINERS | {"you", "your", "back"}:
                     break
                 phrase.append(u.text)
             if phrase and phrase[-1].lower() not in DIRECTIONS:  # "turn to the right": no actor
                 return phrase[-1]
     return None
+
+
+def _around(span: Any, action: str | None) -> str | None:
+    """A path around a thing is circling it: "walk (clockwise) around the barrel" is "walk
+    around", "do a lap around", "go once round" are "go around" (the name's synonyms say which
+    manoeuvre that is); other verbs keep their action ("look around at it" has no object)."""
+    words = [t.text.lower() for t in span]
+    at = next((k for k, w in enumerate(words[:-1]) if w in AROUND and (words[k + 1] in DETERMINERS
+                                                                       or words[k + 1] in ORDINALS)), None)
+    if action and any(w in action.lower() for w in ("circle", "orbit")):
+        return action
+    if at is None and not (action and "around" in action.lower().split()):
+        return action
+    verb = (action or "go").split()[0].lower()
+    return ("go" if verb in LIGHT - {"walk", "run"} else verb) + " around" if verb in LIGHT else action
+
+
+def _given(span: Any, action: str | None) -> Any:
+    """The deed in "give it a pull", "give the goblin a whack", "do a jump": the noun after "a"
+    that is a verb too, the step's action (the thing given it is the actor)."""
+    if not action or action.split()[0].lower() not in DEEDS:
+        return None
+    tokens = list(span)
+    return next((u for t, u in zip(tokens, tokens[1:]) if t.text.lower() in ("a", "an") and is_verb(u.text)), None)
+
+
+def _path_at(span: Any) -> int | None:
+    """Where "around" is in the doc: the actor comes after it ("do a full loop around the lamp":
+    the lamp; "full", "loop" are the path)."""
+    return next((t.i for t in span if t.text.lower() in AROUND), None)
 
 
 def _trim(span: Any) -> str:
@@ -154,8 +239,9 @@ def _trim(span: Any) -> str:
 
 
 def _words(ent: Any) -> str:
-    """A tagged keyword without the punctuation the tagger took with it ("and leap.": leap)."""
-    return " ".join(t.text for t in ent if not t.is_punct) or ent.text
+    """A tagged keyword without the punctuation or the repeat the tagger took with it ("and leap.":
+    leap; "the lamp twice": lamp)."""
+    return " ".join(t.text for t in ent if not t.is_punct and t.text.lower() not in REPEATS) or ent.text
 
 
 def _condition_range(span: Any) -> tuple[int, int] | None:
@@ -179,15 +265,15 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
     cond = _condition_range(span)
     inside = (lambda e: cond[0] <= e.start < cond[1]) if cond else (lambda e: False)
     ents = [e for e in doc.ents if begin <= e.start < end]
-    action_ent = next((e for e in ents if e.label_ == "ACTION" and not inside(e)), None)
+    action_ent = next((e for e in ents if e.label_ == "ACTION" and not inside(e) and _opens_step(doc, e)), None)
     action = _words(action_ent) if action_ent is not None else None
     if action_ent is not None and action.lower() in PARTICLES and action_ent.start > begin \
             and not _is_joiner(doc[action_ent.start - 1]):  # "Bound over" tagged "over": the verb is before
         action = doc[action_ent.start - 1].text + " " + action
     elif action_ent is not None and action.lower() in PARTICLES:  # "and then to the pillar": no verb
         action = None
-    if action_ent is not None and action_ent.end < end and doc[action_ent.end].text.lower() in DIRECTIONS \
-            and action_ent.text.split()[-1].lower() not in DIRECTIONS:
+    if action_ent is not None and action_ent.end < end and doc[action_ent.end].text.lower() in DIRECTIONS | {"out", "off"} \
+            and action_ent.text.split()[-1].lower() not in DIRECTIONS | {"out", "off"}:  # "take out": the idiom
         action += " " + doc[action_ent.end].text
     if action is None:
         action = _imperative(span if cond is None or cond[0] > begin else doc[cond[1]:end])
@@ -198,15 +284,24 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
                  and (t.i + 1 >= end or doc[t.i + 1].text.lower() != "of")), None)
     if turn is not None and action and action.split()[-1].lower() not in DIRECTIONS:  # "turn to the right"
         action = action.split()[0] + " " + turn.text
+    action = _around(span, action)
+    given = _given(span, action)
+    if given is not None:
+        after = doc[given.i + 1].text if given.i + 1 < end else ""
+        action = given.text + (" " + after if after.lower() in DIRECTIONS else "")  # "have a look up"
     verb_at = next((t.i for t in span if not t.is_punct and t.text.lower() not in LEADS), None)
+    path = _path_at(span) if action is not None and action.endswith(" around") else None
     actor_ent = next((e for e in ents if e.label_ == "ACTOR" and not inside(e) and is_noun(e.text)
+                      and (path is None or e.start > path) and e.text.lower() not in ROTATIONS
+                      and (given is None or e.start != given.i) and e.text.lower() not in REPEATS
                       and e.text.lower() not in DIRECTIONS | ORDINALS.keys() and e.start != verb_at), None)
     actor = _words(actor_ent) if actor_ent is not None else None
     if actor_ent is not None and actor_ent.end + 1 < end and doc[actor_ent.end].text.lower() == "of":
-        actor = _noun_after_determiner(doc[actor_ent.end:end]) or actor  # "in front of the statue": statue
+        actor = _noun_after_determiner(doc[actor_ent.end:end]) or next(  # "in front of the statue": statue
+            (t.text.lower() for t in doc[actor_ent.end:end] if t.text.lower() in PRONOUNS), actor)  # "of it"
     if actor is None:
         rest = span if cond is None else (doc[cond[1]:end] if cond[0] == begin else doc[begin:cond[0]])
-        actor = _noun_after_determiner(rest)
+        actor = _noun_after_determiner(rest if given is None else doc[rest.start:given.i - 1])  # "a pull": no actor
     if actor is None:  # "pull it": the pronoun stands for the actor before
         actor = next((t.text.lower() for t in span if t.text.lower() in PRONOUNS and not (cond and cond[0] <= t.i < cond[1])), None)
     ordinal = next((ORDINALS[t.text.lower()] for t in span if t.text.lower() in ORDINALS and t.i > 0
@@ -218,11 +313,13 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
     relative = CONDITION.search(words.text) is None  # "that come near": the actor is the step's
     keyword = CONDITION.match(words.text)  # "every time you meet an ogre": not a time
     after = [t for t in words if keyword is None or t.idx - words.start_char >= keyword.end()]
-    cond_actor = None if relative else (_noun_after_determiner(after) or next(
+    cond_actor = None if relative else (_noun_after_determiner(after, subject=True) or next(
         (e.text for e in ents if e.label_ == "ACTOR" and inside(e) and is_noun(e.text)), None))
     state = STATE.search(words.text)
+    if state is not None and next(g for g in state.groups() if g).lower() in PRONOUNS | {"here"}:
+        state = None  # "once you get there": arriving, no state
     trigger = bool(TRIGGER.search(words.text)) or RELATIVE.match(words.text) is not None
     if not trigger and state is None:  # "once there,": no actor about, no state, no condition
         return Clause(_trim(span), action, actor, ordinal)
     return Clause(_trim(span), action, actor, ordinal, words.text.strip(" ,"), trigger,
-                  cond_actor, None if trigger or state is None else (state.group(1) or state.group(2)).lower())
+                  cond_actor, None if trigger or state is None else next(g for g in state.groups() if g).lower())

@@ -40,13 +40,19 @@ RULES_BUDGET = 150
 NUMBERS = {w: n for n, w in enumerate(("zero one two three four five six seven eight nine ten eleven twelve "
                                        "thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty").split())}
 NUMBERS.update({"a": 1, "an": 1, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90, "half a": 0.5})
-BUDGET = re.compile(r"(?:\b(?:play|run|keep|continue|go|carry|test|stop)(?:\s+(?:on|going|playing|running))?\s+)?"
-                    r"\b(?:for|after)\s+"
+BUDGET_LEAD = ("play|playing|run|running|keep|keeping|continue|continuing|go|going|carry|carrying|test|testing|"
+               "stop|end|finish|quit|halt|spend|use|take|taking|you|your|have|has|get|the|budget|is|of|on|for|after|at|in|within|under|"
+               "up|to|only|most|a|total|with|limit|over|about|may|can|are|allowed|given|until|have passed|pass")
+"""Words of the phrase a budget is written in ("you have", "play on for", "within", "stop at",
+"the budget is"), taken out with it."""
+BUDGET = re.compile(r"(?<![\w-])(?:(?:" + BUDGET_LEAD + r")\s+)*"
                     r"(\d+(?:\.\d+)?|half an?|" + "|".join(sorted(NUMBERS, key=len, reverse=True)) + r")\s+"
-                    r"(steps?|moves?|turns?|actions?|seconds?|secs?|minutes?|mins?)\b\.?", re.IGNORECASE)
-"""A budget, taken out of the text: steps ("Play for 120 steps.", "... for 80 moves") or game
-time ("for two minutes", "stop after 30 seconds"), which the game's ``step_seconds`` turns
-into steps."""
+                    r"(steps?|moves?|turns?|actions?|seconds?|secs?|minutes?|mins?)\b"
+                    r"(?:\s+(?:at most|at the most|in total|or (?:less|fewer)|max(?:imum)?|to)\b)?\.?", re.IGNORECASE)
+"""A budget, taken out of the text: any count of steps, moves or turns ("Play 120 turns", "you
+have 80 steps", "within 70 steps", "Use 95 moves to ...") or of game time ("for two minutes",
+"stop after 30 seconds", "spend 8 seconds"), which the game's ``step_seconds`` turns into
+steps, with the words it is written in."""
 
 
 def vocabulary(game: Any) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
@@ -105,6 +111,8 @@ def steps_to_plan(steps: Sequence[MatchedStep], start: tuple[int, int], name: st
         clause = step.parsed.clause
         target = _target(step, actor_names)
         pronoun = step.parsed.actor_word is not None and target is None
+        if pronoun and step.parsed.kind != "rule" and step.condition_match is not None:
+            target, pronoun = step.condition_match.name, False  # "when the door is open, walk through it"
         if step.parsed.kind == "rule" and step.action in manoeuvres:
             raise ConfigError(f"plan from text: {step.action!r} in {step.parsed.text!r} is done once at an actor, "
                               f"a step, not a rule (write it for one: '{step.action} the {target or 'object'}')")
@@ -125,6 +133,8 @@ def steps_to_plan(steps: Sequence[MatchedStep], start: tuple[int, int], name: st
             continue
         last = target
         previous = nodes[-1] if nodes else None
+        if previous is not None and previous.target == target and step.action is None and not when:
+            continue  # "Run to the coin. Grab it.": already there
         if previous is not None and previous.target == target and previous.action is None and not when \
                 and step.action is not None:  # "go to the switch and pull it": one node
             nodes[-1] = previous.model_copy(update={"action": step.action})

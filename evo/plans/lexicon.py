@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+import re
 from functools import lru_cache
 from typing import Any, Iterable, Mapping
 
@@ -48,7 +49,7 @@ alike at any depth when that is the game verb's first sense: verb trees are shal
 SISTER_DEPTH = {"n": 6, "v": 2, "a": 0}
 """Least depth of the parent two sister terms share: ``place_of_worship`` (7) makes a temple
 like a shrine, ``structure`` (5) would make a fountain or a bridge like one too."""
-PARTICLES = ("over", "across", "up", "to", "with", "on", "at", "into", "through", "past", "down")
+PARTICLES = ("over", "across", "up", "to", "with", "on", "at", "into", "through", "past", "down", "out", "off")
 """Words a phrase is also compared without ("walk over to": walk); not ``around``, which makes
 walking around a thing (circling it) no walk to it."""
 
@@ -62,7 +63,7 @@ class WordMatch:
     via: str
     score: float
     how: str
-    """``same``, ``synonym``, ``kind``, ``sister`` or ``spelling``."""
+    """``same``, ``synonym``, ``kind``, ``sister``, ``gloss`` or ``spelling``."""
 
 
 def _import_wordnet() -> Any:
@@ -132,17 +133,34 @@ def _content(word: str) -> str:
     return " ".join(w for w in words if w not in PARTICLES) or word.lower()
 
 
-def similarity(word: str, other: str, pos: str) -> tuple[float, str]:
+IDIOM_PARTICLES = ("out", "off", "down")
+"""Particles that make a verb an idiom of its own ("take out", "wipe out", "knock down"): where
+WordNet lists the verb with one as a collocation, the bare verb is never the same word as a
+game's word (taking out a goblin is no taking; knocking one out is still like hitting it)."""
+
+
+def _collocation(word: str, pos: str) -> bool:
+    """Whether a phrase starts with a verb and an idiom particle that WordNet lists together."""
+    words = word.lower().split()
+    return (pos == "v" and len(words) >= 2 and words[1] in IDIOM_PARTICLES
+            and bool(tuple(wordnet().synsets(f"{words[0]}_{words[1]}", "v"))))
+
+
+def similarity(word: str, other: str, pos: str, steps: int = 1) -> tuple[float, str]:
     """How alike two words are (0..1) and why, for part of speech ``pos`` (``n``, ``v``, ``a``):
     the better of the phrases and of their words without particles ("walk over" is a phrase of
-    its own in WordNet, "walk" is the walking in "walk to")."""
-    score, how = _similarity(word, other, pos)
+    its own in WordNet, "walk" is the walking in "walk to"). A tester's verb ``steps`` or fewer
+    under the game verb's first sense is a kind of it at any depth (:data:`MIN_DEPTH`)."""
+    score, how = _similarity(word, other, pos, steps)
     if score < 1.0 and (_content(word), _content(other)) != (word.lower(), other.lower()):
-        score, how = max((score, how), _similarity(_content(word), _content(other), pos))
+        bare = _similarity(_content(word), _content(other), pos, steps)
+        if not (bare[1] == "same" and _collocation(word, pos)):  # "take out" is no "take"
+            score, how = max((score, how), bare)
     return score, how
 
 
-def _similarity(word: str, other: str, pos: str) -> tuple[float, str]:
+@lru_cache(maxsize=65536)
+def _similarity(word: str, other: str, pos: str, troponym_steps: int = 1) -> tuple[float, str]:
     if _lemma(word, pos) == _lemma(other, pos):
         return 1.0, "same"
     mine, theirs = _synsets(word, pos), _synsets(other, pos, NAME_SENSES)
@@ -154,22 +172,55 @@ def _similarity(word: str, other: str, pos: str) -> tuple[float, str]:
         for b in theirs:
             up_b = _ancestors(b)
             steps, top = (up_a[b], b) if b in up_a else (up_b.get(a), a)
-            deep = top.min_depth() >= MIN_DEPTH[pos] or (pos == "v" and top is b == theirs[0] and steps == 1)
+            deep = top.min_depth() >= MIN_DEPTH[pos] or (pos == "v" and top is b == theirs[0] and steps <= troponym_steps)
             if steps is not None and deep and KIND - PER_STEP * (steps - 1) > best:
                 best, how = KIND - PER_STEP * (steps - 1), "kind"
             if SISTER > best and any(up_a.get(h) == 1 and d == 1 and h.min_depth() >= SISTER_DEPTH[pos]
                                      for h, d in up_b.items()):
                 best, how = SISTER, "sister"
+            if SISTER > best and pos == "n" and _glossed(a, b) and set(up_a) & set(up_b):
+                best, how = SISTER, "gloss"
     return best, how
 
 
-def best_match(word: str, names: Mapping[str, Iterable[str]], pos: str) -> WordMatch:
+DIRECTIONS = {"up": "up", "upward": "up", "upwards": "up", "down": "down", "downward": "down", "downwards": "down",
+              "left": "left", "right": "right", "north": "north", "south": "south", "east": "east", "west": "west"}
+"""Direction words, each to the direction it names: a tester's word and a game's name that
+name two different ones never match, however alike their verbs ("rotate right", ``turn_left``)."""
+
+
+def direction(word: str) -> str | None:
+    """The direction a word or name says ("glance up", ``look_up``), or None."""
+    found = [DIRECTIONS[w] for w in word.lower().replace("_", " ").replace("-", " ").split() if w in DIRECTIONS]
+    return found[-1] if found else None
+
+
+def _undirected(word: str) -> str:
+    """A word or name without its direction words ("look_up": look)."""
+    words = word.lower().replace("_", " ").replace("-", " ").split()
+    return " ".join(w for w in words if w not in DIRECTIONS) or word
+
+
+def _glossed(a: Any, b: Any) -> bool:
+    """One noun's definition names the other ("lava: rock that in its molten form (as magma)
+    issues from volcanos"): two kinds of one thing that WordNet defines by each other."""
+    words = lambda s: set(re.findall(r"[a-z]+", s.definition().lower()))  # noqa: E731
+    return bool(set(b.lemma_names()) & words(a) or set(a.lemma_names()) & words(b))
+
+
+def best_match(word: str, names: Mapping[str, Iterable[str]], pos: str, steps: int = 1) -> WordMatch:
     """The name (or the name of a synonym) most like ``word``, scored; below
     :data:`THRESHOLD` it is the nearest miss, for the refusal to name."""
     best = WordMatch(word, "", "", 0.0, "none")
+    mine = direction(word)
     for name, synonyms in names.items():
         for candidate in (name, *synonyms):
-            score, how = similarity(word, candidate, pos)
+            theirs = direction(candidate) or direction(name)
+            if mine and theirs and mine != theirs:  # "glance up" is never looking down
+                continue
+            score, how = similarity(word, candidate, pos, steps)
+            if mine and mine == theirs:  # "gaze upward" and look_up: gaze and look, both up
+                score, how = max((score, how), similarity(_undirected(word), _undirected(candidate), pos, steps))
             if score > best.score:
                 best = WordMatch(word, name, candidate, round(score, 3), how)
     return best
@@ -180,3 +231,9 @@ def is_noun(word: str) -> bool:
     none ("pray") is the tagger's mistake."""
     words = word.split()
     return bool(words) and (bool(_synsets(word, "n")) or bool(_synsets(words[-1], "n")))
+
+
+def is_verb(word: str) -> bool:
+    """Whether WordNet knows the word as a verb ("hop", "pray"): an untagged word after "and"
+    that may be a step's verb."""
+    return bool(_synsets(word, "v"))

@@ -31,8 +31,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
-from evo.plans.clauses import MOVEMENT, PRONOUNS, QUANTIFIERS, Clause, clause_bounds, read_clause
+from evo.plans.clauses import MOVEMENT, POSITIONS, PRONOUNS, QUANTIFIERS, Clause, clause_bounds, read_clause
 from evo.plans.lexicon import THRESHOLD, WordMatch, best_match
+from evo.plans.markers import split_markers, strip_marker
 from evo.run.config import ConfigError
 
 DATA = Path(__file__).with_name("data") / "sentences.jsonl"
@@ -90,14 +91,16 @@ class MatchedStep:
 
 
 def split_sentences(text: str) -> list[str]:
-    """Steps of a text: one per line, a line with several sentences split at their ends;
-    list markers ("1.", "2)", "-", "*", "Step 3:") removed."""
+    """Steps of a text: one per line, a line with several sentences split at their ends and
+    at list markers inside it; list markers and step labels ("1.", "2)", "Step two:", "Last,")
+    removed (:mod:`evo.plans.markers`)."""
     out = []
     for line in text.splitlines():
-        line = re.sub(r"^\s*(?:[-*]|\d+[.)]|step\s+\d+\s*:)\s*", "", line, flags=re.IGNORECASE)
-        for sentence in re.split(r"(?<=[.!?])\s+", line.strip()):
-            if sentence.strip():
-                out.append(sentence.strip())
+        for part in split_markers(line.strip()):
+            for sentence in re.split(r"(?<=[.!?])\s+", part.strip()):
+                sentence = strip_marker(sentence).lstrip(",;:- ")
+                if any(c.isalpha() for c in sentence):  # a budget taken out can leave "." alone
+                    out.append(sentence[0].upper() + sentence[1:])
     return out
 
 
@@ -187,12 +190,14 @@ def parse(sentences: Sequence[str], nlp=None) -> list[ParsedStep]:  # type: igno
 
 
 def _one_thing(doc, clause: Clause) -> bool:  # type: ignore[no-untyped-def]
-    """A step at one thing: its actor follows "a"/"an", and no quantifier or condition makes it
-    a rule (the classifier reads "a" as "any")."""
+    """A step at one thing: its actor follows "a"/"an" or is "it" (the thing before, "Walk up to
+    the lever. Pull it."), and no quantifier or condition makes it a rule (the classifier reads
+    "a" as "any")."""
     words = [t.text.lower() for t in doc]
     at = [k for k, w in enumerate(words) if w == (clause.actor_word or "").lower()]
-    return clause.condition is None and not QUANTIFIERS & set(words) and any(
-        k > 0 and words[k - 1] in ("a", "an") for k in at)
+    return clause.condition is None and not QUANTIFIERS & set(words) and (
+        (clause.actor_word or "").lower() in ("it", "there")  # "Pull it.": the one thing before
+        or any(k > 0 and words[k - 1] in ("a", "an") for k in at))
 
 
 def match_word(word: str | None, names: Mapping[str, Iterable[str]], pos: str, what: str,
@@ -222,6 +227,14 @@ def match_name(word: str | None, names: Mapping[str, Iterable[str]], pos: str = 
     return found.name if found.score >= THRESHOLD else None
 
 
+def _towards(word: str | None) -> bool:
+    """A verb of a motion to a place ("hurry to", "dash over to"): a move when moving is about as
+    like it as the best action is, counting a manner of a manner of moving ("dash" is a way to
+    rush, a way to travel)."""
+    words = (word or "").lower().split()
+    return bool(words) and words[-1] in ("to", "towards", "toward", "into") and not POSITIONS & set(words)
+
+
 def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Mapping[str, Iterable[str]],
                nlp=None) -> list[MatchedStep]:  # type: ignore[no-untyped-def]
     """Text -> plan steps matched to a game's vocabulary (the article's pipeline, stages 1-3).
@@ -238,7 +251,12 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
     out = []
     for step in parse(split_sentences(text), nlp):
         moving = step.action_word is not None and MOVEMENT.match(step.action_word) is not None
-        action = None if moving else match_word(step.action_word, actions, "v", "action", step.text)
+        to = best_match(step.action_word or "", {NO_ACTION: actions.get(NO_ACTION, ())}, "v", steps=2) \
+            if not moving and _towards(step.action_word) else None  # "Hurry to the pit", "Dash to the lamp"
+        if to is not None and to.score >= THRESHOLD and to.score >= best_match(step.action_word or "", actions, "v").score - 0.05:
+            action: WordMatch | None = to
+        else:
+            action = None if moving else match_word(step.action_word, actions, "v", "action", step.text)
         actor = match_word(step.actor_word, actor_types, "n", "actor", step.text)
         clause = step.clause
         cond = match_word(clause.condition_actor, actor_types, "n", "actor", step.text) if clause else None

@@ -65,6 +65,7 @@ SYNONYMS = {
     "activate": "interact", "press": "interact", "use": "interact", "toggle": "interact",
     "pull": "interact", "open": "interact", "touch": "interact", "pray": "interact", "turn on": "interact",
     "hit": "attack", "fight": "attack", "kill": "attack", "strike": "attack", "slay": "attack",
+    "take out": "attack",
     "leap": "jump", "hop": "jump", "cross": "jump", "vault": "jump",
     "up": "north", "down": "south", "right": "east", "left": "west", "idle": "wait",
     "button": "switch", "lever": "switch", "gate": "door", "ledge": "lava", "pit": "lava",

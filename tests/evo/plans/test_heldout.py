@@ -9,9 +9,11 @@ first two are read, not run (the benchmark runs them)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
+from evo.plans.markers import MARKER
 from evo.plans.text import DATA, load_pipeline, split_sentences
 from tests.evo.plans.heldout.score import SETS, cases, score
 
@@ -24,21 +26,24 @@ FOURTH = {"dungeon_4": THIRD["dungeon_3"], "park_4": THIRD["park_3"]}
 FIFTH = {"dungeon_5": THIRD["dungeon_3"], "park_5": THIRD["park_3"]}
 """The fifth sets' patterns: the third's (eight dungeon texts each, five park texts each)."""
 MISSES = {("dungeon", "steps"): 2, ("dungeon", "clauses"): 1, ("dungeon", "synonyms"): 2,
-          ("dungeon_2", "synonyms"): 2, ("park", "synonyms"): 2, ("dungeon_3", "conditions"): 1, ("dungeon_3", "synonyms"): 2,
-          ("park_3", "synonyms"): 1,
-          ("dungeon_5", "steps"): 2, ("dungeon_5", "conditions"): 4, ("dungeon_5", "relative"): 1,
-          ("dungeon_5", "rules_only"): 1, ("dungeon_5", "synonyms"): 7, ("dungeon_5", "budgets"): 2,
-          ("park_5", "steps"): 2, ("park_5", "go_and_do"): 1, ("park_5", "synonyms"): 3, ("park_5", "circle"): 2,
-          ("park_5", "time"): 2}
+          ("dungeon_2", "synonyms"): 2, ("park", "synonyms"): 1, ("dungeon_3", "conditions"): 1, ("dungeon_3", "synonyms"): 2,
+          ("dungeon_5", "synonyms"): 6}
 """(set, pattern) -> texts (of 2 to 10) that miss the meant plan or, where run, fail on the
-bug-free build, as measured (docs/guides/text-plans.md lists them); none elsewhere. Set 4's
-misses were fixed after it was measured, so it is no longer held out from this pipeline; set 5's
-are the frozen pipeline's, measured once after the set was committed (commit fefa7a3)."""
+bug-free build, as measured (docs/guides/text-plans.md lists them); none elsewhere. Sets 4 and 5
+were fixed after they were measured, so neither is held out from this pipeline any more; set
+5's misses left are the words WordNet does not relate to the game's (the guide lists them)."""
 
 
 @pytest.fixture(scope="module")
 def nlp():  # type: ignore[no-untyped-def]
     return load_pipeline()
+
+
+def _written(text: str) -> list[str]:
+    """A text's sentences as written, labels included ("Then press the switch."): two sets share a
+    sentence only when a tester wrote the same words (the pipeline takes labels off)."""
+    lines = [MARKER.sub("", line) for line in text.splitlines()]  # "1." alone is no sentence
+    return [s for line in lines for s in re.split(r"(?<=[.!?])\s+", line.strip()) if s.strip()]
 
 
 def _norm(sentence: str) -> str:
@@ -50,12 +55,12 @@ def test_the_held_out_sets_share_no_sentence_with_the_training_set() -> None:
     held = {_norm(s) for name in SETS for c in cases(name) for s in split_sentences(c.text)}
     assert not held & trained, sorted(held & trained)
     for game in ("dungeon", "park"):
-        first, second, third = ({_norm(s) for c in cases(name) for s in split_sentences(c.text)}
+        first, second, third = ({_norm(s) for c in cases(name) for s in _written(c.text)}
                                 for name in (game, f"{game}_2", f"{game}_3"))
         assert not third & (first | second), sorted(third & (first | second))
-        fourth = {_norm(s) for c in cases(f"{game}_4") for s in split_sentences(c.text)}
+        fourth = {_norm(s) for c in cases(f"{game}_4") for s in _written(c.text)}
         assert not fourth & (first | second | third), sorted(fourth & (first | second | third))
-        fifth = {_norm(s) for c in cases(f"{game}_5") for s in split_sentences(c.text)}
+        fifth = {_norm(s) for c in cases(f"{game}_5") for s in _written(c.text)}
         assert not fifth & (first | second | third | fourth), sorted(fifth & (first | second | third | fourth))
     assert {c.text for c in cases("dungeon_2")}.isdisjoint(c.text for c in cases("dungeon"))
 

@@ -51,8 +51,14 @@ def game_of(held: str) -> str:
     return held.split("_")[0]
 
 
+DEV = ("dungeon_dev", "park_dev")
+"""The development sets (``../dev``): the families of set 5's misses in many variants, written
+before their fixes and fixed against, so not held out."""
+
+
 def cases(held: str) -> list[Case]:
-    rows = yaml.safe_load((HERE / f"{held}.yaml").read_text())
+    path = HERE / f"{held}.yaml" if held not in DEV else HERE.parent / "dev" / f"{held}.yaml"
+    rows = yaml.safe_load(path.read_text())
     return [Case(r["pattern"], r["text"], tuple(r["plan"])) for r in rows]
 
 
