@@ -40,10 +40,12 @@ class Outcome:
     passed: bool
 
 
-SETS = ("dungeon", "park", "dungeon_2", "park_2", "dungeon_3", "park_3", "dungeon_4", "park_4", "dungeon_5", "park_5")
+SETS = ("dungeon", "park", "dungeon_2", "park_2", "dungeon_3", "park_3", "dungeon_4", "park_4", "dungeon_5", "park_5",
+        "dungeon_6", "park_6")
 """The held-out sets: a game's first, its second (written after the second freeze), its third
-(after the third), its fourth (after the same freeze, by an independent tester) and its fifth
-(after the final freeze, commit 07ee014, by another independent tester)."""
+(after the third), its fourth (after the same freeze, by an independent tester), its fifth
+(after the freeze at commit 07ee014, by another independent tester) and its sixth (after the
+final freeze, commit 24c563e, by a third independent tester)."""
 
 
 def game_of(held: str) -> str:
