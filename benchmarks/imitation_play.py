@@ -1,9 +1,11 @@
 """Does the shipped path-following imitation policy walk the pathways when it plays? One table.
 
     python benchmarks/imitation_play.py [--level-seed 0] [--episodes 4] [--steps 300]
+    python benchmarks/imitation_play.py --preset large --start random --level-seed 100 --steps 1000
 
-Each agent plays ``--episodes`` episodes from the park's start (on a pathway) on a level no
-model was trained or demonstrated on, through ``evo.search.play.play`` with the ``detect``
+Each agent plays ``--episodes`` episodes from the park's start (on a pathway; ``--start
+random``: uniformly random walkable cells, as PPGTA's evaluation) on a level no model was
+trained or demonstrated on, through ``evo.search.play.play`` with the ``detect``
 wrapper (frames OD-masked by the shipped detector, as the imitation student learned on masked
 frames). Per agent: the share of steps spent on pathway cells, the pathway cells visited, all
 cells visited, and the mean style reward ``preference_kl`` gives its play (0: acts as the
@@ -38,9 +40,12 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=4)
     parser.add_argument("--steps", type=int, default=300)
     parser.add_argument("--weights", default=None, help="imitation policy (default: the shipped one)")
+    parser.add_argument("--preset", default="small", choices=("small", "large"))
+    parser.add_argument("--start", default="fixed", choices=("fixed", "random"))
     args = parser.parse_args()
     torch.set_num_threads(1)
-    raw = DoomParkVector(args.episodes, level_seed=args.level_seed, max_steps=args.steps)
+    raw = DoomParkVector(args.episodes, level_seed=args.level_seed, max_steps=args.steps, preset=args.preset,
+                         start=args.start)
     pathway = raw.pathway
     game = wrap(raw, [("detect", {})])
     spec = game.game_spec
@@ -51,7 +56,8 @@ def main() -> None:
         "imitation (greedy)": ImitationSpec(spec.obs_shape, args.weights, 0.0).build(args.episodes, draws.gumbel),
         "uniform random": UniformAgent(draws.gumbel),
     }
-    print(f"park level {args.level_seed}, {args.episodes} episodes of {args.steps} steps from the start\n")
+    print(f"{args.preset} park level {args.level_seed}, {args.episodes} episodes of {args.steps} steps, "
+          f"{args.start} starts\n")
     print(f"{'agent':<22}{'on pathway':>12}{'pathway cells':>15}{'cells':>8}{'style reward':>14}{'seconds':>9}")
     try:
         for name, agent in agents.items():

@@ -34,6 +34,12 @@ def add_demos_parsers(sub: argparse._SubParsersAction) -> None:
     make.add_argument("--region", default="0,0,0.5,0.5",
                       help="where paths are followed: x0,y0,x1,y1 shares of the park (default its first quarter)")
     make.add_argument("--preset", default="small", help="park size: small or large")
+    make.add_argument("--anywhere", action="store_true",
+                      help="path demos start on any walkable cell and first walk onto the pathway")
+    make.add_argument("--corrections", type=Path, default=None,
+                      help="an imitation policy that plays the episodes while the navigator labels them (DAgger)")
+    make.add_argument("--beta", type=float, default=0.0,
+                      help="with --corrections: share of steps the navigator plays instead (default 0)")
     make.add_argument("--seed", type=int, default=0, help="seeds starts, goals and which objects are tested")
     rec = sub.add_parser("record", help="play the park in a window; your play is written as a demonstration")
     rec.add_argument("--out", type=Path, required=True, help="folder of demonstrations (created or added to)")
@@ -55,13 +61,19 @@ def demos_command(args: argparse.Namespace, console: Console) -> int:
 def _make(args: argparse.Namespace, console: Console) -> int:
     from games.vision.demos import save_demo
     from games.vision.encoder_train import parse_levels
-    from games.vision.park_demos import ACTIONS, park_demos, parse_region
+    import numpy as np
+
+    from games.vision.park_demos import ACTIONS, Corrector, park_demos, parse_region
 
     levels = parse_levels(args.levels)
     region = parse_region(args.region)
     start = time.perf_counter()
     count = 0
-    for demo in park_demos(levels, args.path, args.object, args.steps, args.seed, region, args.preset):
+    corrector = None
+    if args.corrections is not None:
+        corrector = Corrector(args.corrections, args.beta, np.random.default_rng([args.seed, 0xDA66]))
+    for demo in park_demos(levels, args.path, args.object, args.steps, args.seed, region, args.preset, args.anywhere,
+                           corrector):
         save_demo(args.out, demo, ACTIONS)
         count += 1
     console.print(f"wrote {count} demonstrations to {args.out} in {time.perf_counter() - start:.0f} s")

@@ -28,7 +28,9 @@ def add_study_parser(sub: argparse._SubParsersAction) -> None:
                    help="the park level (default 100: no model was trained or demonstrated on it)")
     p.add_argument("--batch", type=int, default=5, help="game copies played at once (default 5)")
     p.add_argument("--tests-weights", type=Path,
-                   help="object-test imitation policy whose meta sets test success (default the shipped policy)")
+                   help="object-test imitation policy: it executes the tests and its meta sets test success "
+                        "(default the shipped policy)")
+    p.add_argument("--no-tests", action="store_true", help="agents only explore: no object test is executed")
     p.add_argument("--seed", type=int, default=0, help="seed of the episodes: starts and sampling (default 0)")
     p.add_argument("--out", type=Path, required=True, help="output folder")
 
@@ -41,7 +43,7 @@ def study_command(args: argparse.Namespace, console: Console) -> int:
 
     torch.set_num_threads(1)
     cfg = StudyConfig(args.episodes, args.steps, args.preset, args.level_seed, args.seed, args.batch,
-                      None if args.tests_weights is None else str(args.tests_weights))
+                      None if args.tests_weights is None else str(args.tests_weights), not args.no_tests)
     try:
         result = study(args.inputs, cfg, args.out, progress=lambda line: console.print(line, markup=False))
     except EvaluationError as exc:

@@ -33,7 +33,11 @@ from games.vision.encoder import FEATURES, FRAME, FrameEncoder
 K = 4
 """Frames the local view reads (PPGTA: a stack of 4 frames)."""
 DEFAULT_WEIGHTS = Path(__file__).resolve().parent / "weights" / "imitation.pt"
-"""Where ``evo vision train imitation`` writes by default (see docs/guides/preferences.md)."""
+"""Where ``evo vision train imitation`` writes by default (see docs/guides/preferences.md): the
+shipped path-following policy, the style the preference objective rewards."""
+OBJECT_TEST_WEIGHTS = DEFAULT_WEIGHTS.with_name("object_test.pt")
+"""The shipped object-test policy (``--set object``): it executes a tester's object tests
+(:mod:`evo.search.agents.tester`) and its meta sets PPGTA's test success threshold."""
 
 
 class ImitationPolicy(nn.Module):
@@ -108,10 +112,11 @@ class Playing:
         self.copies = int(copies)
         self.window: torch.Tensor | None = None
         self.hidden: torch.Tensor | None = None
+        self.begun: np.ndarray | None = None
 
     def reset(self) -> None:
         """Every copy starts a new episode."""
-        self.window = self.hidden = None
+        self.window = self.hidden = self.begun = None
 
     def step(self, frames64: np.ndarray) -> np.ndarray:
         """``[N, 3, 64, 64]`` uint8 frames of step ``t`` -> ``[N, n_actions]`` float64 probabilities."""
@@ -124,6 +129,33 @@ class Playing:
             h_l = self.model._local(self.window)
             out, self.hidden = self.model.global_(f[:, None], self.hidden)
             logits = self.model.head(torch.cat([h_l, out[:, 0]], dim=1))
+            return torch.softmax(logits.double(), dim=1).numpy()
+
+    def step_some(self, frames64: np.ndarray, copies: np.ndarray, fresh: np.ndarray) -> np.ndarray:
+        """Step only some copies: ``[M, 3, 64, 64]`` frames of copies ``copies [M]`` ->
+        ``[M, n_actions]``. A copy with ``fresh`` set (or never stepped) starts its memory at
+        this frame, as at an episode's start: how an agent runs the policy for a stretch of an
+        episode (an object test) and not from its first step. Use either this or
+        :meth:`step` between two resets, not both."""
+        copies, fresh = np.asarray(copies, dtype=np.int64), np.asarray(fresh, dtype=bool)
+        with torch.inference_mode():
+            f = self.model.encoder(torch.from_numpy(np.ascontiguousarray(frames64)))
+            k, d = self.model.k, f.shape[1]
+            if self.begun is None:
+                self.window = f.new_zeros(self.copies, k, d)
+                self.hidden = f.new_zeros(1, self.copies, self.model.global_.hidden_size)
+                self.begun = np.zeros(self.copies, dtype=bool)
+            assert self.window is not None and self.hidden is not None
+            idx = torch.from_numpy(copies)
+            window = torch.cat([self.window[idx, 1:], f[:, None]], dim=1)
+            hidden = self.hidden[:, idx]
+            new = torch.from_numpy(fresh | ~self.begun[copies])
+            window[new] = f[new, None].expand(-1, k, d)
+            hidden[:, new] = 0.0
+            out, hidden = self.model.global_(f[:, None], hidden)
+            self.window[idx], self.hidden[:, idx] = window, hidden
+            self.begun[copies] = True
+            logits = self.model.head(torch.cat([self.model._local(window), out[:, 0]], dim=1))
             return torch.softmax(logits.double(), dim=1).numpy()
 
 

@@ -35,9 +35,11 @@ import torch
 from rich.console import Console
 from torch.nn import functional as F
 
+from games.doom.park.layout import park_layout
+from games.doom.park.navigation import ooi_names
 from games.vision.demos import SETS, Demo, action_names, load_demos, split_demos
 from games.vision.encoder import DEFAULT_WEIGHTS as ENCODER_WEIGHTS, load_model
-from games.vision.execution_quality import action_distribution, execution_divergence
+from games.vision.execution_quality import action_distribution, demonstrated_window, execution_divergence
 from games.vision.imitation import DEFAULT_WEIGHTS, ImitationPolicy, load_policy, save_policy
 
 LAMBDA = 0.1
@@ -76,10 +78,28 @@ def accuracy(model: ImitationPolicy, demos: Sequence[Demo], masked: bool = True)
     return hits / sum(d.steps for d in demos)
 
 
+def test_stretch(demo: Demo) -> slice:
+    """The steps of an object-test demonstration that execute its test by the objects oracle's
+    rule (:func:`games.vision.execution_quality.demonstrated_window`), as an executed test is
+    scored; the whole trajectory for a path demonstration, or a test never completed."""
+    target, level = demo.meta.get("target"), demo.meta.get("level_seed")
+    if not target or level is None:
+        return slice(None)
+    layout = park_layout(str(demo.meta.get("preset", "small")), int(level))
+    names = ooi_names(layout)
+    if target not in names:
+        return slice(None)
+    ooi = layout.oois[names.index(target)]
+    window = demonstrated_window(demo.features, (ooi.x, ooi.y))
+    return slice(None) if window is None else slice(window[0], window[1] + 1)
+
+
 def success_threshold(model: ImitationPolicy, validation: Sequence[Demo], demonstrated: np.ndarray) -> float:
     """PPGTA's success threshold: the mean JS divergence of the policy's actions on each
-    validation trajectory from the demonstrations' action distribution ``demonstrated``."""
-    return float(np.mean([execution_divergence(predict(model, d), demonstrated) for d in validation]))
+    validation trajectory from the demonstrations' action distribution ``demonstrated``; on an
+    object test, over the stretch that executes the test (:func:`test_stretch`)."""
+    return float(np.mean([execution_divergence(predict(model, d)[test_stretch(d)], demonstrated)
+                          for d in validation]))
 
 
 def _lr(epoch: int, epochs: int, peak: float) -> float:
@@ -200,7 +220,8 @@ def train_command(args: argparse.Namespace, console: Console) -> int:
     majority = float(demonstrated.max())
     console.print("action accuracy: " + ", ".join(f"{k} {v:.3f}" for k, v in scores.items())
                   + f" (always the commonest action: {majority:.3f})")
-    console.print(f"success threshold (mean JS divergence on validation): {threshold:.4f}")
+    console.print(f"success threshold (mean JS divergence on validation, over the steps that execute "
+                  f"a test for object tests): {threshold:.4f}")
     meta = {"demos": str(args.demos), "set": args.set, "episodes": [len(train_d), len(val_d), len(test_d)],
             "accuracy": scores, "majority": majority, "js_threshold": threshold,
             "demonstrated": demonstrated.tolist(), "action_names": list(names), "epochs": args.epochs,
@@ -226,7 +247,7 @@ def eval_command(args: argparse.Namespace, console: Console) -> int:
         raise ValueError(f"{args.demos} holds no {meta.get('set')} demonstrations")
     demonstrated = np.asarray(meta["demonstrated"])
     threshold = float(meta["js_threshold"])
-    passed = [execution_divergence(predict(model, d), demonstrated) <= threshold for d in demos]
+    passed = [execution_divergence(predict(model, d)[test_stretch(d)], demonstrated) <= threshold for d in demos]
     console.print(f"{len(demos)} {meta.get('set')} episodes: action accuracy {accuracy(model, demos):.3f}, "
                   f"executed like the demonstrations (JS <= {threshold:.4f}) in {np.mean(passed):.0%}")
     return 0

@@ -22,6 +22,7 @@ level and is refused.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Iterator, Sequence
 
 import numpy as np
@@ -31,6 +32,8 @@ from games.doom.park.layout import CELL
 from games.doom.park.navigation import TURN_LEFT, cell_of, find_path, steer, walkable
 from games.vision.base import od_mask
 from games.vision.demos import Demo, make_demo
+from games.vision.encoder import downscale
+from games.vision.imitation import Playing, load_policy
 from games.vision.park_walks import circle_step
 
 EVAL_LEVEL = 0
@@ -72,11 +75,41 @@ def _warp(game: DoomParkVector, x: float, y: float) -> None:
     game.copies[0].game.send_game_command(f"warp {x:.1f} {y:.1f}")
 
 
+class Corrector:
+    """DAgger's collection (Ross et al., 2011): a learned policy plays, the navigator labels.
+
+    Behaviour cloning learns the demonstrator's actions on the demonstrator's states only; once
+    the student strays, it meets states no demonstration shows and strays further. Episodes
+    played with a corrector go where the student (an imitation policy's weights) takes them,
+    each step's action being the student's sample, or with probability ``beta`` the
+    navigator's; what is written is the navigator's action for every frame seen, the label
+    the next student learns from.
+    """
+
+    def __init__(self, weights: str, beta: float, rng: np.random.Generator) -> None:
+        if not 0.0 <= beta <= 1.0:
+            raise ValueError(f"--beta must be in [0, 1], got {beta}")
+        self.weights, self.beta, self.rng = str(weights), float(beta), rng
+        self.playing = Playing(load_policy(weights)[0], 1)
+
+    def reset(self) -> None:
+        self.playing.reset()
+
+    def choose(self, label: int, frame: np.ndarray, boxes: np.ndarray) -> int:
+        """The action played on ``frame`` (full-resolution RGB, its objects' ``boxes``)."""
+        probs = self.playing.step(downscale(od_mask(frame[None], [boxes])))[0]  # always, to keep its memory
+        if self.rng.random() < self.beta:
+            return int(label)
+        return int(np.argmax(np.log(np.maximum(probs, 1e-30)) + self.rng.gumbel(size=probs.shape)))
+
+
 class _Episode:
     """Frames, boxes, actions and features of copy 0 as it is played."""
 
-    def __init__(self, game: DoomParkVector) -> None:
-        self.game = game
+    def __init__(self, game: DoomParkVector, corrector: Corrector | None = None) -> None:
+        self.game, self.corrector = game, corrector
+        if corrector is not None:
+            corrector.reset()
         step = game.step(np.array([TURN_LEFT]))  # shows the warped place; not demonstrated
         self._check(step)
         self.frames, self.features, self.actions = [step.obs[0]], [step.features[0]], []
@@ -91,7 +124,9 @@ class _Episode:
             raise RuntimeError(f"the park failed while demonstrating: {step.errors[0]}")
 
     def play(self, action: int) -> np.ndarray:
-        step = self.game.step(np.array([int(action)]))
+        """Write ``action`` as this frame's; play it, or the corrector's choice."""
+        played = action if self.corrector is None else self.corrector.choose(action, self.frames[-1], self.boxes[-1])
+        step = self.game.step(np.array([int(played)]))
         self._check(step)
         self.actions.append(int(action))
         self.frames.append(step.obs[0])
@@ -100,34 +135,47 @@ class _Episode:
         return step.features[0]
 
     def demo(self, **meta: object) -> Demo:
+        if self.corrector is not None:
+            meta = {**meta, "played_by": Path(self.corrector.weights).name, "beta": self.corrector.beta}
         frames = np.stack(self.frames)
         return make_demo(frames, od_mask(frames, self.boxes), self.actions, np.stack(self.features), **meta)
 
 
-def path_demo(game: DoomParkVector, cells: np.ndarray, steps: int, rng: np.random.Generator) -> Demo:
-    """One path-following episode of ``steps`` actions on the pathway ``cells`` (copy 0)."""
-    free = cells
+def path_demo(game: DoomParkVector, cells: np.ndarray, steps: int, rng: np.random.Generator,
+              anywhere: bool = False, corrector: Corrector | None = None) -> Demo:
+    """One path-following episode of ``steps`` actions on the pathway ``cells`` (copy 0).
+
+    With ``anywhere`` the player starts on any walkable cell of the park, as an evaluation
+    episode does (PPGTA's uniformly random starts), and first walks the shortest way onto the
+    nearest pathway cell of ``cells``: how a tester gets back to the path before following it.
+    """
     starts = np.argwhere(cells)
     if starts.size == 0:
         raise ValueError("the region has no walkable pathway cell; choose a larger --region")
-    i, j = starts[rng.integers(len(starts))]
+    ground = walkable(game.layout)
+    pool = np.argwhere(ground) if anywhere else starts
+    i, j = pool[rng.integers(len(pool))]
     game.reset([int(rng.integers(2**31))])
     _warp(game, (i + 0.5) * CELL, (j + 0.5) * CELL)
-    episode = _Episode(game)
+    episode = _Episode(game, corrector)
     features = episode.features[0]
     path: list[tuple[int, int]] | None = None
+    free = cells
     while len(episode.actions) < steps:
-        here = cell_of(float(features[0]), float(features[1]), free.shape)
+        here = cell_of(float(features[0]), float(features[1]), cells.shape)
         if path is None or here == path[-1] or here not in path:
-            path = _leg(free, here, starts, rng)
-        if path is None or len(path) < 2:  # off the pathway with no way back: turn and look again
+            if cells[here]:
+                free, path = cells, _leg(cells, here, starts, rng)
+            else:  # off the pathway: the shortest way back onto it, over any walkable cell
+                free, path = ground, find_path(ground | cells, here, {(int(a), int(b)): None for a, b in starts})
+        if path is None or len(path) < 2:  # no way found: turn and look again
             action = TURN_LEFT
         else:
             path = path[path.index(here):]
             action = steer(features, path, free) if len(path) > 1 else TURN_LEFT
         features = episode.play(action)
     return episode.demo(source="plan:path", set="path", level_seed=int(game.layout.seed),
-                        preset=game.layout.preset)
+                        preset=game.layout.preset, start="anywhere" if anywhere else "pathway")
 
 
 def _leg(free: np.ndarray, here: tuple[int, int], cells: np.ndarray, rng: np.random.Generator,
@@ -143,8 +191,12 @@ def _leg(free: np.ndarray, here: tuple[int, int], cells: np.ndarray, rng: np.ran
     return None
 
 
-def object_demo(game: DoomParkVector, target: int, steps: int, rng: np.random.Generator) -> Demo:
-    """One object test of ``steps`` actions around OOI ``target`` (its id; copy 0)."""
+def object_demo(game: DoomParkVector, target: int, steps: int, rng: np.random.Generator,
+                corrector: Corrector | None = None) -> Demo:
+    """One object test of ``steps`` actions around OOI ``target`` (its id; copy 0), clockwise:
+    one direction, as a test procedure states it (with both, the demonstrated action mix is
+    half left and half right strafing, and every single test, going one way, is far from it
+    by PPGTA's Jensen-Shannon measure)."""
     ooi = game.oois[target]
     free = walkable(game.layout)
     ci, cj = cell_of(ooi.x, ooi.y, free.shape)
@@ -157,22 +209,24 @@ def object_demo(game: DoomParkVector, target: int, steps: int, rng: np.random.Ge
     i, j = near[rng.integers(len(near))]
     game.reset([int(rng.integers(2**31))])
     _warp(game, (i + 0.5) * CELL, (j + 0.5) * CELL)
-    episode = _Episode(game)
+    episode = _Episode(game, corrector)
     features = episode.features[0]
-    clockwise = bool(rng.integers(2))
     while len(episode.actions) < steps:
-        features = episode.play(circle_step(features, (ooi.x, ooi.y), OBJECT_RADIUS, clockwise))
+        features = episode.play(circle_step(features, (ooi.x, ooi.y), OBJECT_RADIUS, clockwise=True))
     names = game.actor_names
     return episode.demo(source="plan:object", set="object", level_seed=int(game.layout.seed),
                         preset=game.layout.preset, target=names[target])
 
 
 def park_demos(levels: Sequence[int], paths: int, objects: int, steps: int, seed: int,
-               region: Sequence[float] = (0.0, 0.0, 0.5, 0.5), preset: str = "small") -> Iterator[Demo]:
+               region: Sequence[float] = (0.0, 0.0, 0.5, 0.5), preset: str = "small",
+               anywhere: bool = False, corrector: Corrector | None = None) -> Iterator[Demo]:
     """``paths`` path-following and ``objects`` object-test episodes on each level, in order.
 
     Object tests circle the level's objects in an order drawn from ``seed``, each once
-    before any twice.
+    before any twice. ``anywhere``: path-following episodes start on any walkable cell
+    (:func:`path_demo`). With a ``corrector`` the episodes are played by its policy and
+    labelled by the navigator (:class:`Corrector`).
 
     Raises:
         ValueError: level 0 among ``levels``; counts below 0 or fewer than 1 step.
@@ -187,12 +241,12 @@ def park_demos(levels: Sequence[int], paths: int, objects: int, steps: int, seed
         try:
             mask = region_cells(game, region)
             for _ in range(paths):
-                yield path_demo(game, mask, steps, rng)
+                yield path_demo(game, mask, steps, rng, anywhere, corrector)
             order = rng.permutation(len(game.oois))
             for k in range(objects):
-                yield object_demo(game, int(order[k % len(order)]), steps, rng)
+                yield object_demo(game, int(order[k % len(order)]), steps, rng, corrector)
         finally:
             game.close()
 
 
-__all__ = ["ACTIONS", "park_demos", "parse_region", "path_demo", "object_demo"]
+__all__ = ["ACTIONS", "Corrector", "park_demos", "parse_region", "path_demo", "object_demo"]

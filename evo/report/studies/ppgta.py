@@ -10,7 +10,10 @@ directories:
    (``experiments/ppgta_park.yaml``) plays its kept actor (``policy.pt``); a run of an evolved
    population plays its final Pareto front, the members taking turns (one member for a
    single-objective run such as ``ppgta_park_novelty.yaml``); a random-search run, or the word
-   ``random``, plays uniformly random actions.
+   ``random``, plays uniformly random actions. As in PPGTA (and Inspector before it), an agent
+   whose game has the ``detect`` wrapper executes object tests: when the detector sees an
+   object close, the object-test imitation policy (``--tests-weights``) takes over for a test
+   and then hands back (:mod:`evo.search.agents.tester`). Random play executes none.
 2. **The level.** Every agent plays its own run's game and wrappers, with the park's kwargs
    replaced by the study's: ``preset`` (large), ``level_seed``, ``max_steps`` and
    ``start: random``. Episode ``i`` has the same seed, so the same start, for every agent.
@@ -49,9 +52,10 @@ from evo.run.players import EvaluationError, pick
 from evo.run.preference_run import POLICY, is_preference_run
 from evo.search.agents import AgentSpec, UniformSpec
 from evo.search.agents.imitation import ImitationSpec
+from evo.search.agents.tester import TesterSpec
 from evo.search.play import draw_episodes, play
 from games.core.record import RolloutBatch
-from games.vision.imitation import load_policy
+from games.vision.imitation import OBJECT_TEST_WEIGHTS, load_policy
 from oracles.executed_tests import execution_divergences, executed_tests
 
 RANDOM = "random"
@@ -72,7 +76,10 @@ class StudyConfig:
     batch: int = 5
     """Game copies played at once (each a ViZDoom engine)."""
     tests_weights: str | None = None
-    """The object-test imitation policy whose meta sets the test success (None: the shipped policy)."""
+    """The object-test imitation policy: it executes the tests, and its meta sets the test
+    success (None: the shipped policy)."""
+    tester: bool = True
+    """Agents whose game has the ``detect`` wrapper execute object tests (False: they only explore)."""
 
 
 @dataclass
@@ -84,6 +91,8 @@ class StudyAgent:
     specs: list[AgentSpec]
     """Players taking turns: episode ``i`` is played by ``specs[i % len(specs)]``."""
     rollouts: list[RolloutBatch] = field(default_factory=list)
+    started: list[np.ndarray] = field(default_factory=list)
+    """Per batch of rollouts, the object tests a tester started in each episode (-1: not a tester)."""
     seconds: float = 0.0
 
 
@@ -134,6 +143,9 @@ def load_agent(source: str, cfg: StudyConfig, like: Experiment | None = None) ->
             ckpt = load_checkpoint(path)
             specs = [built.agents.spec(ckpt.genomes[i: i + 1]) for i in pick(built, ckpt.F, "front", None)]
         failing.pop_all()
+    if cfg.tester and any(w.name == "detect" for w in exp.game.wrappers):
+        frames = tuple(built.spec.obs_shape) if len(built.spec.obs_shape) == 3 else None
+        specs = [TesterSpec(s, frames, cfg.tests_weights) for s in specs]  # type: ignore[arg-type]
     return StudyAgent(exp.name, built, specs)
 
 
@@ -153,9 +165,10 @@ def _play(agent: StudyAgent, cfg: StudyConfig, progress: ProgressFn | None) -> N
                 if len(rows) not in games:
                     games[len(rows)] = agent.built.factory.make_vector(len(rows))
                 game = games[len(rows)]
-                batch = play(game, seeds[rows], [int(r) for r in rows], player.build(len(rows), gumbel[rows]),
-                             columns=columns).rollouts
+                acting = player.build(len(rows), gumbel[rows])
+                batch = play(game, seeds[rows], [int(r) for r in rows], acting, columns=columns).rollouts
                 agent.rollouts.append(batch)
+                agent.started.append(np.array(getattr(acting, "tests", np.full(len(rows), -1))))
                 if progress is not None:
                     progress(f"{agent.name}: {sum(len(b) for b in agent.rollouts)}/{cfg.episodes} episodes")
     finally:
@@ -176,7 +189,7 @@ def _episodes(agent: StudyAgent, demonstrated: np.ndarray, threshold: float) -> 
     oracle = _objects_oracle(agent.built)
     cfg, preferred = oracle.config, oracle.preferred
     rows, tests = [], []
-    for batch in agent.rollouts:
+    for batch, started in zip(agent.rollouts, agent.started):
         visible = batch.info["visible"]
         for i in range(len(batch)):
             n, episode = int(batch.lengths[i]), int(batch.policy[i])
@@ -192,7 +205,8 @@ def _episodes(agent: StudyAgent, demonstrated: np.ndarray, threshold: float) -> 
             rows.append({"agent": agent.name, "episode": episode, "steps": n,
                          "start_x": float(batch.features[i, 0, 0]), "start_y": float(batch.features[i, 0, 1]),
                          "preferred_coverage": float((walked & preferred).sum() / preferred.sum()),
-                         "objects_tested": len(done), "tests_succeeded": int((js <= threshold).sum()),
+                         "objects_tested": len(done), "tests_started": int(started[i]),
+                         "tests_succeeded": int((js <= threshold).sum()),
                          "test_success": float((js <= threshold).mean()) if len(js) else np.nan,
                          "_cells": walked,
                          "_tested": [oracle.objects[t.object].id for t in done],
@@ -230,7 +244,7 @@ def study(sources: Sequence[str], cfg: StudyConfig, out: Path, progress: Progres
         raise EvaluationError(f"episodes, steps and batch must be at least 1, got {cfg.episodes}, {cfg.steps}, "
                               f"{cfg.batch}")
     try:
-        _, meta = load_policy(cfg.tests_weights)
+        _, meta = load_policy(cfg.tests_weights or OBJECT_TEST_WEIGHTS)
     except ValueError as exc:
         raise EvaluationError(f"--tests-weights: {exc}") from None
     demonstrated, threshold = np.asarray(meta["demonstrated"], dtype=np.float64), float(meta["js_threshold"])

@@ -55,6 +55,47 @@ def test_path_demonstrations_walk_the_pathways_and_object_tests_circle_their_obj
         assert grey.mean() > 0.8 and not np.array_equal(demo.masked, demo.frames)
 
 
+def test_path_demonstrations_from_anywhere_walk_onto_the_pathway_first() -> None:
+    # What an agent evaluated from uniformly random starts must learn: find the path, then follow it.
+    from games.vision.park_demos import park_demos
+
+    found = 0
+    for demo in park_demos((3,), 4, 0, 120, seed=2, region=(0, 0, 1, 1), anywhere=True):
+        assert demo.meta["start"] == "anywhere"
+        layout = park_layout("small", 3)
+        cells = (demo.features[:, :2] // 64).astype(int)
+        on = layout.pathway[cells[:, 0], cells[:, 1]]
+        assert on[-60:].mean() > 0.6  # on the pathway by the end (as the other path demos)
+        found += not on[0]
+    assert found >= 2  # most starts are off the pathway (it is a small part of the park)
+
+
+def test_corrected_episodes_go_where_the_student_plays_and_keep_the_navigators_labels(demos: Path,
+                                                                                      tmp_path: Path) -> None:
+    from games.doom.park.doom_park import DoomParkVector
+    from games.doom.park.navigation import circle_step
+    from games.vision.park_demos import OBJECT_RADIUS, Corrector, object_demo
+    from tests.games.vision.imitation_data import make_tiny_policy
+
+    weights = make_tiny_policy(demos, tmp_path / "student.pt", epochs=1)
+    game = DoomParkVector(1, level_seed=2, max_steps=60)
+    try:
+        def episode(corrector: Corrector | None) -> Demo:
+            return object_demo(game, 3, 40, np.random.default_rng(5), corrector)
+
+        alone = episode(None)
+        labelled = episode(Corrector(str(weights), 1.0, np.random.default_rng(0)))  # the navigator plays every step
+        student = episode(Corrector(str(weights), 0.0, np.random.default_rng(0)))
+    finally:
+        game.close()
+    assert np.array_equal(labelled.actions, alone.actions) and np.allclose(labelled.features, alone.features)
+    assert student.meta["played_by"] == "student.pt" and "played_by" not in alone.meta
+    assert not np.allclose(student.features, alone.features)  # the student went elsewhere...
+    ooi = park_layout("small", 2).oois[3]
+    labels = [circle_step(f, (ooi.x, ooi.y), OBJECT_RADIUS, clockwise=True) for f in student.features[:-1]]
+    assert student.actions.tolist() == labels  # ...and every frame it saw is labelled by the navigator
+
+
 def test_keys_map_to_the_park_actions_by_the_documented_priority() -> None:
     assert action_of({}) is None and action_of({"SPEED": 1}) is None
     assert ACTIONS[action_of({"MOVE_FORWARD": 1})] == "forward"

@@ -4,6 +4,7 @@ PPGTA's Jensen-Shannon test success."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -56,6 +57,20 @@ def test_step_by_step_play_gives_the_distributions_of_the_whole_episode(demos: P
     np.testing.assert_allclose(whole.sum(1), 1.0, atol=1e-9)
 
 
+def test_a_stretch_played_for_some_copies_starts_its_memory_at_its_first_frame(demos: Path, tmp_path: Path) -> None:
+    # What an agent that runs the policy for part of an episode (an object test) relies on.
+    model, _ = load_policy(make_tiny_policy(demos, tmp_path / "imitation.pt", epochs=1))
+    frames = load_demos(demos, "object")[0].masked
+    playing = Playing(model, 3)
+    got = []
+    for t, frame in enumerate(frames):
+        copies = np.array([0, 2]) if t < 5 else np.array([2])  # copy 0 stops, copy 2 restarts at 5
+        got.append(playing.step_some(np.stack([frame] * len(copies)), copies, copies == 2 if t == 5 else
+                                     np.zeros(len(copies), dtype=bool))[-1])
+    np.testing.assert_allclose(got[:5], trajectory_probs(model, frames[:5]), atol=1e-5)
+    np.testing.assert_allclose(got[5:], trajectory_probs(model, frames[5:]), atol=1e-5)
+
+
 def test_the_weights_file_round_trips_and_a_wrong_file_is_one_line(demos: Path, tmp_path: Path) -> None:
     path = make_tiny_policy(demos, tmp_path / "imitation.pt", epochs=1)
     model, meta = load_policy(path)
@@ -102,3 +117,24 @@ def test_jensen_shannon_test_success() -> None:
     assert not execution_succeeded([8, 8, 6, 7], demonstrated, threshold=0.1)  # jumps and looks around
     with pytest.raises(ValueError, match="in 0..8"):
         action_distribution([9], 9)
+
+
+def test_a_demonstrated_test_is_scored_over_the_steps_that_execute_it() -> None:
+    # The threshold an executed test is judged by comes from the same stretch of steps: from the
+    # first view within the radius to the view that completes 270 degrees round the object.
+    from games.vision.execution_quality import demonstrated_window
+
+    place = (1000.0, 1000.0)
+    walk_in = [(1000.0 - r, 1000.0, 0.0) for r in (700.0, 600.0, 500.0, 400.0, 300.0)]  # facing it, too far
+    circle = []
+    for k in range(40):  # once round at 200 units, 10 degrees a step, facing the object
+        a = math.radians(180.0 + 10.0 * k)
+        x, y = place[0] + 200.0 * math.cos(a), place[1] + 200.0 * math.sin(a)
+        circle.append((x, y, math.degrees(math.atan2(place[1] - y, place[0] - x)) % 360.0))
+    features = np.array(walk_in + circle)
+    start, end = demonstrated_window(features, place)
+    assert start == 3  # the step that brought it to 300 units, within 384
+    assert 26 <= end <= 30  # nine 30-degree sectors seen: some 240-270 degrees of the way round
+    looking_away = features.copy()
+    looking_away[:, 2] = (looking_away[:, 2] + 180.0) % 360.0
+    assert demonstrated_window(looking_away, place) is None  # never in view: no test

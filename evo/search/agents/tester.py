@@ -1,0 +1,147 @@
+"""An exploring agent that stops to test the objects it comes near: PPGTA's (and Inspector's) tester.
+
+PPGTA evaluates its agent as Inspector built it (Section II; ``../shared/papers/``): an
+exploration policy walks the level, the object detector watches its frames, and when an object
+of interest is close the agent executes the demonstrated test behaviour, the object-test
+imitation policy, which circles the object looking at it; then it walks on. This agent is that
+composition for any exploring agent (the preference-trained actor, a member of an evolved
+population, the imitation policy itself):
+
+- the exploring agent acts on every step, so its memory of the trajectory never has a gap;
+- a copy starts a test when the last step's detections (``info.detections``, the ``detect``
+  wrapper's) hold a box at least :attr:`TesterSpec.near` pixels tall (the object is close) and the copy is not in its cool-down; for :attr:`TesterSpec.test_steps`
+  steps its actions are then the test policy's, whose memory starts fresh at the test's
+  first frame (:meth:`games.vision.imitation.Playing.step_some`);
+- after a test the copy explores for :attr:`TesterSpec.cooldown` steps before it may test
+  again, long enough to walk away from the object it just tested.
+
+The test policy reads the 64x64 OD-masked frames: the ``frame64`` info of the ``encode``
+wrapper when the game has one (a feature-observing policy's game), else the observation
+itself shrunk. Both choices sample from the worker's pre-drawn Gumbel noise, so a copy plays
+the same in any batch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from evo.search.agents.base import Agent, AgentSpec, check_copies
+from games.vision.encoder import downscale
+from games.vision.imitation import OBJECT_TEST_WEIGHTS, Playing, load_policy
+
+DETECTIONS = "detections"
+"""The info key of the ``detect`` wrapper's per-copy detections."""
+FRAME64 = "frame64"
+"""The info key of the ``encode`` wrapper's 64x64 frames."""
+
+
+def close_objects(detections: object, min_height: float) -> np.ndarray:
+    """``[N]`` bool: which copies' last detections hold a box at least ``min_height`` pixels tall."""
+    out = np.zeros(len(detections), dtype=bool)  # type: ignore[arg-type]
+    for i, d in enumerate(detections):  # type: ignore[arg-type]
+        if d is not None and len(d) and bool((d.boxes[:, 3] >= min_height).any()):
+            out[i] = True
+    return out
+
+
+class TesterAgent:
+    """Explores with one agent and tests close objects with the object-test imitation policy.
+
+    Args:
+        explore: The exploring agent (built for the same copies).
+        spec: The tester's settings and the test policy's weights.
+        gumbel: ``[N, T, A]`` pre-drawn Gumbel noise of the copies.
+    """
+
+    def __init__(self, explore: Agent, spec: "TesterSpec", gumbel: np.ndarray) -> None:
+        model, _ = load_policy(spec.weights or OBJECT_TEST_WEIGHTS)
+        if gumbel.shape[2] != model.n_actions:
+            raise ValueError(f"the object-test policy has {model.n_actions} actions, the game {gumbel.shape[2]}")
+        self.explore, self.spec, self.gumbel = explore, spec, gumbel
+        self.test = Playing(model, gumbel.shape[0])
+        self.min_height = spec.near
+        n = gumbel.shape[0]
+        self.left = np.zeros(n, dtype=np.int64)
+        self.cool = np.zeros(n, dtype=np.int64)
+        self.tests = np.zeros(n, dtype=np.int64)
+        """Tests started per copy in the current episodes (what a test of the agent reads)."""
+
+    def reset(self, seeds: Sequence[int]) -> None:
+        check_copies(seeds, self.gumbel.shape[0], "tester agent")
+        self.explore.reset(seeds)
+        self.test.reset()
+        self.left[:] = 0
+        self.cool[:] = 0
+        self.tests[:] = 0
+
+    def _frames(self, obs: np.ndarray, infos: Mapping[str, np.ndarray], copies: np.ndarray) -> np.ndarray:
+        if FRAME64 in infos:
+            return np.stack([infos[FRAME64][i] for i in copies]).astype(np.uint8)
+        if self.spec.frame_shape is None:
+            raise ValueError("the tester reads frames: observations that are frames (give frame_shape) or the "
+                             f"encode wrapper's {FRAME64} info")
+        frames = np.asarray(obs[copies]).reshape(-1, *self.spec.frame_shape).astype(np.uint8)
+        return downscale(frames)
+
+    def act(self, obs: np.ndarray, features: np.ndarray, infos: Mapping[str, np.ndarray],
+            t: int) -> tuple[np.ndarray, np.ndarray]:
+        actions, acting = self.explore.act(obs, features, infos, t)
+        actions, acting = np.array(actions, dtype=np.int64), np.array(acting, dtype=np.float32)
+        if DETECTIONS in infos:
+            start = (self.left == 0) & (self.cool == 0) & close_objects(infos[DETECTIONS], self.min_height)
+            self.left[start] = self.spec.test_steps
+            self.tests[start] += 1
+        else:
+            start = np.zeros_like(self.left, dtype=bool)
+        self.cool[(self.left == 0) & (self.cool > 0)] -= 1
+        copies = np.flatnonzero(self.left > 0)
+        if copies.size:
+            probs = self.test.step_some(self._frames(obs, infos, copies), copies, start[copies])
+            logits = np.log(np.maximum(probs, 1e-30)) / max(self.spec.temperature, 1e-8)
+            if self.spec.temperature == 0:
+                actions[copies] = probs.argmax(1)
+            else:
+                actions[copies] = np.argmax(logits + self.gumbel[copies, t], axis=1)
+            acting[copies] = probs.astype(np.float32)
+            self.left[copies] -= 1
+            ended = copies[self.left[copies] == 0]
+            self.cool[ended] = self.spec.cooldown
+        return actions, acting
+
+
+@dataclass(frozen=True)
+class TesterSpec:
+    """What a worker needs to build a :class:`TesterAgent`.
+
+    Attributes:
+        explore: The exploring agent's spec.
+        frame_shape: ``(3, H, W)`` of the observations when they are frames; None when the
+            game has the ``encode`` wrapper, whose ``frame64`` info the test policy reads.
+        weights: The object-test imitation policy (``evo vision train imitation --set object``;
+            None: the shipped one, :data:`games.vision.imitation.OBJECT_TEST_WEIGHTS`).
+        near: Box height in pixels of the detector's frames from which an object is close
+            enough to test: on the park's 160x120 frames, 12 is a barrel 4 cells away, a
+            pillar 7, a lamp 10 (the objects oracle's radius is 6 cells).
+        test_steps: Steps a test lasts (the object-test demonstrations' length).
+        cooldown: Steps of exploring after a test before the next may start.
+        temperature: Sampling temperature of the test policy (0: greedy).
+    """
+
+    explore: AgentSpec
+    frame_shape: tuple[int, int, int] | None
+    weights: str | None = None
+    near: int = 12
+    test_steps: int = 150
+    cooldown: int = 100
+    temperature: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.near < 1 or self.test_steps < 1 or self.cooldown < 0 or self.temperature < 0:
+            raise ValueError(f"tester: near must be at least 1 pixel, test_steps at least 1, cooldown and temperature "
+                             f"at least 0, got {self.near}, {self.test_steps}, {self.cooldown}, {self.temperature}")
+
+    def build(self, episodes: int, gumbel: np.ndarray) -> TesterAgent:
+        return TesterAgent(self.explore.build(episodes, gumbel), self, gumbel)

@@ -1,0 +1,85 @@
+"""The tester agent: it explores, hands its copies to the object-test policy while a close object
+is in view, gives them back after the test, and waits out a cool-down before the next test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("vizdoom")
+
+from evo.search.agents import tester  # noqa: E402
+from evo.search.play import draw_episodes  # noqa: E402
+from games.vision.base import Detections  # noqa: E402
+from games.vision.imitation import load_policy, trajectory_probs  # noqa: E402
+from tests.games.vision.imitation_data import make_tiny_demos, make_tiny_policy  # noqa: E402
+
+EXPLORE = 8
+"""The fake explorer's only action (jump), which the tiny test policy never prefers."""
+
+
+class _Explorer:
+    def __init__(self) -> None:
+        self.seen: list[int] = []
+
+    def reset(self, seeds) -> None:  # noqa: ANN001
+        self.seen.clear()
+
+    def act(self, obs, features, infos, t):  # noqa: ANN001
+        self.seen.append(t)
+        acting = np.zeros((obs.shape[0], 9), dtype=np.float32)
+        acting[:, EXPLORE] = 1.0
+        return np.full(obs.shape[0], EXPLORE), acting
+
+
+class _ExplorerSpec:
+    def __init__(self) -> None:
+        self.agent = _Explorer()
+
+    def build(self, episodes: int, gumbel: np.ndarray) -> _Explorer:
+        return self.agent
+
+
+def _seen(height: int) -> Detections:
+    return Detections(np.array([[60, 40, 10, height]], dtype=np.int32), np.zeros(1, dtype=np.int64),
+                      np.ones(1, dtype=np.float32))
+
+
+def test_a_close_object_starts_a_test_that_the_test_policy_plays(tmp_path: Path) -> None:
+    demos = make_tiny_demos(tmp_path / "demos")
+    weights = make_tiny_policy(demos, tmp_path / "test.pt", epochs=1)
+    explorer = _ExplorerSpec()
+    spec = tester.TesterSpec(explorer, (3, 64, 64), str(weights), near=16, test_steps=4, cooldown=3, temperature=0)
+    horizon = 16
+    gumbel = draw_episodes([0], 2, horizon, 9).gumbel
+    agent = spec.build(2, gumbel)
+    agent.reset([0, 1])
+    rng = np.random.default_rng(0)
+    frames = rng.integers(0, 255, (horizon, 2, 3, 64, 64), dtype=np.uint8)
+    close, far = _seen(20), _seen(5)  # 20 pixels tall is close at near=16; 5 is not
+    actions = []
+    for t in range(horizon):
+        # Copy 0 has a close object in view on every step, copy 1 only a far one.
+        infos = {} if t == 0 else {"detections": np.array([close, far], dtype=object)}
+        obs = frames[t].reshape(2, -1).astype(np.float32)
+        actions.append(agent.act(obs, np.zeros((2, 3)), infos, t)[0])
+    actions = np.array(actions)
+    assert explorer.agent.seen == list(range(horizon))  # the explorer saw every step
+    assert (actions[:, 1] == EXPLORE).all()  # nothing close: copy 1 only explored
+    # Copy 0: tests at steps 1-4, 8-11 and from 15 (three steps of cool-down between), explores else.
+    testing = np.zeros(horizon, dtype=bool)
+    testing[1:5] = testing[8:12] = testing[15] = True
+    assert (actions[~testing, 0] == EXPLORE).all()
+    assert agent.tests.tolist() == [3, 0]  # the third test started at step 15
+    # Each test is the test policy's greedy play from a fresh memory at its first frame.
+    model, _ = load_policy(weights)
+    for first in (1, 8):
+        expected = trajectory_probs(model, frames[first: first + 4, 0]).argmax(1)
+        assert np.array_equal(actions[first: first + 4, 0], expected)
+
+
+def test_bad_tester_settings_are_one_line() -> None:
+    with pytest.raises(ValueError, match="near must be at least"):
+        tester.TesterSpec(_ExplorerSpec(), (3, 64, 64), near=0)
