@@ -131,9 +131,11 @@ def _in_condition(doc: Any, i: int) -> bool:
 
 def _opens_step(doc: Any, ent: Any) -> bool:
     """An action keyword that is a step's verb: not a position ("is next to you"), not a verb
-    whose subject is "you" ("each pillar you walk past")."""
+    whose subject is "you" ("each pillar you walk past") or a relative pronoun ("that walks up")."""
     words = {t.text.lower() for t in ent}
-    return not words <= PARTICLES | DIRECTIONS | POSITIONS | ROTATIONS and not _in_condition(doc, ent.start) and not (ent.start > 0 and doc[ent.start - 1].text.lower() == "you")
+    before = doc[ent.start - 1].text.lower() if ent.start > 0 else ""
+    return not words <= PARTICLES | DIRECTIONS | POSITIONS | ROTATIONS and not _in_condition(doc, ent.start) \
+        and before not in ("you", "that", "which", "who")  # "any goblin that walks up to you": its actor's verb
 
 
 def _untagged_verb(doc: Any, i: int) -> bool:

@@ -43,6 +43,9 @@ PURPOSE = re.compile(r",?\s+(?:to|in order to)\s+(?:begin|start|finish|end)(?:\s
 INTENSIFIER = re.compile(r"\b(?:straight|right|directly|way)\s+(?=(?:up|down|upwards?|downwards?|ahead)\b)|"
                          r"(?<=up)\s+high\b|(?<=down)\s+high\b", re.IGNORECASE)
 """A word that only stresses a direction ("look straight up", "look up high")."""
+THEN = re.compile(r",?\s+(?:and\s+)?(?:after that|after this|afterwards|afterward|following that|once done)\s*,?\s+",
+                  re.IGNORECASE)
+"""A joining phrase in the middle of a sentence ("..., and after that press ..."): "then"."""
 SERIAL = re.compile(r"(?:^|(?<=[,;:] )|(?<=then )|(?<=now )|(?<=and )|(?<=also )|(?<=just ))(?:go|come|run|hurry|try to|try and)\s+(?=([a-z]+)\b)", re.IGNORECASE)
 """A verb of going before the verb of the step ("go pull the lever", "come fight"): the step
 is the second verb's (the going is implied by every step at a thing)."""
@@ -101,7 +104,7 @@ def strip_marker(sentence: str) -> str:
     while before != sentence:
         before = sentence
         sentence = LABEL.sub("", MARKER.sub("", sentence))
-    sentence = _serial(INTENSIFIER.sub("", PURPOSE.sub("", sentence)))
+    sentence = _serial(INTENSIFIER.sub("", PURPOSE.sub("", THEN.sub(", then ", sentence))))
     return _ordered(sentence).strip()
 
 
