@@ -17,10 +17,12 @@ _ORDINAL_WORDS = "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|ten
 MARKER = re.compile(
     r"^\s*(?:[-*•‣◦+>]+|\(?\d+[.):]?\)?(?:\s*[-–:.])?|#\d+[.):]?|\(?[a-h][.)]|\(?(?:i{1,3}|iv|v|vi{1,3})[.)]|"
     rf"\d+(?:st|nd|rd|th)\s*[:.)-]|step\s+(?:\d+|[a-h]|{_NUMBER_WORDS})\s*[:.)\-–]?|"
-    rf"(?:{_ORDINAL_WORDS})\s+step\s*[:.)\-–]?|"
-    rf"(?:(?:your|our|the)\s+)?(?:(?:{_ORDINAL_WORDS}|main|only)\s+)?(?:task|goal|objective|mission|job|thing|aim|step|to-?do)"
-    rf"(?:\s+(?:\d+|[a-h]|{_NUMBER_WORDS}))?\s*[:\-–])(?:\s+|$)", re.IGNORECASE)
+    rf"(?:{_ORDINAL_WORDS})\s+step\s*[:.)\-–]?)(?:\s+|$)", re.IGNORECASE)
 """A list marker or a step label at the start of a sentence ("2)", "Step two:", "1st:")."""
+TASK = re.compile(
+    rf"^\s*(?:(?:your|our|the)\s+)?(?:(?:{_ORDINAL_WORDS}|main|only)\s+)?(?:task|goal|objective|mission|job|thing|aim|"
+    rf"step|to-?do)(?:\s+(?:\d+|[a-h]|{_NUMBER_WORDS}))?\s*[:\-–](?:\s+|$)", re.IGNORECASE)
+"""A heading that names the step a task or goal ("Your first task:", "Goal:", "Task 2 -")."""
 LABEL = re.compile(
     rf"^\s*(?:(?:{_ORDINAL_WORDS}|then|after that|last of all|first of all|to (?:start|begin|finish|end)|"
     r"in the end|at the end|at last|lastly|firstly|secondly|thirdly|finally)\s*[,:]|"
@@ -103,7 +105,7 @@ def strip_marker(sentence: str) -> str:
     before = None
     while before != sentence:
         before = sentence
-        sentence = LABEL.sub("", MARKER.sub("", sentence))
+        sentence = LABEL.sub("", TASK.sub("", MARKER.sub("", sentence)))
     sentence = _serial(INTENSIFIER.sub("", PURPOSE.sub("", THEN.sub(", then ", sentence))))
     return _ordered(sentence).strip()
 

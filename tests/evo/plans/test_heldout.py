@@ -1,7 +1,7 @@
 """Text to plan on texts it was not built on (``heldout/``: a set written after each of the
 pipeline's three freezes, a fourth after the third by an independent tester, a fifth after a
-later freeze by another independent tester, and a sixth after the final freeze by a third, the
-one held out from the pipeline as it is): by pattern,
+later freeze by another independent tester, and a sixth after a later freeze by a third, fixed
+against since, so a development set now): by pattern,
 the plans they give are the plans a tester meant, and pass on the bug-free build. One test per
 set and pattern, each allowing the misses measured (``benchmarks/text_plans.py`` prints them).
 The park's texts of the third to sixth sets are run too (a ViZDoom episode each); those of the
