@@ -24,13 +24,13 @@ JOINERS = frozenset({",", ";", "and", "then", "next", "after", "that", "afterwar
 """Words between two steps of one sentence."""
 STEP_JOINS = frozenset({",", ";", "and", "then"})
 """Joining words after which a verb tagged as an actor starts a step ("and look down at it")."""
-CONDITION = re.compile(r"\b(wait (?:until|till|for)|should(?=\s+(?:an?|the|any|some)\s)|once(?!\s+(?:around|round|more|again|over)\b)(?!\s*[,.;]|\s*$)|when|whenever|if|after(?!\s+(?:that|this)\b)|as soon as|every time|each time|"
+CONDITION = re.compile(r"\b(wait (?:until|till|for)|should(?=\s+(?:an?|the|any|some)\s)|once(?!\s+(?:around|round|more|again|over)\b)(?!\s*[,.;]|\s*$)|when|whenever|if|after(?!\s+(?:that|this)\b)|as soon as|every time|each time|any ?time|"
                        r"while)\b", re.IGNORECASE)
 TRIGGER = re.compile(r"\b(see|sees|seen|spot|spots|meet|meets|encounter|encounters|find|finds|appear|appears|"
                      r"come|comes|approach|approaches|near|nearby|close|around|show up|shows up|in sight|"
                      r"in range|attack you|attacks you|pass|passes|reach|reaches|(?:walk|walks|go|goes|get|gets)\s+(?:past|by|near|to)|"
                      r"comes? to|comes? across|(?:run|runs|bump|bumps|stumble|stumbles|happen|happens)\s+(?:into|upon|on|"
-                     r"across)|(?:whenever|every time|each time)\s+you\s+\w+|next to|adjacent|beside|in (?:your|the) way|at you|\w+ed by (?:an?|the|any|some)|"
+                     r"across)|(?:whenever|every time|each time|any ?time)\s+you\s+\w+|next to|adjacent|beside|in (?:your|the) way|at you|\w+ed by (?:an?|the|any|some)|"
                      r"in front of|(?:an?|the|any|some|every)\s+\w+(?:\s+[\w-]+){1,4}?\s+(?:you|your|yourself))\b", re.IGNORECASE)
 """An actor about: seen or met, near the player, or doing something to the player ("a goblin
 attacks you", "an ogre is next to you", "you are attacked by an ogre")."""
@@ -60,7 +60,7 @@ PHRASE_ENDS = frozenset({"and", "then", "it", "once", "when", "whenever", "if", 
                          "appears", "appear", "shows", "show", "turns", "goes", "opens", "closes", "lights"})
 """Words that end a noun phrase ("the gate is open": gate)."""
 PRONOUNS = frozenset({"it", "them", "one", "ones", "there", "that", "this", "those"})
-MOVEMENT = re.compile(r"^\s*(?:\w+\s+(?:your|my|our|their|his|her)\s+way\b(?:\s+(?:over|back|across|up|down))?"
+MOVEMENT = re.compile(r"^\s*(?:get\s+(?:(?:over|up|back|close|closer|right|next)\s+)?(?:to|towards?|near)\b|\w+\s+(?:your|my|our|their|his|her)\s+way\b(?:\s+(?:over|back|across|up|down))?"
                       r"(?:\s+(?:to|towards?|into))?|make\s+(?:for|towards?)\b)", re.IGNORECASE)
 """A movement phrase of several words ("make your way to", "find your way over to", "make for"):
 one move."""
@@ -131,9 +131,11 @@ def _in_condition(doc: Any, i: int) -> bool:
 
 def _opens_step(doc: Any, ent: Any) -> bool:
     """An action keyword that is a step's verb: not a position ("is next to you"), not a verb
-    whose subject is "you" ("each pillar you walk past")."""
+    whose subject is "you" ("each pillar you walk past") or a relative pronoun ("that walks up")."""
     words = {t.text.lower() for t in ent}
-    return not words <= PARTICLES | DIRECTIONS | POSITIONS | ROTATIONS and not _in_condition(doc, ent.start) and not (ent.start > 0 and doc[ent.start - 1].text.lower() == "you")
+    before = doc[ent.start - 1].text.lower() if ent.start > 0 else ""
+    return not words <= PARTICLES | DIRECTIONS | POSITIONS | ROTATIONS and not _in_condition(doc, ent.start) \
+        and before not in ("you", "that", "which", "who")  # "any goblin that walks up to you": its actor's verb
 
 
 def _untagged_verb(doc: Any, i: int) -> bool:
@@ -280,7 +282,7 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
     moving = MOVEMENT.match(_trim(span if cond is None or cond[0] > begin else doc[cond[1]:end]))
     if moving:  # "make your way to": one movement, not "make" or "way"
         action = moving.group(0).strip()
-    turn = next((t for t in span if t.text.lower() in DIRECTIONS and t.i > begin and doc[t.i - 1].text.lower() == "the"
+    turn = next((t for t in span if t.text.lower() in DIRECTIONS and t.i > begin and doc[t.i - 1].text.lower() in ("the", "your")
                  and (t.i + 1 >= end or doc[t.i + 1].text.lower() != "of")), None)
     if turn is not None and action and action.split()[-1].lower() not in DIRECTIONS:  # "turn to the right"
         action = action.split()[0] + " " + turn.text

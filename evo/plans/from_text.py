@@ -40,7 +40,7 @@ RULES_BUDGET = 150
 NUMBERS = {w: n for n, w in enumerate(("zero one two three four five six seven eight nine ten eleven twelve "
                                        "thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty").split())}
 NUMBERS.update({"a": 1, "an": 1, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90, "half a": 0.5})
-BUDGET_LEAD = ("play|playing|run|running|keep|keeping|continue|continuing|go|going|carry|carrying|test|testing|"
+BUDGET_LEAD = ("give up|give it up|next|following|play|playing|run|running|keep|keeping|continue|continuing|go|going|carry|carrying|test|testing|"
                "stop|end|finish|quit|halt|spend|use|take|taking|you|your|have|has|get|the|budget|is|of|on|for|after|at|in|within|under|"
                "up|to|only|most|a|total|with|limit|over|about|may|can|are|allowed|given|until|have passed|pass")
 """Words of the phrase a budget is written in ("you have", "play on for", "within", "stop at",

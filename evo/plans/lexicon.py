@@ -221,7 +221,8 @@ def best_match(word: str, names: Mapping[str, Iterable[str]], pos: str, steps: i
             score, how = similarity(word, candidate, pos, steps)
             if mine and mine == theirs:  # "gaze upward" and look_up: gaze and look, both up
                 score, how = max((score, how), similarity(_undirected(word), _undirected(candidate), pos, steps))
-            if score > best.score:
+            exact = word.lower() == candidate.lower()  # "take" is "take", not "take out", when both score 1
+            if score > best.score or (exact and score == best.score and best.word.lower() != best.via.lower()):
                 best = WordMatch(word, name, candidate, round(score, 3), how)
     return best
 

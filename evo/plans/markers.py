@@ -19,13 +19,18 @@ MARKER = re.compile(
     rf"\d+(?:st|nd|rd|th)\s*[:.)-]|step\s+(?:\d+|[a-h]|{_NUMBER_WORDS})\s*[:.)\-–]?|"
     rf"(?:{_ORDINAL_WORDS})\s+step\s*[:.)\-–]?)(?:\s+|$)", re.IGNORECASE)
 """A list marker or a step label at the start of a sentence ("2)", "Step two:", "1st:")."""
+TASK = re.compile(
+    rf"^\s*(?:(?:your|our|the)\s+)?(?:(?:{_ORDINAL_WORDS}|main|only)\s+)?(?:task|goal|objective|mission|job|thing|aim|"
+    rf"step|to-?do)(?:\s+(?:\d+|[a-h]|{_NUMBER_WORDS}))?\s*[:\-–](?:\s+|$)", re.IGNORECASE)
+"""A heading that names the step a task or goal ("Your first task:", "Goal:", "Task 2 -")."""
 LABEL = re.compile(
     rf"^\s*(?:(?:{_ORDINAL_WORDS}|then|after that|last of all|first of all|to (?:start|begin|finish|end)|"
     r"in the end|at the end|at last|lastly|firstly|secondly|thirdly|finally)\s*[,:]|"
     r"(?:firstly|secondly|thirdly|lastly)\b|(?:start|begin|finish|end) (?:off )?by|"
     r"(?:keep on|keep|continue|carry on|go on)(?=\s+\w+ing\b)|"
     r"(?:you|we|the player|the tester)\s+(?:should|must|need to|have to|has to|will|are to|is to)\b|"
-    r"(?:make sure|be sure|try|remember|don't forget|do not forget|be certain)\s+to\b|go and\b)\s*", re.IGNORECASE)
+    r"(?:make sure|be sure|try|remember|don't forget|do not forget|be certain)\s+(?:to|and|(?:that\s+)?you)\b|"
+    r"(?:go|come|run|head|hurry)(?:\s+(?:ahead|on|over|back))?\s+and\b)\s*", re.IGNORECASE)
 """An ordinal adverb labelling a step ("Second,", "Last of all,", "Firstly", "Start by"), or
 a verb of going on before the step's verb ("Keep hitting goblins"), or who must do it ("You
 should press ...", "Make sure to ...", "Go and ...")."""
@@ -34,14 +39,75 @@ INLINE = re.compile(r"\s+(?=\(\d+\)\s|\(?[a-h]\)\s|#\d+\s|step\s+(?:\d+|" + _NUM
 """A marker in the middle of a line ("(1) Hit the goblin (2) Flip the switch"): a new step."""
 
 
+PURPOSE = re.compile(r",?\s+(?:to|in order to)\s+(?:begin|start|finish|end)(?:\s+(?:with|off))?\s*(?=[.!?]?\s*$)",
+                     re.IGNORECASE)
+"""A purpose that only places the step in the list ("Flip the lever to begin."): no actor."""
+INTENSIFIER = re.compile(r"\b(?:straight|right|directly|way)\s+(?=(?:up|down|upwards?|downwards?|ahead)\b)|"
+                         r"(?<=up)\s+high\b|(?<=down)\s+high\b", re.IGNORECASE)
+"""A word that only stresses a direction ("look straight up", "look up high")."""
+THEN = re.compile(r",?\s+(?:and\s+)?(?:after that|after this|afterwards|afterward|following that|once done)\s*,?\s+",
+                  re.IGNORECASE)
+"""A joining phrase in the middle of a sentence ("..., and after that press ..."): "then"."""
+SERIAL = re.compile(r"(?:^|(?<=[,;:] )|(?<=then )|(?<=now )|(?<=and )|(?<=also )|(?<=just ))(?:go|come|run|hurry|try to|try and)\s+(?=([a-z]+)\b)", re.IGNORECASE)
+"""A verb of going before the verb of the step ("go pull the lever", "come fight"): the step
+is the second verb's (the going is implied by every step at a thing)."""
+NOT_SERIAL = frozenset({"to", "and", "get", "through", "past", "over", "across", "up", "down", "into", "around",
+                        "round", "back", "on", "off", "in", "out", "by", "near", "towards", "toward", "left", "right",
+                        "forward", "forwards", "straight", "ahead", "home", "there", "here", "the", "a", "an", "with",
+                        "along", "away", "inside", "outside", "north", "south", "east", "west", "under", "onto",
+                        "clockwise", "counterclockwise", "counter", "anti", "stand", "stay", "wait", "anticlockwise", "once", "twice", "is", "at", "for"})
+"""Words after a verb of going that are its path, not a second verb ("go to", "go get", "go
+around"): "get" after "go" is the going itself ("go get a coin")."""
+ORDER = re.compile(r"^(?P<lead>before|after|once(?=\s+you(?:'ve|\s+have)))\s+(?:you(?:'ve|\s+have|\s+had)?\s+)?(?P<first>(?:\w+ing|(?<=you )\w+|"
+                   r"(?<=have )\w+|(?<='ve )\w+)\b[^,]*),\s*(?P<then>.+)$|"
+                   r"^(?P<main>[^,]+?),?\s+(?P<lead2>before|after)\s+(?:you(?:'ve|\s+have|\s+had)?\s+)?"
+                   r"(?P<other>(?:\w+ing|(?<=you )\w+|(?<=have )\w+|(?<='ve )\w+)\b.*)$", re.IGNORECASE)
+"""A step ordered by another one ("before you pull the lever", "after killing the ogre"): two
+steps in the order they are done, not a condition ("after the switch is on" has no "you" and
+no verb in -ing)."""
+
+
+def _verb(word: str) -> str:
+    from evo.plans.lexicon import _lemma
+
+    return _lemma(word, "v")
+
+
+def _serial(sentence: str) -> str:
+    """``sentence`` without a verb of going that stands before another verb."""
+    from evo.plans.lexicon import is_verb
+
+    def cut(m: re.Match[str]) -> str:
+        word = m.group(1).lower()
+        return "" if word not in NOT_SERIAL and is_verb(word) else m.group(0)
+
+    return SERIAL.sub(cut, sentence)
+
+
+def _ordered(sentence: str) -> str:
+    """"A before you B" and "after B-ing, A" as the two steps in the order done ("B, then A")."""
+    m = ORDER.match(sentence.strip().rstrip(".!"))
+    if m is None:
+        return sentence
+    if m.group("lead"):
+        lead, first, then = m.group("lead").lower(), m.group("first"), m.group("then")
+        done = [then, first] if lead == "before" else [first, then]
+    else:
+        lead, main, other = m.group("lead2").lower(), m.group("main"), m.group("other")
+        done = [main, other] if lead == "before" else [other, main]
+    steps = [" ".join([_verb(s.split()[0]), *s.split()[1:]]) for s in done]
+    return f"{steps[0]}, then {steps[1][0].lower() + steps[1][1:]}."
+
+
 def strip_marker(sentence: str) -> str:
     """``sentence`` without its list marker and step label ("Step two: pull the lever":
     "pull the lever"; "Start by pulling the lever": "pulling the lever")."""
     before = None
     while before != sentence:
         before = sentence
-        sentence = LABEL.sub("", MARKER.sub("", sentence))
-    return sentence.strip()
+        sentence = LABEL.sub("", TASK.sub("", MARKER.sub("", sentence)))
+    sentence = _serial(INTENSIFIER.sub("", PURPOSE.sub("", THEN.sub(", then ", sentence))))
+    return _ordered(sentence).strip()
 
 
 def split_markers(line: str) -> list[str]:

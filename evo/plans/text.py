@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
-from evo.plans.clauses import MOVEMENT, POSITIONS, PRONOUNS, QUANTIFIERS, Clause, clause_bounds, read_clause
+from evo.plans.clauses import DETERMINERS, LEADS, MOVEMENT, POSITIONS, PRONOUNS, QUANTIFIERS, Clause, clause_bounds, read_clause
 from evo.plans.lexicon import THRESHOLD, WordMatch, best_match
 from evo.plans.markers import split_markers, strip_marker
 from evo.run.config import ConfigError
@@ -165,12 +165,13 @@ def parse(sentences: Sequence[str], nlp=None) -> list[ParsedStep]:  # type: igno
     in the order written (:mod:`evo.plans.clauses`)."""
     nlp = nlp if nlp is not None else load_pipeline()
     out = []
+    verb = None  # the step before's verb, for a step that leaves it out ("..., then the skeleton")
     for doc in nlp.pipe(sentences):
         bounds = clause_bounds(doc)
-        verb = None  # the step before's verb, for a step that leaves it out ("..., then the skeleton")
-        for begin, end in bounds:
+        for k, (begin, end) in enumerate(bounds):
             clause = read_clause(doc, begin, end)
-            if clause.action_word is None and clause.actor_word is not None and verb is not None:
+            if clause.action_word is None and clause.actor_word is not None and verb is not None \
+                    and (k > 0 or _verbless(doc)):  # a list item "- then the skeleton": the verb before's
                 clause = replace(clause, action_word=verb)
             verb = clause.action_word
             if clause.trigger:  # "whenever you see one", "that come near": a rule's trigger
@@ -189,6 +190,13 @@ def parse(sentences: Sequence[str], nlp=None) -> list[ParsedStep]:  # type: igno
     return out
 
 
+def _verbless(doc) -> bool:  # type: ignore[no-untyped-def]
+    """A sentence that is only a thing after its lead words ("Then the ogre."), no verb and no
+    path ("Then to the door." goes there)."""
+    words = [t.text.lower() for t in doc if not t.is_punct and t.text.lower() not in LEADS]
+    return bool(words) and words[0] in DETERMINERS
+
+
 def _one_thing(doc, clause: Clause) -> bool:  # type: ignore[no-untyped-def]
     """A step at one thing: its actor follows "a"/"an" or is "it" (the thing before, "Walk up to
     the lever. Pull it."), and no quantifier or condition makes it a rule (the classifier reads
@@ -197,7 +205,7 @@ def _one_thing(doc, clause: Clause) -> bool:  # type: ignore[no-untyped-def]
     at = [k for k, w in enumerate(words) if w == (clause.actor_word or "").lower()]
     return clause.condition is None and not QUANTIFIERS & set(words) and (
         (clause.actor_word or "").lower() in ("it", "there")  # "Pull it.": the one thing before
-        or any(k > 0 and words[k - 1] in ("a", "an") for k in at))
+        or any(k > 0 and words[k - 1] in ("a", "an", "one", "single") for k in at))
 
 
 def match_word(word: str | None, names: Mapping[str, Iterable[str]], pos: str, what: str,

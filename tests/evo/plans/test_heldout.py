@@ -1,7 +1,7 @@
 """Text to plan on texts it was not built on (``heldout/``: a set written after each of the
 pipeline's three freezes, a fourth after the third by an independent tester, a fifth after a
-later freeze by another independent tester, and a sixth after the final freeze by a third, the
-one held out from the pipeline as it is): by pattern,
+later freeze by another independent tester, and a sixth after a later freeze by a third, fixed
+against since, so a development set now): by pattern,
 the plans they give are the plans a tester meant, and pass on the bug-free build. One test per
 set and pattern, each allowing the misses measured (``benchmarks/text_plans.py`` prints them).
 The park's texts of the third to sixth sets are run too (a ViZDoom episode each); those of the
@@ -31,15 +31,15 @@ SIXTH = {"dungeon_6": THIRD["dungeon_3"], "park_6": THIRD["park_3"]}
 MISSES = {("dungeon", "steps"): 2, ("dungeon", "clauses"): 1, ("dungeon", "synonyms"): 2,
           ("dungeon_2", "synonyms"): 2, ("park", "synonyms"): 1, ("dungeon_3", "conditions"): 1, ("dungeon_3", "synonyms"): 2,
           ("dungeon_5", "synonyms"): 6,
-          ("dungeon_6", "steps"): 8, ("dungeon_6", "clauses"): 3, ("dungeon_6", "go_and_do"): 1,
-          ("dungeon_6", "conditions"): 2, ("dungeon_6", "relative"): 2, ("dungeon_6", "synonyms"): 1,
-          ("dungeon_6", "budgets"): 3, ("park_6", "steps"): 2, ("park_6", "synonyms"): 1}
+          ("dungeon_6", "steps"): 1, ("dungeon_6", "synonyms"): 1, ("dungeon_6", "budgets"): 1, ("park_6", "synonyms"): 1}
 """(set, pattern) -> texts (of 2 to 10) that miss the meant plan or, where run, fail on the
 bug-free build, as measured (docs/guides/text-plans.md lists them); none elsewhere. Sets 4 and 5
 were fixed after they were measured, so neither is held out from this pipeline any more; set
 5's misses left are the words WordNet does not relate to the game's (the guide lists them). Set 6,
-written by a third independent tester after the final freeze (commit 24c563e) and committed before
-it was measured, is held out from this pipeline: its misses are the pipeline's on new text."""
+written by a third independent tester after the freeze at commit 24c563e, scored 69% / 91% held
+out; its families were then fixed (with ``dev/dungeon_dev2.yaml``, ``dev/park_dev2.yaml``), so it is a
+development set now: the misses allowed are those left ("Find", "Stab", "lamppost", a budget over
+an activity)."""
 
 
 @pytest.fixture(scope="module")
