@@ -28,10 +28,15 @@ FIFTH = {"dungeon_5": THIRD["dungeon_3"], "park_5": THIRD["park_3"]}
 """The fifth sets' patterns: the third's (eight dungeon texts each, five park texts each)."""
 SIXTH = {"dungeon_6": THIRD["dungeon_3"], "park_6": THIRD["park_3"]}
 """The sixth sets' patterns: the third's (eight dungeon texts each, five park texts each)."""
+SEVENTH = {"dungeon_7": THIRD["dungeon_3"], "park_7": THIRD["park_3"]}
+"""The seventh sets' patterns: the third's (eight dungeon texts each, five park texts each),
+written by a fourth independent tester after the final freeze at commit ca7edbd."""
 MISSES = {("dungeon", "steps"): 2, ("dungeon", "clauses"): 1, ("dungeon", "synonyms"): 2,
           ("dungeon_2", "synonyms"): 2, ("park", "synonyms"): 1, ("dungeon_3", "conditions"): 1, ("dungeon_3", "synonyms"): 2,
           ("dungeon_5", "synonyms"): 6,
-          ("dungeon_6", "steps"): 1, ("dungeon_6", "synonyms"): 1, ("dungeon_6", "budgets"): 1, ("park_6", "synonyms"): 1}
+          ("dungeon_6", "steps"): 1, ("dungeon_6", "synonyms"): 1, ("dungeon_6", "budgets"): 1, ("park_6", "synonyms"): 1,
+          ("dungeon_7", "go_and_do"): 1, ("dungeon_7", "conditions"): 1, ("dungeon_7", "rules_only"): 2,
+          ("dungeon_7", "synonyms"): 5, ("dungeon_7", "budgets"): 2, ("park_7", "circle"): 1}
 """(set, pattern) -> texts (of 2 to 10) that miss the meant plan or, where run, fail on the
 bug-free build, as measured (docs/guides/text-plans.md lists them); none elsewhere. Sets 4 and 5
 were fixed after they were measured, so neither is held out from this pipeline any more; set
@@ -39,7 +44,9 @@ were fixed after they were measured, so neither is held out from this pipeline a
 written by a third independent tester after the freeze at commit 24c563e, scored 69% / 91% held
 out; its families were then fixed (with ``dev/dungeon_dev2.yaml``, ``dev/park_dev2.yaml``), so it is a
 development set now: the misses allowed are those left ("Find", "Stab", "lamppost", a budget over
-an activity)."""
+an activity). Set 7, written by a fourth independent tester after the final freeze at commit
+ca7edbd and committed before it was measured (commit 1ccf5c5), is held out: its misses are those
+measured (84% / 83% dungeon, 100% / 97% park)."""
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +80,8 @@ def test_the_held_out_sets_share_no_sentence_with_the_training_set() -> None:
         sixth = {_norm(s) for c in cases(f"{game}_6") for s in _written(c.text)}
         earlier = first | second | third | fourth | fifth
         assert not sixth & earlier, sorted(sixth & earlier)
+        seventh = {_norm(s) for c in cases(f"{game}_7") for s in _written(c.text)}
+        assert not seventh & (earlier | sixth), sorted(seventh & (earlier | sixth))
     assert {c.text for c in cases("dungeon_2")}.isdisjoint(c.text for c in cases("dungeon"))
 
 
@@ -89,10 +98,12 @@ def test_the_held_out_sets_are_large_enough() -> None:
     assert all({c.pattern for c in cases(name)} == set(patterns) for name, patterns in FIFTH.items())
     assert len(cases("dungeon_6")) >= 60 and len(cases("park_6")) >= 30  # set 6 alone
     assert all({c.pattern for c in cases(name)} == set(patterns) for name, patterns in SIXTH.items())
+    assert len(cases("dungeon_7")) >= 60 and len(cases("park_7")) >= 30  # set 7 alone
+    assert all({c.pattern for c in cases(name)} == set(patterns) for name, patterns in SEVENTH.items())
 
 
 @pytest.mark.parametrize("held, pattern", [(h, p) for h in ("dungeon", "dungeon_2") for p in DUNGEON]
-                         + [(h, p) for sets in (THIRD, FOURTH, FIFTH, SIXTH) for h, patterns in sets.items() for p in patterns])
+                         + [(h, p) for sets in (THIRD, FOURTH, FIFTH, SIXTH, SEVENTH) for h, patterns in sets.items() for p in patterns])
 def test_texts_give_the_meant_plan_and_pass(held: str, pattern: str, nlp) -> None:  # type: ignore[no-untyped-def]
     outcomes = score(held, nlp, only=[c for c in cases(held) if c.pattern == pattern])
     misses = [(o.case.text, o.got) for o in outcomes if not (o.exact and o.passed)]

@@ -41,7 +41,7 @@ class Outcome:
 
 
 SETS = ("dungeon", "park", "dungeon_2", "park_2", "dungeon_3", "park_3", "dungeon_4", "park_4", "dungeon_5", "park_5",
-        "dungeon_6", "park_6")
+        "dungeon_6", "park_6", "dungeon_7", "park_7")
 """The held-out sets: a game's first, its second (written after the second freeze), its third
 (after the third), its fourth (after the same freeze, by an independent tester), its fifth
 (after the freeze at commit 07ee014, by another independent tester) and its sixth (after the
