@@ -31,15 +31,14 @@ SIXTH = {"dungeon_6": THIRD["dungeon_3"], "park_6": THIRD["park_3"]}
 MISSES = {("dungeon", "steps"): 2, ("dungeon", "clauses"): 1, ("dungeon", "synonyms"): 2,
           ("dungeon_2", "synonyms"): 2, ("park", "synonyms"): 1, ("dungeon_3", "conditions"): 1, ("dungeon_3", "synonyms"): 2,
           ("dungeon_5", "synonyms"): 6,
-          ("dungeon_6", "steps"): 1, ("dungeon_6", "synonyms"): 1, ("dungeon_6", "budgets"): 1, ("park_6", "synonyms"): 1}
+          ("dungeon_6", "steps"): 1, ("dungeon_6", "synonyms"): 1, ("dungeon_6", "budgets"): 1}
 """(set, pattern) -> texts (of 2 to 10) that miss the meant plan or, where run, fail on the
 bug-free build, as measured (docs/guides/text-plans.md lists them); none elsewhere. Sets 4 and 5
 were fixed after they were measured, so neither is held out from this pipeline any more; set
 5's misses left are the words WordNet does not relate to the game's (the guide lists them). Set 6,
 written by a third independent tester after the freeze at commit 24c563e, scored 69% / 91% held
 out; its families were then fixed (with ``dev/dungeon_dev2.yaml``, ``dev/park_dev2.yaml``), so it is a
-development set now: the misses allowed are those left ("Find", "Stab", "lamppost", a budget over
-an activity)."""
+development set now: the misses allowed are those left ("Find", "Stab", a budget over an activity)."""
 
 
 @pytest.fixture(scope="module")
