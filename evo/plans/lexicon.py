@@ -11,6 +11,8 @@ at run time). A word is compared with each name and listed synonym:
 - one a kind of the other, a step or two apart in the hypernym tree (``sanctuary`` is a kind
   of ``shrine``'s synset's parent): :data:`KIND` less :data:`PER_STEP` a step further;
 - two kinds of one thing (``gate`` and ``door`` are both movable barriers): :data:`SISTER`;
+- a closed compound that starts with the other word and is defined by it (``lamppost``, "a
+  post supporting an outdoor lamp": ``lamp``): :data:`KIND`;
 - else the spelling alone (difflib's ratio times :data:`SPELLING`): a typo still matches.
 
 Below :data:`THRESHOLD` a word matches nothing: the caller refuses rather than guesses.
@@ -180,6 +182,8 @@ def _similarity(word: str, other: str, pos: str, troponym_steps: int = 1) -> tup
                 best, how = SISTER, "sister"
             if SISTER > best and pos == "n" and _glossed(a, b) and set(up_a) & set(up_b):
                 best, how = SISTER, "gloss"
+            if KIND > best and pos == "n" and _compound_of(word, other) and _glossed(a, b):
+                best, how = KIND, "compound"
     return best, how
 
 
@@ -199,6 +203,13 @@ def _undirected(word: str) -> str:
     """A word or name without its direction words ("look_up": look)."""
     words = word.lower().replace("_", " ").replace("-", " ").split()
     return " ".join(w for w in words if w not in DIRECTIONS) or word
+
+
+def _compound_of(word: str, other: str) -> bool:
+    """A closed compound spelled with the other word at its start ("lamppost", "lamplight": lamp):
+    with a definition that names it, the thing the compound is about."""
+    word, other = word.lower(), other.lower()
+    return len(other) >= 3 and word != other and word.startswith(other) and " " not in word
 
 
 def _glossed(a: Any, b: Any) -> bool:

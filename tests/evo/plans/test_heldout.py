@@ -34,7 +34,7 @@ written by a fourth independent tester after the final freeze at commit ca7edbd.
 MISSES = {("dungeon", "steps"): 2, ("dungeon", "clauses"): 1, ("dungeon", "synonyms"): 2,
           ("dungeon_2", "synonyms"): 2, ("park", "synonyms"): 1, ("dungeon_3", "conditions"): 1, ("dungeon_3", "synonyms"): 2,
           ("dungeon_5", "synonyms"): 6,
-          ("dungeon_6", "steps"): 1, ("dungeon_6", "synonyms"): 1, ("dungeon_6", "budgets"): 1, ("park_6", "synonyms"): 1,
+          ("dungeon_6", "steps"): 1, ("dungeon_6", "synonyms"): 1, ("dungeon_6", "budgets"): 1,
           ("dungeon_7", "go_and_do"): 1, ("dungeon_7", "conditions"): 1, ("dungeon_7", "rules_only"): 2,
           ("dungeon_7", "synonyms"): 5, ("dungeon_7", "budgets"): 2, ("park_7", "circle"): 1}
 """(set, pattern) -> texts (of 2 to 10) that miss the meant plan or, where run, fail on the
@@ -43,8 +43,8 @@ were fixed after they were measured, so neither is held out from this pipeline a
 5's misses left are the words WordNet does not relate to the game's (the guide lists them). Set 6,
 written by a third independent tester after the freeze at commit 24c563e, scored 69% / 91% held
 out; its families were then fixed (with ``dev/dungeon_dev2.yaml``, ``dev/park_dev2.yaml``), so it is a
-development set now: the misses allowed are those left ("Find", "Stab", "lamppost", a budget over
-an activity). Set 7, written by a fourth independent tester after the final freeze at commit
+development set now: the misses allowed are those left ("Find", "Stab", a budget over an
+activity). Set 7, written by a fourth independent tester after the final freeze at commit
 ca7edbd and committed before it was measured (commit 1ccf5c5), is held out: its misses are those
 measured (84% / 83% dungeon, 100% / 97% park)."""
 

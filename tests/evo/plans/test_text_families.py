@@ -18,9 +18,9 @@ from tests.evo.plans.test_text import ACTIONS, ACTOR_TYPES
 from tests.evo.plans.heldout.score import cases, score
 
 DEV_MISSES = {("dungeon_dev", "phrasal"): 2, ("dungeon_dev", "synonyms"): 6, ("dungeon_dev", "coordination"): 1,
-              ("park_dev", "circle"): 1, ("park_dev", "coordination"): 1, ("park_dev", "synonyms"): 1,
+              ("park_dev", "circle"): 1, ("park_dev", "coordination"): 1,
               ("dungeon_dev2", "take"): 2, ("dungeon_dev2", "numerals"): 1, ("dungeon_dev2", "conditions"): 1,
-              ("dungeon_dev2", "synonyms"): 8, ("park_dev2", "synonyms"): 3, ("park_dev2", "directions"): 2}
+              ("dungeon_dev2", "synonyms"): 8, ("park_dev2", "synonyms"): 1, ("park_dev2", "directions"): 2}
 """(set, pattern) -> development texts that still miss the meant plan, as measured; none elsewhere
 (``*_dev2``: the second development sets, of set 6's families, ``test_text_serial.py``)."""
 DEV_SIZES = {"dungeon_dev": 120, "park_dev": 60, "dungeon_dev2": 100, "park_dev2": 40}
