@@ -31,6 +31,10 @@ def add_study_parser(sub: argparse._SubParsersAction) -> None:
                    help="object-test imitation policy: it executes the tests and its meta sets test success "
                         "(default the shipped policy)")
     p.add_argument("--no-tests", action="store_true", help="agents only explore: no object test is executed")
+    p.add_argument("--near", type=int, default=12,
+                   help="a test starts when a detected box is this many pixels tall (default 12)")
+    p.add_argument("--test-steps", type=int, default=150, help="steps the object-test policy plays a test (default 150)")
+    p.add_argument("--cooldown", type=int, default=100, help="steps of exploring after a test before the next (default 100)")
     p.add_argument("--seed", type=int, default=0, help="seed of the episodes: starts and sampling (default 0)")
     p.add_argument("--out", type=Path, required=True, help="output folder")
 
@@ -43,18 +47,20 @@ def study_command(args: argparse.Namespace, console: Console) -> int:
 
     torch.set_num_threads(1)
     cfg = StudyConfig(args.episodes, args.steps, args.preset, args.level_seed, args.seed, args.batch,
-                      None if args.tests_weights is None else str(args.tests_weights), not args.no_tests)
+                      None if args.tests_weights is None else str(args.tests_weights), not args.no_tests,
+                      args.near, args.test_steps, args.cooldown)
     try:
         result = study(args.inputs, cfg, args.out, progress=lambda line: console.print(line, markup=False))
     except EvaluationError as exc:
         raise ConfigError(str(exc)) from None
     table = Table(title=f"PPGTA protocol: {args.preset} park, level {args.level_seed}, {args.episodes} episodes "
                   f"of {args.steps} steps from random starts")
-    for column in ("agent", "preferred area", "objects tested", "within 18 episodes", "test success", "seconds"):
+    for column in ("agent", "preferred area", "objects tested", "within 18 episodes", "tested successfully",
+                   "tests that succeed", "seconds"):
         table.add_column(column, justify="left" if column == "agent" else "right")
     for r in result.table.itertuples():
         table.add_row(r.agent, f"{r.preferred_coverage:.1%}", f"{r.objects_tested} of {r.objects}",
-                      f"{r.objects_tested_18_share:.1%}",
+                      f"{r.objects_tested_18_share:.1%}", f"{r.objects_succeeded_share:.1%}",
                       "no test" if r.tests == 0 else f"{r.test_success:.1%} of {r.tests}", f"{r.seconds:.0f}")
     console.print(table)
     console.print(f"wrote {', '.join(p.name for p in result.files)} in {args.out}")

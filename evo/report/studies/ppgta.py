@@ -24,6 +24,10 @@ directories:
    episodes; each executed test's Jensen-Shannon divergence from the demonstrated object tests'
    action distribution, a success when at most the threshold the object-test imitation policy
    set (``js_threshold`` and ``demonstrated`` in its weights' meta, ``--tests-weights``).
+   PPGTA's success rate is "the ratio of correctly tested OOIs over the total OOIs" (Section
+   VI-B; Inspector's 16% is its 40 of 247 objects tested): ``objects_succeeded_share``, the
+   objects with at least one successful test over the episodes. ``test_success``, the share of
+   executed tests that succeed, is stricter: an object passed many times counts every time.
 
 Outputs (``--out``): ``table.csv`` (one row per agent), ``episodes.csv`` (one row per
 episode), ``tests.csv`` (one row per executed test), ``pairwise.csv`` (Mann-Whitney U,
@@ -80,6 +84,10 @@ class StudyConfig:
     success (None: the shipped policy)."""
     tester: bool = True
     """Agents whose game has the ``detect`` wrapper execute object tests (False: they only explore)."""
+    near: int = TesterSpec.near
+    test_steps: int = TesterSpec.test_steps
+    cooldown: int = TesterSpec.cooldown
+    """The tester's trigger, test length and cool-down (:class:`evo.search.agents.tester.TesterSpec`)."""
 
 
 @dataclass
@@ -145,7 +153,8 @@ def load_agent(source: str, cfg: StudyConfig, like: Experiment | None = None) ->
         failing.pop_all()
     if cfg.tester and any(w.name == "detect" for w in exp.game.wrappers):
         frames = tuple(built.spec.obs_shape) if len(built.spec.obs_shape) == 3 else None
-        specs = [TesterSpec(s, frames, cfg.tests_weights) for s in specs]  # type: ignore[arg-type]
+        specs = [TesterSpec(s, frames, cfg.tests_weights, cfg.near, cfg.test_steps, cfg.cooldown)  # type: ignore[arg-type]
+                 for s in specs]
     return StudyAgent(exp.name, built, specs)
 
 
@@ -210,6 +219,7 @@ def _episodes(agent: StudyAgent, demonstrated: np.ndarray, threshold: float) -> 
                          "test_success": float((js <= threshold).mean()) if len(js) else np.nan,
                          "_cells": walked,
                          "_tested": [oracle.objects[t.object].id for t in done],
+                         "_succeeded": [oracle.objects[t.object].id for t, d in zip(done, js) if d <= threshold],
                          "_xy": batch.features[i, : n + 1, :2]})
     episodes = pd.DataFrame(rows).sort_values("episode", kind="stable").reset_index(drop=True)
     return episodes, pd.DataFrame(tests, columns=["agent", "episode", "object", "start", "end", "js", "success"])
@@ -220,6 +230,7 @@ def _summary(agent: StudyAgent, episodes: pd.DataFrame, tests: pd.DataFrame, n_o
     over = objects_over_episodes(episodes)
     union = np.logical_or.reduce(list(episodes["_cells"])) & preferred
     within = over[min(17, len(over) - 1)]
+    succeeded = len(set().union(*episodes["_succeeded"]))
     return {
         "agent": agent.name, "episodes": len(episodes), "steps": int(episodes["steps"].sum()),
         "seconds": round(agent.seconds, 1),
@@ -230,6 +241,7 @@ def _summary(agent: StudyAgent, episodes: pd.DataFrame, tests: pd.DataFrame, n_o
         "objects_tested_18": int(within), "objects_tested_18_share": float(within / n_objects),
         "tests": len(tests), "tests_succeeded": int(tests["success"].sum()) if len(tests) else 0,
         "test_success": float(tests["success"].mean()) if len(tests) else np.nan,
+        "objects_succeeded": succeeded, "objects_succeeded_share": float(succeeded / n_objects),
     }
 
 
@@ -243,6 +255,9 @@ def study(sources: Sequence[str], cfg: StudyConfig, out: Path, progress: Progres
     if cfg.episodes < 1 or cfg.steps < 1 or cfg.batch < 1:
         raise EvaluationError(f"episodes, steps and batch must be at least 1, got {cfg.episodes}, {cfg.steps}, "
                               f"{cfg.batch}")
+    if cfg.near < 1 or cfg.test_steps < 1 or cfg.cooldown < 0:
+        raise EvaluationError(f"--near and --test-steps must be at least 1 and --cooldown at least 0, got "
+                              f"{cfg.near}, {cfg.test_steps}, {cfg.cooldown}")
     try:
         _, meta = load_policy(cfg.tests_weights or OBJECT_TEST_WEIGHTS)
     except ValueError as exc:
@@ -276,7 +291,7 @@ def study(sources: Sequence[str], cfg: StudyConfig, out: Path, progress: Progres
     tests = pd.concat(per_test, ignore_index=True)
     samples = {metric: {a: episodes.loc[episodes["agent"] == a, metric].dropna().to_numpy() for a in names}
                for metric in ("preferred_coverage", "objects_tested", "test_success")}
-    result = Study(pd.DataFrame(rows), episodes.drop(columns=["_cells", "_tested", "_xy"]), tests,
+    result = Study(pd.DataFrame(rows), episodes.drop(columns=["_cells", "_tested", "_succeeded", "_xy"]), tests,
                    pairwise_table(samples), [])
     out.mkdir(parents=True, exist_ok=True)
     for name, frame in (("table", result.table), ("episodes", result.episodes), ("tests", result.tests),

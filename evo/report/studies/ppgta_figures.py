@@ -1,5 +1,6 @@
 """The PPGTA study's figures: objects tested over episodes (PPGTA's Figure 8) and each agent's
-walk over the park from above (its Figure 7), drawn on matplotlib's Agg canvas."""
+walk over the park from above with its objects coloured by test status (its Figures 7 and 9),
+drawn on matplotlib's Agg canvas."""
 
 from __future__ import annotations
 
@@ -12,6 +13,10 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from evo.report.scene_map import STATUS, TERRAIN, VISITED
+
+OBJECT_STATUS = {"succeeded": STATUS["tested"], "failed": STATUS["never seen"], "missed": STATUS["not scored"]}
+"""PPGTA's Figure 9: green where some test of the object succeeded, red where it was tested and
+every test failed, grey where it was never tested."""
 
 TRACES = 5
 """Episodes drawn as lines on each agent's map (all episodes shade the cells walked)."""
@@ -46,7 +51,7 @@ def draw_objects_tested(episodes: pd.DataFrame, n_objects: int, path: Path) -> P
 
 def draw_maps(episodes: pd.DataFrame, objects_oracle, facts, path: Path) -> Path:  # oracle: oracles.objects_tested
     """One panel per agent: the park (pathways, rocks), the cells walked in any episode, the
-    first episodes' traces, each object green when tested in some episode, red otherwise."""
+    first episodes' traces, each object coloured by :data:`OBJECT_STATUS`."""
     names = list(dict.fromkeys(episodes["agent"]))
     spec = facts.spec
     extent = (spec.feature_low[0], spec.feature_high[0], spec.feature_low[1], spec.feature_high[1])
@@ -64,13 +69,14 @@ def draw_maps(episodes: pd.DataFrame, objects_oracle, facts, path: Path) -> Path
         for i, xy in enumerate(mine["_xy"].iloc[:TRACES]):
             ax.plot(xy[:, 0], xy[:, 1], color=f"C{i}", linewidth=0.8)
             ax.plot(xy[:1, 0], xy[:1, 1], "o", color=f"C{i}", markersize=3)
-        tested = set().union(*mine["_tested"])
+        tested, succeeded = set().union(*mine["_tested"]), set().union(*mine["_succeeded"])
         for o in objects_oracle.objects:
-            colour = STATUS["tested"] if o.id in tested else STATUS["never seen"]
-            ax.scatter([o.x], [o.y], s=30, color=colour, edgecolors="black", linewidths=0.5, zorder=3)
+            status = "succeeded" if o.id in succeeded else "failed" if o.id in tested else "missed"
+            ax.scatter([o.x], [o.y], s=30, color=OBJECT_STATUS[status], edgecolors="black", linewidths=0.5, zorder=3)
         ax.set_xlim(extent[0], extent[1])
         ax.set_ylim(extent[2], extent[3])
-        ax.set_title(f"{name}: {len(tested)} of {len(objects_oracle.objects)} objects tested", fontsize=9)
+        ax.set_title(f"{name}: {len(tested)} of {len(objects_oracle.objects)} objects tested, "
+                     f"{len(succeeded)} successfully", fontsize=9)
         ax.set_xticks([])
         ax.set_yticks([])
     fig.savefig(path, dpi=80)

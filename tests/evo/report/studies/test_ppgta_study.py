@@ -49,6 +49,12 @@ def test_the_study_scores_every_agent_from_the_same_starts(tmp_path: Path) -> No
     # Coverage over all episodes is at least any one episode's.
     assert (table["preferred_coverage"] >= table["preferred_coverage_episode"]).all()
     assert table["preferred_coverage"].between(0, 1).all()
+    # PPGTA's success rate: the objects with a successful test, of all objects.
+    tests = pd.read_csv(out / "tests.csv")
+    for row in table.itertuples():
+        mine = tests[(tests["agent"] == row.agent) & tests["success"]]
+        assert row.objects_succeeded == mine["object"].nunique() <= row.objects_tested
+        assert row.objects_succeeded_share == pytest.approx(row.objects_succeeded / 16)
     episodes = pd.read_csv(out / "episodes.csv")
     starts = episodes.pivot(index="episode", columns="agent", values="start_x")
     assert np.allclose(starts.to_numpy(), starts.to_numpy()[:, :1])  # paired: episode i starts alike
@@ -67,3 +73,12 @@ def test_an_input_that_is_not_a_run_is_one_line_and_exit_2(tmp_path: Path) -> No
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
         f"evo: error: {tmp_path / 'nowhere'}: not a run directory (no config.yaml) and not 'random'"]
+
+
+def test_a_tester_setting_out_of_range_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    from tests.cli.test_cli import evo
+
+    result = evo("study", "ppgta", "random", "--near", "0", "--out", "study", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "evo: error: --near and --test-steps must be at least 1 and --cooldown at least 0, got 0, 150, 100"]
