@@ -291,7 +291,7 @@ def _head(doc: Any, ent: Any, end: int) -> str:
         words = compound(doc[ent.start - 1].text.lower(), words) or words  # "the lamp post" tagged at post
     k = ent.end
     while k < end and doc[k].text.isalpha() and doc[k].text.islower() and doc[k].text not in stop \
-            and doc[k].text not in ORDINALS and is_noun(doc[k].text):
+            and doc[k].text not in ORDINALS and is_noun(doc[k].text) and not is_adverb(doc[k].text):  # "switch so"
         last = words.split()[-1]
         words = compound(last, doc[k].text) or f"{last} {doc[k].text}"
         k += 1

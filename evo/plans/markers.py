@@ -84,6 +84,11 @@ GOAL = re.compile(r"\s+(?:in order\s+|so as\s+)?to\s+(?P<verb>[a-z]+)\s+(?P<thin
                   re.IGNORECASE)
 """A purpose after a step ("Hit the switch to open the door"): what the step is for, no step of
 its own; "it" after it is that thing ("..., then walk through it": the door)."""
+SO_THAT = re.compile(r"\s+so(?:\s+that)?\s+(?P<thing>(?:the|a|an)\s+[a-z]+)\s+[a-z]+(?:\s+[a-z]+)?(?=\s*(?:[,;]|[.!?]?\s*$))",
+                     re.IGNORECASE)
+"""A result the step is for ("Press the switch so that the door opens"): as a purpose."""
+HEADING = re.compile(r"^\s*(?:[A-Za-z'-]+\s*){1,4}:\s*$")
+"""A line that only heads the steps ("Steps:", "Test plan:", "What to do:"): no step."""
 REACHING = frozenset({"reach", "get", "go", "walk", "head", "run", "move", "return", "come", "visit", "find"})
 """Verbs of a purpose that is a step of its own ("jump the pit to reach the door")."""
 
@@ -92,8 +97,8 @@ def _purpose(sentence: str) -> str:
     """``sentence`` without a purpose clause (:data:`GOAL`), "it" after it read as its thing."""
     from evo.plans.lexicon import is_verb
 
-    m = GOAL.search(sentence)
-    if m is None or m.group("verb").lower() in REACHING or not is_verb(m.group("verb")):
+    m = SO_THAT.search(sentence) or GOAL.search(sentence)
+    if m is None or "verb" in m.groupdict() and (m.group("verb").lower() in REACHING or not is_verb(m.group("verb"))):
         return sentence
     rest = re.sub(r"\bit\b", m.group("thing"), sentence[m.end():], count=1)
     return sentence[:m.start()] + rest

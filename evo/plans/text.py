@@ -33,7 +33,7 @@ from typing import Iterable, Mapping, Sequence
 
 from evo.plans.clauses import ALWAYS, DETERMINERS, LEADS, MOVEMENT, POSITIONS, PRONOUNS, QUANTIFIERS, Clause, clause_bounds, read_clause
 from evo.plans.lexicon import KIND_STEPS, THRESHOLD, WordMatch, best_match, compound
-from evo.plans.markers import split_markers, strip_marker
+from evo.plans.markers import HEADING, split_markers, strip_marker
 from evo.run.config import ConfigError
 
 DATA = Path(__file__).with_name("data") / "sentences.jsonl"
@@ -96,6 +96,8 @@ def split_sentences(text: str) -> list[str]:
     removed (:mod:`evo.plans.markers`)."""
     out = []
     for line in text.splitlines():
+        if HEADING.match(line):  # "Steps:" alone heads the list
+            continue
         for part in split_markers(line.strip()):
             for sentence in re.split(r"(?<=[.!?])\s+", part.strip()):
                 sentence = strip_marker(sentence).lstrip(",;:- ")

@@ -14,7 +14,7 @@ import pytest
 
 from evo.plans.from_text import plan_from_text
 from evo.plans.markers import strip_marker
-from evo.plans.text import load_pipeline, read_steps
+from evo.plans.text import load_pipeline, read_steps, split_sentences
 from games import GameFactory
 from games.doom.park.navigation import CIRCLE_RADIUS, MIN_RADIUS, STALLED_STEPS, Circle
 from tests.evo.plans.heldout.score import SETS, cases, plan_words
@@ -39,9 +39,14 @@ def nlp():  # type: ignore[no-untyped-def]
     ("Open a bit of the crate.", "Open some the crate."),
     ("Kick the lever to open the gate, then walk through it.", "Kick the lever, then walk through the gate."),
     ("Jump the pit to reach the gate.", "Jump the pit to reach the gate."),
+    ("Open the crate so that the gate opens, then walk through it.", "Open the crate, then walk through the gate."),
 ])
 def test_tails_repeats_amounts_and_purposes_are_read_off_the_step(written: str, read: str) -> None:
     assert strip_marker(written) == read
+
+
+def test_a_heading_alone_is_no_step() -> None:
+    assert split_sentences("Test plan:\n1. Open the crate\nSteps:\n- Read the note") == ["Open the crate", "Read the note"]
 
 
 @pytest.mark.parametrize("text, plan", [
