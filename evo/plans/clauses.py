@@ -51,7 +51,8 @@ BREAKS = frozenset({"then", ";"})
 PARTICLES = frozenset({"over", "across", "up", "to", "with", "on", "at", "into", "through", "past", "around",
                        "down", "off", "by"})
 DIRECTIONS = frozenset({"left", "right", "up", "down", "forward", "forwards", "backward", "backwards", "back",
-                        "around", "upward", "upwards", "downward", "downwards"})
+                        "around", "upward", "upwards", "downward", "downwards", "skyward", "skywards", "heavenward",
+                        "earthward"})
 """Words that finish a movement verb ("turn left", "look up"): the action is both."""
 DETERMINERS = frozenset({"the", "a", "an", "any", "every", "each", "all", "that", "this", "those", "these", "some"})
 ALWAYS = re.compile(r"\b(?:always|constantly|continuously|continually|repeatedly|forever|at all times|all the time|"
@@ -234,7 +235,7 @@ def _around(span: Any, action: str | None) -> str | None:
     around", "do a lap around", "go once round" are "go around" (the name's synonyms say which
     manoeuvre that is); other verbs keep their action ("look around at it" has no object)."""
     words = [t.text.lower() for t in span]
-    at = next((k for k, w in enumerate(words[:-1]) if w in AROUND and (words[k + 1] in DETERMINERS
+    at = next((k for k, w in enumerate(words[:-1]) if w in AROUND and (words[k + 1] in DETERMINERS | PRONOUNS
                                                                        or words[k + 1] in ORDINALS)), None)
     if action and any(w in action.lower() for w in ("circle", "orbit")):
         return action
@@ -339,7 +340,7 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
     if turn is not None and action and action.split()[-1].lower() not in DIRECTIONS:  # "turn to the right"
         action = action.split()[0] + " " + turn.text
     action = _around(span, action)
-    given = _given(span, action)
+    given = None if action and action.endswith(" around") else _given(span, action)  # "do a full circle around it"
     if given is not None:
         after = doc[given.i + 1].text if given.i + 1 < end else ""
         action = given.text + (" " + after if after.lower() in DIRECTIONS else "")  # "have a look up"

@@ -188,7 +188,8 @@ def _similarity(word: str, other: str, pos: str, troponym_steps: int = 1) -> tup
 
 
 DIRECTIONS = {"up": "up", "upward": "up", "upwards": "up", "down": "down", "downward": "down", "downwards": "down",
-              "left": "left", "right": "right", "north": "north", "south": "south", "east": "east", "west": "west"}
+              "left": "left", "right": "right", "north": "north", "south": "south", "east": "east", "west": "west",
+              "skyward": "up", "skywards": "up", "heavenward": "up", "earthward": "down", "groundward": "down"}
 """Direction words, each to the direction it names: a tester's word and a game's name that
 name two different ones never match, however alike their verbs ("rotate right", ``turn_left``)."""
 

@@ -68,9 +68,14 @@ no verb in -ing)."""
 
 
 TAIL = re.compile(r"(?:\s+(?:as well|too|also|again|once more|once again|quickly|carefully|right away|at once|immediately|"
+                  r"on the spot|in place|where you stand|"
                   r"afterwards?)|(?<=\bit)\s+back|(?<=\bthem)\s+back)(?=\s*(?:[,.;!?]|$|,?\s+(?:and|then)\b))", re.IGNORECASE)
-"""An adverb at the end of a step ("hit it as well", "pull the lever right away", "hit it back"):
-how or how often, never an actor."""
+"""An adverb at the end of a step ("hit it as well", "pull the lever right away", "hit it back",
+"hop on the spot"): how, how often or where the player already is, never an actor."""
+SKY = re.compile(r"\b(?:at|to|towards?|into)\s+(?:the|your)\s+(?:(?P<up>sky|ceiling|heavens|clouds)|(?P<down>ground|floor|feet))\b",
+                 re.IGNORECASE)
+"""A direction named by what lies that way ("look at the sky": up; "at the ground": down): the
+only nouns read as directions, a short list of the world's up and down."""
 REPEATING = re.compile(r"^\s*(?:keep on|keep|continue|carry on|go on)\s+(?!going\b|playing\b)(\w+ing)\b", re.IGNORECASE)
 """Going on with a deed ("Keep attacking the enemies"): the deed done every time, a rule
 ("always attack"); "keep going", "keep playing" only say how long (a budget's words)."""
@@ -150,7 +155,7 @@ def strip_marker(sentence: str) -> str:
     while before != sentence:
         before = sentence
         sentence = LABEL.sub("", TASK.sub("", MARKER.sub("", REPEATING.sub(_always, sentence))))
-    sentence = _purpose(MASS.sub("some ", TAIL.sub("", sentence)))
+    sentence = _purpose(MASS.sub("some ", TAIL.sub("", SKY.sub(lambda m: "up" if m.group("up") else "down", sentence))))
     sentence = _serial(INTENSIFIER.sub("", PURPOSE.sub("", THEN.sub(", then ", sentence))))
     return _ordered(sentence).strip()
 

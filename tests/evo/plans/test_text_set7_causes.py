@@ -40,6 +40,7 @@ def nlp():  # type: ignore[no-untyped-def]
     ("Kick the lever to open the gate, then walk through it.", "Kick the lever, then walk through the gate."),
     ("Jump the pit to reach the gate.", "Jump the pit to reach the gate."),
     ("Open the crate so that the gate opens, then walk through it.", "Open the crate, then walk through the gate."),
+    ("Hop on the spot.", "Hop."), ("Gaze at the sky.", "Gaze up."), ("Stare at the floor", "Stare down"),
 ])
 def test_tails_repeats_amounts_and_purposes_are_read_off_the_step(written: str, read: str) -> None:
     assert strip_marker(written) == read
