@@ -8,6 +8,7 @@ pipeline (an export of an older commit) on the same texts, for a before-and-afte
     python benchmarks/text_plans.py --sets dungeon_2     # one set
     python benchmarks/text_plans.py --sets dungeon_dev park_dev  # the development sets (tests/evo/plans/dev)
     python benchmarks/text_plans.py --sets dungeon_dev2 park_dev2  # the second ones (set 6's families)
+    python benchmarks/text_plans.py --sets dungeon_dev3 park_dev3  # the third ones (set 7's families)
     python benchmarks/text_plans.py --src /tmp/main-src  # the same texts on main's pipeline
 
 where ``/tmp/main-src`` is an older pipeline: ``mkdir /tmp/main-src && git archive 2d2b22d
@@ -24,7 +25,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SETS = ("dungeon", "park", "dungeon_2", "park_2", "dungeon_3", "park_3", "dungeon_4", "park_4", "dungeon_5", "park_5",
-        "dungeon_6", "park_6", "dungeon_7", "park_7", "dungeon_dev", "park_dev", "dungeon_dev2", "park_dev2")
+        "dungeon_6", "park_6", "dungeon_7", "park_7", "dungeon_dev", "park_dev", "dungeon_dev2", "park_dev2",
+        "dungeon_dev3", "park_dev3")
 
 
 def main() -> None:

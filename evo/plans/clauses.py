@@ -17,14 +17,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from evo.plans.lexicon import is_noun, is_verb
+from evo.plans.lexicon import compound, is_adverb, is_noun, is_verb
 
 JOINERS = frozenset({",", ";", "and", "then", "next", "after", "that", "afterwards", "finally", "also",
                      "-", "and then", "before", "lastly"})
 """Words between two steps of one sentence."""
 STEP_JOINS = frozenset({",", ";", "and", "then"})
 """Joining words after which a verb tagged as an actor starts a step ("and look down at it")."""
-CONDITION = re.compile(r"\b(wait (?:until|till|for)|should(?=\s+(?:an?|the|any|some)\s)|once(?!\s+(?:around|round|more|again|over)\b)(?!\s*[,.;]|\s*$)|when|whenever|if|after(?!\s+(?:that|this)\b)|as soon as|every time|each time|any ?time|"
+CONDITION = re.compile(r"\b(wait (?:until|till|for)|should(?=\s+(?:an?|the|any|some)\s)|once(?!\s+(?:around|round|more|again|over)\b)(?!\s*[,.;]|\s*$)|when|whenever|if|(?<!\bgo )(?<!\bgoing )(?<!\bcome )(?<!\brun )(?<!\bchase )after(?!\s+(?:that|this)\b)|as soon as|every time|each time|any ?time|"
                        r"while)\b", re.IGNORECASE)
 TRIGGER = re.compile(r"\b(see|sees|seen|spot|spots|meet|meets|encounter|encounters|find|finds|appear|appears|"
                      r"come|comes|approach|approaches|near|nearby|close|around|show up|shows up|in sight|"
@@ -41,7 +41,8 @@ STATE = re.compile(r"\b(?:is|are|gets|get|has been|have been|was|turns|goes)\s+(
                    r"flipped)\s+)?(\w+)|\b(opens|opened|closes|"
                    r"closed|unlocks|unlocked|lights|lit)\b|\bto\s+(open|close|unlock|light)\b", re.IGNORECASE)
 LEADS = frozenset({"then", "next", "now", "first", "firstly", "finally", "please", "afterwards", "carefully",
-                   "also", "lastly", "and", "after", "that", "this", "once", "there", "step", "quickly", "just"})
+                   "also", "lastly", "and", "after", "that", "this", "once", "there", "step", "quickly", "just",
+                   "always", "constantly", "continuously", "continually", "repeatedly"})
 """Words in front of a step's verb ("Then, carefully ...")."""
 ADVERBS = frozenset({"always", "also", "just", "quickly", "carefully", "please", "now", "then", "next"})
 """Words between a joining word and the verb of the step it joins ("..., and always fight")."""
@@ -50,9 +51,14 @@ BREAKS = frozenset({"then", ";"})
 PARTICLES = frozenset({"over", "across", "up", "to", "with", "on", "at", "into", "through", "past", "around",
                        "down", "off", "by"})
 DIRECTIONS = frozenset({"left", "right", "up", "down", "forward", "forwards", "backward", "backwards", "back",
-                        "around", "upward", "upwards", "downward", "downwards"})
+                        "around", "upward", "upwards", "downward", "downwards", "skyward", "skywards", "heavenward",
+                        "earthward"})
 """Words that finish a movement verb ("turn left", "look up"): the action is both."""
 DETERMINERS = frozenset({"the", "a", "an", "any", "every", "each", "all", "that", "this", "those", "these", "some"})
+ALWAYS = re.compile(r"\b(?:always|constantly|continuously|continually|repeatedly|forever|at all times|all the time|"
+                    r"whenever (?:you can|possible)|every time|each time|on sight|over and over)\b", re.IGNORECASE)
+"""Words that make a step a rule whatever else it says ("Always attack the enemies", "Attack the
+skeletons at all times", "Keep attacking" read as "always attack")."""
 QUANTIFIERS = frozenset({"any", "every", "all", "each", "always", "whenever", "everything", "anything"})
 """Words that make a clause of a longer sentence a rule; without one it is a step."""
 PHRASE_ENDS = frozenset({"and", "then", "it", "once", "when", "whenever", "if", "that", "you", "which", "who",
@@ -134,6 +140,8 @@ def _opens_step(doc: Any, ent: Any) -> bool:
     whose subject is "you" ("each pillar you walk past") or a relative pronoun ("that walks up")."""
     words = {t.text.lower() for t in ent}
     before = doc[ent.start - 1].text.lower() if ent.start > 0 else ""
+    if len(ent) == 1 and is_adverb(ent.text) and not is_verb(ent.text):  # "Constantly smash": how, no deed
+        return False
     return not words <= PARTICLES | DIRECTIONS | POSITIONS | ROTATIONS and not _in_condition(doc, ent.start) \
         and before not in ("you", "that", "which", "who")  # "any goblin that walks up to you": its actor's verb
 
@@ -149,12 +157,33 @@ def _untagged_verb(doc: Any, i: int) -> bool:
     return word.isalpha() and word not in JOINERS | DETERMINERS | PRONOUNS | PARTICLES and ends and is_verb(word)
 
 
+def _conjunct(doc: Any, ent: Any) -> int | None:
+    """Where a second object of one verb starts ("Kill all goblins and all skeletons", "Attack the
+    ogre, the goblin and the skeleton"): an actor after "and" or a comma and its determiners, with
+    an actor before it since the last verb, outside any condition; each is a step of that verb."""
+    k = ent.start
+    while k > 0 and doc[k - 1].text.lower() in DETERMINERS | ORDINALS.keys():
+        k -= 1
+    if ent.label_ != "ACTOR" or k == 0 or doc[k - 1].text.lower() not in (",", "and") or not is_noun(ent.text) \
+            or _verb_tagged_actor(doc, ent) or _in_condition(doc, ent.start) or CONDITION.search(doc[:ent.start].text):
+        return None
+    for e in reversed([e for e in doc.ents if e.end < k]):
+        if e.label_ == "ACTION" or RELATIVE.search(doc[e.end:k].text):
+            return None
+        if e.label_ == "ACTOR" and is_noun(e.text):
+            verbs = [t for t in doc[e.end:k - 1] if _untagged_verb(doc, t.i)]
+            return None if verbs else k
+    return None
+
+
 def clause_bounds(doc: Any) -> list[tuple[int, int]]:
     """Token ranges of a parsed sentence's clauses, in order: a new one starts at the joining
-    words before each action keyword after the first."""
+    words before each action keyword after the first, and at each object after the first that
+    one verb is done to (:func:`_conjunct`)."""
     heads = sorted({e.start for e in doc.ents if (e.label_ == "ACTION" and _opens_step(doc, e)) or _verb_tagged_actor(doc, e)}
                    | {t.i + 1 for t in doc if t.text.lower() in BREAKS and t.i + 1 < len(doc) and not doc[t.i + 1].is_punct}
-                   | {t.i for t in doc if _untagged_verb(doc, t.i)})
+                   | {t.i for t in doc if _untagged_verb(doc, t.i)}
+                   | {k for k in map(lambda e: _conjunct(doc, e), doc.ents) if k is not None})
     starts = [0]
     for head in heads:
         k = head
@@ -206,7 +235,7 @@ def _around(span: Any, action: str | None) -> str | None:
     around", "do a lap around", "go once round" are "go around" (the name's synonyms say which
     manoeuvre that is); other verbs keep their action ("look around at it" has no object)."""
     words = [t.text.lower() for t in span]
-    at = next((k for k, w in enumerate(words[:-1]) if w in AROUND and (words[k + 1] in DETERMINERS
+    at = next((k for k, w in enumerate(words[:-1]) if w in AROUND and (words[k + 1] in DETERMINERS | PRONOUNS
                                                                        or words[k + 1] in ORDINALS)), None)
     if action and any(w in action.lower() for w in ("circle", "orbit")):
         return action
@@ -244,6 +273,30 @@ def _words(ent: Any) -> str:
     """A tagged keyword without the punctuation or the repeat the tagger took with it ("and leap.":
     leap; "the lamp twice": lamp)."""
     return " ".join(t.text for t in ent if not t.is_punct and t.text.lower() not in REPEATS) or ent.text
+
+
+PREPOSITIONS = frozenset({"in", "of", "for", "from", "within", "inside", "outside", "under", "behind", "beside", "near",
+                          "by", "last", "first", "as", "like", "than", "without"})
+"""Words that end a noun phrase before another ("every goblin in the dungeon"), or follow it as
+an adverb ("flip the switch last")."""
+
+
+def _head(doc: Any, ent: Any, end: int) -> str:
+    """A tagged actor's noun phrase, its nouns after the tag included: "the wall switch" tagged at
+    ``wall`` is "wall switch" (the nouns are matched each, :func:`evo.plans.text.match_actor`), or
+    the one compound WordNet knows the two as ("lamp post": lamppost, "tree stump")."""
+    words = _words(ent)
+    stop = PHRASE_ENDS | PARTICLES | DETERMINERS | PRONOUNS | JOINERS | REPEATS | POSITIONS | DIRECTIONS | LEADS \
+        | ADVERBS | PREPOSITIONS
+    if ent.start > 0 and len(ent) == 1 and doc[ent.start - 1].text.isalpha() and doc[ent.start - 1].text.lower() not in stop:
+        words = compound(doc[ent.start - 1].text.lower(), words) or words  # "the lamp post" tagged at post
+    k = ent.end
+    while k < end and doc[k].text.isalpha() and doc[k].text.islower() and doc[k].text not in stop \
+            and doc[k].text not in ORDINALS and is_noun(doc[k].text) and not is_adverb(doc[k].text):  # "switch so"
+        last = words.split()[-1]
+        words = compound(last, doc[k].text) or f"{last} {doc[k].text}"
+        k += 1
+    return words
 
 
 def _condition_range(span: Any) -> tuple[int, int] | None:
@@ -287,7 +340,7 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
     if turn is not None and action and action.split()[-1].lower() not in DIRECTIONS:  # "turn to the right"
         action = action.split()[0] + " " + turn.text
     action = _around(span, action)
-    given = _given(span, action)
+    given = None if action and action.endswith(" around") else _given(span, action)  # "do a full circle around it"
     if given is not None:
         after = doc[given.i + 1].text if given.i + 1 < end else ""
         action = given.text + (" " + after if after.lower() in DIRECTIONS else "")  # "have a look up"
@@ -297,7 +350,7 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
                       and (path is None or e.start > path) and e.text.lower() not in ROTATIONS
                       and (given is None or e.start != given.i) and e.text.lower() not in REPEATS
                       and e.text.lower() not in DIRECTIONS | ORDINALS.keys() and e.start != verb_at), None)
-    actor = _words(actor_ent) if actor_ent is not None else None
+    actor = _head(doc, actor_ent, end) if actor_ent is not None else None
     if actor_ent is not None and actor_ent.end + 1 < end and doc[actor_ent.end].text.lower() == "of":
         actor = _noun_after_determiner(doc[actor_ent.end:end]) or next(  # "in front of the statue": statue
             (t.text.lower() for t in doc[actor_ent.end:end] if t.text.lower() in PRONOUNS), actor)  # "of it"

@@ -16,11 +16,12 @@ steps", else :data:`RULES_BUDGET`), with the whole level in reach.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any, Sequence
 
 from evo.run.config import ConfigError
 from evo.plans.base import Condition, Node, Plan, Rule, TextStep, Validation, WordRead
-from evo.plans.lexicon import THRESHOLD, WordMatch, similarity
+from evo.plans.lexicon import THRESHOLD, WordMatch, _lemma, similarity
 from evo.plans.text import NO_ACTION, MatchedStep, read_steps
 from games.registry import GameFactory
 
@@ -31,6 +32,9 @@ MOVE_WORDS = ("go to", "walk to", "move to", "head to", "run to", "reach", "appr
 without a collect action, collecting is walking onto the item (WordNet puts ``grab`` and
 ``collect`` under ``get``, a root too general to make verbs alike, so the collecting verbs are
 listed)."""
+ARTICLES = frozenset({"the", "a", "an", "this", "that", "these", "those", "one", "single", "my", "your", "its", "their",
+                      "first", "second", "third", "fourth", "fifth", "sixth", "two", "three", "both", "some"})
+"""Words before a noun that make it certain things, not things of a kind ("the goblins")."""
 RULE_REACH = 4
 """Moves within which a rule's actor counts as near (as in the dungeon's example plans)."""
 LEVEL_REACH = 64
@@ -55,11 +59,21 @@ have 80 steps", "within 70 steps", "Use 95 moves to ...") or of game time ("for 
 steps, with the words it is written in."""
 
 
+def targets_of(game: Any) -> dict[str, set[str]]:
+    """Actions -> the actor types they act on, with each category all of whose types they act on
+    (``attack``: the enemies and ``enemy``), from a game's optional ``action_targets``."""
+    declared: dict[str, Sequence[str]] = dict(getattr(game, "action_targets", {}))
+    categories: dict[str, Sequence[str]] = dict(getattr(game, "categories", {}))
+    return {action: set(on) | {c for c, types in categories.items() if set(types) <= set(on)}
+            for action, on in declared.items()}
+
+
 def vocabulary(game: Any) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     """The game's actions and actor types (categories included), each with its synonyms.
 
     A game that plans run on declares ``action_names``, ``actor_types``, ``categories`` and
-    ``synonyms`` (a word -> the name it means).
+    ``synonyms`` (a word -> the name it means), and may declare ``action_targets`` (an action ->
+    the actor types it acts on, :func:`targets_of`).
     """
     synonyms: dict[str, str] = dict(getattr(game, "synonyms", {}))
     names_of = lambda names: {n: [w for w, m in synonyms.items() if m == n] for n in names}  # noqa: E731
@@ -81,6 +95,8 @@ def _precondition(step: MatchedStep, features: Sequence[str]) -> Condition:
     scored = [(max(similarity(state or "", f.partition("_")[2], pos)[0] for pos in ("a", "v")), f)
               for f in features if actor and f.startswith(f"{actor}_")]
     score, feature = max(scored, default=(0.0, ""))
+    if score < THRESHOLD and len(scored) == 1 and state and _lemma(state, "v") != state:
+        score, feature = THRESHOLD, scored[0][1]  # "the lever has been pulled": done to it, its one state
     if score < THRESHOLD:
         raise ConfigError(f"plan from text: condition {clause.condition if clause else ''!r} names no state "
                           f"feature of the game ({', '.join(features)})")
@@ -166,6 +182,7 @@ def plan_from_text(text: str, factory: GameFactory, name: str = "",
         if not hasattr(game, "action_names") or not hasattr(game, "actor_types"):
             raise ConfigError(f"game {factory.label}: declares no action names and actor types to read a plan into")
         actions, actors = vocabulary(game)
+        targets = targets_of(game)
         _, features = game.reset([0])
         start = (int(round(features[0][0])), int(round(features[0][1])))
         feature_names = tuple(game.game_spec.feature_names)
@@ -174,10 +191,29 @@ def plan_from_text(text: str, factory: GameFactory, name: str = "",
         manoeuvres = tuple(getattr(game, "manoeuvres", ()))
     finally:
         game.close()
-    steps = read_steps(BUDGET.sub("", text), actions, actors, nlp)
+    steps = read_steps(BUDGET.sub("", text), actions, actors, nlp, targets)
+    budget = budget_steps(text, step_seconds, factory.label)
+    if budget is not None:
+        steps = [_repeated(step) for step in steps]
     ref = {"name": factory.name, "kwargs": dict(factory.kwargs)} if factory.name else None
     return steps_to_plan(steps, start, name, ref, validations, feature_names, actor_names,
-                         budget_steps(text, step_seconds, factory.label), manoeuvres), steps
+                         budget, manoeuvres), steps
+
+
+def _repeated(step: MatchedStep) -> MatchedStep:
+    """A step under a budget is a rule when it is an activity, not one deed: its object a plural
+    or mass noun with no article ("Grab coins and gold for 130 steps") or its verb a gerund ("Spend 140
+    steps picking up loot"); "for 60 steps, kill the ogre" stays one step."""
+    parsed, clause = step.parsed, step.parsed.clause
+    if parsed.kind == "rule" or clause is None or clause.condition is not None or not parsed.actor_word:
+        return step
+    words = [w.strip(".,;:!?").lower() for w in parsed.text.split()]
+    actor = parsed.actor_word.lower().split()[-1]
+    at = words.index(actor) if actor in words else -1
+    bare = at > 0 and words[at - 1] not in ARTICLES  # "coins", "gold": things of a kind
+    gerund = bool(parsed.action_word) and parsed.action_word.split()[0].lower().endswith("ing") \
+        and _lemma(parsed.action_word.split()[0], "v") != parsed.action_word.split()[0].lower()
+    return replace(step, parsed=replace(parsed, kind="rule", confidence=1.0)) if bare or gerund else step
 
 
 def budget_steps(text: str, step_seconds: float | None, label: str = "the game") -> int | None:

@@ -188,7 +188,8 @@ def _similarity(word: str, other: str, pos: str, troponym_steps: int = 1) -> tup
 
 
 DIRECTIONS = {"up": "up", "upward": "up", "upwards": "up", "down": "down", "downward": "down", "downwards": "down",
-              "left": "left", "right": "right", "north": "north", "south": "south", "east": "east", "west": "west"}
+              "left": "left", "right": "right", "north": "north", "south": "south", "east": "east", "west": "west",
+              "skyward": "up", "skywards": "up", "heavenward": "up", "earthward": "down", "groundward": "down"}
 """Direction words, each to the direction it names: a tester's word and a game's name that
 name two different ones never match, however alike their verbs ("rotate right", ``turn_left``)."""
 
@@ -249,3 +250,18 @@ def is_verb(word: str) -> bool:
     """Whether WordNet knows the word as a verb ("hop", "pray"): an untagged word after "and"
     that may be a step's verb."""
     return bool(_synsets(word, "v"))
+
+
+def compound(first: str, second: str) -> str | None:
+    """The one noun WordNet knows two words as ("tree stump": tree_stump, "lamp post":
+    lamppost), or None ("wall switch" is a switch on a wall)."""
+    for joined in (f"{first}_{second}".lower(), f"{first}{second}".lower()):
+        if joined.isidentifier() and tuple(wordnet().synsets(joined, "n")):
+            return joined
+    return None
+
+
+def is_adverb(word: str) -> bool:
+    """Whether WordNet knows the word as an adverb ("constantly"): tagged as a step's verb, it
+    says how the step is done."""
+    return bool(word.isalpha() and tuple(wordnet().synsets(word.lower(), "r")))

@@ -67,9 +67,52 @@ steps in the order they are done, not a condition ("after the switch is on" has 
 no verb in -ing)."""
 
 
-def _verb(word: str) -> str:
-    from evo.plans.lexicon import _lemma
+TAIL = re.compile(r"(?:\s+(?:as well|too|also|again|once more|once again|quickly|carefully|right away|at once|immediately|"
+                  r"on the spot|in place|where you stand|"
+                  r"afterwards?)|(?<=\bit)\s+back|(?<=\bthem)\s+back)(?=\s*(?:[,.;!?]|$|,?\s+(?:and|then)\b))", re.IGNORECASE)
+"""An adverb at the end of a step ("hit it as well", "pull the lever right away", "hit it back",
+"hop on the spot"): how, how often or where the player already is, never an actor."""
+SKY = re.compile(r"\b(?:at|to|towards?|into)\s+(?:the|your)\s+(?:(?P<up>sky|ceiling|heavens|clouds)|(?P<down>ground|floor|feet))\b",
+                 re.IGNORECASE)
+"""A direction named by what lies that way ("look at the sky": up; "at the ground": down): the
+only nouns read as directions, a short list of the world's up and down."""
+REPEATING = re.compile(r"^\s*(?:keep on|keep|continue|carry on|go on)\s+(?!going\b|playing\b)(\w+ing)\b", re.IGNORECASE)
+"""Going on with a deed ("Keep attacking the enemies"): the deed done every time, a rule
+("always attack"); "keep going", "keep playing" only say how long (a budget's words)."""
+MASS = re.compile(r"\b(?:a (?:little )?bit of|a little|a few|a couple of|a handful of|a lot of|lots of|a bunch of)\s+(?=\w)",
+                  re.IGNORECASE)
+"""An amount of a thing ("a bit of cash", "a few coins"): "some" of it, one step, not the
+actor "bit"."""
 
+
+GOAL = re.compile(r"\s+(?:in order\s+|so as\s+)?to\s+(?P<verb>[a-z]+)\s+(?P<thing>(?:the|a|an)\s+[a-z]+)(?=\s*(?:[,;]|[.!?]?\s*$))",
+                  re.IGNORECASE)
+"""A purpose after a step ("Hit the switch to open the door"): what the step is for, no step of
+its own; "it" after it is that thing ("..., then walk through it": the door)."""
+SO_THAT = re.compile(r"\s+so(?:\s+that)?\s+(?P<thing>(?:the|a|an)\s+[a-z]+)\s+[a-z]+(?:\s+[a-z]+)?(?=\s*(?:[,;]|[.!?]?\s*$))",
+                     re.IGNORECASE)
+"""A result the step is for ("Press the switch so that the door opens"): as a purpose."""
+HEADING = re.compile(r"^\s*(?:[A-Za-z'-]+\s*){1,4}:\s*$")
+"""A line that only heads the steps ("Steps:", "Test plan:", "What to do:"): no step."""
+REACHING = frozenset({"reach", "get", "go", "walk", "head", "run", "move", "return", "come", "visit", "find"})
+"""Verbs of a purpose that is a step of its own ("jump the pit to reach the door")."""
+
+
+def _purpose(sentence: str) -> str:
+    """``sentence`` without a purpose clause (:data:`GOAL`), "it" after it read as its thing."""
+    from evo.plans.lexicon import is_verb
+
+    m = SO_THAT.search(sentence) or GOAL.search(sentence)
+    if m is None or "verb" in m.groupdict() and (m.group("verb").lower() in REACHING or not is_verb(m.group("verb"))):
+        return sentence
+    rest = re.sub(r"\bit\b", m.group("thing"), sentence[m.end():], count=1)
+    return sentence[:m.start()] + rest
+
+
+def _verb(word: str) -> str:
+    from evo.plans.lexicon import _lemma, wordnet
+
+    wordnet()  # morphy finds no base form before WordNet is loaded
     return _lemma(word, "v")
 
 
@@ -99,13 +142,20 @@ def _ordered(sentence: str) -> str:
     return f"{steps[0]}, then {steps[1][0].lower() + steps[1][1:]}."
 
 
+def _always(m: re.Match[str]) -> str:
+    """"Keep attacking" as "always attack": the verb as a step's verb, with the word that
+    makes the step a rule."""
+    return f"always {_verb(m.group(1))}" if _verb(m.group(1)) != m.group(1).lower() else m.group(0)
+
+
 def strip_marker(sentence: str) -> str:
     """``sentence`` without its list marker and step label ("Step two: pull the lever":
     "pull the lever"; "Start by pulling the lever": "pulling the lever")."""
     before = None
     while before != sentence:
         before = sentence
-        sentence = LABEL.sub("", TASK.sub("", MARKER.sub("", sentence)))
+        sentence = LABEL.sub("", TASK.sub("", MARKER.sub("", REPEATING.sub(_always, sentence))))
+    sentence = _purpose(MASS.sub("some ", TAIL.sub("", SKY.sub(lambda m: "up" if m.group("up") else "down", sentence))))
     sentence = _serial(INTENSIFIER.sub("", PURPOSE.sub("", THEN.sub(", then ", sentence))))
     return _ordered(sentence).strip()
 

@@ -31,9 +31,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
-from evo.plans.clauses import DETERMINERS, LEADS, MOVEMENT, POSITIONS, PRONOUNS, QUANTIFIERS, Clause, clause_bounds, read_clause
-from evo.plans.lexicon import THRESHOLD, WordMatch, best_match
-from evo.plans.markers import split_markers, strip_marker
+from evo.plans.clauses import ALWAYS, DETERMINERS, LEADS, MOVEMENT, POSITIONS, PRONOUNS, QUANTIFIERS, Clause, clause_bounds, read_clause
+from evo.plans.lexicon import KIND_STEPS, THRESHOLD, WordMatch, best_match, compound
+from evo.plans.markers import HEADING, split_markers, strip_marker
 from evo.run.config import ConfigError
 
 DATA = Path(__file__).with_name("data") / "sentences.jsonl"
@@ -96,6 +96,8 @@ def split_sentences(text: str) -> list[str]:
     removed (:mod:`evo.plans.markers`)."""
     out = []
     for line in text.splitlines():
+        if HEADING.match(line):  # "Steps:" alone heads the list
+            continue
         for part in split_markers(line.strip()):
             for sentence in re.split(r"(?<=[.!?])\s+", part.strip()):
                 sentence = strip_marker(sentence).lstrip(",;:- ")
@@ -170,12 +172,15 @@ def parse(sentences: Sequence[str], nlp=None) -> list[ParsedStep]:  # type: igno
         bounds = clause_bounds(doc)
         for k, (begin, end) in enumerate(bounds):
             clause = read_clause(doc, begin, end)
-            if clause.action_word is None and clause.actor_word is not None and verb is not None \
-                    and (k > 0 or _verbless(doc)):  # a list item "- then the skeleton": the verb before's
+            inherited = clause.action_word is None and clause.actor_word is not None and verb is not None \
+                and (k > 0 or _verbless(doc))  # a list item "- then the skeleton": the verb before's
+            if inherited:
                 clause = replace(clause, action_word=verb)
             verb = clause.action_word
-            if clause.trigger:  # "whenever you see one", "that come near": a rule's trigger
+            if clause.trigger or ALWAYS.search(clause.text):  # "whenever you see one", "always": a rule
                 kind, confidence = "rule", 1.0
+            elif inherited and k > 0 and clause.condition is None:  # "Kill all goblins and all skeletons"
+                kind, confidence = ("rule" if QUANTIFIERS & set(clause.text.lower().split()) else "node"), 1.0
             elif clause.condition_state is not None:  # "once the switch is on": a node's precondition
                 kind, confidence = "node", 1.0
             elif len(bounds) == 1 or QUANTIFIERS & set(clause.text.lower().split()):
@@ -202,10 +207,11 @@ def _one_thing(doc, clause: Clause) -> bool:  # type: ignore[no-untyped-def]
     the lever. Pull it."), and no quantifier or condition makes it a rule (the classifier reads
     "a" as "any")."""
     words = [t.text.lower() for t in doc]
-    at = [k for k, w in enumerate(words) if w == (clause.actor_word or "").lower()]
+    first = ((clause.actor_word or "").lower().split() or [""])[0]  # "a gold coin": its phrase's first word
+    at = [k for k, w in enumerate(words) if w == first]
     return clause.condition is None and not QUANTIFIERS & set(words) and (
         (clause.actor_word or "").lower() in ("it", "there")  # "Pull it.": the one thing before
-        or any(k > 0 and words[k - 1] in ("a", "an", "one", "single") for k in at))
+        or any(k > 0 and words[k - 1] in ("a", "an", "one", "single", "some") for k in at))  # "some gold": a bit of it
 
 
 def match_word(word: str | None, names: Mapping[str, Iterable[str]], pos: str, what: str,
@@ -227,6 +233,15 @@ def match_word(word: str | None, names: Mapping[str, Iterable[str]], pos: str, w
     return found
 
 
+def match_actor(word: str | None, names: Mapping[str, Iterable[str]], sentence: str = "") -> WordMatch | None:
+    """An actor phrase's name: of its nouns ("wall switch", "gold piece"), the one most like a
+    name of the game, the last (the head) when two are as like; refused as :func:`match_word`."""
+    words = (word or "").split()
+    if len(words) > 1 and not (len(words) == 2 and compound(*words)):
+        word = max(reversed(words), key=lambda w: best_match(w, names, "n").score)  # max keeps the first best
+    return match_word(word, names, "n", "actor", sentence)
+
+
 def match_name(word: str | None, names: Mapping[str, Iterable[str]], pos: str = "n") -> str | None:
     """The name a keyword matches, or None when it matches none well enough."""
     if not word:
@@ -243,8 +258,21 @@ def _towards(word: str | None) -> bool:
     return bool(words) and words[-1] in ("to", "towards", "toward", "into") and not POSITIONS & set(words)
 
 
+def _fitting(step: ParsedStep, action: WordMatch | None, actor: str | None, actions: Mapping[str, Iterable[str]],
+             targets: Mapping[str, Iterable[str]]) -> WordMatch | None:
+    """The verb's sense that fits its object: when the action matched does nothing to the kind
+    of thing named ("hit the switch": attacking a switch), the action that does, if the verb is
+    like it in any of its senses a few steps up WordNet ("hit" is a way to touch, and touching is
+    operating a switch); else the action matched."""
+    if action is None or actor is None or action.name not in targets or actor in targets[action.name]:
+        return action
+    fits = {name: actions[name] for name, on in targets.items() if actor in on and name in actions}
+    other = best_match(step.action_word or "", fits, "v", steps=KIND_STEPS) if fits else None
+    return other if other is not None and other.score >= THRESHOLD else action
+
+
 def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Mapping[str, Iterable[str]],
-               nlp=None) -> list[MatchedStep]:  # type: ignore[no-untyped-def]
+               nlp=None, targets: Mapping[str, Iterable[str]] | None = None) -> list[MatchedStep]:  # type: ignore[no-untyped-def]
     """Text -> plan steps matched to a game's vocabulary (the article's pipeline, stages 1-3).
 
     Args:
@@ -252,11 +280,13 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
         actions: The game's action names -> synonyms; ``move`` (:data:`NO_ACTION`) is the
             step that only goes somewhere.
         actor_types: The game's actor types -> synonyms.
+        targets: Actions -> the actor types (and categories) they act on, where a game says so:
+            a verb is read in the sense that fits its object (:func:`_fitting`).
 
     Raises:
         ConfigError: a keyword matches none of the game's names (:func:`match_word`).
     """
-    out = []
+    out: list[MatchedStep] = []
     for step in parse(split_sentences(text), nlp):
         moving = step.action_word is not None and MOVEMENT.match(step.action_word) is not None
         to = best_match(step.action_word or "", {NO_ACTION: actions.get(NO_ACTION, ())}, "v", steps=2) \
@@ -265,9 +295,12 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
             action: WordMatch | None = to
         else:
             action = None if moving else match_word(step.action_word, actions, "v", "action", step.text)
-        actor = match_word(step.actor_word, actor_types, "n", "actor", step.text)
+        actor = match_actor(step.actor_word, actor_types, step.text)
         clause = step.clause
         cond = match_word(clause.condition_actor, actor_types, "n", "actor", step.text) if clause else None
+        before = out[-1].actor_type if out else None  # "Walk to the switch and smack it": the switch
+        thing = actor.name if actor else (cond.name if cond else (before if step.actor_word else None))
+        action = _fitting(step, action, thing, actions, targets or {})
         name = action.name if action is not None else None
         out.append(MatchedStep(step, None if name == NO_ACTION else name, actor.name if actor else None,
                                action, actor, cond))

@@ -282,12 +282,12 @@ class Navigator(Protocol):
         removal_events: Event kinds after which the actor they name is gone (killed,
             collected): the agent stops navigating to it.
 
-    Optional (read with ``getattr``): ``idle_action``, the action a copy plays while it
-    waits or once done, for a game with no ``wait`` action (the park: every one of its 9
-    moves something); by default ``wait``, else action 0. ``manoeuvres``, names of movements
-    a node may do at its actor over several steps (the park's ``circle``), with
-    ``manoeuvre(name, actor)`` making a new :class:`Manoeuvre`. ``step_seconds``, the game time
-    one step stands for, for a plan's time budget ("for two minutes").
+    Optional (read with ``getattr``): ``idle_action``, the action a copy plays while it waits or once
+    done, for a game with no ``wait`` action (the park's 9 all move something); by default ``wait``,
+    else action 0. ``manoeuvres``, names of movements a node may do at its actor over several steps
+    (the park's ``circle``), with ``manoeuvre(name, actor)`` making a new :class:`Manoeuvre`.
+    ``step_seconds``, the game time one step stands for, for a plan's time budget ("for two
+    minutes"). ``action_targets``: an action -> the actor types it acts on ("hit the switch" works it).
     """
 
     action_names: Sequence[str]

@@ -26,7 +26,7 @@ import numpy as np
 
 from games.core.base import GameSpec, InjectedBug, Route, Target, VecStep, straight_move
 from games.dungeon.layout import (
-    ACTION_NAMES, ACTOR_NAMES, ACTOR_TYPES, ATTACK, BUGS, CATEGORIES, DOOR, ENEMY_STATS,
+    ACTION_NAMES, ACTION_TARGETS, ACTOR_NAMES, ACTOR_TYPES, ATTACK, BUGS, CATEGORIES, DOOR, ENEMY_STATS,
     HEIGHT, INTERACT, JUMP, LAVA, MAX_HEALTH, MOVES, PLAYER_ATTACK, STRONG_OGRE_ATTACK, SYNONYMS,
     WALL, WIDTH, DungeonLayout, generate_layout,
 )
@@ -55,6 +55,7 @@ class DungeonVector:
     """
 
     action_names = ACTION_NAMES
+    action_targets = ACTION_TARGETS
     actor_names = ACTOR_NAMES
     actor_types = ACTOR_TYPES
     categories = CATEGORIES
@@ -354,6 +355,6 @@ class Dungeon(VectorEnv):
         super().__init__(game, low=0.0, high=1.0)
         self.layout = game.layout
         self.actors = game.actors
-        for name in ("action_names", "actor_names", "actor_types", "categories", "synonyms",
+        for name in ("action_names", "action_targets", "actor_names", "actor_types", "categories", "synonyms",
                      "removal_events", "route", "navigate", "nearest", "straight", "situation"):
             setattr(self, name, getattr(game, name))

@@ -44,6 +44,14 @@ CIRCLE_RADIUS = 160.0
 """Map units at which a plan's node circles an object (as PPGTA's object tests do)."""
 CIRCLE_STEPS = 150
 """Steps a circle may take before it is given up (one takes about 60: walking in included)."""
+STALLED_STEPS = 10
+"""Sidesteps that, together, carry the player less than :data:`STALLED_DEGREES` round: something
+stands on the circle (a wall, another object), and circling goes on closer in (a free sidestep
+at the radius goes about 10 degrees round)."""
+STALLED_DEGREES = 10.0
+CLOSER = 40.0
+"""Map units the circle's radius shrinks by each time it is stalled, down to :data:`MIN_RADIUS`."""
+MIN_RADIUS = 64.0
 HEADING_SLACK = 20.0
 """Degrees off the waypoint's bearing that still walk forward: a turn is 30 degrees a
 step, so any bearing ends within 15 degrees of one the player can face."""
@@ -192,9 +200,10 @@ class Circle:
 
     def __init__(self, place: tuple[float, float], radius: float = CIRCLE_RADIUS) -> None:
         self.place, self.radius = place, radius
-        self.swept, self.steps = 0.0, 0
+        self.swept, self.steps, self.stalled, self.mark = 0.0, 0, 0, 0.0
         self.bearing: float | None = None
         self.failure: str | None = None
+        self.action: int | None = None
 
     def step(self, features: np.ndarray) -> int | None:
         """The action to play now; None once round (or given up: :attr:`failure` says so)."""
@@ -203,6 +212,11 @@ class Circle:
         if self.bearing is not None and math.hypot(x - self.place[0], y - self.place[1]) \
                 <= self.radius + RADIUS_TOLERANCE:  # only the way round at the circle counts
             self.swept += _wrap(bearing - self.bearing)
+        self.stalled += self.action in (LEFT, RIGHT)
+        if self.stalled >= STALLED_STEPS:  # blocked on the circle: go round closer in
+            if abs(self.swept) - self.mark < STALLED_DEGREES:
+                self.radius = max(MIN_RADIUS, self.radius - CLOSER)
+            self.stalled, self.mark = 0, abs(self.swept)
         self.bearing = bearing
         if abs(self.swept) >= 360.0:
             return None
@@ -210,7 +224,8 @@ class Circle:
             self.failure = f"went {abs(self.swept):.0f} of 360 degrees round in {CIRCLE_STEPS} steps"
             return None
         self.steps += 1
-        return circle_step(features, self.place, self.radius)
+        self.action = circle_step(features, self.place, self.radius)
+        return self.action
 
 
 class ParkNavigator:

@@ -32,11 +32,9 @@ SEVENTH = {"dungeon_7": THIRD["dungeon_3"], "park_7": THIRD["park_3"]}
 """The seventh sets' patterns: the third's (eight dungeon texts each, five park texts each),
 written by a fourth independent tester after the final freeze at commit ca7edbd."""
 MISSES = {("dungeon", "steps"): 2, ("dungeon", "clauses"): 1, ("dungeon", "synonyms"): 2,
-          ("dungeon_2", "synonyms"): 2, ("park", "synonyms"): 1, ("dungeon_3", "conditions"): 1, ("dungeon_3", "synonyms"): 2,
-          ("dungeon_5", "synonyms"): 6,
-          ("dungeon_6", "steps"): 1, ("dungeon_6", "synonyms"): 1, ("dungeon_6", "budgets"): 1,
-          ("dungeon_7", "go_and_do"): 1, ("dungeon_7", "conditions"): 1, ("dungeon_7", "rules_only"): 2,
-          ("dungeon_7", "synonyms"): 5, ("dungeon_7", "budgets"): 2, ("park_7", "circle"): 1}
+          ("dungeon_2", "synonyms"): 2, ("park", "synonyms"): 1, ("dungeon_3", "synonyms"): 2,
+          ("dungeon_5", "synonyms"): 6, ("dungeon_6", "steps"): 1, ("dungeon_6", "synonyms"): 1,
+          ("dungeon_7", "synonyms"): 3}
 """(set, pattern) -> texts (of 2 to 10) that miss the meant plan or, where run, fail on the
 bug-free build, as measured (docs/guides/text-plans.md lists them); none elsewhere. Sets 4 and 5
 were fixed after they were measured, so neither is held out from this pipeline any more; set
@@ -44,9 +42,11 @@ were fixed after they were measured, so neither is held out from this pipeline a
 written by a third independent tester after the freeze at commit 24c563e, scored 69% / 91% held
 out; its families were then fixed (with ``dev/dungeon_dev2.yaml``, ``dev/park_dev2.yaml``), so it is a
 development set now: the misses allowed are those left ("Find", "Stab", a budget over an
-activity). Set 7, written by a fourth independent tester after the final freeze at commit
-ca7edbd and committed before it was measured (commit 1ccf5c5), is held out: its misses are those
-measured (84% / 83% dungeon, 100% / 97% park)."""
+activity). Set 7, written by a fourth independent tester after the freeze at commit ca7edbd and
+committed before it was measured (commit 1ccf5c5), scored 84% / 83% dungeon, 100% / 97% park held
+out; its families were then fixed (with ``dev/*_dev3.yaml``), so it is a development set now: the
+misses allowed are those left ("some money" read as the collectables, as set 1's tester meant
+"the money"; two plans read right that walk to the locked door, the tester's plans)."""
 
 
 @pytest.fixture(scope="module")

@@ -17,13 +17,13 @@ from evo.plans.text import load_pipeline, read_steps, split_sentences
 from tests.evo.plans.test_text import ACTIONS, ACTOR_TYPES
 from tests.evo.plans.heldout.score import cases, score
 
-DEV_MISSES = {("dungeon_dev", "phrasal"): 2, ("dungeon_dev", "synonyms"): 6, ("dungeon_dev", "coordination"): 1,
-              ("park_dev", "circle"): 1, ("park_dev", "coordination"): 1,
-              ("dungeon_dev2", "take"): 2, ("dungeon_dev2", "numerals"): 1, ("dungeon_dev2", "conditions"): 1,
-              ("dungeon_dev2", "synonyms"): 8, ("park_dev2", "synonyms"): 1, ("park_dev2", "directions"): 2}
+DEV_MISSES = {("dungeon_dev", "phrasal"): 2, ("dungeon_dev", "synonyms"): 6, ("park_dev", "circle"): 1,
+              ("dungeon_dev2", "take"): 2, ("dungeon_dev2", "synonyms"): 7, ("park_dev2", "synonyms"): 1,
+              ("dungeon_dev3", "mass"): 5, ("dungeon_dev3", "chase"): 2}
 """(set, pattern) -> development texts that still miss the meant plan, as measured; none elsewhere
-(``*_dev2``: the second development sets, of set 6's families, ``test_text_serial.py``)."""
-DEV_SIZES = {"dungeon_dev": 120, "park_dev": 60, "dungeon_dev2": 100, "park_dev2": 40}
+(``*_dev2``: the second development sets, of set 6's families, ``test_text_serial.py``; ``*_dev3``:
+the third, of set 7's, ``test_text_set7_causes.py``)."""
+DEV_SIZES = {"dungeon_dev": 120, "park_dev": 60, "dungeon_dev2": 100, "park_dev2": 40, "dungeon_dev3": 104, "park_dev3": 40}
 
 
 @pytest.fixture(scope="module")
