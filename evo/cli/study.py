@@ -1,6 +1,6 @@
 """``evo study ppgta``: PPGTA's evaluation of park testers (:mod:`evo.report.studies.ppgta`).
 
-    evo study ppgta RUN_DIR... [random] --episodes 45 --steps 2000 --level-seed 100 --out DIR
+    evo study ppgta RUN_DIR... [imitation] [random] --episodes 45 --steps 2000 --level-seed 100 --out DIR
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ def add_study_parser(sub: argparse._SubParsersAction) -> None:
     study = sub.add_parser("study", help="evaluation studies of trained agents (ppgta)")
     kinds = study.add_subparsers(dest="study", required=True)
     p = kinds.add_parser("ppgta", help="PPGTA's protocol on the park: coverage, objects tested, test success")
-    p.add_argument("inputs", nargs="+", metavar="RUN_DIR|random",
+    p.add_argument("inputs", nargs="+", metavar="RUN_DIR|imitation|random",
                    help="one run directory per agent (ppgta_park, ppgta_park_novelty, ppgta_park_evolved, ...), "
-                   "or random")
+                   "imitation (the shipped path-following imitation policy, on the first run's game) or random")
     p.add_argument("--episodes", type=int, default=45, help="episodes per agent (default 45, as PPGTA)")
     p.add_argument("--steps", type=int, default=2000, help="steps per episode (default 2000, as PPGTA)")
     p.add_argument("--preset", choices=("small", "large"), default="large", help="park size (default large)")

@@ -64,6 +64,10 @@ from oracles.executed_tests import execution_divergences, executed_tests
 
 RANDOM = "random"
 """The input that names the uniform random agent without a run directory."""
+IMITATION = "imitation"
+"""The input that names the shipped path-following imitation policy (PPO's starting point in
+``ppgta_park``), played on the game of the first run, whose observations must be frames."""
+KEYWORDS = (IMITATION, RANDOM)
 
 ProgressFn = Callable[[str], None]
 
@@ -124,16 +128,25 @@ def _on_study_level(exp: Experiment, cfg: StudyConfig) -> Experiment:
 
 
 def load_agent(source: str, cfg: StudyConfig, like: Experiment | None = None) -> StudyAgent:
-    """The agent of a run directory (or ``random``, on the game of ``like``), on the study's level."""
-    if source == RANDOM:
+    """The agent of a run directory (or ``random`` or ``imitation``, on the game of ``like``), on
+    the study's level."""
+    if source in KEYWORDS:
         if like is None:
-            raise EvaluationError("random plays the game of a run directory: give at least one")
-        exp = _on_study_level(like, cfg)
-        exp = exp.model_copy(update={"name": RANDOM, "game": exp.game.model_copy(update={"wrappers": []})})
-        return StudyAgent(RANDOM, Built.from_experiment(exp), [UniformSpec()])
+            raise EvaluationError(f"{source} plays the game of a run directory: give at least one")
+        exp = _on_study_level(like, cfg).model_copy(update={"name": source})
+        if source == RANDOM:
+            exp = exp.model_copy(update={"game": exp.game.model_copy(update={"wrappers": []})})
+            return StudyAgent(RANDOM, Built.from_experiment(exp), [UniformSpec()])
+        built = Built.from_experiment(exp)
+        if len(built.spec.obs_shape) != 3:
+            built.close()
+            raise EvaluationError(f"imitation plays frames, and the first run ({like.name}) observes "
+                                  f"{tuple(built.spec.obs_shape)}: give a run of ppgta_park first")
+        return StudyAgent(IMITATION, built, _testers([ImitationSpec(tuple(built.spec.obs_shape))], exp, built, cfg))
     run_dir = Path(source)
     if not (run_dir / rundir.CONFIG).is_file():
-        raise EvaluationError(f"{run_dir}: not a run directory (no {rundir.CONFIG}) and not {RANDOM!r}")
+        raise EvaluationError(f"{run_dir}: not a run directory (no {rundir.CONFIG}) and not one of "
+                              f"{', '.join(map(repr, KEYWORDS))}")
     exp = _on_study_level(load_experiment(run_dir / rundir.CONFIG), cfg)
     built = Built.from_experiment(exp)
     with contextlib.ExitStack() as failing:  # closed here unless handed on with the agent
@@ -151,11 +164,16 @@ def load_agent(source: str, cfg: StudyConfig, like: Experiment | None = None) ->
             ckpt = load_checkpoint(path)
             specs = [built.agents.spec(ckpt.genomes[i: i + 1]) for i in pick(built, ckpt.F, "front", None)]
         failing.pop_all()
-    if cfg.tester and any(w.name == "detect" for w in exp.game.wrappers):
-        frames = tuple(built.spec.obs_shape) if len(built.spec.obs_shape) == 3 else None
-        specs = [TesterSpec(s, frames, cfg.tests_weights, cfg.near, cfg.test_steps, cfg.cooldown)  # type: ignore[arg-type]
-                 for s in specs]
-    return StudyAgent(exp.name, built, specs)
+    return StudyAgent(exp.name, built, _testers(specs, exp, built, cfg))
+
+
+def _testers(specs: list[AgentSpec], exp: Experiment, built: Built, cfg: StudyConfig) -> list[AgentSpec]:
+    """The players as testers where the game has the ``detect`` wrapper (and tests are on)."""
+    if not cfg.tester or not any(w.name == "detect" for w in exp.game.wrappers):
+        return specs
+    frames = tuple(built.spec.obs_shape) if len(built.spec.obs_shape) == 3 else None
+    return [TesterSpec(s, frames, cfg.tests_weights, cfg.near, cfg.test_steps, cfg.cooldown)  # type: ignore[arg-type]
+            for s in specs]
 
 
 def _play(agent: StudyAgent, cfg: StudyConfig, progress: ProgressFn | None) -> None:
@@ -263,13 +281,13 @@ def study(sources: Sequence[str], cfg: StudyConfig, out: Path, progress: Progres
     except ValueError as exc:
         raise EvaluationError(f"--tests-weights: {exc}") from None
     demonstrated, threshold = np.asarray(meta["demonstrated"], dtype=np.float64), float(meta["js_threshold"])
-    runs = [s for s in sources if s != RANDOM]
+    runs = [s for s in sources if s not in KEYWORDS]
     if len(set(sources)) != len(sources):
         raise EvaluationError("each agent once: an input is given twice")
     agents: list[StudyAgent] = []
     try:
         like = None
-        for source in [*runs, *(s for s in sources if s == RANDOM)]:
+        for source in [*runs, *(s for s in sources if s in KEYWORDS)]:
             agents.append(load_agent(source, cfg, like))
             like = like or agents[0].built.exp
         names = [a.name for a in agents]

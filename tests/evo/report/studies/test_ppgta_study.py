@@ -20,6 +20,11 @@ def test_objects_tested_over_episodes_counts_each_object_once() -> None:
     assert list(objects_over_episodes(episodes)) == [1, 1, 2, 4]
 
 
+def episodes_of(out: Path, agent: str) -> pd.DataFrame:
+    episodes = pd.read_csv(out / "episodes.csv")
+    return episodes[episodes["agent"] == agent]
+
+
 def _tiny(name: str, **search: int) -> dict:
     config = yaml.safe_load((ROOT / "experiments" / name).read_text())
     config["game"]["kwargs"]["max_steps"] = 40
@@ -39,13 +44,16 @@ def test_the_study_scores_every_agent_from_the_same_starts(tmp_path: Path) -> No
     for d in ("a", "b"):
         (tmp_path / d).mkdir()
     runs = [evo_run(ppgta, tmp_path / "a"), evo_run(_tiny("ppgta_park_novelty.yaml", population=2), tmp_path / "b")]
-    result = evo("study", "ppgta", *map(str, runs), "random", "--episodes", "3", "--steps", "25", "--preset", "small",
+    result = evo("study", "ppgta", *map(str, runs), "random", "imitation", "--episodes", "3", "--steps", "25", "--preset", "small",
                  "--batch", "2", "--out", "study", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     out = tmp_path / "study"
     table = pd.read_csv(out / "table.csv")
-    assert list(table["agent"]) == ["ppgta_park", "ppgta_park_novelty", "random"]
+    assert list(table["agent"]) == ["ppgta_park", "ppgta_park_novelty", "random", "imitation"]
     assert (table["objects"] == 16).all() and (table["steps"] == 75).all()
+    # The imitation policy plays as a tester, as PPGTA's agent does; random play tests nothing.
+    assert (episodes_of(out, "imitation")["tests_started"] >= 0).all()
+    assert (episodes_of(out, "random")["tests_started"] == -1).all()
     # Coverage over all episodes is at least any one episode's.
     assert (table["preferred_coverage"] >= table["preferred_coverage_episode"]).all()
     assert table["preferred_coverage"].between(0, 1).all()
@@ -61,7 +69,7 @@ def test_the_study_scores_every_agent_from_the_same_starts(tmp_path: Path) -> No
     assert starts.iloc[:, 0].nunique() == 3  # and from random places
     pairwise = pd.read_csv(out / "pairwise.csv")
     assert set(pairwise["metric"]) == {"preferred_coverage", "objects_tested", "test_success"}
-    assert len(pairwise) == 9  # three pairs of agents per metric
+    assert len(pairwise) == 18  # six pairs of agents per metric
     assert (out / "objects_tested.png").stat().st_size > 0 and (out / "maps.png").stat().st_size > 0
     assert "PPGTA protocol: small park, level 100, 3 episodes of 25 steps" in result.stdout
 
@@ -72,7 +80,8 @@ def test_an_input_that_is_not_a_run_is_one_line_and_exit_2(tmp_path: Path) -> No
     result = evo("study", "ppgta", str(tmp_path / "nowhere"), "--out", "study", cwd=tmp_path)
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
-        f"evo: error: {tmp_path / 'nowhere'}: not a run directory (no config.yaml) and not 'random'"]
+        f"evo: error: {tmp_path / 'nowhere'}: not a run directory (no config.yaml) and not one of 'imitation', "
+        "'random'"]
 
 
 def test_a_tester_setting_out_of_range_is_one_line_and_exit_2(tmp_path: Path) -> None:
