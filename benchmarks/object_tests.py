@@ -1,12 +1,12 @@
 """Does the object-test imitation policy execute a test when it is put near an object? One table.
 
-    python benchmarks/object_tests.py [--weights object_test.pt] [--level-seed 100] [--objects 16]
+    python benchmarks/object_tests.py [--weights object_test.pt] [--level-seed 100] [--objects 16] [--temperature 1]
 
 The tester agent (:mod:`evo.search.agents.tester`) hands a copy to the object-test policy when
 the detector sees an object close; this measures what happens then. The player is put 3 to 6
 park cells from each of the first ``--objects`` objects of a large park level no model saw
 (facing it give or take 30 degrees: a test starts once the detector sees the object), and plays ``--steps`` steps: the
-object-test policy (sampled, on the ``detect`` wrapper's OD-masked frames, as in the tester),
+object-test policy (sampled at ``--temperature``, on the ``detect`` wrapper's OD-masked frames, as in the tester),
 uniformly random actions, and the scripted circle the demonstrations were made with (ground
 truth: an upper bound). Per player: the share of objects tested by the objects oracle's rule
 (seen from 270 degrees within 384 map units), and of those tests the share that succeed by
@@ -52,7 +52,8 @@ def starts(raw: DoomParkVector, count: int, rng: np.random.Generator) -> list[tu
     return places
 
 
-def run(player: str, raw: DoomParkVector, game, places, steps: int, weights: str, seed: int):  # noqa: ANN001
+def run(player: str, raw: DoomParkVector, game, places, steps: int, weights: str, seed: int,  # noqa: ANN001
+        temperature: float = 1.0):
     """Play ``steps`` steps from each place; -> (tested [N] bool, actions [N, steps], xy, visible)."""
     n = len(places)
     rng = np.random.default_rng(seed)
@@ -73,7 +74,9 @@ def run(player: str, raw: DoomParkVector, game, places, steps: int, weights: str
     for t in range(steps):
         if player == "object-test policy":
             probs = model.step(downscale(step.obs.astype(np.uint8)))
-            a = np.argmax(np.log(np.maximum(probs, 1e-30)) + rng.gumbel(size=probs.shape), axis=1)
+            logits = np.log(np.maximum(probs, 1e-30))
+            a = (logits.argmax(1) if temperature == 0
+                 else np.argmax(logits / temperature + rng.gumbel(size=probs.shape), axis=1))
         elif player == "uniform random":
             a = rng.integers(9, size=n)
         else:
@@ -94,6 +97,7 @@ def main() -> None:
     parser.add_argument("--objects", type=int, default=16)
     parser.add_argument("--steps", type=int, default=150)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--temperature", type=float, default=1.0, help="the policy's sampling temperature (0: greedy)")
     args = parser.parse_args()
     torch.set_num_threads(1)
     raw = DoomParkVector(args.objects, level_seed=args.level_seed, preset="large", max_steps=args.steps + 2)
@@ -109,7 +113,8 @@ def main() -> None:
     try:
         for player in ("object-test policy", "uniform random", "scripted circle"):
             start = time.perf_counter()
-            actions, xy, visible = run(player, raw, game, places, args.steps, args.weights, args.seed)
+            actions, xy, visible = run(player, raw, game, places, args.steps, args.weights, args.seed,
+                                      args.temperature)
             tested = succeeded = 0
             lengths = []
             for i, ooi in enumerate(raw.oois[: args.objects]):
