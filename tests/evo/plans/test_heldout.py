@@ -4,8 +4,8 @@ later freeze by another independent tester, and a sixth after a later freeze by 
 against since, so a development set now): by pattern,
 the plans they give are the plans a tester meant, and pass on the bug-free build. One test per
 set and pattern, each allowing the misses measured (``benchmarks/text_plans.py`` prints them).
-The park's texts of the third to sixth sets are run too (a ViZDoom episode each); those of the
-first two are read, not run (the benchmark runs them)."""
+The park's texts of the third to seventh sets are run too (a ViZDoom episode each); those of the
+first two and the eighth are read, not run (the benchmark runs them: CI has little headroom)."""
 
 from __future__ import annotations
 
@@ -31,10 +31,14 @@ SIXTH = {"dungeon_6": THIRD["dungeon_3"], "park_6": THIRD["park_3"]}
 SEVENTH = {"dungeon_7": THIRD["dungeon_3"], "park_7": THIRD["park_3"]}
 """The seventh sets' patterns: the third's (eight dungeon texts each, five park texts each),
 written by a fourth independent tester after the final freeze at commit ca7edbd."""
+EIGHTH = {"dungeon_8": THIRD["dungeon_3"], "park_8": THIRD["park_3"]}
+"""The eighth sets' patterns: the third's (eight dungeon texts each, five park texts each),
+written by a fifth independent tester after the final freeze at commit b0fe924."""
 MISSES = {("dungeon", "steps"): 2, ("dungeon", "clauses"): 1, ("dungeon", "synonyms"): 2,
           ("dungeon_2", "synonyms"): 2, ("park", "synonyms"): 1, ("dungeon_3", "synonyms"): 2,
           ("dungeon_5", "synonyms"): 6, ("dungeon_6", "steps"): 1, ("dungeon_6", "synonyms"): 1,
-          ("dungeon_7", "synonyms"): 3}
+          ("dungeon_7", "synonyms"): 3, ("dungeon_8", "steps"): 1, ("dungeon_8", "go_and_do"): 2,
+          ("dungeon_8", "conditions"): 3, ("dungeon_8", "synonyms"): 3}
 """(set, pattern) -> texts (of 2 to 10) that miss the meant plan or, where run, fail on the
 bug-free build, as measured (docs/guides/text-plans.md lists them); none elsewhere. Sets 4 and 5
 were fixed after they were measured, so neither is held out from this pipeline any more; set
@@ -46,7 +50,10 @@ activity). Set 7, written by a fourth independent tester after the freeze at com
 committed before it was measured (commit 1ccf5c5), scored 84% / 83% dungeon, 100% / 97% park held
 out; its families were then fixed (with ``dev/*_dev3.yaml``), so it is a development set now: the
 misses allowed are those left ("some money" read as the collectables, as set 1's tester meant
-"the money"; two plans read right that walk to the locked door, the tester's plans)."""
+"the money"; two plans read right that walk to the locked door, the tester's plans). Set 8,
+written by a fifth independent tester after the final freeze at commit b0fe924 and committed
+before it was measured (commit 0617a05), is held out: its misses are allowed as measured (86% /
+86% dungeon, 100% / 100% park)."""
 
 
 @pytest.fixture(scope="module")
@@ -82,6 +89,8 @@ def test_the_held_out_sets_share_no_sentence_with_the_training_set() -> None:
         assert not sixth & earlier, sorted(sixth & earlier)
         seventh = {_norm(s) for c in cases(f"{game}_7") for s in _written(c.text)}
         assert not seventh & (earlier | sixth), sorted(seventh & (earlier | sixth))
+        eighth = {_norm(s) for c in cases(f"{game}_8") for s in _written(c.text)}
+        assert not eighth & (earlier | sixth | seventh), sorted(eighth & (earlier | sixth | seventh))
     assert {c.text for c in cases("dungeon_2")}.isdisjoint(c.text for c in cases("dungeon"))
 
 
@@ -100,18 +109,21 @@ def test_the_held_out_sets_are_large_enough() -> None:
     assert all({c.pattern for c in cases(name)} == set(patterns) for name, patterns in SIXTH.items())
     assert len(cases("dungeon_7")) >= 60 and len(cases("park_7")) >= 30  # set 7 alone
     assert all({c.pattern for c in cases(name)} == set(patterns) for name, patterns in SEVENTH.items())
+    assert len(cases("dungeon_8")) >= 60 and len(cases("park_8")) >= 30  # set 8 alone
+    assert all({c.pattern for c in cases(name)} == set(patterns) for name, patterns in EIGHTH.items())
 
 
 @pytest.mark.parametrize("held, pattern", [(h, p) for h in ("dungeon", "dungeon_2") for p in DUNGEON]
-                         + [(h, p) for sets in (THIRD, FOURTH, FIFTH, SIXTH, SEVENTH) for h, patterns in sets.items() for p in patterns])
+                         + [(h, p) for sets in (THIRD, FOURTH, FIFTH, SIXTH, SEVENTH) for h, patterns in sets.items() for p in patterns]
+                         + [("dungeon_8", p) for p in EIGHTH["dungeon_8"]])
 def test_texts_give_the_meant_plan_and_pass(held: str, pattern: str, nlp) -> None:  # type: ignore[no-untyped-def]
     outcomes = score(held, nlp, only=[c for c in cases(held) if c.pattern == pattern])
     misses = [(o.case.text, o.got) for o in outcomes if not (o.exact and o.passed)]
     assert len(misses) <= MISSES.get((held, pattern), 0), misses
 
 
-@pytest.mark.parametrize("held", ["park", "park_2"])
-@pytest.mark.parametrize("pattern", PARK)
+@pytest.mark.parametrize("held, pattern", [(h, p) for h in ("park", "park_2") for p in PARK]
+                         + [("park_8", p) for p in EIGHTH["park_8"]])
 def test_park_texts_give_the_meant_plan(held: str, pattern: str, nlp) -> None:  # type: ignore[no-untyped-def]
     outcomes = score(held, nlp, run=False, only=[c for c in cases(held) if c.pattern == pattern])
     misses = [(o.case.text, o.got) for o in outcomes if not o.exact]
