@@ -151,10 +151,12 @@ def _always(m: re.Match[str]) -> str:
 def strip_marker(sentence: str) -> str:
     """``sentence`` without its list marker and step label ("Step two: pull the lever":
     "pull the lever"; "Start by pulling the lever": "pulling the lever")."""
+    from evo.plans.phrasing import plain  # it reads this module's number words
+
     before = None
     while before != sentence:
         before = sentence
-        sentence = LABEL.sub("", TASK.sub("", MARKER.sub("", REPEATING.sub(_always, sentence))))
+        sentence = LABEL.sub("", TASK.sub("", MARKER.sub("", plain(REPEATING.sub(_always, sentence)))))
     sentence = _purpose(MASS.sub("some ", TAIL.sub("", SKY.sub(lambda m: "up" if m.group("up") else "down", sentence))))
     sentence = _serial(INTENSIFIER.sub("", PURPOSE.sub("", THEN.sub(", then ", sentence))))
     return _ordered(sentence).strip()
