@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 
-_NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten"
+from evo.plans.phrasing import NUMBER_WORDS as _NUMBER_WORDS, plain
+
 _ORDINAL_WORDS = "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|next|final|last"
 MARKER = re.compile(
     r"^\s*(?:[-*•‣◦+>]+|\(?\d+[.):]?\)?(?:\s*[-–:.])?|#\d+[.):]?|\(?[a-h][.)]|\(?(?:i{1,3}|iv|v|vi{1,3})[.)]|"
@@ -151,8 +152,6 @@ def _always(m: re.Match[str]) -> str:
 def strip_marker(sentence: str) -> str:
     """``sentence`` without its list marker and step label ("Step two: pull the lever":
     "pull the lever"; "Start by pulling the lever": "pulling the lever")."""
-    from evo.plans.phrasing import plain  # it reads this module's number words
-
     before = None
     while before != sentence:
         before = sentence

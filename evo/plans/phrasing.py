@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import re
 
-from evo.plans.markers import _NUMBER_WORDS
+NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten"
+"""Numbers in words, as list markers and numbered instances write them."""
 
 REQUEST = re.compile(
     r"^\s*(?:(?:please|kindly|just)\s+|(?:could|can|would|will)\s+you\s+(?:please\s+)?|"
@@ -61,12 +62,12 @@ PATH = re.compile(r"\b(?P<verb>walk|go|run|head|step|move|leave|exit|get|hurry|d
                   r"(?:out\s+of|out\s+through|out|through|into|in\s+through)\s+(?=(?:the|a|an)\s)", re.IGNORECASE)
 """A way through a place after a verb of going ("walk out the door", "leave through the gate"):
 to the place, not a direction."""
-NUMBERED = re.compile(rf"\b(?:the\s+)?(?P<noun>[a-z]+)\s+(?:number\s+|no\.\s*|#\s*)(?P<n>\d+|{_NUMBER_WORDS})\b", re.IGNORECASE)
+NUMBERED = re.compile(rf"\b(?:the\s+)?(?P<noun>[a-z]+)\s+(?:number\s+|no\.\s*|#\s*)(?P<n>\d+|{NUMBER_WORDS})\b", re.IGNORECASE)
 BARE_NUMBER = re.compile(r"\b(?P<lead>to|at|around|round|near|by|circle|orbit)\s+(?:the\s+)?(?P<noun>[a-z]+)\s+(?P<n>\d+)\b"
                          r"(?!\s*(?:steps?|moves?|turns?|actions?|seconds?|secs?|minutes?|mins?|s)\b)", re.IGNORECASE)
 """An instance numbered after its noun ("barrel number 3", "lamp #4", "go to barrel 4")."""
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
-_WORD_NUMBERS = {w: i + 1 for i, w in enumerate(_NUMBER_WORDS.split("|"))}
+_WORD_NUMBERS = {w: i + 1 for i, w in enumerate(NUMBER_WORDS.split("|"))}
 _NOT_NOUNS = frozenset({"for", "in", "within", "after", "at", "than", "of", "step", "steps", "play", "spend", "have"})
 
 
