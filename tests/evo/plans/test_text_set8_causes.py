@@ -15,12 +15,8 @@ from evo.plans.lexicon import any_sense
 from evo.plans.phrasing import numbered, plain
 from evo.plans.text import load_pipeline, read_steps, split_sentences
 from tests.evo.plans.heldout.score import SETS, cases
-from tests.evo.plans.test_text import ACTIONS, ACTOR_TYPES
-
-TARGETS = {"attack": {"enemy"}, "interact": {"switch", "shrine", "door"}}
-"""What the test vocabulary's actions act on (as a game's ``action_targets`` says)."""
-TOUCHING = {**ACTIONS, "interact": (*ACTIONS["interact"], "touch")}
-"""The test vocabulary with touching as operating a thing (as the dungeon lists it)."""
+from tests.evo.plans.test_text import ACTOR_TYPES
+from tests.evo.plans.test_text_set7_causes import TARGETS, TOUCHING
 
 
 @pytest.fixture(scope="module")
