@@ -265,3 +265,22 @@ def is_adverb(word: str) -> bool:
     """Whether WordNet knows the word as an adverb ("constantly"): tagged as a step's verb, it
     says how the step is done."""
     return bool(word.isalpha() and tuple(wordnet().synsets(word.lower(), "r")))
+
+
+ALL_SENSES = 30
+"""Senses of a tester's verb looked at when its common ones fit no action on its object."""
+
+
+def any_sense(word: str, names: Mapping[str, Iterable[str]]) -> WordMatch | None:
+    """The name whose verb (or a synonym's first sense) one of ``word``'s senses, rare ones too,
+    is or is a kind of within :data:`KIND_STEPS` ("engage" in its sense "get caught", a way to
+    touch; "work" as "cause to work", a way to use; "flick" as "touch with a light blow"), or
+    None. Asked only for the actions that act on the verb's object (a lever is something to
+    operate), so a rare sense is read only where the object says it is the one meant."""
+    mine = _synsets(word, "v", ALL_SENSES)
+    for name, synonyms in names.items():
+        for candidate in (name, *synonyms):
+            theirs = set(_synsets(candidate, "v", 1))
+            if any(a in theirs or theirs & set(_ancestors(a)) for a in mine):
+                return WordMatch(word, name, candidate, KIND, "sense")
+    return None

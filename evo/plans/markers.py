@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 
-_NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten"
+from evo.plans.phrasing import NUMBER_WORDS as _NUMBER_WORDS, plain
+
 _ORDINAL_WORDS = "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|next|final|last"
 MARKER = re.compile(
     r"^\s*(?:[-*•‣◦+>]+|\(?\d+[.):]?\)?(?:\s*[-–:.])?|#\d+[.):]?|\(?[a-h][.)]|\(?(?:i{1,3}|iv|v|vi{1,3})[.)]|"
@@ -154,7 +155,7 @@ def strip_marker(sentence: str) -> str:
     before = None
     while before != sentence:
         before = sentence
-        sentence = LABEL.sub("", TASK.sub("", MARKER.sub("", REPEATING.sub(_always, sentence))))
+        sentence = LABEL.sub("", TASK.sub("", MARKER.sub("", plain(REPEATING.sub(_always, sentence)))))
     sentence = _purpose(MASS.sub("some ", TAIL.sub("", SKY.sub(lambda m: "up" if m.group("up") else "down", sentence))))
     sentence = _serial(INTENSIFIER.sub("", PURPOSE.sub("", THEN.sub(", then ", sentence))))
     return _ordered(sentence).strip()

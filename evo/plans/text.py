@@ -32,8 +32,9 @@ from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from evo.plans.clauses import ALWAYS, DETERMINERS, LEADS, MOVEMENT, POSITIONS, PRONOUNS, QUANTIFIERS, Clause, clause_bounds, read_clause
-from evo.plans.lexicon import KIND_STEPS, THRESHOLD, WordMatch, best_match, compound
+from evo.plans.lexicon import KIND_STEPS, THRESHOLD, WordMatch, any_sense, best_match, compound
 from evo.plans.markers import HEADING, split_markers, strip_marker
+from evo.plans.phrasing import numbered
 from evo.run.config import ConfigError
 
 DATA = Path(__file__).with_name("data") / "sentences.jsonl"
@@ -98,7 +99,7 @@ def split_sentences(text: str) -> list[str]:
     for line in text.splitlines():
         if HEADING.match(line):  # "Steps:" alone heads the list
             continue
-        for part in split_markers(line.strip()):
+        for part in split_markers(numbered(line.strip())):
             for sentence in re.split(r"(?<=[.!?])\s+", part.strip()):
                 sentence = strip_marker(sentence).lstrip(",;:- ")
                 if any(c.isalpha() for c in sentence):  # a budget taken out can leave "." alone
@@ -271,6 +272,26 @@ def _fitting(step: ParsedStep, action: WordMatch | None, actor: str | None, acti
     return other if other is not None and other.score >= THRESHOLD else action
 
 
+def _action(step: ParsedStep, actions: Mapping[str, Iterable[str]], actor_types: Mapping[str, Iterable[str]],
+            targets: Mapping[str, Iterable[str]]) -> WordMatch | None:
+    """The step's action; a verb like none in its common senses is read in a rarer one that acts
+    on its object ("engage the lever": a lever is operated, and "engage" is a way to touch), else
+    refused (:func:`match_word`)."""
+    try:
+        return match_word(step.action_word, actions, "v", "action", step.text)
+    except ConfigError:
+        try:
+            actor = match_actor(step.actor_word, actor_types, step.text)
+        except ConfigError:
+            actor = None
+        fits = {name: actions[name] for name, on in targets.items() if actor is not None and actor.name in on
+                and name in actions}
+        found = any_sense(step.action_word or "", fits) if fits else None
+        if found is None:
+            raise
+        return found
+
+
 def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Mapping[str, Iterable[str]],
                nlp=None, targets: Mapping[str, Iterable[str]] | None = None) -> list[MatchedStep]:  # type: ignore[no-untyped-def]
     """Text -> plan steps matched to a game's vocabulary (the article's pipeline, stages 1-3).
@@ -294,7 +315,7 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
         if to is not None and to.score >= THRESHOLD and to.score >= best_match(step.action_word or "", actions, "v").score - 0.05:
             action: WordMatch | None = to
         else:
-            action = None if moving else match_word(step.action_word, actions, "v", "action", step.text)
+            action = None if moving else _action(step, actions, actor_types, targets or {})
         actor = match_actor(step.actor_word, actor_types, step.text)
         clause = step.clause
         cond = match_word(clause.condition_actor, actor_types, "n", "actor", step.text) if clause else None
