@@ -25,7 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SETS = ("dungeon", "park", "dungeon_2", "park_2", "dungeon_3", "park_3", "dungeon_4", "park_4", "dungeon_5", "park_5",
-        "dungeon_6", "park_6", "dungeon_7", "park_7", "dungeon_8", "park_8",
+        "dungeon_6", "park_6", "dungeon_7", "park_7", "dungeon_8", "park_8", "dungeon_9", "park_9",
         "dungeon_dev", "park_dev", "dungeon_dev2", "park_dev2",
         "dungeon_dev3", "park_dev3", "dungeon_dev4", "park_dev4")
 

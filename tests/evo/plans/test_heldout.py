@@ -5,7 +5,8 @@ against since, so a development set now): by pattern,
 the plans they give are the plans a tester meant, and pass on the bug-free build. One test per
 set and pattern, each allowing the misses measured (``benchmarks/text_plans.py`` prints them).
 The park's texts of the third to seventh sets are run too (a ViZDoom episode each); those of the
-first two and the eighth are read, not run (the benchmark runs them: CI has little headroom)."""
+first two, the eighth and the ninth are read, not run (the benchmark runs them: CI has little
+headroom)."""
 
 from __future__ import annotations
 
@@ -34,10 +35,15 @@ written by a fourth independent tester after the final freeze at commit ca7edbd.
 EIGHTH = {"dungeon_8": THIRD["dungeon_3"], "park_8": THIRD["park_3"]}
 """The eighth sets' patterns: the third's (eight dungeon texts each, five park texts each),
 written by a fifth independent tester after the final freeze at commit b0fe924."""
+NINTH = {"dungeon_9": THIRD["dungeon_3"], "park_9": THIRD["park_3"]}
+"""The ninth sets' patterns: the third's, written blind by a sixth independent tester after
+commit 9d8ace9, while set 8's misses were fixed by another engineer who never saw them
+(committed before any measurement, commit 13867ba; measured on the fixed pipeline)."""
 MISSES = {("dungeon", "steps"): 2, ("dungeon", "clauses"): 1, ("dungeon", "synonyms"): 2,
           ("dungeon_2", "synonyms"): 1, ("park", "synonyms"): 1, ("dungeon_3", "synonyms"): 1,
           ("dungeon_5", "synonyms"): 5, ("dungeon_6", "steps"): 1, ("dungeon_6", "synonyms"): 1,
-          ("dungeon_7", "synonyms"): 3}
+          ("dungeon_7", "synonyms"): 3, ("dungeon_9", "steps"): 2, ("dungeon_9", "synonyms"): 3,
+          ("dungeon_9", "budgets"): 1, ("park_9", "steps"): 1}
 """(set, pattern) -> texts (of 2 to 10) that miss the meant plan or, where run, fail on the
 bug-free build, as measured (docs/guides/text-plans.md lists them); none elsewhere. Sets 4 and 5
 were fixed after they were measured, so neither is held out from this pipeline any more; set
@@ -54,7 +60,9 @@ written by a fifth independent tester after the final freeze at commit b0fe924 a
 before it was measured (commit 0617a05), scored 86% / 86% dungeon, 100% / 100% park held out; its
 families were then fixed (with ``dev/*_dev4.yaml``, :mod:`evo.plans.phrasing`), so it is a
 development set now, with no miss left (100% / 100% both games). The same fixes read one more
-text of sets 2, 3 and 5 each ("trip the switch", "operate the button" in WordNet's rarer senses)."""
+text of sets 2, 3 and 5 each ("trip the switch", "operate the button" in WordNet's rarer senses).
+Set 9 is held out from this pipeline: its misses are allowed as measured (91% / 91% dungeon, 97% /
+97% park)."""
 
 
 READ_AS_TRAINED = {"hit the switch"}
@@ -98,6 +106,8 @@ def test_the_held_out_sets_share_no_sentence_with_the_training_set() -> None:
         assert not seventh & (earlier | sixth), sorted(seventh & (earlier | sixth))
         eighth = {_norm(s) for c in cases(f"{game}_8") for s in _written(c.text)}
         assert not eighth & (earlier | sixth | seventh), sorted(eighth & (earlier | sixth | seventh))
+        ninth = {_norm(s) for c in cases(f"{game}_9") for s in _written(c.text)}
+        assert not ninth & (earlier | sixth | seventh | eighth), sorted(ninth & (earlier | sixth | seventh | eighth))
     assert {c.text for c in cases("dungeon_2")}.isdisjoint(c.text for c in cases("dungeon"))
 
 
@@ -118,11 +128,13 @@ def test_the_held_out_sets_are_large_enough() -> None:
     assert all({c.pattern for c in cases(name)} == set(patterns) for name, patterns in SEVENTH.items())
     assert len(cases("dungeon_8")) >= 60 and len(cases("park_8")) >= 30  # set 8 alone
     assert all({c.pattern for c in cases(name)} == set(patterns) for name, patterns in EIGHTH.items())
+    assert len(cases("dungeon_9")) >= 60 and len(cases("park_9")) >= 30  # set 9 alone
+    assert all({c.pattern for c in cases(name)} == set(patterns) for name, patterns in NINTH.items())
 
 
 @pytest.mark.parametrize("held, pattern", [(h, p) for h in ("dungeon", "dungeon_2") for p in DUNGEON]
                          + [(h, p) for sets in (THIRD, FOURTH, FIFTH, SIXTH, SEVENTH) for h, patterns in sets.items() for p in patterns]
-                         + [("dungeon_8", p) for p in EIGHTH["dungeon_8"]])
+                         + [(h, p) for h in ("dungeon_8", "dungeon_9") for p in EIGHTH["dungeon_8"]])
 def test_texts_give_the_meant_plan_and_pass(held: str, pattern: str, nlp) -> None:  # type: ignore[no-untyped-def]
     outcomes = score(held, nlp, only=[c for c in cases(held) if c.pattern == pattern])
     misses = [(o.case.text, o.got) for o in outcomes if not (o.exact and o.passed)]
@@ -130,7 +142,7 @@ def test_texts_give_the_meant_plan_and_pass(held: str, pattern: str, nlp) -> Non
 
 
 @pytest.mark.parametrize("held, pattern", [(h, p) for h in ("park", "park_2") for p in PARK]
-                         + [("park_8", p) for p in EIGHTH["park_8"]])
+                         + [(h, p) for h in ("park_8", "park_9") for p in EIGHTH["park_8"]])
 def test_park_texts_give_the_meant_plan(held: str, pattern: str, nlp) -> None:  # type: ignore[no-untyped-def]
     outcomes = score(held, nlp, run=False, only=[c for c in cases(held) if c.pattern == pattern])
     misses = [(o.case.text, o.got) for o in outcomes if not o.exact]
