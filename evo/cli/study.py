@@ -33,8 +33,8 @@ def add_study_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-tests", action="store_true", help="agents only explore: no object test is executed")
     p.add_argument("--near", type=int, default=12,
                    help="a test starts when a detected box is this many pixels tall (default 12)")
-    p.add_argument("--test-steps", type=int, default=150, help="steps the object-test policy plays a test (default 150)")
-    p.add_argument("--cooldown", type=int, default=100, help="steps of exploring after a test before the next (default 100)")
+    p.add_argument("--test-steps", type=int, default=100, help="steps the object-test policy plays a test (default 100)")
+    p.add_argument("--cooldown", type=int, default=50, help="steps of exploring after a test before the next (default 50)")
     p.add_argument("--seed", type=int, default=0, help="seed of the episodes: starts and sampling (default 0)")
     p.add_argument("--out", type=Path, required=True, help="output folder")
 

@@ -13,7 +13,12 @@ population, the imitation policy itself):
   steps its actions are then the test policy's, whose memory starts fresh at the test's
   first frame (:meth:`games.vision.imitation.Playing.step_some`);
 - after a test the copy explores for :attr:`TesterSpec.cooldown` steps before it may test
-  again, long enough to walk away from the object it just tested.
+  again, to walk away from the object it just tested.
+
+The defaults, a 100-step test and a 50-step cool-down, were chosen on park levels 101 and 102
+(never the evaluation level 100): with 150 and 100, a copy was testing or cooling down for
+nearly all of a 2000-step episode (7.7 tests started an episode), so the objects it walked past
+meanwhile, often within a cell, went untested; a clean test circle takes about 40 steps.
 
 The test policy reads the 64x64 OD-masked frames: the ``frame64`` info of the ``encode``
 wrapper when the game has one (a feature-observing policy's game), else the observation
@@ -125,7 +130,8 @@ class TesterSpec:
         near: Box height in pixels of the detector's frames from which an object is close
             enough to test: on the park's 160x120 frames, 12 is a barrel 4 cells away, a
             pillar 7, a lamp 10 (the objects oracle's radius is 6 cells).
-        test_steps: Steps a test lasts (the object-test demonstrations' length).
+        test_steps: Steps a test lasts (the object-test demonstrations are 200 long; their
+            circle closes in about 40).
         cooldown: Steps of exploring after a test before the next may start.
         temperature: Sampling temperature of the test policy (0: greedy).
     """
@@ -134,8 +140,8 @@ class TesterSpec:
     frame_shape: tuple[int, int, int] | None
     weights: str | None = None
     near: int = 12
-    test_steps: int = 150
-    cooldown: int = 100
+    test_steps: int = 100
+    cooldown: int = 50
     temperature: float = 1.0
 
     def __post_init__(self) -> None:

@@ -90,4 +90,4 @@ def test_a_tester_setting_out_of_range_is_one_line_and_exit_2(tmp_path: Path) ->
     result = evo("study", "ppgta", "random", "--near", "0", "--out", "study", cwd=tmp_path)
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
-        "evo: error: --near and --test-steps must be at least 1 and --cooldown at least 0, got 0, 150, 100"]
+        "evo: error: --near and --test-steps must be at least 1 and --cooldown at least 0, got 0, 100, 50"]
