@@ -4,9 +4,8 @@ later freeze by another independent tester, and a sixth after a later freeze by 
 against since, so a development set now): by pattern,
 the plans they give are the plans a tester meant, and pass on the bug-free build. One test per
 set and pattern, each allowing the misses measured (``benchmarks/text_plans.py`` prints them).
-The park's texts of the third to seventh sets are run too (a ViZDoom episode each); those of the
-first two, the eighth and the ninth are read, not run (the benchmark runs them: CI has little
-headroom)."""
+The park's texts of the seventh set are run too (a ViZDoom episode each); those of the others
+are read, not run (the benchmark runs them: CI has little headroom)."""
 
 from __future__ import annotations
 
@@ -63,6 +62,12 @@ development set now, with no miss left (100% / 100% both games). The same fixes 
 text of sets 2, 3 and 5 each ("trip the switch", "operate the button" in WordNet's rarer senses).
 Set 9 is held out from this pipeline: its misses are allowed as measured (91% / 91% dungeon, 97% /
 97% park)."""
+
+
+RUN = {"dungeon_3", "dungeon_4", "dungeon_5", "dungeon_6", "dungeon_7", "park_7"}
+"""The sets of the third to seventh whose plans are run on the bug-free build in the suite: every
+dungeon set and the seventh park set; the other park sets are read, not run, to keep CI within
+its time (``benchmarks/text_plans.py`` runs them all, every plan read right passing)."""
 
 
 READ_AS_TRAINED = {"hit the switch"}
@@ -133,7 +138,8 @@ def test_the_held_out_sets_are_large_enough() -> None:
 
 
 @pytest.mark.parametrize("held, pattern", [(h, p) for h in ("dungeon", "dungeon_2") for p in DUNGEON]
-                         + [(h, p) for sets in (THIRD, FOURTH, FIFTH, SIXTH, SEVENTH) for h, patterns in sets.items() for p in patterns]
+                         + [(h, p) for sets in (THIRD, FOURTH, FIFTH, SIXTH, SEVENTH) for h, patterns in sets.items() for p in patterns
+                            if h in RUN]
                          + [(h, p) for h in ("dungeon_8", "dungeon_9") for p in EIGHTH["dungeon_8"]])
 def test_texts_give_the_meant_plan_and_pass(held: str, pattern: str, nlp) -> None:  # type: ignore[no-untyped-def]
     outcomes = score(held, nlp, only=[c for c in cases(held) if c.pattern == pattern])
@@ -142,7 +148,8 @@ def test_texts_give_the_meant_plan_and_pass(held: str, pattern: str, nlp) -> Non
 
 
 @pytest.mark.parametrize("held, pattern", [(h, p) for h in ("park", "park_2") for p in PARK]
-                         + [(h, p) for h in ("park_8", "park_9") for p in EIGHTH["park_8"]])
+                         + [(h, p) for h in ("park_3", "park_4", "park_5", "park_6", "park_8", "park_9")
+                            for p in THIRD["park_3"] if p in {c.pattern for c in cases(h)}])
 def test_park_texts_give_the_meant_plan(held: str, pattern: str, nlp) -> None:  # type: ignore[no-untyped-def]
     outcomes = score(held, nlp, run=False, only=[c for c in cases(held) if c.pattern == pattern])
     misses = [(o.case.text, o.got) for o in outcomes if not o.exact]
