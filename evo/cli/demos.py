@@ -40,6 +40,9 @@ def add_demos_parsers(sub: argparse._SubParsersAction) -> None:
                       help="an imitation policy that plays the episodes while the navigator labels them (DAgger)")
     make.add_argument("--beta", type=float, default=0.0,
                       help="with --corrections: share of steps the navigator plays instead (default 0)")
+    make.add_argument("--masks", choices=("labels", "detector"), default="labels",
+                      help="OD masks from the labels buffer's exact boxes (default) or from the shipped detector, "
+                           "as the detect wrapper masks what a policy plays on")
     make.add_argument("--seed", type=int, default=0, help="seeds starts, goals and which objects are tested")
     rec = sub.add_parser("record", help="play the park in a window; your play is written as a demonstration")
     rec.add_argument("--out", type=Path, required=True, help="folder of demonstrations (created or added to)")
@@ -72,8 +75,13 @@ def _make(args: argparse.Namespace, console: Console) -> int:
     corrector = None
     if args.corrections is not None:
         corrector = Corrector(args.corrections, args.beta, np.random.default_rng([args.seed, 0xDA66]))
+    detector = None
+    if args.masks == "detector":
+        from games.vision.detector import load_detector
+
+        detector = load_detector()
     for demo in park_demos(levels, args.path, args.object, args.steps, args.seed, region, args.preset, args.anywhere,
-                           corrector):
+                           corrector, detector):
         save_demo(args.out, demo, ACTIONS)
         count += 1
     console.print(f"wrote {count} demonstrations to {args.out} in {time.perf_counter() - start:.0f} s")

@@ -30,7 +30,7 @@ import numpy as np
 from games.doom.park.doom_park import ACTIONS, DoomParkVector
 from games.doom.park.layout import CELL
 from games.doom.park.navigation import TURN_LEFT, cell_of, find_path, steer, walkable
-from games.vision.base import od_mask
+from games.vision.base import Detector, od_mask
 from games.vision.demos import Demo, make_demo
 from games.vision.encoder import downscale
 from games.vision.imitation import Playing, load_policy
@@ -104,18 +104,22 @@ class Corrector:
 
 
 class _Episode:
-    """Frames, boxes, actions and features of copy 0 as it is played."""
+    """Frames, boxes, actions and features of copy 0 as it is played; the boxes the labels
+    buffer's (every OOI in view, exactly) or, with a ``detector``, what it finds."""
 
-    def __init__(self, game: DoomParkVector, corrector: Corrector | None = None) -> None:
-        self.game, self.corrector = game, corrector
+    def __init__(self, game: DoomParkVector, corrector: Corrector | None = None,
+                 detector: Detector | None = None) -> None:
+        self.game, self.corrector, self.detector = game, corrector, detector
         if corrector is not None:
             corrector.reset()
         step = game.step(np.array([TURN_LEFT]))  # shows the warped place; not demonstrated
         self._check(step)
         self.frames, self.features, self.actions = [step.obs[0]], [step.features[0]], []
-        self.boxes = [self._boxes()]
+        self.boxes = [self._boxes(step.obs[0])]
 
-    def _boxes(self) -> np.ndarray:
+    def _boxes(self, frame: np.ndarray) -> np.ndarray:
+        if self.detector is not None:
+            return self.detector.detect(frame[None])[0].boxes.astype(np.int64)
         return np.array([v.box for v in self.game.visible[0]], dtype=np.int64).reshape(-1, 4)
 
     @staticmethod
@@ -131,18 +135,20 @@ class _Episode:
         self.actions.append(int(action))
         self.frames.append(step.obs[0])
         self.features.append(step.features[0])
-        self.boxes.append(self._boxes())
+        self.boxes.append(self._boxes(step.obs[0]))
         return step.features[0]
 
     def demo(self, **meta: object) -> Demo:
         if self.corrector is not None:
             meta = {**meta, "played_by": Path(self.corrector.weights).name, "beta": self.corrector.beta}
+        if self.detector is not None:
+            meta = {**meta, "masks": "detector"}
         frames = np.stack(self.frames)
         return make_demo(frames, od_mask(frames, self.boxes), self.actions, np.stack(self.features), **meta)
 
 
 def path_demo(game: DoomParkVector, cells: np.ndarray, steps: int, rng: np.random.Generator,
-              anywhere: bool = False, corrector: Corrector | None = None) -> Demo:
+              anywhere: bool = False, corrector: Corrector | None = None, detector: Detector | None = None) -> Demo:
     """One path-following episode of ``steps`` actions on the pathway ``cells`` (copy 0).
 
     With ``anywhere`` the player starts on any walkable cell of the park, as an evaluation
@@ -157,7 +163,7 @@ def path_demo(game: DoomParkVector, cells: np.ndarray, steps: int, rng: np.rando
     i, j = pool[rng.integers(len(pool))]
     game.reset([int(rng.integers(2**31))])
     _warp(game, (i + 0.5) * CELL, (j + 0.5) * CELL)
-    episode = _Episode(game, corrector)
+    episode = _Episode(game, corrector, detector)
     features = episode.features[0]
     path: list[tuple[int, int]] | None = None
     free = cells
@@ -192,7 +198,7 @@ def _leg(free: np.ndarray, here: tuple[int, int], cells: np.ndarray, rng: np.ran
 
 
 def object_demo(game: DoomParkVector, target: int, steps: int, rng: np.random.Generator,
-                corrector: Corrector | None = None) -> Demo:
+                corrector: Corrector | None = None, detector: Detector | None = None) -> Demo:
     """One object test of ``steps`` actions around OOI ``target`` (its id; copy 0), clockwise:
     one direction, as a test procedure states it (with both, the demonstrated action mix is
     half left and half right strafing, and every single test, going one way, is far from it
@@ -209,7 +215,7 @@ def object_demo(game: DoomParkVector, target: int, steps: int, rng: np.random.Ge
     i, j = near[rng.integers(len(near))]
     game.reset([int(rng.integers(2**31))])
     _warp(game, (i + 0.5) * CELL, (j + 0.5) * CELL)
-    episode = _Episode(game, corrector)
+    episode = _Episode(game, corrector, detector)
     features = episode.features[0]
     while len(episode.actions) < steps:
         features = episode.play(circle_step(features, (ooi.x, ooi.y), OBJECT_RADIUS, clockwise=True))
@@ -220,13 +226,16 @@ def object_demo(game: DoomParkVector, target: int, steps: int, rng: np.random.Ge
 
 def park_demos(levels: Sequence[int], paths: int, objects: int, steps: int, seed: int,
                region: Sequence[float] = (0.0, 0.0, 0.5, 0.5), preset: str = "small",
-               anywhere: bool = False, corrector: Corrector | None = None) -> Iterator[Demo]:
+               anywhere: bool = False, corrector: Corrector | None = None,
+               detector: Detector | None = None) -> Iterator[Demo]:
     """``paths`` path-following and ``objects`` object-test episodes on each level, in order.
 
     Object tests circle the level's objects in an order drawn from ``seed``, each once
     before any twice. ``anywhere``: path-following episodes start on any walkable cell
     (:func:`path_demo`). With a ``corrector`` the episodes are played by its policy and
-    labelled by the navigator (:class:`Corrector`).
+    labelled by the navigator (:class:`Corrector`). With a ``detector`` the frames are
+    OD-masked with its boxes, as the ``detect`` wrapper masks what a policy plays on, rather
+    than with the labels buffer's exact boxes of every object in view.
 
     Raises:
         ValueError: level 0 among ``levels``; counts below 0 or fewer than 1 step.
@@ -241,10 +250,10 @@ def park_demos(levels: Sequence[int], paths: int, objects: int, steps: int, seed
         try:
             mask = region_cells(game, region)
             for _ in range(paths):
-                yield path_demo(game, mask, steps, rng, anywhere, corrector)
+                yield path_demo(game, mask, steps, rng, anywhere, corrector, detector)
             order = rng.permutation(len(game.oois))
             for k in range(objects):
-                yield object_demo(game, int(order[k % len(order)]), steps, rng, corrector)
+                yield object_demo(game, int(order[k % len(order)]), steps, rng, corrector, detector)
         finally:
             game.close()
 

@@ -96,6 +96,24 @@ def test_corrected_episodes_go_where_the_student_plays_and_keep_the_navigators_l
     assert student.actions.tolist() == labels  # ...and every frame it saw is labelled by the navigator
 
 
+def test_detector_masked_demonstrations_differ_from_labelled_ones_in_their_masks_only() -> None:
+    # The student plays on the detector's masks (the detect wrapper); demonstrations masked with
+    # the labels buffer's exact boxes are another input from the one it meets at play.
+    from games.doom.park.doom_park import DoomParkVector
+    from games.vision.detector import load_detector
+    from games.vision.park_demos import object_demo
+
+    game = DoomParkVector(1, level_seed=2, max_steps=60)
+    try:
+        labels = object_demo(game, 3, 30, np.random.default_rng(5))
+        detected = object_demo(game, 3, 30, np.random.default_rng(5), detector=load_detector())
+    finally:
+        game.close()
+    assert np.array_equal(labels.actions, detected.actions) and np.allclose(labels.features, detected.features)
+    assert np.array_equal(labels.frames, detected.frames) and not np.array_equal(labels.masked, detected.masked)
+    assert detected.meta["masks"] == "detector" and "masks" not in labels.meta
+
+
 def test_keys_map_to_the_park_actions_by_the_documented_priority() -> None:
     assert action_of({}) is None and action_of({"SPEED": 1}) is None
     assert ACTIONS[action_of({"MOVE_FORWARD": 1})] == "forward"
