@@ -18,10 +18,12 @@ makes the step raise, as a game in one process would: the engine then replaces t
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import multiprocessing as mp
+import multiprocessing.context
 from multiprocessing.connection import Connection
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -66,6 +68,24 @@ def _serve(make: Callable[[int], VectorGame], lo: int, hi: int, conn: Connection
         game.close()
 
 
+@contextlib.contextmanager
+def _plain_start_method() -> Iterator[None]:
+    """Let a spawned child set itself up inside a loky worker (a worker of ``backend: loky``).
+
+    A spawned child sets the start method its parent reports; in a loky worker that is
+    ``loky``, which a plain child of multiprocessing cannot find, and the child dies before
+    it runs. While the processes start, the worker reports ``spawn``, which it is.
+    """
+    default = multiprocessing.context._default_context
+    saved = default._actual_context
+    if saved is not None and saved._name not in mp.get_all_start_methods():
+        default._actual_context = mp.get_context("spawn")
+    try:
+        yield
+    finally:
+        default._actual_context = saved
+
+
 class RenderProcesses:
     """``num_envs`` copies of a game, their rendering shared by ``processes`` processes.
 
@@ -96,14 +116,15 @@ class RenderProcesses:
         self._shared = context.RawArray("B", max(size, 1))
         self._obs = np.frombuffer(self._shared, dtype=spec.obs_dtype).reshape(num_envs, *spec.obs_shape)
         try:
-            for lo, hi in self.slices:
-                mine, theirs = context.Pipe()
-                proc = context.Process(target=_serve, args=(make, lo, hi, theirs, self._shared, num_envs),
-                                       daemon=True)
-                proc.start()
-                theirs.close()
-                self._conns.append(mine)
-                self._procs.append(proc)
+            with _plain_start_method():
+                for lo, hi in self.slices:
+                    mine, theirs = context.Pipe()
+                    proc = context.Process(target=_serve, args=(make, lo, hi, theirs, self._shared, num_envs),
+                                           daemon=True)
+                    proc.start()
+                    theirs.close()
+                    self._conns.append(mine)
+                    self._procs.append(proc)
             replies = self._gather()
         except BaseException:
             self.close()

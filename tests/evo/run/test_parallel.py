@@ -217,7 +217,9 @@ def test_dask_runs_the_call_again_when_the_scheduler_gives_up(tiny_config, tmp_p
 
 
 def test_an_experiment_rendered_in_processes_finds_what_it_finds_in_one(tiny_config) -> None:
-    """The tiny Wuji run, its copies in two processes: the same generations, bit for bit."""
+    """The tiny Wuji run, its copies in two processes, in this process and in each of two
+    loky workers (whose spawned children once died setting up loky's start method): the
+    same generations, bit for bit."""
     import tempfile
     from pathlib import Path
 
@@ -227,11 +229,12 @@ def test_an_experiment_rendered_in_processes_finds_what_it_finds_in_one(tiny_con
     from evo.run.loop import Search
 
     tables = []
-    for processes in (1, 2):
-        tiny_config["parallel"] = {"backend": "serial", "render_processes": processes}
+    for parallel in ({"backend": "serial"}, {"backend": "serial", "render_processes": 2},
+                     {"backend": "loky", "n_jobs": 2, "render_processes": 2}):
+        tiny_config["parallel"] = parallel
         tiny_config["budget"] = {"generations": 2}
         out = Path(tempfile.mkdtemp()) / "run"
         Search(parse_experiment(tiny_config), out).run()
         gens = pd.read_csv(out / "generations.csv")
         tables.append(gens[[c for c in gens.columns if not c.endswith("_s") and "rss" not in c]])
-    assert tables[0].equals(tables[1]) and tables[0]["bugs_total"].iloc[-1] > 0
+    assert tables[0].equals(tables[1]) and tables[0].equals(tables[2]) and tables[0]["bugs_total"].iloc[-1] > 0
