@@ -14,8 +14,8 @@ CSV. Nothing asserts a timing.
   novelty, the objects and visual oracles) with ``parallel.n_jobs=workers`` and
   ``device=...``, ``--population`` policies of ``--episode-steps``-step episodes, for
   ``--generations`` generations, in this process. ``engine steps/s`` is the steady rate:
-  the env steps of the generations after the first over their wall time (the first
-  pays for starting the workers and loading their networks: ``first gen s``). ``play wait``
+  the env steps of the generations after the warm-up (below) over their wall time (the first
+  generation pays for starting the workers and loading their networks: ``first gen s``). ``play wait``
   and ``between gens`` are the shares of the run's wall time spent waiting for the workers' play
   and everything else, done in this process between generations (oracles, the objectives'
   scoring and learning, selection; the CSV has the timed phases): time the workers stand
@@ -23,14 +23,22 @@ CSV. Nothing asserts a timing.
 
 A device written ``cuda+batched`` (or ``cpu+batched``) runs the engine the other way: one
 process plays every copy, rendered in ``workers`` processes (``parallel.render_processes``),
-and runs the detector, encoder and population once per step for all of them.
+and runs the detector, encoder and population once per step for all of them. Written
+``cuda+batchedK`` (``cuda+batched2``, ``cuda+batched4``), K loky workers share the copies, each
+running the networks on its share, rendered in ``workers / K`` processes: while one waits for
+its frames, another runs its networks (one process alone leaves its renderers idle while
+it computes, and computes nothing while they render).
+
+The steady rate leaves out the first ``--warmup`` generations (default 2): the first starts
+the workers and their games, and in the second parents play again beside their children, so
+every worker's game grows (a game rendered in processes starts them all again).
 
 Budget per point: raw ``--seconds`` (6 s) plus its start; the engine's first generation plus
-``generations - 1`` of ``population x episode-steps`` steps. With the defaults (population
-32, 200-step episodes, 3 generations: 19,200 steps) one engine point takes 10-40 s on a
-16-core machine, and all of ``--workers 1,2,4,8,16 --device cpu,cuda`` about 4-5 minutes.
-On 2 cores: ``--workers 1,2 --population 8 --episode-steps 100 --seconds 4`` takes about
-two minutes.
+``generations - 1`` of ``2 x population x episode-steps`` steps. With the defaults (population
+32, 200-step episodes, 4 generations: 44,800 steps) one engine point took 25-45 s on a
+16-core H100 machine, and ``--workers 16 --device cpu,cuda+batched,cuda+batched2,cuda+batched4``
+about 3 minutes. On 2 cores: ``--workers 1,2 --device cpu,cpu+batched --population 16`` takes
+about 4 minutes.
 """
 
 from __future__ import annotations
@@ -78,9 +86,24 @@ def raw_rate(workers: int, copies: int, seconds: float) -> float:
     """Steps per second of ``workers`` processes rendering at once (the sum of their rates)."""
     from joblib import Parallel, delayed
 
+    from joblib.externals.loky import get_reusable_executor
+
     rates = Parallel(n_jobs=workers, backend="loky")(
         delayed(_render)(copies, seconds, seed) for seed in range(workers))
+    # The engine's workers must start as they would in a run. Left alive, these would serve
+    # its first tasks; loky measures a worker's memory after its first task and restarts it
+    # once it grows by 300 MB (a "leak"), as loading torch and the networks then does.
+    get_reusable_executor().shutdown(wait=True)
     return float(sum(rates))
+
+
+def layout_of(device: str) -> tuple[str, int]:
+    """``cuda`` -> ``("cuda", 0)`` (workers that render and compute), ``cuda+batched`` -> 1
+    (one process computes for all), ``cuda+batched4`` -> 4 (four of them)."""
+    base, batched, k = device.partition("+batched")
+    if batched and not (k == "" or (k.isdigit() and int(k) >= 1)):
+        raise SystemExit(f"pixel_scale: device {device!r}: expected DEVICE, DEVICE+batched or DEVICE+batchedK")
+    return base, (int(k or 1) if batched else 0)
 
 
 def engine_rate(experiment: Path, workers: int, device: str, args: argparse.Namespace) -> dict[str, float]:
@@ -93,10 +116,13 @@ def engine_rate(experiment: Path, workers: int, device: str, args: argparse.Name
     from evo.run.config import load_experiment
     from evo.run.loop import Search
 
-    device, batched = device.removesuffix("+batched"), device.endswith("+batched")
-    # batched: one process plays every copy, rendered in `workers` processes (one forward for all)
-    layout = ["parallel.backend=serial", "parallel.n_jobs=1", f"parallel.render_processes={workers}"] if batched \
-        else [f"parallel.n_jobs={workers}"]
+    device, batchers = layout_of(device)
+    if batchers == 1:  # one process plays every copy, rendered in `workers` processes (one forward for all)
+        layout = ["parallel.backend=serial", "parallel.n_jobs=1", f"parallel.render_processes={workers}"]
+    elif batchers > 1:  # K workers, each one forward for its share, rendered in workers / K processes
+        layout = [f"parallel.n_jobs={batchers}", f"parallel.render_processes={max(1, workers // batchers)}"]
+    else:
+        layout = [f"parallel.n_jobs={workers}"]
     overrides = [
         *layout, f"device={device}", f"search.population={args.population}",
         f"search.offspring={args.population}", f"game.kwargs.max_steps={args.episode_steps}",
@@ -111,9 +137,9 @@ def engine_rate(experiment: Path, workers: int, device: str, args: argparse.Name
             print(f"evo run failed ({workers} workers, {device}): {type(exc).__name__}: {exc}", flush=True)
             return {"engine_steps_per_s": float("nan"), "engine_first_gen_s": float("nan"), "engine_env_steps": 0}
         gens = pd.read_csv(Path(tmp) / "run" / "generations.csv")
-    first = gens.iloc[0]
-    steady_steps = gens["env_steps"].iloc[-1] - first["env_steps"]
-    steady_s = gens["wall_s"].iloc[-1] - first["wall_s"]
+    first, warm = gens.iloc[0], gens.iloc[args.warmup - 1]
+    steady_steps = gens["env_steps"].iloc[-1] - warm["env_steps"]
+    steady_s = gens["wall_s"].iloc[-1] - warm["wall_s"]
     total = float(gens["wall_s"].iloc[-1])
     shares = {f"share_{phase.replace('-', '_')}": round(search.seconds.get(phase, 0.0) / total, 3) for phase in PHASES}
     # Everything but waiting for play: the oracles, the objectives' scoring and learning
@@ -133,7 +159,9 @@ def main() -> None:
     parser.add_argument("--experiment", type=Path, default=ROOT / "experiments" / "ppgta_park_novelty.yaml")
     parser.add_argument("--population", type=int, default=32, help="policies (and offspring) per generation")
     parser.add_argument("--episode-steps", type=int, default=200, help="steps per episode (game.kwargs.max_steps)")
-    parser.add_argument("--generations", type=int, default=3, help="engine generations, the first included (>= 2)")
+    parser.add_argument("--generations", type=int, default=4, help="engine generations, the warm-up included")
+    parser.add_argument("--warmup", type=int, default=2, help="generations the steady rate leaves out (>= 1): "
+                        "starting the workers, then growing their games once parents play beside children")
     parser.add_argument("--copies", type=int, default=4, help="park copies per raw worker")
     parser.add_argument("--seconds", type=float, default=6.0, help="seconds each raw point renders")
     parser.add_argument("--set", action="append", default=["finetune.algorithm=none"],
@@ -141,8 +169,8 @@ def main() -> None:
                         "finetune.algorithm=none: play, not updates)")
     parser.add_argument("--csv", type=Path, help="also write the table here")
     args = parser.parse_args()
-    if args.generations < 2:
-        parser.error("--generations must be at least 2: the first only starts the workers")
+    if args.warmup < 1 or args.generations <= args.warmup:
+        parser.error("--warmup must be at least 1 and --generations more than --warmup")
     workers = [int(w) for w in args.workers.split(",")]
     devices = args.device.split(",")
     print(f"{args.experiment.stem}, population {args.population}, {args.episode_steps}-step episodes, "
