@@ -15,18 +15,16 @@ import contextlib
 import multiprocessing as mp
 import multiprocessing.connection as mp_connection
 import os
-import pickle
 import signal
-import sys
 import time
 from multiprocessing import forkserver, resource_tracker
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Sequence
 
 import gymnasium as gym
 
 from games.core.base import GameError, GameSpec
 from games.adapter.game_copy import GAME_FAULTS, GameCopy, game_error
-from games.core.lifetime import die_with_parent
+from games.core.lifetime import die_with_parent, startable
 from games.core.process_memory import descendants, rss_mb
 from games.core.process_tree import MARK, CopyProcesses, become_subreaper
 
@@ -102,46 +100,6 @@ def _leave_fork_server() -> None:
         server._forkserver_alive_fd = None  # type: ignore[union-attr]
 
 
-@contextlib.contextmanager
-def _startable(make_env: Callable[[], gym.Env]) -> Iterator[None]:
-    """Let a game copy's process start from inside a worker of the parallel backend, without
-    the engine's main module.
-
-    Three of multiprocessing's rules are for children of plain programs. A child runs the
-    parent's main module again before anything else, so that what it unpickles can come from
-    there: for ``evo`` that is the command line, which imports torch (a second of CPU and
-    over 100 MiB in every copy); a copy needs it only when ``make_env`` comes from there (a
-    user's script), so otherwise the child is not told of it. A spawned child sets the
-    parent's *default* start method when it boots (inside a loky worker that default is
-    ``"loky"``, which a plain child cannot set: "cannot find context for 'loky'"). And a
-    daemonic process may not start children (Dask's workers are daemonic), since it is ended
-    at exit without cleaning up after them; a copy's process dies with its parent
-    (:func:`games.core.lifetime.die_with_parent`). So while a copy starts, the main module is
-    hidden unless needed, the default start method is ``"spawn"`` and the daemonic flag is lifted.
-    """
-    current = mp.get_start_method(allow_none=True)
-    standard = current in (None, "spawn", "fork", "forkserver")
-    if not standard:
-        mp.set_start_method("spawn", force=True)
-    config = mp.current_process()._config  # type: ignore[attr-defined]
-    daemonic = config.get("daemon", False)
-    config["daemon"] = False
-    main = sys.modules["__main__"]
-    hidden = {} if b"__main__" in pickle.dumps(make_env) else {
-        name: main.__dict__[name] for name in ("__spec__", "__file__") if name in main.__dict__
-    }
-    if hidden:  # what multiprocessing reads to find the main module (spawn.get_preparation_data)
-        main.__spec__ = None
-        main.__dict__.pop("__file__", None)
-    try:
-        yield
-    finally:
-        main.__dict__.update(hidden)
-        config["daemon"] = daemonic
-        if not standard:
-            mp.set_start_method(current, force=True)
-
-
 PRELOAD = ["numpy", "gymnasium", "games.adapter.game_copy"]
 """What the fork server imports once, so that a copy's process starts in milliseconds
 instead of importing them again (about 0.4 s of CPU each)."""
@@ -207,7 +165,7 @@ class Worker:
             daemon=True,
         )
         try:
-            with _startable(self._make_env), self.processes.marked():
+            with startable(self._make_env), self.processes.marked():
                 process.start()
         except BaseException:
             parent.close()

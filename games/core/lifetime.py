@@ -11,15 +11,19 @@ request survives ``execve``. Elsewhere these do nothing.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import hashlib
+import multiprocessing as mp
 import os
+import pickle
 import signal
 import stat
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any, Callable, Iterator
 
 PR_SET_PDEATHSIG = 1
 """``prctl`` option from ``<linux/prctl.h>``: the signal this process gets when its parent dies."""
@@ -92,3 +96,43 @@ def engine_launcher(engine: str) -> str | None:
         return None
     # A temporary folder mounted noexec would keep the engine from starting at all.
     return str(path) if os.access(path, os.X_OK) else None
+
+
+@contextlib.contextmanager
+def startable(target: Callable[..., Any]) -> Iterator[None]:
+    """Let a child process that runs ``target`` (a game copy, a rendering process) start from
+    inside a worker of the parallel backend, without the engine's main module.
+
+    Three of multiprocessing's rules are for children of plain programs. A child runs the
+    parent's main module again before anything else, so that what it unpickles can come from
+    there: for ``evo`` that is the command line, which imports torch (a second of CPU and
+    over 100 MiB in every child); a child needs it only when ``target`` comes from there (a
+    user's script), so otherwise the child is not told of it. A spawned child sets the
+    parent's *default* start method when it boots (inside a loky worker that default is
+    ``"loky"``, which a plain child cannot set: "cannot find context for 'loky'"). And a
+    daemonic process may not start children (Dask's workers are daemonic), since it is ended
+    at exit without cleaning up after them; a child dies with its parent
+    (:func:`die_with_parent`). So while a child starts, the main module is
+    hidden unless needed, the default start method is ``"spawn"`` and the daemonic flag is lifted.
+    """
+    current = mp.get_start_method(allow_none=True)
+    standard = current in (None, "spawn", "fork", "forkserver")
+    if not standard:
+        mp.set_start_method("spawn", force=True)
+    config = mp.current_process()._config  # type: ignore[attr-defined]
+    daemonic = config.get("daemon", False)
+    config["daemon"] = False
+    main = sys.modules["__main__"]
+    hidden = {} if b"__main__" in pickle.dumps(target) else {
+        name: main.__dict__[name] for name in ("__spec__", "__file__") if name in main.__dict__
+    }
+    if hidden:  # what multiprocessing reads to find the main module (spawn.get_preparation_data)
+        main.__spec__ = None
+        main.__dict__.pop("__file__", None)
+    try:
+        yield
+    finally:
+        main.__dict__.update(hidden)
+        config["daemon"] = daemonic
+        if not standard:
+            mp.set_start_method(current, force=True)

@@ -18,17 +18,15 @@ makes the step raise, as a game in one process would: the engine then replaces t
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import multiprocessing as mp
-import multiprocessing.context
 from multiprocessing.connection import Connection
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from games.core.base import GameSpec, VecStep, VectorGame
-from games.core.lifetime import die_with_parent
+from games.core.lifetime import die_with_parent, startable
 
 CLOSE_WAIT_S = 10.0
 """Seconds a process gets to close its game before it is killed."""
@@ -68,24 +66,6 @@ def _serve(make: Callable[[int], VectorGame], lo: int, hi: int, conn: Connection
         game.close()
 
 
-@contextlib.contextmanager
-def _plain_start_method() -> Iterator[None]:
-    """Let a spawned child set itself up inside a loky worker (a worker of ``backend: loky``).
-
-    A spawned child sets the start method its parent reports; in a loky worker that is
-    ``loky``, which a plain child of multiprocessing cannot find, and the child dies before
-    it runs. While the processes start, the worker reports ``spawn``, which it is.
-    """
-    default = multiprocessing.context._default_context
-    saved = default._actual_context
-    if saved is not None and saved._name not in mp.get_all_start_methods():
-        default._actual_context = mp.get_context("spawn")
-    try:
-        yield
-    finally:
-        default._actual_context = saved
-
-
 class RenderProcesses:
     """``num_envs`` copies of a game, their rendering shared by ``processes`` processes.
 
@@ -116,7 +96,7 @@ class RenderProcesses:
         self._shared = context.RawArray("B", max(size, 1))
         self._obs = np.frombuffer(self._shared, dtype=spec.obs_dtype).reshape(num_envs, *spec.obs_shape)
         try:
-            with _plain_start_method():
+            with startable(make):
                 for lo, hi in self.slices:
                     mine, theirs = context.Pipe()
                     proc = context.Process(target=_serve, args=(make, lo, hi, theirs, self._shared, num_envs),
@@ -146,7 +126,10 @@ class RenderProcesses:
 
     def _send(self, command: str, values: np.ndarray) -> None:
         for (lo, hi), conn in zip(self.slices, self._conns):
-            conn.send((command, values[lo:hi]))
+            try:
+                conn.send((command, values[lo:hi]))
+            except OSError as exc:  # a dead process's pipe: as when its answer never comes
+                raise RuntimeError(f"the process rendering copies {lo}-{hi - 1} died") from exc
 
     def reset(self, seeds: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         if len(seeds) != self.num_envs:

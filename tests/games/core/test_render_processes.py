@@ -45,6 +45,7 @@ def test_a_process_that_dies_fails_the_step_and_close_ends_the_others() -> None:
     pids = [p.pid for p in game._procs]
     game.reset([0, 1, 2, 3])
     os.kill(pids[1], signal.SIGKILL)
+    game._procs[1].join(5)  # gone before the step: sending to it fails, not only waiting for it
     with pytest.raises(RuntimeError, match="the process rendering copies 2-3 died"):
         game.step(np.zeros(4, dtype=np.int64))
     game.close()
