@@ -13,6 +13,13 @@ A state that does not change is not enough on its own: an agent pushing one way 
 stays put too, and that is the game working. So the oracle also asks that the ignored steps
 used several different actions (all of them, by default): every input was tried and none
 moved the game.
+
+Where the state features are a coarse summary of the observation (a Gymnasium game that
+observes frames gets Go-Explore's cells: :attr:`games.core.base.GameSpec.coarse_features`), a
+sprite can move a pixel a step and stay in its cell, and the features alone would call that
+stuck. There a step also changed the state when it changed the observation's digest (the
+``info.obs_digest`` column); a game that animates something every frame is then never stuck,
+which misses a bug rather than reporting a false one.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ import numpy as np
 from pydantic import Field
 
 from games.core.base import GameSpec
-from games.core.record import RolloutBatch
+from games.core.record import OBS_DIGEST_KEY, RolloutBatch
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
 
@@ -56,9 +63,34 @@ class StuckOracle(Component):
             spec.n_actions if config.min_distinct_actions is None
             else config.min_distinct_actions
         )
+        self.requires = frozenset({f"info.{OBS_DIGEST_KEY}"}) if spec.coarse_features else frozenset()
+
+    def changed(self, features: np.ndarray, digests: np.ndarray | None = None) -> np.ndarray:
+        """``[T, N]`` (time-major): whether step ``t`` of each of N padded episodes changed the
+        state: some feature moved by more than ``tolerance``, or, where ``digests`` (``[N, T]``
+        observation digests after each step) are given, the observation changed. The first
+        step has no digest before it, so it counts as changed there: the oracle never calls a
+        step unchanged without evidence.
+
+        Args:
+            features: ``[N, T + 1, F]`` states.
+            digests: ``[N, T]`` digests, or None.
+        """
+        # Time-major ([T, N]): every scan below runs down contiguous rows of the batch.
+        feats = np.ascontiguousarray(features.transpose(1, 0, 2))
+        delta = np.abs(feats[1:] - feats[:-1])
+        changed = delta[:, :, 0] > self.config.tolerance
+        for j in range(1, delta.shape[2]):  # a loop over the few features beats max(axis=2)
+            changed |= delta[:, :, j] > self.config.tolerance
+        if digests is not None and changed.shape[0]:
+            seen = np.ascontiguousarray(np.asarray(digests).T)
+            changed[0] = True
+            changed[1:] |= seen[1:] != seen[:-1]
+        return changed
 
     def first_stuck_steps(
-        self, features: np.ndarray, actions: np.ndarray, lengths: np.ndarray
+        self, features: np.ndarray, actions: np.ndarray, lengths: np.ndarray,
+        digests: np.ndarray | None = None,
     ) -> np.ndarray:
         """The first stuck step of each of N padded episodes, or -1, all at once.
 
@@ -73,18 +105,18 @@ class StuckOracle(Component):
             features: ``[N, T + 1, F]`` states.
             actions: ``[N, T]`` actions.
             lengths: ``[N]`` valid steps per row.
+            digests: ``[N, T]`` observation digests after each step, or None (:meth:`changed`).
         """
         n_rows, horizon = actions.shape
         if horizon == 0:
             return np.full(n_rows, -1, dtype=np.int64)
+        return self._first_stuck(self.changed(features, digests), actions, lengths)
+
+    def _first_stuck(self, changed: np.ndarray, actions: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+        """:meth:`first_stuck_steps` from the ``[T, N]`` changed steps."""
+        n_rows, horizon = actions.shape
         out = np.full(n_rows, -1, dtype=np.int64)
-        # Time-major ([T, N]): every scan below runs down contiguous rows of the batch.
-        feats = np.ascontiguousarray(features.transpose(1, 0, 2))
         steps = np.arange(horizon)[:, None]
-        delta = np.abs(feats[1:] - feats[:-1])
-        changed = delta[:, :, 0] > self.config.tolerance
-        for j in range(1, delta.shape[2]):  # a loop over the few features beats max(axis=2)
-            changed |= delta[:, :, j] > self.config.tolerance
         # Only episodes with at least `window` state-preserving steps can be stuck.
         maybe = np.flatnonzero(((~changed) & (steps < lengths[None, :])).sum(axis=0) >= self.config.window)
         if maybe.size == 0:
@@ -115,18 +147,18 @@ class StuckOracle(Component):
         """
         bugs: list[Bug] = []
         n = self.config.window
-        firsts = self.first_stuck_steps(rollouts.features, rollouts.actions, rollouts.lengths)
-        found = [(rollouts[int(i)], int(firsts[i])) for i in np.flatnonzero(firsts >= 0)]
+        if rollouts.actions.shape[1] == 0:
+            return bugs
+        changed = self.changed(rollouts.features, rollouts.info.get(OBS_DIGEST_KEY))
+        firsts = self._first_stuck(changed, rollouts.actions, rollouts.lengths)
         seen: set[str] = set()  # the archive keeps the first of a signature; so can we
-        for rollout, t in found:
+        for i in np.flatnonzero(firsts >= 0):
+            rollout, t = rollouts[int(i)], int(firsts[i])
             point = tuple(int(b) for b in self.spec.buckets(rollout.features[t + 1]))
             if f"stuck:{point}" in seen:
                 continue
             seen.add(f"stuck:{point}")
-            run = np.flatnonzero(
-                np.abs(rollout.features[: t + 2] - rollout.features[t + 1]).max(axis=-1)
-                > self.config.tolerance
-            )
+            run = np.flatnonzero(changed[: t + 1, i])
             begin = int(run[-1]) + 1 if run.size else 0  # the first state of the frozen run
             distinct = len(np.unique(rollout.actions[begin : t + 1]))
             bugs.append(Bug.at_step(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import zlib
 from typing import Any, Callable, NamedTuple, Sequence
 
 import gymnasium as gym
@@ -20,6 +21,7 @@ from gymnasium import spaces
 
 from games.core.base import GameError, GameSpec, GameSpecError
 from games.core.frame_cost import StepTimer
+from games.core.record import OBS_DIGEST_KEY
 from games.adapter.spec import EnvFacts, derive
 from games.core.process_tree import CopyProcesses
 
@@ -78,7 +80,8 @@ class GameCopy:
 
     Args:
         make_env: Makes a fresh env.
-        info_keys: Keys of ``info`` to hand on.
+        info_keys: Keys of ``info`` to hand on; :data:`games.core.record.OBS_DIGEST_KEY`
+            among them adds the CRC-32 of each step's flat observation under that key.
         spec: The spec every copy of this game shares, when the engine knows it already
             (learned cells included): the copy takes it instead of deriving its own, so a
             game without a spec is not reset to count its features again.
@@ -120,7 +123,8 @@ class GameCopy:
     def __init__(self, make_env: Callable[[], gym.Env], info_keys: Sequence[str] = (),
                  spec: GameSpec | None = None, first_seed: int = 0) -> None:
         self._make_env = make_env
-        self._info_keys = tuple(info_keys)
+        self._digest = OBS_DIGEST_KEY in info_keys
+        self._info_keys = tuple(k for k in info_keys if k != OBS_DIGEST_KEY)
         self._timer = StepTimer()
         self.env = make_env()
         self.broken = False
@@ -243,9 +247,12 @@ class GameCopy:
             violations = info.get("violations") or []
             if isinstance(violations, str):
                 violations = [violations]
+            kept = plain_info(info, self._info_keys)
+            if self._digest:  # the engine's own key, over whatever the game put there
+                kept[OBS_DIGEST_KEY] = zlib.crc32(flat)
             return StepResult(
                 flat, reward, bool(terminated), bool(truncated), feats, frame_ms,
-                [str(v) for v in violations], plain_info(info, self._info_keys),
+                [str(v) for v in violations], kept,
             )
         except BaseException:
             self.broken = True

@@ -95,7 +95,7 @@ def _bounds(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
 
 
 def _spec(facts: EnvFacts, obs_dim: int, names: list[str], low: np.ndarray, high: np.ndarray,
-          bins: int, open_: np.ndarray | None = None) -> GameSpec:
+          bins: int, open_: np.ndarray | None = None, coarse: bool = False) -> GameSpec:
     try:
         flat_dtype = spaces.flatten_space(facts.observation_space).dtype
     except (NotImplementedError, ValueError, TypeError):
@@ -111,6 +111,7 @@ def _spec(facts: EnvFacts, obs_dim: int, names: list[str], low: np.ndarray, high
         # Frames stay bytes in the record; any other dtype is handed on as float32.
         obs_dtype="uint8" if flat_dtype == np.uint8 else "float32",
         feature_open=() if open_ is None or not open_.any() else tuple(bool(o) for o in open_),
+        coarse_features=coarse,
     )
 
 
@@ -164,14 +165,14 @@ def derive(facts: EnvFacts, n_own_features: int | None = None) -> Derived:
         names = [f"cell{r}_{c}" for r in range(cells.rows) for c in range(cells.cols)]
         n = cells.n_features
         return Derived(_spec(facts, obs_dim, names, np.zeros(n), np.full(n, float(CELL_LEVELS)),
-                             CELL_LEVELS), cells)
+                             CELL_LEVELS, coarse=True), cells)
     pooled = PooledVector(obs_dim, MAX_FLAT_FEATURES)
     low, high, open_ = _bounds(flat_space.low.reshape(-1), flat_space.high.reshape(-1))
     open_ = pooled(open_.astype(np.float64)) > 0  # a mean of anything unbounded is open
     low, high = pooled.bounds(low, high)
     names = [f"mean{j}" for j in range(MAX_FLAT_FEATURES)]
     return Derived(_spec(facts, obs_dim, names, np.where(open_, 0.0, low), np.where(open_, 0.0, high),
-                         DEFAULT_BINS, open_), pooled)
+                         DEFAULT_BINS, open_, coarse=True), pooled)
 
 
 def with_learned_cells(spec: GameSpec, seen: np.ndarray) -> GameSpec:

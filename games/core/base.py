@@ -11,8 +11,7 @@ optional, and lives here:
 - the record of play (:class:`games.core.record.Rollout`, :class:`games.core.record.RolloutBatch`) lives
   in :mod:`games.core.record`; bucket keys in :mod:`games.core.buckets`.
 
-Games know nothing of evolution: nothing here imports from ``evo``, ``objectives`` or
-``oracles``.
+Games know nothing of evolution: nothing here imports ``evo``, ``objectives`` or ``oracles``.
 """
 
 from __future__ import annotations
@@ -58,6 +57,9 @@ class GameSpec:
             (never clipped into an edge bucket). Keys of a spec with an open feature are
             hashed. Empty: every feature is bounded. An open feature whose ``feature_high``
             equals its ``feature_low`` has no cell size yet (:attr:`cells_known`).
+        coarse_features: True where the features are a coarse summary of the observation
+            (:mod:`games.adapter.spec`'s cells of a frame): the stuck oracle also compares
+            the frames' digests (:data:`games.core.record.OBS_DIGEST_KEY`).
     """
 
     obs_shape: tuple[int, ...]
@@ -70,6 +72,7 @@ class GameSpec:
     obs_dtype: str = "float32"
     obs_encoder: str = ""
     feature_open: tuple[bool, ...] = ()
+    coarse_features: bool = False
 
     def __post_init__(self) -> None:
         if self.obs_dtype not in OBS_DTYPES:
@@ -187,10 +190,8 @@ class GameError:
     def from_exception(cls, exc: BaseException) -> "GameError":
         """Keep the exception's type, message and innermost frame (``file:function:line``)."""
         frames = traceback.extract_tb(exc.__traceback__)
-        where = ""
-        if frames:
-            last = frames[-1]
-            where = f"{last.filename.rsplit('/', 1)[-1]}:{last.name}:{last.lineno}"
+        last = frames[-1] if frames else None
+        where = "" if last is None else f"{last.filename.rsplit('/', 1)[-1]}:{last.name}:{last.lineno}"
         return cls(type=type(exc).__name__, message=str(exc), where=where)
 
 
@@ -376,8 +377,7 @@ class InjectedBug:
 class Game(Protocol):
     """The optional additions a ``gymnasium.Env`` may make (all duck-typed).
 
-    - ``game_spec``: a :class:`GameSpec` attribute; without it the engine derives one from
-      the observation space (features = the flattened observation).
+    - ``game_spec``: a :class:`GameSpec` attribute; else derived (:mod:`games.adapter.spec`).
     - ``state_features(obs, info)``: below.
     - ``info["frame_ms"]`` and ``info["violations"]`` from ``step``; any other info key
       whose value is a number, a string or a sequence of strings can be recorded by name

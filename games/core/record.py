@@ -23,6 +23,11 @@ each step (``[N, T]``, numbers or objects such as event tuples; :attr:`RolloutBa
 
 INFO_PREFIX = "info."
 
+OBS_DIGEST_KEY = "obs_digest"
+"""The info key a Gymnasium game's copy fills, when asked, with the CRC-32 of the flat
+observation after each step: what tells a step that changed the frame from one that did not
+where the state features are too coarse to say (:attr:`games.core.base.GameSpec.coarse_features`)."""
+
 
 def unknown_columns(columns: Iterable[str]) -> list[str]:
     """The names in ``columns`` that are no record column (sorted; empty when all are)."""

@@ -4,6 +4,9 @@
 - :class:`tests.games.two_room_envs.TwoRooms`: the first episodes never leave the first room.
   Before the cells followed the run, the map ended where the probe's range did: room B's
   far columns were one edge bucket, and its bugs' reports named one place.
+- :class:`tests.games.glide_envs.Glide`: frames whose dot moves a pixel a step, less than
+  one of the cells the engine cuts a frame into. Before the stuck oracle compared the frames'
+  digests, a run reported dozens of stuck bugs in open ground.
 - :class:`tests.games.first_faults_envs.FaultyYard`: a segfault, a hang and a leak in the
   first episodes of a game without a spec. Before, by default, the segfault ended ``evo run``
   with exit 139 and the hang hung it; isolated by hand, the probe's faults ended the run at
@@ -20,13 +23,16 @@ import pytest
 import yaml
 
 from evo.report.tables import game_facts, load_run
+from tests.games.glide_envs import Glide, in_puddle
 from tests.cli.test_cli import ROOT, evo
 
 
-def _default_on(entry_point: str, tmp_path: Path) -> Path:
-    """experiments/block_maze.yaml, the default experiment, with only its game replaced."""
+def _default_on(entry_point: str, tmp_path: Path, budget: dict[str, Any] | None = None) -> Path:
+    """experiments/block_maze.yaml, the default experiment, with only its game replaced (and
+    its budget, for a game that declares no injected bugs to find them all)."""
     exp: dict[str, Any] = yaml.safe_load((ROOT / "experiments" / "block_maze.yaml").read_text())
     exp["game"] = {"entry_point": entry_point}
+    exp["budget"] = budget or exp["budget"]
     (tmp_path / "exp.yaml").write_text(yaml.safe_dump(exp))
     result = evo("run", "exp.yaml", "--out", "run", "--quiet", cwd=tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
@@ -58,3 +64,15 @@ def test_faults_in_the_first_episodes_of_a_game_without_a_spec_are_crash_bugs_th
     replayed = evo("replay", "run", str(int(segfault["id"])), cwd=tmp_path)
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     assert f"bug {int(segfault['id'])} reproduced" in replayed.stdout
+
+
+@pytest.mark.slow
+def test_a_dot_moving_less_than_a_cell_is_not_stuck_and_the_puddle_that_holds_it_is(tmp_path: Path) -> None:
+    run = load_run(_default_on("tests.games.glide_envs:Glide", tmp_path, budget={"generations": 2}))
+    assert set(run.bugs["kind"]) == {"stuck"}, run.bugs[["kind", "message"]].to_string()
+    for _, bug in run.bugs.iterrows():  # each report, played again in the game itself
+        game = Glide()
+        game.reset(seed=int(bug["seed"]))
+        for action in bug["actions"]:
+            game.step(int(action))
+        assert in_puddle(*game.pos), f"{bug['message']}: the dot is at {game.pos}, in open ground"

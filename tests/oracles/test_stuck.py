@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from pydantic import ValidationError
@@ -101,3 +103,28 @@ def test_walking_a_loop_is_not_stuck(spec: GameSpec, make_rollout) -> None:
     path = [(4, 7), (3, 7), (3, 8), (2, 8), (1, 8), (1, 9), (1, 8), (2, 8), (3, 8), (2, 8)]
     rollout = make_rollout(path, actions=[0, 2, 0, 0, 2, 3, 1, 1, 0])
     assert StuckOracle(spec, StuckConfig(window=8), Context()).check(RolloutBatch.from_rollouts([rollout])) == []
+
+
+def test_a_frame_that_changes_inside_one_cell_is_not_stuck(spec: GameSpec, make_rollout) -> None:
+    """Coarse features (a frame's cells) stay put while a sprite moves a pixel a step: the
+    observation's digest tells the oracle that the game did not ignore those steps, and a
+    freeze shows again once the digest stops changing too."""
+    coarse = replace(spec, coarse_features=True)
+    oracle = StuckOracle(coarse, StuckConfig(), Context())
+    assert oracle.requires == {"info.obs_digest"}
+    assert StuckOracle(spec, StuckConfig(), Context()).requires == frozenset()
+    moving = make_rollout([(3.5, 3.5)] * 21)  # 20 steps in one cell, all actions tried
+    digests = np.concatenate([np.arange(1.0, 11.0), np.full(10, 10.0)])  # 10 moves, then frozen
+    batch = RolloutBatch.from_rollouts([replace(moving, info={"obs_digest": digests})])
+    (bug,) = oracle.check(batch)
+    # Steps 10..17 left the frame as step 9 did: the eighth is the first stuck step.
+    assert bug.step == 17 and "unchanged for 8 steps" in bug.message
+    assert oracle.first_stuck_steps(batch.features, batch.actions, batch.lengths).tolist() == [7]
+
+
+def test_without_a_digest_before_it_the_first_step_is_not_called_unchanged(spec, make_rollout) -> None:
+    frozen = make_rollout([(3.5, 3.5)] * 9)  # 8 steps: a full window from the reset on
+    oracle = StuckOracle(replace(spec, coarse_features=True), StuckConfig(), Context())
+    with_digest = RolloutBatch.from_rollouts([replace(frozen, info={"obs_digest": np.full(8, 5.0)})])
+    assert oracle.check(with_digest) == []  # steps 1..7: 7 unchanged, one short of the window
+    assert [b.step for b in oracle.check(RolloutBatch.from_rollouts([frozen]))] == [7]

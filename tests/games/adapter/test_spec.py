@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 import pytest
 from gymnasium import spaces
@@ -75,6 +77,27 @@ def test_frames_get_go_explore_cells() -> None:
             moved = game.step(np.array([0, 2])).features  # right, down
         assert not np.array_equal(moved[0], start[0]) and not np.array_equal(moved[1], start[1])
         assert not np.array_equal(moved[0], moved[1])
+
+
+@pytest.mark.parametrize("step_timeout_s", [None, 30.0], ids=["in_process", "isolated"])
+def test_a_frame_game_hands_on_its_frames_digests_where_the_cells_cannot_tell(
+    step_timeout_s: float | None,
+) -> None:
+    """Cells are a coarse summary of the frame: the spec says so, and a copy asked for
+    ``obs_digest`` gives each step's frame CRC, which changes when the frame does."""
+    with GymVectorGame(PixelWalk, 1) as game:
+        assert game.game_spec.coarse_features
+    with GymVectorGame(WideObservation, 1) as game:
+        assert not game.game_spec.coarse_features  # its features are the observation itself
+    with GymVectorGame(PixelWalk, 2, step_timeout_s=step_timeout_s, info_keys=("obs_digest",)) as game:
+        game.reset([0, 0])
+        digests = []
+        for _ in range(20):
+            step = game.step(np.array([0, 1]))  # right (moves but for lost moves), up (a wall)
+            assert zlib.crc32(step.obs[0].tobytes()) == step.info["obs_digest"][0]
+            digests.append(step.info["obs_digest"])
+    moving, walled = np.array(digests).T
+    assert len(set(moving)) > 5 and len(set(walled)) == 1
 
 
 def test_image_cells_read_channels_first_stacks_and_grey_frames() -> None:
