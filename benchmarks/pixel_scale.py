@@ -23,7 +23,9 @@ CSV. Nothing asserts a timing.
 
 A device written ``cuda+batched`` (or ``cpu+batched``) runs the engine the other way: one
 process plays every copy, rendered in ``workers`` processes (``parallel.render_processes``),
-and runs the detector, encoder and population once per step for all of them. Written
+and runs the detector, encoder and population once per step for all of them; from 2 workers
+on it plays in two lanes (threads) of half the copies and half the renderers each, one lane
+computing while the other's frames render (:mod:`evo.run.parallel`). Written
 ``cuda+batchedK`` (``cuda+batched2``, ``cuda+batched4``), K loky workers share the copies, each
 running the networks on its share, rendered in ``workers / K`` processes: while one waits for
 its frames, another runs its networks (one process alone leaves its renderers idle while

@@ -138,9 +138,10 @@ class GameFactory:
     info_keys: tuple[str, ...] = ()
     """Keys of a Gymnasium game's ``info`` to hand on as :attr:`games.core.base.VecStep.info`
     (what the record's ``info.<name>`` columns ask for); numpy vector games give theirs."""
-    render_processes: int = 1
+    render_processes: int = 0
     """Processes the copies of one vector game render in (:class:`games.core.render_processes.
-    RenderProcesses`); the wrappers then run in the caller over all of them at once."""
+    RenderProcesses`); the wrappers then run in the caller over all of them at once. 0: the
+    copies render in the caller's process."""
     known_spec: GameSpec | None = None
     """A Gymnasium game's spec as the engine learned it (the cells of features it declares
     no bounds for): every copy, in every worker, takes it instead of deriving its own."""
@@ -215,11 +216,11 @@ class GameFactory:
 
     def make_vector(self, num_envs: int) -> VectorGame:
         """``num_envs`` copies stepped together: the game's numpy form when it has one; with
-        ``render_processes`` above 1, rendered in that many processes and wrapped here."""
-        if self.render_processes > 1 and num_envs > 1:
+        ``render_processes``, rendered in that many processes and wrapped here."""
+        if self.render_processes >= 1:  # one copy too: lanes must not share this process's engines
             from games.core.render_processes import RenderProcesses
 
-            bare = dataclasses.replace(self, wrappers=(), render_processes=1)
+            bare = dataclasses.replace(self, wrappers=(), render_processes=0)
             return wrap(RenderProcesses(bare.make_vector, num_envs, self.render_processes), self.wrappers)
         entry = self._entry()
         if entry is not None and entry.vector_entry_point is not None:

@@ -349,7 +349,7 @@ def game_factory(exp: Experiment):  # -> games.GameFactory (import kept lazy for
         kwargs=tuple(sorted(g.kwargs.items())),
         max_rss_mb=g.max_rss_mb,
         wrappers=on_device(tuple((w.name, tuple(sorted(w.kwargs.items()))) for w in g.wrappers), exp.device),
-        render_processes=exp.parallel.render_processes,
+        render_processes=exp.parallel.game_render_processes,
     )
     # A game the project did not write runs isolated unless the YAML says otherwise.
     isolated = g.isolated if g.isolated is not None else (

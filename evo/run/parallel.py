@@ -4,7 +4,11 @@ The population is cut into contiguous chunks, one task each (:mod:`evo.search.ta
 results serially, with any number of local workers, and on a Ray or Dask cluster.
 
 Backends (``parallel:`` in the YAML):
-- ``serial``: in this process, no pickling (what tests and tiny runs use).
+- ``serial``: in this process, no pickling (what tests and tiny runs use). Where the game
+  renders in processes (``render_processes`` of 2 or more), the population plays in two lanes,
+  two threads of this process with half the copies and half the rendering processes each:
+  while one lane waits for its frames, the other runs the networks on its own (the GIL is
+  free while a lane waits on its pipes or runs torch).
 - ``loky``: joblib's default process pool on this machine.
 - ``ray``: ``ray.util.joblib`` on the Ray cluster at ``address``, or on a Ray instance this
   run starts on 127.0.0.1 (the ``ray`` extra), which :mod:`evo.run.reaper` ends with the run.
@@ -28,7 +32,7 @@ import torch
 from pydantic import BaseModel, ConfigDict, Field
 
 from evo.run.reaper import Reaper
-from evo.search.game_cache import WORKER_GAMES
+from evo.search.game_cache import WORKER_GAMES, in_lane
 from games.core.lifetime import die_with_parent
 
 log = logging.getLogger(__name__)
@@ -58,8 +62,20 @@ class ParallelConfig(BaseModel):
         1, ge=1, description="Processes each worker's copies of the game render in; the worker "
         "then runs the observation wrappers (detector, encoder) and the population's forward pass "
         "over all of its copies in one batch, on the GPU with device: cuda (Sample Factory's shape; "
-        "with backend serial, one batch for the whole population). Same episodes as 1.",
+        "with backend serial, two batches, one per lane: see lanes). Same episodes as 1.",
     )
+
+    @property
+    def lanes(self) -> int:
+        """Threads the serial backend plays in at once: 2 where the game renders in processes
+        (one lane computes while the other's frames render), else 1. Other backends: 1."""
+        return 2 if self.backend == "serial" and self.render_processes >= 2 else 1
+
+    @property
+    def game_render_processes(self) -> int:
+        """Processes one vector game renders in (:attr:`games.registry.GameFactory.render_processes`):
+        0, in the player's own process, for ``render_processes: 1``; else the lane's share."""
+        return 0 if self.render_processes == 1 else max(1, self.render_processes // self.lanes)
 
 
 # ---------------------------------------------------------------------------------- executor
@@ -149,6 +165,24 @@ def _dask_backend(client: Any) -> Any:
     return DaskBackend(client=client)
 
 
+def _in_lanes(fn: Callable[[T], R], tasks: Sequence[T], lanes: int, pool: Any) -> list[R]:
+    """``[fn(t) for t in tasks]`` on ``pool``'s threads, task ``i`` in lane ``i % lanes``, each
+    lane's tasks in order. Every lane finishes before anything is returned or raised, so that
+    no lane still plays a game the caller may go on to close."""
+    from concurrent.futures import wait
+
+    def lane(k: int) -> list[R]:
+        with in_lane(k):
+            return [fn(t) for t in tasks[k::lanes]]
+
+    futures = [pool.submit(lane, k) for k in range(min(lanes, len(tasks)))]
+    wait(futures)
+    out: list[Any] = [None] * len(tasks)
+    for k, future in enumerate(futures):
+        out[k::lanes] = future.result()  # the first lane's error, if any, raises here
+    return out
+
+
 def _stop_loky_workers() -> None:
     """Shut down loky's pool, waiting for its workers to exit, so that they close their games
     (:data:`evo.search.game_cache.WORKER_GAMES`) while the run is still there; left to themselves
@@ -184,6 +218,9 @@ class Executor:
         self._started_ray = False
         self._reaper: Reaper | None = None
         self._pool: Any = None  # an entered joblib.Parallel
+        # The serial backend's lanes: threads that live as long as the games they made, since
+        # a game's rendering processes die with the thread that started them (die_with_parent).
+        self._lanes: Any = None
         if config.backend == "ray":
             self._start_ray()
         elif config.backend == "dask":
@@ -238,10 +275,17 @@ class Executor:
 
     @property
     def parts(self) -> int:
-        return 1 if self.config.backend == "serial" else self.config.n_jobs
+        return self.config.lanes if self.config.backend == "serial" else self.config.n_jobs
 
     def map(self, fn: Callable[[T], R], tasks: Sequence[T]) -> list[R]:
-        """``[fn(t) for t in tasks]``, run by the workers (a single task runs here)."""
+        """``[fn(t) for t in tasks]``, run by the workers (a single task runs here; the serial
+        backend's tasks run here, task ``i`` in lane ``i % lanes``)."""
+        if self.config.backend == "serial" and self.config.lanes > 1 and len(tasks) > 1:
+            if self._lanes is None:
+                from concurrent.futures import ThreadPoolExecutor
+
+                self._lanes = ThreadPoolExecutor(self.config.lanes, thread_name_prefix="evo-lane")
+            return _in_lanes(fn, tasks, self.config.lanes, self._lanes)
         if self.config.backend == "serial" or len(tasks) <= 1:
             return [fn(t) for t in tasks]
         from joblib import delayed
@@ -277,6 +321,9 @@ class Executor:
 
     def close(self) -> None:
         WORKER_GAMES.close()  # the games this process played (the serial backend, single tasks)
+        if self._lanes is not None:  # after their games: those end with the threads that made them
+            self._lanes.shutdown(wait=True)
+            self._lanes = None
         self._close_pool()
         if self.config.backend == "loky":
             _stop_loky_workers()

@@ -6,13 +6,18 @@ every chunk. :data:`WORKER_GAMES` is this process's cache: the tasks take their 
 and it closes them when the process exits (a loky worker when its pool shuts down, the run's
 own process at its end) or when :meth:`evo.run.parallel.Executor.close` closes it in the
 run's own process (the serial backend plays there).
+
+The serial backend may play its tasks in lanes (threads, :mod:`evo.run.parallel`): each lane
+keeps games of its own, so that two lanes never step one game. A thread says its lane with
+:func:`in_lane`; without one it is lane 0.
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing.util
-from typing import Protocol
+import threading
+from typing import Iterator, Protocol
 
 from games.core.base import VectorGame
 
@@ -41,8 +46,9 @@ class GameCache:
     """
 
     def __init__(self) -> None:
-        self._games: list[tuple[GameFactory, int, VectorGame]] = []
+        self._games: list[tuple[GameFactory, int, int, VectorGame]] = []
         self._at_exit: multiprocessing.util.Finalize | None = None
+        self._lock = threading.Lock()  # lanes ask at once; a game is made by one at a time
 
     def get(self, factory: GameFactory, n: int) -> VectorGame:
         """The game of ``n`` copies of ``factory``, made now if this cache holds none.
@@ -56,32 +62,37 @@ class GameCache:
         workers leave their loop when the pool shuts down and then run multiprocessing's exit
         hooks (``util._exit_function``), as the main process does at exit.
         """
-        for kept, copies, game in self._games:
-            if copies == n and kept == factory:
-                return game
-        if self._at_exit is None:
-            self._at_exit = multiprocessing.util.Finalize(None, self.close, exitpriority=CLOSE_PRIORITY)
-        smaller = [entry for entry in self._games if entry[1] < n and entry[0] == factory]
-        for entry in smaller:
-            self._games.remove(entry)
-            _close(entry[2])
-        game = factory.make_vector(n)
-        self._games.append((factory, n, game))
-        return game
+        lane = current_lane()
+        with self._lock:
+            for kept, copies, its_lane, game in self._games:
+                if copies == n and its_lane == lane and kept == factory:
+                    return game
+            if self._at_exit is None:
+                self._at_exit = multiprocessing.util.Finalize(None, self.close, exitpriority=CLOSE_PRIORITY)
+            smaller = [e for e in self._games if e[1] < n and e[2] == lane and e[0] == factory]
+            for entry in smaller:
+                self._games.remove(entry)
+                _close(entry[3])
+            game = factory.make_vector(n)
+            self._games.append((factory, n, lane, game))
+            return game
 
     def drop(self, factory: GameFactory, n: int) -> None:
-        """Close and forget the game of ``n`` copies of ``factory`` (a broken one): the next
-        :meth:`get` makes a fresh one."""
-        for i, (kept, copies, game) in enumerate(self._games):
-            if copies == n and kept == factory:
-                del self._games[i]
-                _close(game)
-                return
+        """Close and forget this lane's game of ``n`` copies of ``factory`` (a broken one):
+        the next :meth:`get` makes a fresh one."""
+        lane = current_lane()
+        with self._lock:
+            for i, (kept, copies, its_lane, game) in enumerate(self._games):
+                if copies == n and its_lane == lane and kept == factory:
+                    del self._games[i]
+                    _close(game)
+                    return
 
     def close(self) -> None:
         """Close every game this cache holds."""
-        while self._games:
-            _close(self._games.pop(0)[2])
+        with self._lock:
+            while self._games:
+                _close(self._games.pop(0)[3])
 
     def __len__(self) -> int:
         return len(self._games)
@@ -90,6 +101,25 @@ class GameCache:
 def _close(game: VectorGame) -> None:
     with contextlib.suppress(Exception):  # a broken game may fail to close too
         game.close()
+
+
+_LANE = threading.local()
+
+
+def current_lane() -> int:
+    """The lane this thread plays in (:func:`in_lane`), 0 outside one."""
+    return int(getattr(_LANE, "index", 0))
+
+
+@contextlib.contextmanager
+def in_lane(index: int) -> Iterator[None]:
+    """Play in lane ``index`` on this thread: the games it takes are that lane's."""
+    before = current_lane()
+    _LANE.index = index
+    try:
+        yield
+    finally:
+        _LANE.index = before
 
 
 WORKER_GAMES = GameCache()

@@ -20,6 +20,7 @@ from __future__ import annotations
 import copy
 import functools
 import hashlib
+import threading
 import weakref
 from pathlib import Path
 from typing import Any
@@ -168,7 +169,8 @@ def fingerprint(encoder: nn.Module) -> str:
 class _Inference(nn.Module):
     """A frozen copy of a :class:`FrameEncoder` for playing: the input's scaling (``x / 255
     - 0.5``) folded into the first convolution, the next ones channels-last, the float input
-    in a buffer kept from call to call, ReLUs in place. The same features to about 1e-6."""
+    in a buffer kept from call to call (one per thread: the serial backend's lanes share this
+    copy), ReLUs in place. The same features to about 1e-6."""
 
     def __init__(self, encoder: FrameEncoder, device: str = "cpu") -> None:
         super().__init__()
@@ -182,14 +184,15 @@ class _Inference(nn.Module):
         self.rest = nn.Sequential(second, nn.ReLU(inplace=True), third, nn.ReLU(inplace=True)
                                   ).to(memory_format=torch.channels_last)
         self.project, self.norm = frozen.project, frozen.norm
-        self._buffer = torch.empty(0)
+        self._local = threading.local()
 
     def forward(self, frames64: np.ndarray) -> torch.Tensor:
         if self.device.type != "cpu":  # uint8 crosses the bus, a quarter of the float bytes
             return self._features(torch.from_numpy(np.ascontiguousarray(frames64)).to(self.device).float())
-        if self._buffer.shape[0] < frames64.shape[0]:
-            self._buffer = torch.empty((frames64.shape[0], 3, FRAME, FRAME), dtype=torch.float32)
-        x = self._buffer[: frames64.shape[0]]
+        buffer = getattr(self._local, "buffer", None)
+        if buffer is None or buffer.shape[0] < frames64.shape[0]:
+            buffer = self._local.buffer = torch.empty((frames64.shape[0], 3, FRAME, FRAME), dtype=torch.float32)
+        x = buffer[: frames64.shape[0]]
         x.copy_(torch.from_numpy(np.ascontiguousarray(frames64)))
         return self._features(x)
 
@@ -200,6 +203,7 @@ class _Inference(nn.Module):
 
 
 _INFERENCE: "weakref.WeakKeyDictionary[FrameEncoder, dict[str, _Inference]]" = weakref.WeakKeyDictionary()
+_INFERENCE_LOCK = threading.Lock()
 
 
 def encode(encoder: FrameEncoder, frames64: np.ndarray, batch: int = 1024, device: str = "cpu") -> np.ndarray:
@@ -213,10 +217,11 @@ def encode(encoder: FrameEncoder, frames64: np.ndarray, batch: int = 1024, devic
     frames64 = np.asarray(frames64)
     if frames64.ndim != 4 or frames64.shape[1:] != (3, FRAME, FRAME):
         raise ValueError(f"encode needs frames [N, 3, {FRAME}, {FRAME}], got shape {frames64.shape}")
-    copies = _INFERENCE.setdefault(encoder, {})
-    net = copies.get(device)
-    if net is None:
-        net = copies[device] = _Inference(encoder, device)
+    with _INFERENCE_LOCK:  # lanes of the serial backend encode at once
+        copies = _INFERENCE.setdefault(encoder, {})
+        net = copies.get(device)
+        if net is None:
+            net = copies[device] = _Inference(encoder, device)
     out = np.empty((frames64.shape[0], encoder.features), dtype=np.float32)
     with torch.inference_mode():
         for a in range(0, frames64.shape[0], batch):

@@ -238,3 +238,33 @@ def test_an_experiment_rendered_in_processes_finds_what_it_finds_in_one(tiny_con
         gens = pd.read_csv(out / "generations.csv")
         tables.append(gens[[c for c in gens.columns if not c.endswith("_s") and "rss" not in c]])
     assert tables[0].equals(tables[1]) and tables[0].equals(tables[2]) and tables[0]["bugs_total"].iloc[-1] > 0
+
+
+def _lane_of(task: int) -> tuple[int, int]:
+    from evo.search.game_cache import current_lane
+
+    if task == 0:
+        time.sleep(0.2)  # the other lane is done by now: its error waits for this one
+        _FINISHED.append(task)
+    elif task == 3:
+        raise ValueError("task 3 failed")
+    return task, current_lane()
+
+
+_FINISHED: list[int] = []
+
+
+def test_the_serial_backend_plays_in_two_lanes_where_the_game_renders_in_processes() -> None:
+    """One lane computes while the other's frames render: tasks alternate between two lanes,
+    results come back in task order, and an error waits for the other lane to finish."""
+    config = ParallelConfig(backend="serial", render_processes=4)
+    assert (config.lanes, config.game_render_processes) == (2, 2)
+    assert ParallelConfig(backend="serial").game_render_processes == 0  # in this process
+    assert ParallelConfig(backend="loky", n_jobs=2, render_processes=4).lanes == 1
+    with Executor(config) as executor:
+        assert executor.parts == 2
+        assert executor.map(_lane_of, [0, 1, 2, 4]) == [(0, 0), (1, 1), (2, 0), (4, 1)]
+        _FINISHED.clear()
+        with pytest.raises(ValueError, match="task 3 failed"):
+            executor.map(_lane_of, [0, 3])
+        assert _FINISHED == [0]

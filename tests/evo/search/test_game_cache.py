@@ -5,7 +5,7 @@ from __future__ import annotations
 import pickle
 from dataclasses import dataclass
 
-from evo.search.game_cache import GameCache
+from evo.search.game_cache import GameCache, in_lane
 
 
 class Game:
@@ -63,4 +63,22 @@ def test_a_game_of_more_copies_closes_the_smaller_ones_so_their_engines_serve_it
     assert CLOSED == [first] and len(cache) == 2
     assert cache.get(factory, 2) is not first and cache.get(factory, 4) is both  # fine-tuning's chunk
     assert CLOSED == [first] and cache.get(Factory("maze"), 1) is other
+    cache.close()
+
+
+def test_each_lane_plays_games_of_its_own() -> None:
+    """Two lanes of the serial backend never step one game, and a lane that grows its game
+    closes only its own smaller one."""
+    CLOSED.clear()
+    cache = GameCache()
+    factory = Factory("park")
+    with in_lane(0):
+        first = cache.get(factory, 4)
+    with in_lane(1):
+        second = cache.get(factory, 4)
+        assert second is not first and cache.get(factory, 4) is second
+        grown = cache.get(factory, 8)
+    assert CLOSED == [second] and cache.get(factory, 4) is first  # outside a lane: lane 0
+    with in_lane(1):
+        assert cache.get(factory, 8) is grown
     cache.close()
