@@ -20,6 +20,14 @@ sprite can move a pixel a step and stay in its cell, and the features alone woul
 stuck. There a step also changed the state when it changed the observation's digest (the
 ``info.obs_digest`` column); a game that animates something every frame is then never stuck,
 which misses a bug rather than reporting a false one.
+
+A game with chance in its moves can hold a state for a window by luck: on slippery ice
+(Gymnasium's FrozenLake) a move slips into the wall one time in three. What tells luck from a
+trap is the rest of the batch: a run is reported only if no step of the batch, from the same
+state (its features equal; for coarse features, its frame too) and with an action the run
+tried, ever changed the state. A trap ignores its actions every time; a slip does not. A freeze
+that lets go after a while (the same place, the same action, moving later) is not reported
+either: it was not stuck, only slow.
 """
 
 from __future__ import annotations
@@ -138,6 +146,26 @@ class StuckOracle(Component):
         out[maybe] = np.where(stuck.any(axis=0), stuck.argmax(axis=0), -1)
         return out
 
+    @staticmethod
+    def _left_elsewhere(rollouts: RolloutBatch, changed: np.ndarray, digests: np.ndarray | None,
+                        row: int, begin: int, t: int) -> bool:
+        """Whether a step of the batch, from the state row ``row`` froze in at ``begin``, with
+        an action its run ``begin..t`` tried, changed the state (``changed``: ``[T, N]``).
+
+        States are the same when their features are equal and, where ``digests`` are given
+        (coarse features), the frames they were observed in too; the reset's frame has no
+        digest, so a run frozen from the reset on has no such evidence."""
+        before = rollouts.features[:, :-1]
+        same = (before == rollouts.features[row, begin]).all(axis=-1)
+        if digests is not None:
+            if begin == 0:
+                return False
+            seen = np.concatenate([np.full((len(rollouts), 1), np.nan), np.asarray(digests[:, :-1], dtype=np.float64)], axis=1)
+            same &= seen == float(digests[row, begin - 1])
+        steps = np.arange(rollouts.actions.shape[1])[None, :]
+        tried = np.isin(rollouts.actions, np.unique(rollouts.actions[row, begin : t + 1]))
+        return bool((same & tried & changed.T & (steps < rollouts.lengths[:, None])).any())
+
     def check(self, rollouts: RolloutBatch) -> list[Bug]:
         """At most one ``stuck`` bug per rollout, at its first stuck step.
 
@@ -149,7 +177,8 @@ class StuckOracle(Component):
         n = self.config.window
         if rollouts.actions.shape[1] == 0:
             return bugs
-        changed = self.changed(rollouts.features, rollouts.info.get(OBS_DIGEST_KEY))
+        digests = rollouts.info.get(OBS_DIGEST_KEY)
+        changed = self.changed(rollouts.features, digests)
         firsts = self._first_stuck(changed, rollouts.actions, rollouts.lengths)
         seen: set[str] = set()  # the archive keeps the first of a signature; so can we
         for i in np.flatnonzero(firsts >= 0):
@@ -157,9 +186,11 @@ class StuckOracle(Component):
             point = tuple(int(b) for b in self.spec.buckets(rollout.features[t + 1]))
             if f"stuck:{point}" in seen:
                 continue
-            seen.add(f"stuck:{point}")
             run = np.flatnonzero(changed[: t + 1, i])
             begin = int(run[-1]) + 1 if run.size else 0  # the first state of the frozen run
+            if self._left_elsewhere(rollouts, changed, digests, int(i), begin, t):
+                continue  # luck, not a trap: the same state and action moved on elsewhere
+            seen.add(f"stuck:{point}")
             distinct = len(np.unique(rollout.actions[begin : t + 1]))
             bugs.append(Bug.at_step(
                 rollout, t,

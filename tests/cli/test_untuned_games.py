@@ -7,6 +7,9 @@
 - :class:`tests.games.glide_envs.Glide`: frames whose dot moves a pixel a step, less than
   one of the cells the engine cuts a frame into. Before the stuck oracle compared the frames'
   digests, a run reported dozens of stuck bugs in open ground.
+- Gymnasium's ``FrozenLake-v1``, by its id: slippery ice, where a move slips into a wall one
+  time in three. The ice held a copy at the start for a whole window once in a few hundred
+  episodes, and the stuck oracle reported that luck as a stuck place.
 - :class:`tests.games.first_faults_envs.FaultyYard`: a segfault, a hang and a leak in the
   first episodes of a game without a spec. Before, by default, the segfault ended ``evo run``
   with exit 139 and the hang hung it; isolated by hand, the probe's faults ended the run at
@@ -27,11 +30,12 @@ from tests.games.glide_envs import Glide, in_puddle
 from tests.cli.test_cli import ROOT, evo
 
 
-def _default_on(entry_point: str, tmp_path: Path, budget: dict[str, Any] | None = None) -> Path:
-    """experiments/block_maze.yaml, the default experiment, with only its game replaced (and
-    its budget, for a game that declares no injected bugs to find them all)."""
+def _default_on(game: str | dict[str, Any], tmp_path: Path, budget: dict[str, Any] | None = None) -> Path:
+    """experiments/block_maze.yaml, the default experiment, with only its game replaced (an
+    entry point, or a game section) and its budget, for a game that declares no injected bugs
+    to find them all."""
     exp: dict[str, Any] = yaml.safe_load((ROOT / "experiments" / "block_maze.yaml").read_text())
-    exp["game"] = {"entry_point": entry_point}
+    exp["game"] = {"entry_point": game} if isinstance(game, str) else game
     exp["budget"] = budget or exp["budget"]
     (tmp_path / "exp.yaml").write_text(yaml.safe_dump(exp))
     result = evo("run", "exp.yaml", "--out", "run", "--quiet", cwd=tmp_path)
@@ -76,3 +80,10 @@ def test_a_dot_moving_less_than_a_cell_is_not_stuck_and_the_puddle_that_holds_it
         for action in bug["actions"]:
             game.step(int(action))
         assert in_puddle(*game.pos), f"{bug['message']}: the dot is at {game.pos}, in open ground"
+
+
+@pytest.mark.slow
+def test_ice_that_holds_a_copy_by_luck_is_not_a_stuck_place(tmp_path: Path) -> None:
+    run = load_run(_default_on({"gym_id": "FrozenLake-v1"}, tmp_path, budget={"generations": 2}))
+    assert len(run.bugs) == 0, run.bugs[["kind", "message"]].to_string()
+    assert run.generations["coverage"].iloc[-1] > 5  # it played: the ice is crossed, holes found

@@ -128,3 +128,18 @@ def test_without_a_digest_before_it_the_first_step_is_not_called_unchanged(spec,
     with_digest = RolloutBatch.from_rollouts([replace(frozen, info={"obs_digest": np.full(8, 5.0)})])
     assert oracle.check(with_digest) == []  # steps 1..7: 7 unchanged, one short of the window
     assert [b.step for b in oracle.check(RolloutBatch.from_rollouts([frozen]))] == [7]
+
+
+def test_a_state_held_by_luck_is_not_stuck_where_the_same_move_left_it_elsewhere(spec, make_rollout) -> None:
+    """Slippery ice (FrozenLake) holds a copy in place for a window now and then; another
+    episode that left the same state with one of the actions tried shows it was luck. A trap
+    that holds every episode is still reported."""
+    held = make_rollout([(3.5, 3.5)] * 21, policy=1)  # 20 steps, actions 0..3 cycled
+    left = make_rollout([(3.5, 3.5), (4.5, 3.5), (5.5, 3.5)], actions=[2, 2], policy=2)
+    oracle = StuckOracle(spec, StuckConfig(), Context())
+    assert oracle.check(RolloutBatch.from_rollouts([held, left])) == []
+    also_held = make_rollout([(3.5, 3.5)] * 12, policy=3)
+    bugs = oracle.check(RolloutBatch.from_rollouts([held, also_held]))
+    assert [b.policy for b in bugs] == [1]  # one trap, one report
+    elsewhere = make_rollout([(6.5, 3.5), (7.5, 3.5), (8.5, 3.5)], actions=[2, 2], policy=4)
+    assert [b.policy for b in oracle.check(RolloutBatch.from_rollouts([held, elsewhere]))] == [1]
