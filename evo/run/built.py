@@ -20,6 +20,7 @@ from evo.search.probe import learn_cells, play_probe
 from evo.search.policy import PolicySpec
 from games.core.base import GameSpec, GameSpecError, InjectedBug
 from games.adapter.game_copy import close_env
+from games.adapter.process_runner import GameStartError
 from games.core.process_tree import CopyProcesses
 from games.core.record import RolloutBatch, info_keys
 from objectives import Objective, build_objectives
@@ -60,7 +61,9 @@ GAME_REFUSALS = (ValueError, TypeError, KeyError, IndexError, OverflowError)
 
 def _game_spec(factory: GameFactory) -> GameSpec:
     """The game's spec, read from a copy of it; a copy the game's own constructor refuses to
-    make is one line naming ``game.kwargs``, not a traceback."""
+    make is one line naming ``game.kwargs``, and a game that cannot start at all (a missing
+    dependency, an engine that fails, in this process or in an isolated copy's) one line naming
+    the game and its error, not a traceback."""
     try:
         return factory.spec()
     except GameSpecError:
@@ -68,6 +71,10 @@ def _game_spec(factory: GameFactory) -> GameSpec:
     except GAME_REFUSALS as exc:
         why = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise ConfigError(f"game.kwargs: {factory.label} cannot be made with {dict(factory.kwargs)}: {why}") from None
+    except Exception as exc:  # noqa: BLE001 - the game's own failure, said in one line
+        why = (str(exc).strip().splitlines() or [""])[0]
+        why = why if isinstance(exc, GameStartError) else f"{type(exc).__name__}: {why}"
+        raise ConfigError(f"game: {factory.label} could not be started ({why})") from None
 
 
 def _components(exp: Experiment, spec: GameSpec, context: Context) -> tuple[list[Objective], list[Oracle]]:

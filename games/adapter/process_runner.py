@@ -213,7 +213,9 @@ def _startup_error(error: GameError, index: int = 0) -> Exception:
         return ValueError(error.message)
     if error.type == "GameOutOfMemory":  # the bound is below what the game needs at all
         return GameSpecError(f"game.max_rss_mb: {error.message} as soon as it started; raise the bound")
-    return RuntimeError(
-        f"game copy {index} could not be created in its worker process: "
-        f"{error.type}: {error.message}"
-    )
+    return GameStartError(f"{error.type}: {error.message} (game copy {index}, in its worker process)")
+
+
+class GameStartError(RuntimeError):
+    """An isolated copy's game could not be made in its worker process: the game's own error,
+    its type first."""

@@ -83,6 +83,16 @@ def test_an_ale_id_of_no_game_is_one_line(tmp_path: Path) -> None:
     assert "'ALE/NoSuchGame-ram-v5' is not a Gymnasium id" in line
 
 
+@pytest.mark.parametrize("isolated", [True, False], ids=["isolated", "in_process"])
+def test_a_game_that_cannot_start_is_one_line_naming_it_and_its_error(isolated: bool, tmp_path: Path) -> None:
+    """A game whose constructor fails (no engine to launch, a missing dependency such as
+    Gymnasium's Box2D games without box2d) ended evo run in a traceback."""
+    path = _default_with({"entry_point": "tests.games.plugin_envs:NeedsEngine", "isolated": isolated}, tmp_path)
+    line = _error(evo("run", str(path), "--out", str(tmp_path / "run"), cwd=tmp_path))
+    assert line.startswith("evo: error: game: tests.games.plugin_envs:NeedsEngine could not be started "
+                           "(RuntimeError: engine binary ./build/walk.x86_64 not found")
+
+
 def test_a_game_whose_spec_contradicts_its_features_is_one_line_at_start(tmp_path: Path) -> None:
     path = _default_with({"entry_point": "tests.games.plugin_envs:ContradictorySpec"}, tmp_path)
     line = _error(evo("run", str(path), "--out", str(tmp_path / "run"), cwd=tmp_path))

@@ -10,6 +10,7 @@ each is a walk on a 12 x 12 plane towards a goal corner, observed in a different
 - :class:`PixelWalk`: observes 84 x 84 x 3 uint8 frames of the plane, nothing else.
 - :class:`ContradictorySpec`: declares a ``game_spec`` naming 5 features while its
   ``state_features`` returns 2 (a mistake in a game's own spec).
+- :class:`NeedsEngine`: cannot start: its constructor finds no engine to launch.
 
 Use from a YAML as ``game: {entry_point: "tests.games.plugin_envs:PixelWalk"}``.
 """
@@ -106,6 +107,13 @@ class ContradictorySpec(OwnFeatures):
         obs_shape=(5,), n_actions=4, feature_names=("x", "y", "dx", "dy", "t"),
         feature_low=(0.0,) * 5, feature_high=(12.0,) * 5, feature_bins=(12,) * 5, max_steps=60,
     )
+
+
+class NeedsEngine(OwnFeatures):
+    """A game whose engine is not where it looks for it: its constructor raises."""
+
+    def __init__(self) -> None:
+        raise RuntimeError("engine binary ./build/walk.x86_64 not found\nsee the game's README")
 
 
 class CoinWalk(OwnFeatures):
