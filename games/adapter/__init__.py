@@ -2,8 +2,9 @@
 
 - :mod:`games.adapter.vector_game`: :class:`~games.adapter.vector_game.GymVectorGame`, N copies
   of a Gymnasium game behind the :class:`games.core.base.VectorGame` contract.
-- :mod:`games.adapter.spec` and :mod:`games.adapter.derived_features`: the spec and state
-  features of a game that declares none (Go-Explore's cells for images).
+- :mod:`games.adapter.spec`, :mod:`games.adapter.observation_parts` and
+  :mod:`games.adapter.derived_features`: the spec and state features of a game that declares
+  none (Go-Explore's cells for images, each part's own for a ``Dict`` observation).
 - :mod:`games.adapter.game_copy`: one copy and the conversions the engine needs.
 - :mod:`games.adapter.process_runner` and :mod:`games.adapter.worker`: copies isolated in
   worker processes, so a hang, a dying process or a leak is a finding on one copy.

@@ -12,7 +12,9 @@ whatever it declares. What the engine reads is decided here, in this order:
 3. Neither: the features come from the observation. A small flat observation is its own
    features (bounded where the space bounds them, open where it does not); an image gets
    Go-Explore's cells (:class:`games.adapter.derived_features.ImageCells`); any other observation longer than
-   :data:`MAX_FLAT_FEATURES` is averaged down to that many numbers.
+   :data:`MAX_FLAT_FEATURES` is averaged down to that many numbers; a long ``Dict`` or
+   ``Tuple`` observation gets each part's features side by side
+   (:mod:`games.adapter.observation_parts`).
 
 Observations are always handed to agents flattened; ``obs_shape`` is the game's own when it
 declares one of ``flatdim`` values (an image ``(channels, height, width)`` stays one, for a
@@ -29,16 +31,13 @@ import numpy as np
 from gymnasium import spaces
 
 from games.core.base import GameSpec, GameSpecError
-from games.adapter.derived_features import CELL_LEVELS, ImageCells, PooledVector
+from games.adapter.observation_parts import DEFAULT_BINS, HUGE_BOUND, MAX_FLAT_FEATURES, PartFeatures, leaf, parts
 
-HUGE_BOUND = 1e6
-"""Observation-space bounds larger than this in size are treated as no bound."""
-DEFAULT_BINS = 10
-"""Buckets per derived feature; an open feature's first episodes span this many cells."""
+__all__ = ["DEFAULT_BINS", "DEFAULT_MAX_STEPS", "HUGE_BOUND", "MAX_FLAT_FEATURES", "Derived", "EnvFacts",
+           "derive", "with_learned_cells"]
+
 DEFAULT_MAX_STEPS = 1000
 """Horizon of a game that declares none (no ``game_spec``, no ``max_episode_steps``)."""
-MAX_FLAT_FEATURES = 128
-"""Observations with more values than this get derived features (cells, or averages)."""
 
 FeatureFn = Callable[[np.ndarray], np.ndarray]
 """A flat observation to its state features."""
@@ -82,20 +81,8 @@ class Derived:
     features: FeatureFn | None
 
 
-def _bounds(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Declared bounds and which features have none: ``(low, high, open)``, where an
-    unbounded or huge side (beyond :data:`HUGE_BOUND`) makes a feature open, its bounds 0
-    until its cells are learned."""
-    low = np.asarray(low, dtype=np.float64)
-    high = np.asarray(high, dtype=np.float64)
-    bad_low = ~np.isfinite(low) | (np.abs(low) > HUGE_BOUND)
-    bad_high = ~np.isfinite(high) | (np.abs(high) > HUGE_BOUND)
-    open_ = bad_low | bad_high | ~(high > low)
-    return np.where(open_, 0.0, low), np.where(open_, 0.0, high), open_
-
-
 def _spec(facts: EnvFacts, obs_dim: int, names: list[str], low: np.ndarray, high: np.ndarray,
-          bins: int, open_: np.ndarray | None = None, coarse: bool = False) -> GameSpec:
+          bins: int | np.ndarray, open_: np.ndarray | None = None, coarse: bool = False) -> GameSpec:
     try:
         flat_dtype = spaces.flatten_space(facts.observation_space).dtype
     except (NotImplementedError, ValueError, TypeError):
@@ -106,7 +93,7 @@ def _spec(facts: EnvFacts, obs_dim: int, names: list[str], low: np.ndarray, high
         feature_names=tuple(names),
         feature_low=tuple(float(x) for x in low),
         feature_high=tuple(float(x) for x in high),
-        feature_bins=(bins,) * len(names),
+        feature_bins=tuple(int(b) for b in np.broadcast_to(bins, (len(names),))),
         max_steps=int(facts.max_episode_steps or DEFAULT_MAX_STEPS),
         # Frames stay bytes in the record; any other dtype is handed on as float32.
         obs_dtype="uint8" if flat_dtype == np.uint8 else "float32",
@@ -155,24 +142,14 @@ def derive(facts: EnvFacts, n_own_features: int | None = None) -> Derived:
         return Derived(_spec(facts, obs_dim, names, zeros, zeros, DEFAULT_BINS, zeros == 0), None)
     if not isinstance(flat_space, spaces.Box):
         raise GameSpecError(f"game {facts.label}: flattened observation space is not a Box")
-    space = facts.observation_space
-    if obs_dim <= MAX_FLAT_FEATURES:
-        low, high, open_ = _bounds(flat_space.low.reshape(-1), flat_space.high.reshape(-1))
-        names = [f"obs{j}" for j in range(obs_dim)]
-        return Derived(_spec(facts, obs_dim, names, low, high, DEFAULT_BINS, open_), lambda flat: flat)
-    if isinstance(space, spaces.Box) and len(space.shape) in (2, 3):
-        cells = ImageCells.for_space(space.shape, space.low, space.high)
-        names = [f"cell{r}_{c}" for r in range(cells.rows) for c in range(cells.cols)]
-        n = cells.n_features
-        return Derived(_spec(facts, obs_dim, names, np.zeros(n), np.full(n, float(CELL_LEVELS)),
-                             CELL_LEVELS, coarse=True), cells)
-    pooled = PooledVector(obs_dim, MAX_FLAT_FEATURES)
-    low, high, open_ = _bounds(flat_space.low.reshape(-1), flat_space.high.reshape(-1))
-    open_ = pooled(open_.astype(np.float64)) > 0  # a mean of anything unbounded is open
-    low, high = pooled.bounds(low, high)
-    names = [f"mean{j}" for j in range(MAX_FLAT_FEATURES)]
-    return Derived(_spec(facts, obs_dim, names, np.where(open_, 0.0, low), np.where(open_, 0.0, high),
-                         DEFAULT_BINS, open_, coarse=True), pooled)
+    # Short: the observation is its own features, whatever its parts. Long: part by part (a
+    # Box is one part: cells for an image, averages for anything else).
+    leaves = [leaf(flat_space)] if obs_dim <= MAX_FLAT_FEATURES else parts(facts.observation_space)
+    open_ = np.concatenate([p.open_ for p in leaves])
+    spec = _spec(facts, obs_dim, [n for p in leaves for n in p.names], np.concatenate([p.low for p in leaves]),
+                 np.concatenate([p.high for p in leaves]), np.concatenate([p.bins for p in leaves]),
+                 open_ if open_.any() else None, coarse=any(p.coarse for p in leaves))
+    return Derived(spec, leaves[0].features if len(leaves) == 1 else PartFeatures(tuple(leaves)))
 
 
 def with_learned_cells(spec: GameSpec, seen: np.ndarray) -> GameSpec:

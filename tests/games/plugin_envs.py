@@ -11,6 +11,7 @@ each is a walk on a 12 x 12 plane towards a goal corner, observed in a different
 - :class:`ContradictorySpec`: declares a ``game_spec`` naming 5 features while its
   ``state_features`` returns 2 (a mistake in a game's own spec).
 - :class:`NeedsEngine`: cannot start: its constructor finds no engine to launch.
+- :class:`FrameAndPosition`: observes a ``Dict``: a 32 x 32 x 3 frame and the position.
 
 Use from a YAML as ``game: {entry_point: "tests.games.plugin_envs:PixelWalk"}``.
 """
@@ -107,6 +108,24 @@ class ContradictorySpec(OwnFeatures):
         obs_shape=(5,), n_actions=4, feature_names=("x", "y", "dx", "dy", "t"),
         feature_low=(0.0,) * 5, feature_high=(12.0,) * 5, feature_bins=(12,) * 5, max_steps=60,
     )
+
+
+class FrameAndPosition(_Walk):
+    """``{"frame": 32 x 32 x 3 uint8, "pos": the position over 11}``, as many modern games
+    observe: pixels beside a few numbers."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.observation_space = spaces.Dict({
+            "frame": spaces.Box(0, 255, (32, 32, 3), np.uint8),
+            "pos": spaces.Box(0.0, 1.0, (2,), np.float32),
+        })
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        frame = np.full((32, 32, 3), 30, dtype=np.uint8)
+        r, c = self.pos * 32 // SIZE
+        frame[r : r + 2, c : c + 2] = 255
+        return {"frame": frame, "pos": (self.pos / (SIZE - 1)).astype(np.float32)}
 
 
 class NeedsEngine(OwnFeatures):

@@ -12,7 +12,7 @@ from games.core.base import GameSpecError
 from games.adapter.derived_features import CELL_LEVELS, ImageCells, PooledVector
 from games.adapter.vector_game import GymVectorGame
 from games.adapter.spec import DEFAULT_BINS, with_learned_cells
-from tests.games.plugin_envs import SIZE, ContradictorySpec, OwnFeatures, PixelWalk, WideObservation
+from tests.games.plugin_envs import SIZE, ContradictorySpec, FrameAndPosition, OwnFeatures, PixelWalk, WideObservation
 
 
 def test_own_state_features_are_honoured_without_a_spec() -> None:
@@ -98,6 +98,21 @@ def test_a_frame_game_hands_on_its_frames_digests_where_the_cells_cannot_tell(
             digests.append(step.info["obs_digest"])
     moving, walled = np.array(digests).T
     assert len(set(moving)) > 5 and len(set(walled)) == 1
+
+
+def test_a_frame_beside_a_position_keeps_the_position_as_features() -> None:
+    """A ``Dict`` of a frame and two numbers: the frame gets its cells, the numbers stay
+    themselves (averaged down whole, they were two values among 3,074)."""
+    with GymVectorGame(FrameAndPosition, 2) as game:
+        spec = game.game_spec
+        assert spec.n_features == 88 + 2 and spec.feature_names[-2:] == ("pos0", "pos1")
+        assert spec.feature_names[0] == "frame.cell0_0" and spec.coarse_features
+        assert spec.feature_bins[-2:] == (DEFAULT_BINS, DEFAULT_BINS) and spec.feature_high[-2:] == (1.0, 1.0)
+        _, start = game.reset([0, 1])
+        for _ in range(3):
+            moved = game.step(np.array([0, 2])).features  # down, right
+        np.testing.assert_array_equal(start[:, -2:], 0.0)
+        assert moved[0, -1] > 0 and moved[1, -2] > 0  # each position moved along its own axis
 
 
 def test_image_cells_read_channels_first_stacks_and_grey_frames() -> None:
