@@ -66,7 +66,10 @@ class GameFacts:
     def map_cells(self, features: Any) -> np.ndarray:
         """``[..., 2]`` (row, column) on the map of states ``[..., F]``: the buckets of the
         first two state features (row 0 for a game with one)."""
-        b = self.spec.buckets(np.asarray(features, dtype=np.float64))
+        states = np.asarray(features, dtype=np.float64)
+        if states.size == 0:  # no states (a game without injected bugs): no cells
+            states = states.reshape(0, self.spec.n_features)
+        b = self.spec.buckets(states)
         return b[..., :2] if b.shape[-1] >= 2 else np.stack([np.zeros_like(b[..., 0]), b[..., 0]], axis=-1)
 
     def map_frame(self, cells: Any = ()) -> tuple[tuple[int, int], tuple[int, int]]:

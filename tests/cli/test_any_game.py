@@ -52,6 +52,10 @@ def test_a_new_game_runs_the_default_experiment_and_reports_coverage(game: str, 
     assert len(coverage) == 2 and coverage[0] > 1 and coverage[1] >= coverage[0]
     kinds = set(run.bugs["kind"]) if len(run.bugs) else set()
     assert not kinds & {"crash", "logic"}, run.bugs[["kind", "message"]].head().to_string()
+    # Its report too: a game with no injected bugs once ended evo report in a traceback.
+    report = evo("report", str(run_dir), "--html", cwd=tmp_path)
+    assert report.returncode == 0 and "Traceback" not in report.stderr, report.stderr[-2000:]
+    assert (run_dir / "plots" / "coverage_map.png").is_file() and (run_dir / "report.html").is_file()
 
 
 @pytest.mark.slow
