@@ -49,7 +49,7 @@ def _split(trace: Sequence[int], n: int) -> list[tuple[int, int]]:
 
 
 def ddmin(trace: Sequence[int], reproduces: Callable[[list[list[int]]], list[bool]],
-          max_plays: int = MAX_PLAYS) -> tuple[list[int], int]:
+          max_plays: int = MAX_PLAYS, progress: Callable[[int, int], None] | None = None) -> tuple[list[int], int]:
     """A 1-minimal sub-sequence of ``trace`` for which ``reproduces`` holds (Zeller's ddmin).
 
     Args:
@@ -57,6 +57,7 @@ def ddmin(trace: Sequence[int], reproduces: Callable[[list[list[int]]], list[boo
         reproduces: Takes candidate sequences, returns for each whether it reproduces; all of
             one round's candidates come in one call, so the caller can play them as a batch.
         max_plays: Stop refining once this many candidates were tried.
+        progress: Told ``(current length, candidates tried)`` after each round.
 
     Returns:
         The shrunk sequence and the number of candidates tried.
@@ -79,18 +80,24 @@ def ddmin(trace: Sequence[int], reproduces: Callable[[list[list[int]]], list[boo
             break
         else:
             n = min(2 * n, len(current))
+        if progress is not None:
+            progress(len(current), plays)
+    if progress is not None:
+        progress(len(current), plays)
     return current, plays
 
 
-def shrink_bug(reproducer: Reproducer, record: Mapping[str, Any], max_plays: int = MAX_PLAYS) -> ShrinkResult:
+def shrink_bug(reproducer: Reproducer, record: Mapping[str, Any], max_plays: int = MAX_PLAYS,
+               progress: Callable[[int, int], None] | None = None) -> ShrinkResult:
     """Shrink one bug: its trace first cut after the earliest step at which the bug shows,
-    then reduced by :func:`ddmin`, each candidate verified by its oracle."""
+    then reduced by :func:`ddmin`, each candidate verified by its oracle (``progress``: as
+    :func:`ddmin`'s)."""
     original = tuple(int(a) for a in record["actions"])
     first = reproducer.first_step(record, list(original))
     if first is None:
         return ShrinkResult(dict(record), original, original, False, 1)
     prefix = list(original[: first + 1])
-    shrunk, plays = ddmin(prefix, lambda scripts: reproducer.reproduces(record, scripts), max_plays)
+    shrunk, plays = ddmin(prefix, lambda scripts: reproducer.reproduces(record, scripts), max_plays, progress)
     if not reproducer.reproduces(record, [shrunk])[0]:  # the last word is the oracle's, once more
         shrunk = prefix
     return ShrinkResult(dict(record), original, tuple(shrunk), True, plays + 2)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from pathlib import Path
 
 from rich.console import Console
@@ -22,6 +23,8 @@ from evo.run.user_paths import ConfigError
 from evo.cli.plans import parse_kwargs
 
 SHRUNK = "shrunk.jsonl"
+PROGRESS_EVERY_S = 5.0
+"""Seconds between the progress lines of a bug being shrunk."""
 
 
 def add_trace_parsers(sub: argparse._SubParsersAction) -> None:
@@ -94,8 +97,17 @@ def _shrink(args: argparse.Namespace, records: list[dict], console: Console) -> 
         table.add_column(column)
     lines = []
     with Reproducer(args.run_dir, repeats=1) as reproducer:
-        for record in chosen:
-            result = shrink_bug(reproducer, record)
+        for k, record in enumerate(chosen, 1):
+            said = [time.monotonic()]
+
+            def tell(length: int, plays: int, bug: int = int(record["id"]), total: int = len(record["actions"])) -> None:
+                if time.monotonic() - said[0] >= PROGRESS_EVERY_S:  # a line every few seconds, not every round
+                    said[0] = time.monotonic()
+                    console.print(f"bug {bug}: {total} -> {length} actions, {plays:,} candidates played")
+
+            console.print(f"shrinking bug {int(record['id'])} ({k} of {len(chosen)}, {record['kind']}, "
+                          f"{len(record['actions'])} actions)")
+            result = shrink_bug(reproducer, record, progress=tell)
             shrunk = str(len(result.shrunk)) if result.reproduced else "did not reproduce"
             table.add_row(str(record["id"]), record["kind"], record["signature"][:48], str(len(result.original)),
                           shrunk, str(result.plays))

@@ -30,6 +30,15 @@ def test_ddmin_finds_the_actions_that_matter() -> None:
     assert shrunk == [7, 3, 6] and plays > 0
 
 
+def test_ddmin_tells_its_progress_after_each_round() -> None:
+    trace = [0, 5, 1, 1, 7, 2, 9, 3, 0, 0, 4, 8, 3, 6]
+    told: list[tuple[int, int]] = []
+    shrunk, plays = ddmin(trace, _contains_in_order([7, 3, 6]), progress=lambda n, p: told.append((n, p)))
+    assert told[-1] == (len(shrunk), plays) and told[0][0] <= len(trace)
+    assert [p for _, p in told] == sorted(p for _, p in told)  # plays only grow
+    assert [n for n, _ in told] == sorted((n for n, _ in told), reverse=True)  # the trace only shrinks
+
+
 def test_ddmin_results_are_one_minimal() -> None:
     rng = __import__("numpy").random.default_rng(0)
     for _ in range(20):
@@ -116,6 +125,7 @@ def test_evo_shrink_and_regress_commands(finished_run: Path, tmp_path: Path,
 
     run = Path(shutil.copytree(finished_run, tmp_path / "run"))
     assert main(["shrink", str(run), "0"]) == 0
+    assert "shrinking bug 0 (1 of 1" in capsys.readouterr().out
     (line,) = [json.loads(x) for x in (run / "shrunk.jsonl").read_text().splitlines()]
     assert line["id"] == 0 and line["reproduced"] and len(line["actions"]) <= line["original_length"]
     assert main(["regress", str(run)]) == 1  # the same build: every bug remains
