@@ -108,6 +108,11 @@ class UnrealCVServer:
                 conn, _ = self.listener.accept()
             except OSError:
                 return  # died
+            # An accepted socket takes the process's default timeout, and the client's
+            # handshake deadline sets one (games/unreal/connection.py) in this very process: a
+            # real game's server lives in another. Without this, a silent server's connection
+            # closed itself after that deadline, racing the client's own request timeout.
+            conn.settimeout(None)
             with self._lock:
                 busy = self.client is not None
                 if not busy:
