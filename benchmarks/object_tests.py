@@ -27,12 +27,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from games.core.wrappers import wrap  # noqa: E402
-from games.doom.park.doom_park import TURN_PER_TIC, DoomParkVector  # noqa: E402
+from games.doom.park.doom_park import DEFAULT_FRAME_SKIP, TURN_PER_TIC, DoomParkVector  # noqa: E402
 from games.doom.park.layout import CELL  # noqa: E402
 from games.doom.park.navigation import TURN_LEFT, walkable  # noqa: E402
 from games.vision.encoder import downscale  # noqa: E402
 from games.vision.imitation import OBJECT_TEST_WEIGHTS, Playing, load_policy  # noqa: E402
-from games.vision.park_demos import OBJECT_DISTANCE, OBJECT_RADIUS  # noqa: E402
+from games.vision.park_demos import OBJECT_DISTANCE, OBJECT_RADIUS, turn_left_by  # noqa: E402
 from games.vision.park_walks import circle_step  # noqa: E402
 from oracles.executed_tests import execution_divergences, executed_tests  # noqa: E402
 
@@ -63,9 +63,8 @@ def run(player: str, raw: DoomParkVector, game, places, steps: int, weights: str
         raw.copies[i].game.send_game_command(f"warp {x:.1f} {y:.1f}")
         # Face the object give or take 30 degrees: the tester starts a test once it is in view.
         bearing = np.degrees(np.arctan2(raw.oois[i].y - y, raw.oois[i].x - x)) + rng.uniform(-30, 30)
-        turn = (bearing - float(step.features[i, 2])) % 360.0
-        for _ in range(int(round(turn / TURN_PER_TIC))):
-            raw.copies[i].game.make_action([0] * 4 + [1] + [0] * 4, 1)
+        # less the turn of the step below
+        turn_left_by(raw, i, bearing - float(step.features[i, 2]) - TURN_PER_TIC * DEFAULT_FRAME_SKIP)
     step = game.step(np.full(n, TURN_LEFT))
     model = Playing(load_policy(weights)[0], n)
     actions = np.zeros((n, steps), dtype=np.int64)

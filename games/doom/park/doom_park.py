@@ -86,7 +86,7 @@ _BUTTONS = ("MOVE_FORWARD", "MOVE_BACKWARD", "MOVE_LEFT", "MOVE_RIGHT", "TURN_LE
             "LOOK_UP_DOWN_DELTA", "JUMP", "SPEED")
 # Per action, the buttons held for its tics, in the order of _BUTTONS (SPEED always: the
 # player runs); deltas are degrees per tic: a negative turn turns left, a positive look up.
-_HELD = np.array([
+HELD = np.array([
     [1, 0, 0, 0, 0, 0, 0, 1],
     [0, 1, 0, 0, 0, 0, 0, 1],
     [0, 0, 1, 0, 0, 0, 0, 1],
@@ -199,7 +199,7 @@ class ParkCopy:
         if not 0 <= int(action) < len(ACTIONS):
             raise ValueError(f"action {action} is not in 0..{len(ACTIONS) - 1}")
         t0 = time.perf_counter()
-        self.game.set_action(_HELD[int(action)].tolist())
+        self.game.set_action(HELD[int(action)].tolist())
         self.game.advance_action(self.settings.frame_skip, True)
         state = self.game.get_state()
         frame_ms = (time.perf_counter() - t0) * 1000.0

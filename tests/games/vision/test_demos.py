@@ -15,7 +15,9 @@ from games.doom.park.layout import park_layout  # noqa: E402
 from games.doom.park.navigation import ooi_names  # noqa: E402
 from games.vision.demo_record import FedKeys, SpectatorPark, action_of, record  # noqa: E402
 from games.vision.demos import MANIFEST, Demo, load_demos, save_demo, split_demos  # noqa: E402
-from games.vision.park_demos import ACTIONS, parse_region  # noqa: E402
+from games.doom.park.doom_park import DoomParkVector  # noqa: E402
+from games.doom.park.navigation import TURN_LEFT  # noqa: E402
+from games.vision.park_demos import ACTIONS, parse_region, turn_left_by  # noqa: E402
 from tests.cli.test_cli import evo  # noqa: E402
 from tests.games.vision.imitation_data import STEPS, make_tiny_demos  # noqa: E402
 
@@ -112,6 +114,20 @@ def test_detector_masked_demonstrations_differ_from_labelled_ones_in_their_masks
     assert np.array_equal(labels.actions, detected.actions) and np.allclose(labels.features, detected.features)
     assert np.array_equal(labels.frames, detected.frames) and not np.array_equal(labels.masked, detected.masked)
     assert detected.meta["masks"] == "detector" and "masks" not in labels.meta
+
+
+def test_a_start_can_be_turned_to_face_a_chosen_way() -> None:
+    # What the object-test benchmark does to face each object before a test starts.
+    game = DoomParkVector(1, level_seed=1, max_steps=20)
+    try:
+        game.reset([0])
+        before = float(game.step(np.array([TURN_LEFT])).features[0, 2])
+        turn_left_by(game, 0, 100.0)
+        after = float(game.step(np.array([TURN_LEFT])).features[0, 2])
+    finally:
+        game.close()
+    turned = (after - before - 30.0) % 360.0  # less the step's own 30 degrees
+    assert abs(turned - 100.0) <= 3.75  # whole tics of 7.5 degrees
 
 
 def test_keys_map_to_the_park_actions_by_the_documented_priority() -> None:
