@@ -190,14 +190,28 @@ class EpisodeDraws:
     gumbel: np.ndarray
 
 
-def draw_episodes(policy_seeds: Sequence[int], episodes: int, horizon: int, n_actions: int) -> EpisodeDraws:
-    """Episode seeds and sampling noise for ``episodes`` episodes of each policy."""
+NOISE_STREAM = 0x6E6F
+"""Second seed word of the noise's own generator in :func:`draw_episodes`' ``stable_prefix`` form."""
+
+
+def draw_episodes(policy_seeds: Sequence[int], episodes: int, horizon: int, n_actions: int,
+                  stable_prefix: bool = False) -> EpisodeDraws:
+    """Episode seeds and sampling noise for ``episodes`` episodes of each policy.
+
+    By default the noise follows the seeds in one generator, so how many episodes are drawn
+    moves where it starts: the first k episodes of a draw of 18 play differently from those of
+    a draw of 45. That is the form every search draws with (its runs replay with it). With
+    ``stable_prefix`` the noise has a generator of its own, and the first k episodes are the
+    same however many are drawn: what an evaluation of 18 episodes needs to be the first 18 of
+    45 (the episode seeds are the same in both forms).
+    """
     seeds = np.empty((len(policy_seeds), episodes), dtype=np.int64)
     uniform = np.empty((len(policy_seeds), episodes, horizon, n_actions), dtype=np.float32)
     for p, seed in enumerate(policy_seeds):
         rng = np.random.default_rng(int(seed))
         seeds[p] = rng.integers(0, EPISODE_SEED_MAX, size=episodes)
-        rng.random((episodes, horizon, n_actions), dtype=np.float32, out=uniform[p])
+        noise = np.random.default_rng([int(seed), NOISE_STREAM]) if stable_prefix else rng
+        noise.random((episodes, horizon, n_actions), dtype=np.float32, out=uniform[p])
     # Gumbel(0, 1) = -log(-log(U)); the floor keeps log away from 0 for U = 0.
     np.maximum(uniform, np.float32(1e-30), out=uniform)
     np.log(uniform, out=uniform)

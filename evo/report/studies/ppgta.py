@@ -179,7 +179,7 @@ def _testers(specs: list[AgentSpec], exp: Experiment, built: Built, cfg: StudyCo
 def _play(agent: StudyAgent, cfg: StudyConfig, progress: ProgressFn | None) -> None:
     """The agent's episodes, ``cfg.batch`` copies at a time; episode i seeded alike for every agent."""
     spec = agent.built.spec
-    draws = draw_episodes([cfg.seed], cfg.episodes, spec.max_steps, spec.n_actions)
+    draws = draw_episodes([cfg.seed], cfg.episodes, spec.max_steps, spec.n_actions, stable_prefix=True)
     seeds, gumbel = draws.seeds.reshape(-1), draws.gumbel
     columns = frozenset({"info.visible"})
     start = time.perf_counter()

@@ -191,6 +191,18 @@ def test_fresh_policy_acts_close_to_uniformly(spec: PolicySpec) -> None:
     assert torch.max(torch.abs(probs - 1 / spec.n_actions)) < 0.02
 
 
+def test_a_stable_prefix_draws_the_same_first_episodes_however_many_are_drawn() -> None:
+    """What a study needs: its first 18 episodes are those of a study of 45."""
+    few = draw_episodes([5], episodes=3, horizon=4, n_actions=3, stable_prefix=True)
+    many = draw_episodes([5], episodes=8, horizon=4, n_actions=3, stable_prefix=True)
+    np.testing.assert_array_equal(few.seeds, many.seeds[:3])
+    np.testing.assert_array_equal(few.gumbel, many.gumbel[:3])
+    # The search's form keeps its seeds, and its noise moves with the count (its runs replay with it).
+    search = draw_episodes([5], episodes=3, horizon=4, n_actions=3)
+    np.testing.assert_array_equal(search.seeds, few.seeds)
+    assert not np.array_equal(search.gumbel, draw_episodes([5], episodes=8, horizon=4, n_actions=3).gumbel[:3])
+
+
 def test_draws_are_per_policy_and_seeded() -> None:
     """A policy's noise depends on its own seed only, not on who else is in the batch."""
     a = draw_episodes([1, 2], episodes=3, horizon=5, n_actions=4)

@@ -72,6 +72,16 @@ def test_the_study_scores_every_agent_from_the_same_starts(tmp_path: Path) -> No
     assert len(pairwise) == 18  # six pairs of agents per metric
     assert (out / "objects_tested.png").stat().st_size > 0 and (out / "maps.png").stat().st_size > 0
     assert "PPGTA protocol: small park, level 100, 3 episodes of 25 steps" in result.stdout
+    # A shorter study plays the first episodes of a longer one (PPGTA's 18 are the first of 45).
+    shorter = evo("study", "ppgta", str(runs[0]), "--episodes", "2", "--steps", "25", "--preset", "small",
+                  "--batch", "2", "--out", "first2", cwd=tmp_path)
+    assert shorter.returncode == 0, shorter.stderr
+    first = pd.read_csv(tmp_path / "first2" / "tests.csv")
+    longer = tests[(tests["agent"] == "ppgta_park") & (tests["episode"] < 2)].drop(columns="agent")
+    pd.testing.assert_frame_equal(first.drop(columns="agent").reset_index(drop=True), longer.reset_index(drop=True))
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "first2" / "episodes.csv"),
+                                  episodes_of(out, "ppgta_park")[episodes_of(out, "ppgta_park")["episode"] < 2]
+                                  .reset_index(drop=True), check_dtype=False)
 
 
 def test_an_input_that_is_not_a_run_is_one_line_and_exit_2(tmp_path: Path) -> None:
