@@ -15,7 +15,8 @@ The rule itself (:func:`executed_tests`) lives beside the divergence in
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections import Counter
+from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -28,4 +29,36 @@ def execution_divergences(actions: np.ndarray, tests: Sequence[ExecutedTest], de
     return np.array([execution_divergence(actions[test.start: test.end + 1], demonstrated) for test in tests])
 
 
-__all__ = ["ExecutedTest", "close_views", "executed_tests", "execution_divergences"]
+NEW, REPEATED, FAILED = "new", "repeated", "failed"
+"""What a started test came to (:func:`start_outcomes`)."""
+
+
+def start_outcomes(starts: Sequence[int], tests: Sequence[ExecutedTest], views: Iterable[tuple[int, int, int]],
+                   length: int) -> list[str]:
+    """What each test a tester started in one episode came to, from the ground truth.
+
+    A tester (:class:`evo.search.agents.tester.TesterAgent`) starts a test when it sees an
+    object close; whether the test tested anything is the objects oracle's rule. So that a
+    user can tell a tester that starts too few tests from one whose tests come to nothing,
+    each start at step ``s`` is, over its ``length`` steps ``s .. s + length - 1``:
+
+    - ``new``: an executed test (``tests``, :func:`executed_tests`) completed in them;
+    - ``repeated``: none did, and the object seen most often from within the radius in them
+      (``views``, :func:`close_views`) had been tested earlier in the episode;
+    - ``failed``: neither (the object was lost, not gone around, or never within the radius).
+    """
+    ends = {test.object: test.end for test in tests}
+    by_step = [(t, k) for t, k, _ in views]
+    out = []
+    for s in starts:
+        if any(s <= end < s + length for end in ends.values()):
+            out.append(NEW)
+            continue
+        seen = Counter(k for t, k in by_step if s <= t < s + length)
+        most = seen.most_common(1)[0][0] if seen else None
+        out.append(REPEATED if most is not None and ends.get(most, s) < s else FAILED)
+    return out
+
+
+__all__ = ["ExecutedTest", "FAILED", "NEW", "REPEATED", "close_views", "executed_tests", "execution_divergences",
+           "start_outcomes"]

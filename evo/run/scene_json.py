@@ -30,6 +30,7 @@ def scene_to_json(scene: Scene) -> dict[str, Any]:
         "camera": None if camera is None else {
             "hfov_degrees": float(camera.hfov_degrees), "pixel_aspect": float(camera.pixel_aspect),
             "frame_size": None if camera.frame_size is None else [int(v) for v in camera.frame_size],
+            "tilt": [float(v) for v in camera.tilt], "tilt_range": [float(v) for v in camera.tilt_range],
         },
         "preferred": None if scene.preferred is None else np.asarray(scene.preferred).astype(np.uint8).tolist(),
         "match_radius": None if scene.match_radius is None else float(scene.match_radius),
@@ -58,7 +59,9 @@ def scene_from_json(facts: dict[str, Any]) -> Scene | None:
             objects=_objects(data.get("objects")),
             camera=None if camera is None else Camera(
                 float(camera["hfov_degrees"]), float(camera.get("pixel_aspect", 1.0)),
-                None if camera.get("frame_size") is None else tuple(int(v) for v in camera["frame_size"])),
+                None if camera.get("frame_size") is None else tuple(int(v) for v in camera["frame_size"]),
+                tuple(float(v) for v in camera.get("tilt") or ()),
+                tuple(float(v) for v in camera.get("tilt_range") or (0.0, 0.0))),  # type: ignore[arg-type]
             preferred=_preferred(data.get("preferred")),
             match_radius=None if data.get("match_radius") is None else float(data["match_radius"]),
         )

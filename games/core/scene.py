@@ -67,11 +67,17 @@ class Camera:
         hfov_degrees: Horizontal field of view of a frame.
         pixel_aspect: How many times taller than wide the camera draws a map unit (1: square).
         frame_size: ``(width, height)`` of the frames it renders, None when not fixed.
+        tilt: Per action, degrees the action tilts the view, positive down (empty: no action
+            tilts it). An agent that hands over to a policy demonstrated with a level view
+            (the tester's object tests) levels it first by undoing its own tilt.
+        tilt_range: Where the tilt stops: ``(up, down)``, the most up (negative) and down.
     """
 
     hfov_degrees: float
     pixel_aspect: float = 1.0
     frame_size: tuple[int, int] | None = None
+    tilt: tuple[float, ...] = ()
+    tilt_range: tuple[float, float] = (0.0, 0.0)
 
     def focal(self, frame_width: int) -> float:
         """Pixels from the eye to a frame ``frame_width`` pixels wide."""

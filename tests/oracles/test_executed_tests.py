@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from games.vision.execution_quality import action_distribution
-from oracles.executed_tests import ExecutedTest, execution_divergences, executed_tests
+from oracles.executed_tests import (ExecutedTest, close_views, execution_divergences, executed_tests,
+                                    start_outcomes)
 
 PLACES = np.array([[1000.0, 1000.0], [3000.0, 3000.0]])
 INDEX = {7: 0, 9: 1}
@@ -45,3 +46,17 @@ def test_each_test_is_scored_by_the_divergence_of_its_own_actions() -> None:
     late = ExecutedTest(0, 12, 23)
     assert execution_divergences(actions, [late], demonstrated)[0] == pytest.approx(1.0)
     assert math.isclose(len(execution_divergences(actions, [], demonstrated)), 0)
+
+
+def test_each_started_test_is_new_repeated_or_failed() -> None:
+    # Steps 0-11 circle object 7 (tested at step 8), 12-23 circle it again, 24-35 stand far off.
+    xy = np.concatenate([_circle(15.0, 12, 200.0), _circle(15.0, 12, 200.0), np.full((12, 2), 2000.0)])
+    visible = [(7,)] * len(xy)
+    tests = executed_tests(xy, visible, INDEX, PLACES)
+    views = list(close_views(xy, visible, INDEX, PLACES, 384.0, 12))
+    # A start whose steps complete a test is new; one going round the tested object again is
+    # repeated; one that never comes within the radius of anything failed.
+    assert start_outcomes([0, 12, 24], tests, views, length=12) == ["new", "repeated", "failed"]
+    # Half a circle of an object not yet tested failed too.
+    half = np.concatenate([_circle(15.0, 6, 200.0), np.full((6, 2), 2000.0)])
+    assert start_outcomes([0], [], list(close_views(half, [(7,)] * 12, INDEX, PLACES, 384.0, 12)), 12) == ["failed"]

@@ -28,6 +28,11 @@ directories:
    VI-B; Inspector's 16% is its 40 of 247 objects tested): ``objects_succeeded_share``, the
    objects with at least one successful test over the episodes. ``test_success``, the share of
    executed tests that succeed, is stricter: an object passed many times counts every time.
+4. **Explorer or tester.** For a tester, the objects it came close to (seen from within the
+   radius; ``objects_close``, ``objects_close_18``) and what each test it started came to
+   (``tests_new``, ``tests_repeated``, ``tests_failed``; :func:`oracles.executed_tests.start_outcomes`):
+   an agent that comes close to most objects but tests few needs a better test policy or
+   trigger, not a better explorer.
 
 Outputs (``--out``): ``table.csv`` (one row per agent), ``episodes.csv`` (one row per
 episode), ``tests.csv`` (one row per executed test), ``pairwise.csv`` (Mann-Whitney U,
@@ -60,7 +65,8 @@ from evo.search.agents.tester import TesterSpec
 from evo.search.play import draw_episodes, play
 from games.core.record import RolloutBatch
 from games.vision.imitation import OBJECT_TEST_WEIGHTS, load_policy
-from oracles.executed_tests import execution_divergences, executed_tests
+from oracles.executed_tests import (FAILED, NEW, REPEATED, close_views, execution_divergences, executed_tests,
+                                    start_outcomes)
 
 RANDOM = "random"
 """The input that names the uniform random agent without a run directory."""
@@ -103,8 +109,9 @@ class StudyAgent:
     specs: list[AgentSpec]
     """Players taking turns: episode ``i`` is played by ``specs[i % len(specs)]``."""
     rollouts: list[RolloutBatch] = field(default_factory=list)
-    started: list[np.ndarray] = field(default_factory=list)
-    """Per batch of rollouts, the object tests a tester started in each episode (-1: not a tester)."""
+    started: list[list[list[int]] | None] = field(default_factory=list)
+    """Per batch of rollouts, the steps at which a tester started object tests in each episode
+    (None: not a tester)."""
     seconds: float = 0.0
 
 
@@ -172,7 +179,9 @@ def _testers(specs: list[AgentSpec], exp: Experiment, built: Built, cfg: StudyCo
     if not cfg.tester or not any(w.name == "detect" for w in exp.game.wrappers):
         return specs
     frames = tuple(built.spec.obs_shape) if len(built.spec.obs_shape) == 3 else None
-    return [TesterSpec(s, frames, cfg.tests_weights, cfg.near, cfg.test_steps, cfg.cooldown)  # type: ignore[arg-type]
+    camera = None if built.facts.scene is None else built.facts.scene.camera
+    tilt = {} if camera is None else {"tilt": tuple(camera.tilt), "tilt_range": tuple(camera.tilt_range)}
+    return [TesterSpec(s, frames, cfg.tests_weights, cfg.near, cfg.test_steps, cfg.cooldown, **tilt)  # type: ignore[arg-type]
             for s in specs]
 
 
@@ -195,7 +204,7 @@ def _play(agent: StudyAgent, cfg: StudyConfig, progress: ProgressFn | None) -> N
                 acting = player.build(len(rows), gumbel[rows])
                 batch = play(game, seeds[rows], [int(r) for r in rows], acting, columns=columns).rollouts
                 agent.rollouts.append(batch)
-                agent.started.append(np.array(getattr(acting, "tests", np.full(len(rows), -1))))
+                agent.started.append(getattr(acting, "starts", None))
                 if progress is not None:
                     progress(f"{agent.name}: {sum(len(b) for b in agent.rollouts)}/{cfg.episodes} episodes")
     finally:
@@ -211,7 +220,8 @@ def _objects_oracle(built: Built):  # -> oracles.objects_tested.ObjectsTested
     raise EvaluationError(f"{built.exp.name}: the study scores by the objects oracle; add it to the run's oracles")
 
 
-def _episodes(agent: StudyAgent, demonstrated: np.ndarray, threshold: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _episodes(agent: StudyAgent, demonstrated: np.ndarray, threshold: float,
+              test_steps: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     """One row per episode (in episode order) and one per executed test."""
     oracle = _objects_oracle(agent.built)
     cfg, preferred = oracle.config, oracle.preferred
@@ -220,11 +230,13 @@ def _episodes(agent: StudyAgent, demonstrated: np.ndarray, threshold: float) -> 
         visible = batch.info["visible"]
         for i in range(len(batch)):
             n, episode = int(batch.lengths[i]), int(batch.policy[i])
+            xy = batch.features[i, 1: n + 1, :2]
             cells = agent.built.spec.buckets(batch.features[i, : n + 1])[:, :2]
             walked = np.zeros(preferred.shape, dtype=bool)
             walked[cells[:, 0], cells[:, 1]] = True
-            done = executed_tests(batch.features[i, 1: n + 1, :2], visible[i, :n], oracle.index, oracle.xy,
-                                  cfg.radius, cfg.sectors, cfg.degrees)
+            done = executed_tests(xy, visible[i, :n], oracle.index, oracle.xy, cfg.radius, cfg.sectors, cfg.degrees)
+            views = list(close_views(xy, visible[i, :n], oracle.index, oracle.xy, cfg.radius, cfg.sectors))
+            outcomes = None if started is None else start_outcomes(started[i], done, views, test_steps)
             js = execution_divergences(batch.actions[i, :n], done, demonstrated)
             for test, d in zip(done, js):
                 tests.append({"agent": agent.name, "episode": episode, "object": oracle.objects[test.object].id,
@@ -232,11 +244,15 @@ def _episodes(agent: StudyAgent, demonstrated: np.ndarray, threshold: float) -> 
             rows.append({"agent": agent.name, "episode": episode, "steps": n,
                          "start_x": float(batch.features[i, 0, 0]), "start_y": float(batch.features[i, 0, 1]),
                          "preferred_coverage": float((walked & preferred).sum() / preferred.sum()),
-                         "objects_tested": len(done), "tests_started": int(started[i]),
+                         "objects_close": len({k for _, k, _ in views}),
+                         "objects_tested": len(done), "tests_started": -1 if outcomes is None else len(outcomes),
+                         **{f"tests_{kind}": -1 if outcomes is None else outcomes.count(kind)
+                            for kind in (NEW, REPEATED, FAILED)},
                          "tests_succeeded": int((js <= threshold).sum()),
                          "test_success": float((js <= threshold).mean()) if len(js) else np.nan,
                          "_cells": walked,
                          "_tested": [oracle.objects[t.object].id for t in done],
+                         "_close": [oracle.objects[k].id for k in {k for _, k, _ in views}],
                          "_succeeded": [oracle.objects[t.object].id for t, d in zip(done, js) if d <= threshold],
                          "_xy": batch.features[i, : n + 1, :2]})
     episodes = pd.DataFrame(rows).sort_values("episode", kind="stable").reset_index(drop=True)
@@ -245,10 +261,11 @@ def _episodes(agent: StudyAgent, demonstrated: np.ndarray, threshold: float) -> 
 
 def _summary(agent: StudyAgent, episodes: pd.DataFrame, tests: pd.DataFrame, n_objects: int,
              preferred: np.ndarray) -> dict:
-    over = objects_over_episodes(episodes)
+    over, close = objects_over_episodes(episodes), objects_over_episodes(episodes, "_close")
     union = np.logical_or.reduce(list(episodes["_cells"])) & preferred
     within = over[min(17, len(over) - 1)]
     succeeded = len(set().union(*episodes["_succeeded"]))
+    tester = bool((episodes["tests_started"] >= 0).all())
     return {
         "agent": agent.name, "episodes": len(episodes), "steps": int(episodes["steps"].sum()),
         "seconds": round(agent.seconds, 1),
@@ -257,6 +274,9 @@ def _summary(agent: StudyAgent, episodes: pd.DataFrame, tests: pd.DataFrame, n_o
         "objects": n_objects, "objects_tested": int(over[-1]),
         "objects_tested_share": float(over[-1] / n_objects),
         "objects_tested_18": int(within), "objects_tested_18_share": float(within / n_objects),
+        "objects_close": int(close[-1]), "objects_close_18": int(close[min(17, len(close) - 1)]),
+        **{f"tests_{kind}": int(episodes[f"tests_{kind}"].sum()) if tester else np.nan
+           for kind in ("started", NEW, REPEATED, FAILED)},
         "tests": len(tests), "tests_succeeded": int(tests["success"].sum()) if len(tests) else 0,
         "test_success": float(tests["success"].mean()) if len(tests) else np.nan,
         "objects_succeeded": succeeded, "objects_succeeded_share": float(succeeded / n_objects),
@@ -296,7 +316,7 @@ def study(sources: Sequence[str], cfg: StudyConfig, out: Path, progress: Progres
         per_episode, per_test, rows = [], [], []
         for agent in agents:
             _play(agent, cfg, progress)
-            episodes, tests = _episodes(agent, demonstrated, threshold)
+            episodes, tests = _episodes(agent, demonstrated, threshold, cfg.test_steps)
             oracle = _objects_oracle(agent.built)
             rows.append(_summary(agent, episodes, tests, len(oracle.objects), oracle.preferred))
             per_episode.append(episodes)
@@ -309,7 +329,7 @@ def study(sources: Sequence[str], cfg: StudyConfig, out: Path, progress: Progres
     tests = pd.concat(per_test, ignore_index=True)
     samples = {metric: {a: episodes.loc[episodes["agent"] == a, metric].dropna().to_numpy() for a in names}
                for metric in ("preferred_coverage", "objects_tested", "test_success")}
-    result = Study(pd.DataFrame(rows), episodes.drop(columns=["_cells", "_tested", "_succeeded", "_xy"]), tests,
+    result = Study(pd.DataFrame(rows), episodes.drop(columns=["_cells", "_tested", "_close", "_succeeded", "_xy"]), tests,
                    pairwise_table(samples), [])
     out.mkdir(parents=True, exist_ok=True)
     for name, frame in (("table", result.table), ("episodes", result.episodes), ("tests", result.tests),

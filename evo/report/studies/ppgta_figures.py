@@ -22,11 +22,12 @@ TRACES = 5
 """Episodes drawn as lines on each agent's map (all episodes shade the cells walked)."""
 
 
-def objects_over_episodes(episodes: pd.DataFrame) -> np.ndarray:
-    """``[E]`` distinct objects tested after each episode (PPGTA's Figure 8), episodes in order."""
+def objects_over_episodes(episodes: pd.DataFrame, column: str = "_tested") -> np.ndarray:
+    """``[E]`` distinct objects tested after each episode (PPGTA's Figure 8), episodes in order
+    (``column="_close"``: seen from within the test radius)."""
     seen: set[int] = set()
     out = []
-    for tested in episodes["_tested"]:
+    for tested in episodes[column]:
         seen.update(tested)
         out.append(len(seen))
     return np.array(out, dtype=np.int64)

@@ -265,7 +265,7 @@ class DoomParkVector:
         self.oois: tuple[OOI, ...] = self.layout.oois
         self.pathway: np.ndarray = self.layout.pathway
         _, height, width = self.game_spec.obs_shape
-        self.scene = park_scene(self.layout, (width, height))
+        self.scene = park_scene(self.layout, (width, height), tuple(-HELD[:, 5] * self.settings.frame_skip))
         self.injected_bugs = injected_bugs(self.oois)
         nav = ParkNavigator(self.layout, ACTIONS)
         self.action_names, self.actor_names, self.actor_types = nav.action_names, nav.actor_names, nav.actor_types

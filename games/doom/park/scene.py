@@ -13,8 +13,8 @@ from games.core.scene import Camera, ObjectType, Scene, SceneObject
 from games.doom.park.layout import OOI_TYPES, ParkLayout
 from games.doom.park.truth import MATCH_RADIUS
 
-__all__ = ["HFOV_DEGREES", "OBJECT_HEIGHTS", "OBJECT_TYPES", "OBJECT_WIDTH", "PIXEL_ASPECT", "park_camera",
-           "park_scene"]
+__all__ = ["HFOV_DEGREES", "OBJECT_HEIGHTS", "OBJECT_TYPES", "OBJECT_WIDTH", "PIXEL_ASPECT", "TILT_RANGE",
+           "park_camera", "park_scene"]
 
 HFOV_DEGREES = 90.0
 """ViZDoom's horizontal field of view at a 4:3 resolution (the ``fov`` 90 default; fitted
@@ -33,13 +33,20 @@ OBJECT_TYPES: tuple[ObjectType, ...] = tuple(ObjectType(t.name, OBJECT_HEIGHTS[t
 """The OOI types in :data:`games.doom.park.layout.OOI_TYPES`' order (the detector's)."""
 
 
-def park_camera(frame_size: tuple[int, int] | None = None) -> Camera:
-    """ViZDoom's camera over frames of ``(width, height)`` pixels."""
-    return Camera(HFOV_DEGREES, PIXEL_ASPECT, frame_size)
+TILT_RANGE = (-32.0, 56.0)
+"""Where ZDoom stops the view's tilt: 32 degrees up, 56 down (ViZDoom's ``PITCH``, measured
+on the park by looking up and down past both ends)."""
 
 
-def park_scene(layout: ParkLayout, frame_size: tuple[int, int] | None = None) -> Scene:
+def park_camera(frame_size: tuple[int, int] | None = None, tilt: tuple[float, ...] = ()) -> Camera:
+    """ViZDoom's camera over frames of ``(width, height)`` pixels; ``tilt``: per action, the
+    degrees it tilts the view (positive down), as the park's look actions hold their button."""
+    return Camera(HFOV_DEGREES, PIXEL_ASPECT, frame_size, tilt, TILT_RANGE if any(tilt) else (0.0, 0.0))
+
+
+def park_scene(layout: ParkLayout, frame_size: tuple[int, int] | None = None,
+               tilt: tuple[float, ...] = ()) -> Scene:
     """The scene of a park: its OOIs where they stand, their types, the camera, the pathways
     (the preferred area) and the radius within which a report names an OOI."""
     objects = tuple(SceneObject(o.id, o.type, o.x, o.y) for o in layout.oois)
-    return Scene(OBJECT_TYPES, objects, park_camera(frame_size), layout.pathway, MATCH_RADIUS)
+    return Scene(OBJECT_TYPES, objects, park_camera(frame_size, tilt), layout.pathway, MATCH_RADIUS)

@@ -21,8 +21,9 @@ EXPLORE = 8
 
 
 class _Explorer:
-    def __init__(self) -> None:
+    def __init__(self, action: int = EXPLORE) -> None:
         self.seen: list[int] = []
+        self.action = action
 
     def reset(self, seeds) -> None:  # noqa: ANN001
         self.seen.clear()
@@ -30,13 +31,13 @@ class _Explorer:
     def act(self, obs, features, infos, t):  # noqa: ANN001
         self.seen.append(t)
         acting = np.zeros((obs.shape[0], 9), dtype=np.float32)
-        acting[:, EXPLORE] = 1.0
-        return np.full(obs.shape[0], EXPLORE), acting
+        acting[:, self.action] = 1.0
+        return np.full(obs.shape[0], self.action), acting
 
 
 class _ExplorerSpec:
-    def __init__(self) -> None:
-        self.agent = _Explorer()
+    def __init__(self, action: int = EXPLORE) -> None:
+        self.agent = _Explorer(action)
 
     def build(self, episodes: int, gumbel: np.ndarray) -> _Explorer:
         return self.agent
@@ -73,6 +74,7 @@ def test_a_close_object_starts_a_test_that_the_test_policy_plays(tmp_path: Path)
     testing[1:5] = testing[8:12] = testing[15] = True
     assert (actions[~testing, 0] == EXPLORE).all()
     assert agent.tests.tolist() == [3, 0]  # the third test started at step 15
+    assert agent.starts == [[1, 8, 15], []]
     # Each test is the test policy's greedy play from a fresh memory at its first frame.
     model, _ = load_policy(weights)
     for first in (1, 8):
@@ -80,6 +82,44 @@ def test_a_close_object_starts_a_test_that_the_test_policy_plays(tmp_path: Path)
         assert np.array_equal(actions[first: first + 4, 0], expected)
 
 
+LOOK_UP, LOOK_DOWN = 6, 7
+TILT = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -8.0, 8.0)
+"""The park's look actions at 4 tics a step: up tilts the view 8 degrees up, down 8 down."""
+
+
+def test_a_copy_whose_explorer_tilted_the_view_looks_level_before_its_test(tmp_path: Path) -> None:
+    demos = make_tiny_demos(tmp_path / "demos")
+    weights = make_tiny_policy(demos, tmp_path / "test.pt", epochs=1)
+    horizon = 14
+    explorer = _ExplorerSpec(action=LOOK_UP)  # an explorer that only looks up
+    spec = tester.TesterSpec(explorer, (3, 64, 64), str(weights), near=16, test_steps=4, cooldown=3, temperature=0,
+                             tilt=TILT, tilt_range=(-32.0, 56.0))
+    agent = spec.build(1, draw_episodes([0], 1, horizon, 9).gumbel)
+    agent.reset([0])
+    frames = np.random.default_rng(0).integers(0, 255, (horizon, 1, 3, 64, 64), dtype=np.uint8)
+    actions = []
+    for t in range(horizon):
+        # Nothing close for 6 steps (the view tilts up 6 x 8 degrees and stops at 32), then an object.
+        infos = {"detections": np.array([_seen(20) if t >= 6 else _seen(5)], dtype=object)}
+        actions.append(int(agent.act(frames[t].reshape(1, -1).astype(np.float32), np.zeros((1, 3)), infos, t)[0][0]))
+    # Steps 0-5 explore (look up, to the stop at 32 degrees up), 6-9 look down 4 x 8 degrees to
+    # level, then the test starts at step 10 from a fresh memory and plays its 4 steps.
+    assert actions[:6] == [LOOK_UP] * 6 and actions[6:10] == [LOOK_DOWN] * 4
+    assert agent.starts == [[10]]
+    model, _ = load_policy(weights)
+    assert actions[10:14] == trajectory_probs(model, frames[10:14, 0]).argmax(1).tolist()
+    # Without a camera that tilts, the same copy tests at once (the view is not known to tilt).
+    plain = tester.TesterSpec(_ExplorerSpec(action=LOOK_UP), (3, 64, 64), str(weights), near=16, test_steps=4,
+                              cooldown=3, temperature=0).build(1, draw_episodes([0], 1, horizon, 9).gumbel)
+    plain.reset([0])
+    for t in range(8):
+        infos = {"detections": np.array([_seen(20) if t >= 6 else _seen(5)], dtype=object)}
+        plain.act(frames[t].reshape(1, -1).astype(np.float32), np.zeros((1, 3)), infos, t)
+    assert plain.starts == [[6]]
+
+
 def test_bad_tester_settings_are_one_line() -> None:
     with pytest.raises(ValueError, match="near must be at least"):
         tester.TesterSpec(_ExplorerSpec(), (3, 64, 64), near=0)
+    with pytest.raises(ValueError, match="tilt range must hold the level view"):
+        tester.TesterSpec(_ExplorerSpec(), (3, 64, 64), tilt=TILT, tilt_range=(5.0, 56.0))

@@ -54,6 +54,14 @@ def test_the_study_scores_every_agent_from_the_same_starts(tmp_path: Path) -> No
     # The imitation policy plays as a tester, as PPGTA's agent does; random play tests nothing.
     assert (episodes_of(out, "imitation")["tests_started"] >= 0).all()
     assert (episodes_of(out, "random")["tests_started"] == -1).all()
+    # Every started test came to something, and a new one to an executed test; nobody tests an
+    # object it never came close to.
+    mine = episodes_of(out, "imitation")
+    assert (mine[["tests_new", "tests_repeated", "tests_failed"]].sum(axis=1) == mine["tests_started"]).all()
+    assert (episodes_of(out, "random")[["tests_new", "tests_repeated", "tests_failed"]] == -1).all().all()
+    assert (table["objects_close"] >= table["objects_tested"]).all()
+    testers = table[table["agent"] != "random"]
+    assert (testers["tests_new"] <= testers["tests"]).all() and table.loc[table["agent"] == "random", "tests_new"].isna().all()
     # Coverage over all episodes is at least any one episode's.
     assert (table["preferred_coverage"] >= table["preferred_coverage_episode"]).all()
     assert table["preferred_coverage"].between(0, 1).all()

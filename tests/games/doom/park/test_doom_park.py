@@ -173,6 +173,22 @@ def test_same_seed_and_actions_give_the_same_frames() -> None:
     assert f1.dtype == np.uint8 and f1.shape[1:] == (3, 120, 160) and f1.max() > f1.min()
 
 
+def test_the_scene_camera_says_how_the_look_actions_tilt_the_view_and_where_it_stops() -> None:
+    game = DoomParkVector(1, level_seed=0, max_steps=50)
+    try:
+        game.reset([0])
+        camera, engine = game.scene.camera, game.copies[0].game
+        tilt, estimate = np.array(camera.tilt), 0.0
+        assert np.count_nonzero(tilt) == 2  # only looking up and down tilt the view
+        for action in ["look_up"] * 6 + ["look_down"] * 12 + ["look_up"] * 2:  # past both stops
+            game.step(np.array([ACT[action]]))
+            estimate = float(np.clip(estimate + tilt[ACT[action]], *camera.tilt_range))
+            assert engine.get_game_variable(vizdoom.GameVariable.PITCH) == pytest.approx(estimate, abs=0.5)
+        assert estimate == camera.tilt_range[1] - 16  # it stopped down, then looked up twice
+    finally:
+        game.close()
+
+
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_both_presets_load_with_their_map(preset: str) -> None:
     factory = GameFactory(name="doom_park", kwargs=(("max_steps", 5), ("preset", preset)))
