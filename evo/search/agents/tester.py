@@ -107,6 +107,14 @@ class TesterAgent:
         frames = np.asarray(obs[copies]).reshape(-1, *self.spec.frame_shape).astype(np.uint8)
         return downscale(frames)
 
+    def _level(self) -> np.ndarray:
+        """``[N]`` which copies look level: within half a tilt step, or as level as any action can make them."""
+        level = np.abs(self.tilt) <= self.level_within
+        if not level.all():
+            after = np.clip(self.tilt[:, None] + self.deltas[None], *self.spec.tilt_range)
+            level |= np.abs(after).min(axis=1) >= np.abs(self.tilt)
+        return level
+
     def act(self, obs: np.ndarray, features: np.ndarray, infos: Mapping[str, np.ndarray],
             t: int) -> tuple[np.ndarray, np.ndarray]:
         actions, acting = self.explore.act(obs, features, infos, t)
@@ -116,7 +124,7 @@ class TesterAgent:
                                                                                              self.min_height)
         else:
             trigger = np.zeros_like(self.left, dtype=bool)
-        level = np.abs(self.tilt) < self.level_within
+        level = self._level()
         self.leveling |= trigger & ~level
         start = (trigger | self.leveling) & level
         self.leveling &= ~start

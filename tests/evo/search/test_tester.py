@@ -108,6 +108,16 @@ def test_a_copy_whose_explorer_tilted_the_view_looks_level_before_its_test(tmp_p
     assert agent.starts == [[10]]
     model, _ = load_policy(weights)
     assert actions[10:14] == trajectory_probs(model, frames[10:14, 0]).argmax(1).tolist()
+    # A stop that is no whole number of steps from level (28 degrees up): three steps down leave
+    # 4 degrees, as level as the look actions can make it, and the test starts.
+    odd = tester.TesterSpec(_ExplorerSpec(action=LOOK_UP), (3, 64, 64), str(weights), near=16, test_steps=4,
+                            cooldown=3, temperature=0, tilt=TILT, tilt_range=(-28.0, 56.0))
+    agent = odd.build(1, draw_episodes([0], 1, horizon, 9).gumbel)
+    agent.reset([0])
+    for t in range(12):
+        infos = {"detections": np.array([_seen(20) if t >= 6 else _seen(5)], dtype=object)}
+        agent.act(frames[t].reshape(1, -1).astype(np.float32), np.zeros((1, 3)), infos, t)
+    assert agent.starts == [[9]] and agent.tilt[0] == -4.0
     # Without a camera that tilts, the same copy tests at once (the view is not known to tilt).
     plain = tester.TesterSpec(_ExplorerSpec(action=LOOK_UP), (3, 64, 64), str(weights), near=16, test_steps=4,
                               cooldown=3, temperature=0).build(1, draw_episodes([0], 1, horizon, 9).gumbel)
