@@ -389,8 +389,8 @@ class Game(Protocol):
       two state features (at ``GameSpec.feature_bins``).
     - ``scene``: a :class:`games.core.scene.Scene`, what the game's frames show: its objects of
       interest (id, type, place), their types (name, height, width, in a detector's order),
-      its camera (field of view, pixel aspect, frame size) and the tester's preferred area
-      (2-D bool indexed like ``render_map``). Kept in ``game.json`` and handed to the
+      its camera (field of view, pixel aspect, frame size, how actions tilt the view) and the
+      tester's preferred area (2-D bool indexed like ``render_map``). Kept in ``game.json`` and handed to the
       components that read it (the visual and objects oracles, the scene map of ``evo
       report``). No ground truth: an injected bug is on the object it is located at.
     """
