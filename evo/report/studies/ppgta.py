@@ -181,8 +181,8 @@ def _testers(specs: list[AgentSpec], exp: Experiment, built: Built, cfg: StudyCo
     frames = tuple(built.spec.obs_shape) if len(built.spec.obs_shape) == 3 else None
     camera = None if built.facts.scene is None else built.facts.scene.camera
     tilt = {} if camera is None else {"tilt": tuple(camera.tilt), "tilt_range": tuple(camera.tilt_range)}
-    return [TesterSpec(s, frames, cfg.tests_weights, cfg.near, cfg.test_steps, cfg.cooldown, **tilt)  # type: ignore[arg-type]
-            for s in specs]
+    return [TesterSpec(s, frames, cfg.tests_weights, cfg.near, cfg.test_steps, cfg.cooldown,  # type: ignore[arg-type]
+                       **tilt) for s in specs]
 
 
 def _play(agent: StudyAgent, cfg: StudyConfig, progress: ProgressFn | None) -> None:
@@ -329,7 +329,8 @@ def study(sources: Sequence[str], cfg: StudyConfig, out: Path, progress: Progres
     tests = pd.concat(per_test, ignore_index=True)
     samples = {metric: {a: episodes.loc[episodes["agent"] == a, metric].dropna().to_numpy() for a in names}
                for metric in ("preferred_coverage", "objects_tested", "test_success")}
-    result = Study(pd.DataFrame(rows), episodes.drop(columns=["_cells", "_tested", "_close", "_succeeded", "_xy"]), tests,
+    hidden = ["_cells", "_tested", "_close", "_succeeded", "_xy"]
+    result = Study(pd.DataFrame(rows), episodes.drop(columns=hidden), tests,
                    pairwise_table(samples), [])
     out.mkdir(parents=True, exist_ok=True)
     for name, frame in (("table", result.table), ("episodes", result.episodes), ("tests", result.tests),

@@ -196,7 +196,8 @@ class TesterSpec:
             raise ValueError(f"tester: near must be at least 1 pixel, test_steps at least 1, cooldown and temperature "
                              f"at least 0, got {self.near}, {self.test_steps}, {self.cooldown}, {self.temperature}")
         if any(self.tilt) and not self.tilt_range[0] <= 0.0 <= self.tilt_range[1]:
-            raise ValueError(f"tester: the tilt range must hold the level view (up <= 0 <= down), got {self.tilt_range}")
+            raise ValueError(f"tester: the tilt range must hold the level view (up <= 0 <= down), "
+                             f"got {self.tilt_range}")
 
     def build(self, episodes: int, gumbel: np.ndarray) -> TesterAgent:
         return TesterAgent(self.explore.build(episodes, gumbel), self, gumbel)
