@@ -56,13 +56,14 @@ def study_command(args: argparse.Namespace, console: Console) -> int:
     table = Table(title=f"PPGTA protocol: {args.preset} park, level {args.level_seed}, {args.episodes} episodes "
                   f"of {args.steps} steps from random starts")
     for column in ("agent", "preferred area", "came close to", "objects tested", "within 18 episodes",
-                   "tested successfully",
+                   "any 18, mean", "tested successfully",
                    "tests that succeed", "seconds"):
         table.add_column(column, justify="left" if column == "agent" else "right")
     for r in result.table.itertuples():
         table.add_row(r.agent, f"{r.preferred_coverage:.1%}", f"{r.objects_close}",
                       f"{r.objects_tested} of {r.objects}",
-                      f"{r.objects_tested_18_share:.1%}", f"{r.objects_succeeded_share:.1%}",
+                      f"{r.objects_tested_18_share:.1%}", f"{r.objects_tested_any_18_share:.1%}",
+                      f"{r.objects_succeeded_share:.1%}",
                       "no test" if r.tests == 0 else f"{r.test_success:.1%} of {r.tests}", f"{r.seconds:.0f}")
     console.print(table)
     console.print(f"wrote {', '.join(p.name for p in result.files)} in {args.out}")

@@ -21,8 +21,10 @@ directories:
    policy's input), by the objects oracle's rules (its ``radius``, ``sectors``, ``degrees``):
    the share of the preferred area's cells visited, in an episode and over all of them; the
    objects tested (:func:`oracles.executed_tests.executed_tests`), per episode and over the
-   episodes; each executed test's Jensen-Shannon divergence from the demonstrated object tests'
-   action distribution, a success when at most the threshold the object-test imitation policy
+   episodes (``objects_tested_18`` after the first 18 of them, ``objects_tested_any_18`` after
+   any 18, on average: the same count without the luck of which episodes come first); each
+   executed test's Jensen-Shannon divergence from the demonstrated object tests' action
+   distribution, a success when at most the threshold the object-test imitation policy
    set (``js_threshold`` and ``demonstrated`` in its weights' meta, ``--tests-weights``).
    PPGTA's success rate is "the ratio of correctly tested OOIs over the total OOIs" (Section
    VI-B; Inspector's 16% is its 40 of 247 objects tested): ``objects_succeeded_share``, the
@@ -52,7 +54,8 @@ import numpy as np
 import pandas as pd
 
 from evo.report.stats import pairwise_table
-from evo.report.studies.ppgta_figures import draw_maps, draw_objects_tested, objects_over_episodes
+from evo.report.studies.ppgta_figures import (draw_maps, draw_objects_tested, expected_over_episodes,
+                                             objects_over_episodes)
 from evo.run import rundir
 from evo.run.built import Built
 from evo.run.checkpoint import latest_checkpoint, load_checkpoint
@@ -264,6 +267,7 @@ def _summary(agent: StudyAgent, episodes: pd.DataFrame, tests: pd.DataFrame, n_o
     over, close = objects_over_episodes(episodes), objects_over_episodes(episodes, "_close")
     union = np.logical_or.reduce(list(episodes["_cells"])) & preferred
     within = over[min(17, len(over) - 1)]
+    expected = expected_over_episodes(episodes)[min(17, len(over) - 1)]
     succeeded = len(set().union(*episodes["_succeeded"]))
     tester = bool((episodes["tests_started"] >= 0).all())
     return {
@@ -274,6 +278,7 @@ def _summary(agent: StudyAgent, episodes: pd.DataFrame, tests: pd.DataFrame, n_o
         "objects": n_objects, "objects_tested": int(over[-1]),
         "objects_tested_share": float(over[-1] / n_objects),
         "objects_tested_18": int(within), "objects_tested_18_share": float(within / n_objects),
+        "objects_tested_any_18": float(expected), "objects_tested_any_18_share": float(expected / n_objects),
         "objects_close": int(close[-1]), "objects_close_18": int(close[min(17, len(close) - 1)]),
         **{f"tests_{kind}": int(episodes[f"tests_{kind}"].sum()) if tester else np.nan
            for kind in ("started", NEW, REPEATED, FAILED)},

@@ -3,6 +3,7 @@ from the same random starts on a level none was trained on; its tables, figures 
 
 from __future__ import annotations
 
+from itertools import combinations
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +11,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from evo.report.studies.ppgta_figures import objects_over_episodes
+from evo.report.studies.ppgta_figures import expected_over_episodes, objects_over_episodes
 
 ROOT = Path(__file__).resolve().parents[4]
 
@@ -18,6 +19,16 @@ ROOT = Path(__file__).resolve().parents[4]
 def test_objects_tested_over_episodes_counts_each_object_once() -> None:
     episodes = pd.DataFrame({"_tested": [[3], [], [3, 7], [1, 7, 9]]})
     assert list(objects_over_episodes(episodes)) == [1, 1, 2, 4]
+
+
+def test_objects_tested_by_any_k_episodes_is_the_mean_over_every_choice_of_them() -> None:
+    tested = [[3], [], [3, 7, 7], [1, 7, 9], [3, 9]]
+    expected = expected_over_episodes(pd.DataFrame({"_tested": tested}))
+    for k in range(1, len(tested) + 1):
+        unions = [len(set().union(*(tested[i] for i in chosen))) for chosen in combinations(range(len(tested)), k)]
+        assert expected[k - 1] == pytest.approx(np.mean(unions))
+    # The first episodes were an unlucky draw: in order, two give 1 object; any two give 2.7 on average.
+    assert objects_over_episodes(pd.DataFrame({"_tested": tested}))[1] == 1 < expected[1]
 
 
 def episodes_of(out: Path, agent: str) -> pd.DataFrame:
