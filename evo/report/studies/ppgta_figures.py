@@ -72,8 +72,8 @@ def draw_objects_tested(episodes: pd.DataFrame, n_objects: int, path: Path) -> P
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("episode")
     ax.set_ylabel("objects tested (distinct, so far)")
-    ax.set_title("Objects of interest tested over episodes (PPGTA's Figure 8; dotted: any k episodes, on average)",
-                 fontsize=10)
+    ax.plot([], [], color="grey", linestyle=":", linewidth=1.2, label="dotted: any k of its episodes, on average")
+    ax.set_title("Objects of interest tested over episodes (PPGTA's Figure 8)", fontsize=10)
     ax.legend(fontsize=8)
     fig.savefig(path, dpi=100)
     return path
