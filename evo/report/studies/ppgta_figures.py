@@ -11,6 +11,7 @@ import pandas as pd
 from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
+from scipy.stats import hypergeom
 
 from evo.report.scene_map import STATUS, TERRAIN, VISITED
 
@@ -47,13 +48,10 @@ def expected_over_episodes(episodes: pd.DataFrame, column: str = "_tested") -> n
     for tested in episodes[column]:
         for obj in set(tested):
             counts[obj] = counts.get(obj, 0) + 1
-    total = len(episodes)
-    out = np.zeros(total, dtype=np.float64)
-    for m in counts.values():
-        missed = 1.0  # C(E - m, k) / C(E, k), built up one k at a time
-        for k in range(1, total + 1):
-            missed *= max(total - m - k + 1, 0) / (total - k + 1)
-            out[k - 1] += 1.0 - missed
+    k = np.arange(1, len(episodes) + 1)
+    out = np.zeros(len(k), dtype=np.float64)
+    for m in counts.values():  # missed: none of the object's m episodes among k drawn from E
+        out += 1.0 - hypergeom.pmf(0, len(episodes), m, k)
     return out
 
 
