@@ -34,13 +34,14 @@ NEW, REPEATED, FAILED = "new", "repeated", "failed"
 
 
 def start_outcomes(starts: Sequence[int], tests: Sequence[ExecutedTest], views: Iterable[tuple[int, int, int]],
-                   length: int) -> list[str]:
+                   length: int | Sequence[int]) -> list[str]:
     """What each test a tester started in one episode came to, from the ground truth.
 
     A tester (:class:`evo.search.agents.tester.TesterAgent`) starts a test when it sees an
     object close; whether the test tested anything is the objects oracle's rule. So that a
     user can tell a tester that starts too few tests from one whose tests come to nothing,
-    each start at step ``s`` is, over its ``length`` steps ``s .. s + length - 1``:
+    each start at step ``s`` is, over its ``length`` steps ``s .. s + length - 1`` (one length
+    for all, or each test's own, as a tester that ends its tests early gives them):
 
     - ``new``: an executed test (``tests``, :func:`executed_tests`) completed in them;
     - ``repeated``: none did, and the object seen most often from within the radius in them
@@ -49,8 +50,11 @@ def start_outcomes(starts: Sequence[int], tests: Sequence[ExecutedTest], views: 
     """
     ends = {test.object: test.end for test in tests}
     by_step = [(t, k) for t, k, _ in views]
+    lengths = [int(length)] * len(starts) if isinstance(length, (int, np.integer)) else [int(n) for n in length]
+    if len(lengths) != len(starts):
+        raise ValueError(f"{len(starts)} test starts need as many lengths, got {len(lengths)}")
     out = []
-    for s in starts:
+    for s, length in zip(starts, lengths):
         if any(s <= end < s + length for end in ends.values()):
             out.append(NEW)
             continue

@@ -33,7 +33,11 @@ def add_study_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-tests", action="store_true", help="agents only explore: no object test is executed")
     p.add_argument("--near", type=int, default=12,
                    help="a test starts when a detected box is this many pixels tall (default 12)")
-    p.add_argument("--test-steps", type=int, default=100, help="steps the object-test policy plays a test (default 100)")
+    p.add_argument("--test-steps", type=int, default=100,
+                   help="steps the object-test policy plays a test at most (default 100)")
+    p.add_argument("--fixed-end", action="store_true",
+                   help="every test plays --test-steps (default: a test ends when the test policy's end head "
+                        "says done)")
     p.add_argument("--cooldown", type=int, default=50, help="steps of exploring after a test before the next (default 50)")
     p.add_argument("--seed", type=int, default=0, help="seed of the episodes: starts and sampling (default 0)")
     p.add_argument("--out", type=Path, required=True, help="output folder")
@@ -48,7 +52,7 @@ def study_command(args: argparse.Namespace, console: Console) -> int:
     torch.set_num_threads(1)
     cfg = StudyConfig(args.episodes, args.steps, args.preset, args.level_seed, args.seed, args.batch,
                       None if args.tests_weights is None else str(args.tests_weights), not args.no_tests,
-                      args.near, args.test_steps, args.cooldown)
+                      args.near, args.test_steps, args.cooldown, not args.fixed_end)
     try:
         result = study(args.inputs, cfg, args.out, progress=lambda line: console.print(line, markup=False))
     except EvaluationError as exc:

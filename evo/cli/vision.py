@@ -27,6 +27,7 @@ KINDS: dict[str, str] = {
     "encoder": "games.vision.encoder_train",
     "imitation": "games.vision.imitation_train",
     "texture": "games.vision.texture_train",
+    "test-end": "games.vision.test_end",
 }
 """Model kind -> the module that trains and scores it."""
 
@@ -75,7 +76,8 @@ def with_every_kind(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 def add_vision_parser(sub: argparse._SubParsersAction) -> None:
     """The ``vision`` command: ``train KIND`` and ``eval KIND``."""
-    vision = sub.add_parser("vision", help="train and score the detector, encoder and texture judge")
+    vision = sub.add_parser("vision", help="train and score the detector, encoder, texture judge, imitation policy "
+                            "and test end")
     actions = vision.add_subparsers(dest="vision_action", required=True)
     train = actions.add_parser("train", help="train a model on frames of generated levels")
     evaluate = actions.add_parser("eval", help="score a trained model on an unseen level")
@@ -84,8 +86,8 @@ def add_vision_parser(sub: argparse._SubParsersAction) -> None:
     for kind, module in KINDS.items():
         if importlib.util.find_spec(module) is None:  # a kind not built yet in this checkout
             continue
-        train_kinds.add_parser(kind, help=f"train the {kind}")
-        eval_kinds.add_parser(kind, help=f"score the {kind}")
+        train_kinds.add_parser(kind, help=f"train the {kind.replace('-', ' ')}")
+        eval_kinds.add_parser(kind, help=f"score the {kind.replace('-', ' ')}")
 
 
 def vision_command(args: argparse.Namespace, console: Console) -> int:

@@ -113,6 +113,8 @@ class Playing:
         self.window: torch.Tensor | None = None
         self.hidden: torch.Tensor | None = None
         self.begun: np.ndarray | None = None
+        self.states: torch.Tensor | None = None
+        """``[M, D]`` the state ``h_c`` of the copies the last :meth:`step_some` stepped."""
 
     def reset(self) -> None:
         """Every copy starts a new episode."""
@@ -155,17 +157,23 @@ class Playing:
             out, hidden = self.model.global_(f[:, None], hidden)
             self.window[idx], self.hidden[:, idx] = window, hidden
             self.begun[copies] = True
-            logits = self.model.head(torch.cat([self.model._local(window), out[:, 0]], dim=1))
+            self.states = torch.cat([self.model._local(window), out[:, 0]], dim=1)
+            logits = self.model.head(self.states)
             return torch.softmax(logits.double(), dim=1).numpy()
 
 
-def save_policy(model: ImitationPolicy, path: Path, meta: dict[str, Any]) -> None:
+def save_policy(model: ImitationPolicy, path: Path, meta: dict[str, Any],
+                end: dict[str, torch.Tensor] | None = None) -> None:
     """Write ``model`` as tensors and JSON types only (``torch.load(weights_only=True)``
-    reads it), with ``meta`` (what it learned from, what it scored, the JS threshold)."""
+    reads it), with ``meta`` (what it learned from, what it scored, the JS threshold) and, for
+    an object-test policy, the head that ends its tests (:mod:`games.vision.test_end`)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     state = {k: v.detach().clone() for k, v in model.state_dict().items()}
-    torch.save({"kind": "imitation", "config": dict(model.config), "state": state, "meta": meta}, path)
+    saved: dict[str, Any] = {"kind": "imitation", "config": dict(model.config), "state": state, "meta": meta}
+    if end is not None:
+        saved["end"] = end
+    torch.save(saved, path)
 
 
 def load_policy(path: Path | str | None = None) -> tuple[ImitationPolicy, dict[str, Any]]:

@@ -35,12 +35,11 @@ import torch
 from rich.console import Console
 from torch.nn import functional as F
 
-from games.doom.park.layout import park_layout
-from games.doom.park.navigation import ooi_names
 from games.vision.demos import SETS, Demo, action_names, load_demos, split_demos
 from games.vision.encoder import DEFAULT_WEIGHTS as ENCODER_WEIGHTS, load_model
-from games.vision.execution_quality import action_distribution, demonstrated_window, execution_divergence
+from games.vision.execution_quality import action_distribution, execution_divergence
 from games.vision.imitation import DEFAULT_WEIGHTS, ImitationPolicy, load_policy, save_policy
+from games.vision.test_end import add_end, test_stretch
 
 LAMBDA = 0.1
 """Weight of the consistency loss (PPGTA's lambda; the paper gives no value)."""
@@ -76,22 +75,6 @@ def accuracy(model: ImitationPolicy, demos: Sequence[Demo], masked: bool = True)
         return float("nan")
     hits = sum(int((predict(model, d, masked) == d.actions).sum()) for d in demos)
     return hits / sum(d.steps for d in demos)
-
-
-def test_stretch(demo: Demo) -> slice:
-    """The steps of an object-test demonstration that execute its test by the objects oracle's
-    rule (:func:`games.vision.execution_quality.demonstrated_window`), as an executed test is
-    scored; the whole trajectory for a path demonstration, or a test never completed."""
-    target, level = demo.meta.get("target"), demo.meta.get("level_seed")
-    if not target or level is None:
-        return slice(None)
-    layout = park_layout(str(demo.meta.get("preset", "small")), int(level))
-    names = ooi_names(layout)
-    if target not in names:
-        return slice(None)
-    ooi = layout.oois[names.index(target)]
-    window = demonstrated_window(demo.features, (ooi.x, ooi.y))
-    return slice(None) if window is None else slice(window[0], window[1] + 1)
 
 
 def success_threshold(model: ImitationPolicy, validation: Sequence[Demo], demonstrated: np.ndarray) -> float:
@@ -227,6 +210,8 @@ def train_command(args: argparse.Namespace, console: Console) -> int:
             "demonstrated": demonstrated.tolist(), "action_names": list(names), "epochs": args.epochs,
             "lr": args.lr, "seed": args.seed, "seconds": round(time.perf_counter() - start, 1)}
     save_policy(model, args.out, meta)
+    if args.set == "object":  # its tests end when the policy's state says done
+        add_end(args.out, demos, args.seed, console)
     console.print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB) in {time.perf_counter() - start:.0f} s")
     return 0
 

@@ -57,6 +57,11 @@ def test_each_started_test_is_new_repeated_or_failed() -> None:
     # A start whose steps complete a test is new; one going round the tested object again is
     # repeated; one that never comes within the radius of anything failed.
     assert start_outcomes([0, 12, 24], tests, views, length=12) == ["new", "repeated", "failed"]
+    # Each test's own length, as a tester that ends tests early gives them: a test that stopped
+    # at step 5, before the completion at step 8, did not complete it.
+    assert start_outcomes([0, 12], tests, views, length=[5, 12]) == ["failed", "repeated"]
+    with pytest.raises(ValueError, match="2 test starts need as many lengths, got 1"):
+        start_outcomes([0, 12], tests, views, length=[5])
     # Half a circle of an object not yet tested failed too.
     half = np.concatenate([_circle(15.0, 6, 200.0), np.full((6, 2), 2000.0)])
     assert start_outcomes([0], [], list(close_views(half, [(7,)] * 12, INDEX, PLACES, 384.0, 12)), 12) == ["failed"]

@@ -34,7 +34,8 @@ directories:
    radius; ``objects_close``, ``objects_close_18``) and what each test it started came to
    (``tests_new``, ``tests_repeated``, ``tests_failed``; :func:`oracles.executed_tests.start_outcomes`):
    an agent that comes close to most objects but tests few needs a better test policy or
-   trigger, not a better explorer.
+   trigger, not a better explorer. ``test_steps_mean``: how long its tests played (a test
+   ends when the test policy's end head says done, :mod:`games.vision.test_end`).
 
 Outputs (``--out``): ``table.csv`` (one row per agent), ``episodes.csv`` (one row per
 episode), ``tests.csv`` (one row per executed test), ``pairwise.csv`` (Mann-Whitney U,
@@ -68,6 +69,7 @@ from evo.search.agents.tester import TesterSpec
 from evo.search.play import draw_episodes, play
 from games.core.record import RolloutBatch
 from games.vision.imitation import OBJECT_TEST_WEIGHTS, load_policy
+from games.vision.test_end import load_end
 from oracles.executed_tests import (FAILED, NEW, REPEATED, close_views, execution_divergences, executed_tests,
                                     start_outcomes)
 
@@ -100,7 +102,9 @@ class StudyConfig:
     near: int = TesterSpec.near
     test_steps: int = TesterSpec.test_steps
     cooldown: int = TesterSpec.cooldown
-    """The tester's trigger, test length and cool-down (:class:`evo.search.agents.tester.TesterSpec`)."""
+    learned_end: bool = TesterSpec.learned_end
+    """The tester's trigger, longest test, cool-down and whether the test policy's end head ends
+    tests (:class:`evo.search.agents.tester.TesterSpec`)."""
 
 
 @dataclass
@@ -115,6 +119,8 @@ class StudyAgent:
     started: list[list[list[int]] | None] = field(default_factory=list)
     """Per batch of rollouts, the steps at which a tester started object tests in each episode
     (None: not a tester)."""
+    ended: list[list[list[int]] | None] = field(default_factory=list)
+    """Per batch, the steps after each test's last action (a test the episode cut has none)."""
     seconds: float = 0.0
 
 
@@ -185,7 +191,7 @@ def _testers(specs: list[AgentSpec], exp: Experiment, built: Built, cfg: StudyCo
     camera = None if built.facts.scene is None else built.facts.scene.camera
     tilt = {} if camera is None else {"tilt": tuple(camera.tilt), "tilt_range": tuple(camera.tilt_range)}
     return [TesterSpec(s, frames, cfg.tests_weights, cfg.near, cfg.test_steps, cfg.cooldown,  # type: ignore[arg-type]
-                       **tilt) for s in specs]
+                       learned_end=cfg.learned_end, **tilt) for s in specs]
 
 
 def _play(agent: StudyAgent, cfg: StudyConfig, progress: ProgressFn | None) -> None:
@@ -208,6 +214,7 @@ def _play(agent: StudyAgent, cfg: StudyConfig, progress: ProgressFn | None) -> N
                 batch = play(game, seeds[rows], [int(r) for r in rows], acting, columns=columns).rollouts
                 agent.rollouts.append(batch)
                 agent.started.append(getattr(acting, "starts", None))
+                agent.ended.append(getattr(acting, "ends", None))
                 if progress is not None:
                     progress(f"{agent.name}: {sum(len(b) for b in agent.rollouts)}/{cfg.episodes} episodes")
     finally:
@@ -223,13 +230,12 @@ def _objects_oracle(built: Built):  # -> oracles.objects_tested.ObjectsTested
     raise EvaluationError(f"{built.exp.name}: the study scores by the objects oracle; add it to the run's oracles")
 
 
-def _episodes(agent: StudyAgent, demonstrated: np.ndarray, threshold: float,
-              test_steps: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _episodes(agent: StudyAgent, demonstrated: np.ndarray, threshold: float) -> tuple[pd.DataFrame, pd.DataFrame]:
     """One row per episode (in episode order) and one per executed test."""
     oracle = _objects_oracle(agent.built)
     cfg, preferred = oracle.config, oracle.preferred
     rows, tests = [], []
-    for batch, started in zip(agent.rollouts, agent.started):
+    for batch, started, ended in zip(agent.rollouts, agent.started, agent.ended):
         visible = batch.info["visible"]
         for i in range(len(batch)):
             n, episode = int(batch.lengths[i]), int(batch.policy[i])
@@ -239,7 +245,8 @@ def _episodes(agent: StudyAgent, demonstrated: np.ndarray, threshold: float,
             walked[cells[:, 0], cells[:, 1]] = True
             done = executed_tests(xy, visible[i, :n], oracle.index, oracle.xy, cfg.radius, cfg.sectors, cfg.degrees)
             views = list(close_views(xy, visible[i, :n], oracle.index, oracle.xy, cfg.radius, cfg.sectors))
-            outcomes = None if started is None else start_outcomes(started[i], done, views, test_steps)
+            lengths = None if started is None or ended is None else _test_lengths(started[i], ended[i], n)
+            outcomes = None if lengths is None else start_outcomes(started[i], done, views, lengths)
             js = execution_divergences(batch.actions[i, :n], done, demonstrated)
             for test, d in zip(done, js):
                 tests.append({"agent": agent.name, "episode": episode, "object": oracle.objects[test.object].id,
@@ -251,6 +258,7 @@ def _episodes(agent: StudyAgent, demonstrated: np.ndarray, threshold: float,
                          "objects_tested": len(done), "tests_started": -1 if outcomes is None else len(outcomes),
                          **{f"tests_{kind}": -1 if outcomes is None else outcomes.count(kind)
                             for kind in (NEW, REPEATED, FAILED)},
+                         "steps_testing": -1 if lengths is None else int(sum(lengths)),
                          "tests_succeeded": int((js <= threshold).sum()),
                          "test_success": float((js <= threshold).mean()) if len(js) else np.nan,
                          "_cells": walked,
@@ -260,6 +268,11 @@ def _episodes(agent: StudyAgent, demonstrated: np.ndarray, threshold: float,
                          "_xy": batch.features[i, : n + 1, :2]})
     episodes = pd.DataFrame(rows).sort_values("episode", kind="stable").reset_index(drop=True)
     return episodes, pd.DataFrame(tests, columns=["agent", "episode", "object", "start", "end", "js", "success"])
+
+
+def _test_lengths(starts: list[int], ends: list[int], steps: int) -> list[int]:
+    """Steps each started test played in an episode of ``steps`` (a test the episode cut: to its end)."""
+    return [e - s for s, e in zip(starts, ends)] + [steps - s for s in starts[len(ends):]]
 
 
 def _summary(agent: StudyAgent, episodes: pd.DataFrame, tests: pd.DataFrame, n_objects: int,
@@ -282,6 +295,8 @@ def _summary(agent: StudyAgent, episodes: pd.DataFrame, tests: pd.DataFrame, n_o
         "objects_close": int(close[-1]), "objects_close_18": int(close[min(17, len(close) - 1)]),
         **{f"tests_{kind}": int(episodes[f"tests_{kind}"].sum()) if tester else np.nan
            for kind in ("started", NEW, REPEATED, FAILED)},
+        "test_steps_mean": float(episodes["steps_testing"].sum() / max(1, episodes["tests_started"].sum()))
+        if tester else np.nan,
         "tests": len(tests), "tests_succeeded": int(tests["success"].sum()) if len(tests) else 0,
         "test_success": float(tests["success"].mean()) if len(tests) else np.nan,
         "objects_succeeded": succeeded, "objects_succeeded_share": float(succeeded / n_objects),
@@ -305,6 +320,9 @@ def study(sources: Sequence[str], cfg: StudyConfig, out: Path, progress: Progres
         _, meta = load_policy(cfg.tests_weights or OBJECT_TEST_WEIGHTS)
     except ValueError as exc:
         raise EvaluationError(f"--tests-weights: {exc}") from None
+    if cfg.tester and cfg.learned_end and load_end(cfg.tests_weights) is None:
+        raise EvaluationError(f"--tests-weights: {cfg.tests_weights} has no test end (add one: evo vision train "
+                              f"test-end --weights {cfg.tests_weights} --demos DIR; or give --fixed-end)")
     demonstrated, threshold = np.asarray(meta["demonstrated"], dtype=np.float64), float(meta["js_threshold"])
     runs = [s for s in sources if s not in KEYWORDS]
     if len(set(sources)) != len(sources):
@@ -321,7 +339,7 @@ def study(sources: Sequence[str], cfg: StudyConfig, out: Path, progress: Progres
         per_episode, per_test, rows = [], [], []
         for agent in agents:
             _play(agent, cfg, progress)
-            episodes, tests = _episodes(agent, demonstrated, threshold, cfg.test_steps)
+            episodes, tests = _episodes(agent, demonstrated, threshold)
             oracle = _objects_oracle(agent.built)
             rows.append(_summary(agent, episodes, tests, len(oracle.objects), oracle.preferred))
             per_episode.append(episodes)

@@ -14,6 +14,9 @@ population, the imitation policy itself):
   :attr:`TesterSpec.tilt`), the copy first looks back level, as the tests were demonstrated;
   for :attr:`TesterSpec.test_steps` steps its actions are then the test policy's, whose
   memory starts fresh at the test's first frame (:meth:`games.vision.imitation.Playing.step_some`);
+- a test ends when the test policy's own state says its circle has closed (the end head
+  shipped with the policy, :mod:`games.vision.test_end`), or after :attr:`TesterSpec.test_steps`
+  steps at most;
 - after a test the copy explores for :attr:`TesterSpec.cooldown` steps before it may test
   again, to walk away from the object it just tested.
 
@@ -38,6 +41,7 @@ import numpy as np
 from evo.search.agents.base import Agent, AgentSpec, check_copies
 from games.vision.encoder import downscale
 from games.vision.imitation import OBJECT_TEST_WEIGHTS, Playing, load_policy
+from games.vision.test_end import END_MIN, END_P, END_RUN, load_end
 
 DETECTIONS = "detections"
 """The info key of the ``detect`` wrapper's per-copy detections."""
@@ -64,9 +68,14 @@ class TesterAgent:
     """
 
     def __init__(self, explore: Agent, spec: "TesterSpec", gumbel: np.ndarray) -> None:
-        model, _ = load_policy(spec.weights or OBJECT_TEST_WEIGHTS)
+        weights = spec.weights or OBJECT_TEST_WEIGHTS
+        model, _ = load_policy(weights)
         if gumbel.shape[2] != model.n_actions:
             raise ValueError(f"the object-test policy has {model.n_actions} actions, the game {gumbel.shape[2]}")
+        self.end = load_end(weights) if spec.learned_end else None
+        if spec.learned_end and self.end is None:
+            raise ValueError(f"the object-test policy {weights} has no test end (add one: evo vision train test-end "
+                             f"--weights {weights} --demos DIR; or end tests after test_steps: learned_end false)")
         self.explore, self.spec, self.gumbel = explore, spec, gumbel
         self.test = Playing(model, gumbel.shape[0])
         self.min_height = spec.near
@@ -77,6 +86,11 @@ class TesterAgent:
         """Tests started per copy in the current episodes (what a test of the agent reads)."""
         self.starts: list[list[int]] = [[] for _ in range(n)]
         """Per copy, the steps at which its tests started (their first action is that step's)."""
+        self.ends: list[list[int]] = [[] for _ in range(n)]
+        """Per copy, the steps after the last action of each test that ended (a test cut by the
+        episode's end has none)."""
+        self.age = np.zeros(n, dtype=np.int64)
+        self.done_run = np.zeros(n, dtype=np.int64)
         if len(spec.tilt) > gumbel.shape[2]:
             raise ValueError(f"the camera's tilt names {len(spec.tilt)} actions, the game has {gumbel.shape[2]}")
         self.deltas = np.zeros(gumbel.shape[2], dtype=np.float64)
@@ -95,6 +109,9 @@ class TesterAgent:
         self.cool[:] = 0
         self.tests[:] = 0
         self.starts = [[] for _ in range(len(self.left))]
+        self.ends = [[] for _ in range(len(self.left))]
+        self.age[:] = 0
+        self.done_run[:] = 0
         self.tilt[:] = 0.0
         self.leveling[:] = False
 
@@ -129,6 +146,8 @@ class TesterAgent:
         start = (trigger | self.leveling) & level
         self.leveling &= ~start
         self.left[start] = self.spec.test_steps
+        self.age[start] = 0
+        self.done_run[start] = 0
         self.tests[start] += 1
         for i in np.flatnonzero(start):
             self.starts[i].append(t)
@@ -149,8 +168,17 @@ class TesterAgent:
                 actions[copies] = np.argmax(logits + self.gumbel[copies, t], axis=1)
             acting[copies] = probs.astype(np.float32)
             self.left[copies] -= 1
+            self.age[copies] += 1
+            if self.end is not None:
+                assert self.test.states is not None
+                done = self.end.probability(self.test.states) > END_P
+                self.done_run[copies] = np.where(done, self.done_run[copies] + 1, 0)
+                finished = (self.done_run[copies] >= END_RUN) & (self.age[copies] >= END_MIN)
+                self.left[copies[finished]] = 0
             ended = copies[self.left[copies] == 0]
             self.cool[ended] = self.spec.cooldown
+            for i in ended:
+                self.ends[i].append(t + 1)
         if self.deltas.any():
             self.tilt = np.clip(self.tilt + self.deltas[actions], *self.spec.tilt_range)
         return actions, acting
@@ -169,8 +197,8 @@ class TesterSpec:
         near: Box height in pixels of the detector's frames from which an object is close
             enough to test: on the park's 160x120 frames, 12 is a barrel 4 cells away, a
             pillar 7, a lamp 10 (the objects oracle's radius is 6 cells).
-        test_steps: Steps a test lasts (the object-test demonstrations are 200 long; their
-            circle closes in about 40).
+        test_steps: Steps a test lasts at most (the object-test demonstrations are 200 long;
+            their circle closes in about 40).
         cooldown: Steps of exploring after a test before the next may start.
         temperature: Sampling temperature of the test policy (0: greedy).
         tilt: Per action, degrees it tilts the view, positive down, and ``tilt_range`` where the
@@ -179,6 +207,8 @@ class TesterSpec:
             started under a view the explorer tilted fails (on the park, 92% of the novelty
             agent's did), so a tilted copy first looks back level, by the tilt its own actions
             made, and then starts its test.
+        learned_end: End a test when the end head saved with the test policy says done
+            (:mod:`games.vision.test_end`); False: every test plays ``test_steps``.
     """
 
     explore: AgentSpec
@@ -190,6 +220,7 @@ class TesterSpec:
     temperature: float = 1.0
     tilt: tuple[float, ...] = ()
     tilt_range: tuple[float, float] = (0.0, 0.0)
+    learned_end: bool = True
 
     def __post_init__(self) -> None:
         if self.near < 1 or self.test_steps < 1 or self.cooldown < 0 or self.temperature < 0:

@@ -7,13 +7,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 
 pytest.importorskip("vizdoom")
 
 from evo.search.agents import tester  # noqa: E402
 from evo.search.play import draw_episodes  # noqa: E402
 from games.vision.base import Detections  # noqa: E402
-from games.vision.imitation import load_policy, trajectory_probs  # noqa: E402
+from games.vision.imitation import load_policy, save_policy, trajectory_probs  # noqa: E402
+from games.vision.test_end import END_MIN, EndHead  # noqa: E402
 from tests.games.vision.imitation_data import make_tiny_demos, make_tiny_policy  # noqa: E402
 
 EXPLORE = 8
@@ -52,7 +54,8 @@ def test_a_close_object_starts_a_test_that_the_test_policy_plays(tmp_path: Path)
     demos = make_tiny_demos(tmp_path / "demos")
     weights = make_tiny_policy(demos, tmp_path / "test.pt", epochs=1)
     explorer = _ExplorerSpec()
-    spec = tester.TesterSpec(explorer, (3, 64, 64), str(weights), near=16, test_steps=4, cooldown=3, temperature=0)
+    spec = tester.TesterSpec(explorer, (3, 64, 64), str(weights), near=16, test_steps=4, cooldown=3, temperature=0,
+                             learned_end=False)
     horizon = 16
     gumbel = draw_episodes([0], 2, horizon, 9).gumbel
     agent = spec.build(2, gumbel)
@@ -93,7 +96,7 @@ def test_a_copy_whose_explorer_tilted_the_view_looks_level_before_its_test(tmp_p
     horizon = 14
     explorer = _ExplorerSpec(action=LOOK_UP)  # an explorer that only looks up
     spec = tester.TesterSpec(explorer, (3, 64, 64), str(weights), near=16, test_steps=4, cooldown=3, temperature=0,
-                             tilt=TILT, tilt_range=(-32.0, 56.0))
+                             tilt=TILT, tilt_range=(-32.0, 56.0), learned_end=False)
     agent = spec.build(1, draw_episodes([0], 1, horizon, 9).gumbel)
     agent.reset([0])
     frames = np.random.default_rng(0).integers(0, 255, (horizon, 1, 3, 64, 64), dtype=np.uint8)
@@ -111,7 +114,7 @@ def test_a_copy_whose_explorer_tilted_the_view_looks_level_before_its_test(tmp_p
     # A stop that is no whole number of steps from level (28 degrees up): three steps down leave
     # 4 degrees, as level as the look actions can make it, and the test starts.
     odd = tester.TesterSpec(_ExplorerSpec(action=LOOK_UP), (3, 64, 64), str(weights), near=16, test_steps=4,
-                            cooldown=3, temperature=0, tilt=TILT, tilt_range=(-28.0, 56.0))
+                            cooldown=3, temperature=0, tilt=TILT, tilt_range=(-28.0, 56.0), learned_end=False)
     agent = odd.build(1, draw_episodes([0], 1, horizon, 9).gumbel)
     agent.reset([0])
     for t in range(12):
@@ -119,13 +122,52 @@ def test_a_copy_whose_explorer_tilted_the_view_looks_level_before_its_test(tmp_p
         agent.act(frames[t].reshape(1, -1).astype(np.float32), np.zeros((1, 3)), infos, t)
     assert agent.starts == [[9]] and agent.tilt[0] == -4.0
     # Without a camera that tilts, the same copy tests at once (the view is not known to tilt).
-    plain = tester.TesterSpec(_ExplorerSpec(action=LOOK_UP), (3, 64, 64), str(weights), near=16, test_steps=4,
-                              cooldown=3, temperature=0).build(1, draw_episodes([0], 1, horizon, 9).gumbel)
+    level = tester.TesterSpec(_ExplorerSpec(action=LOOK_UP), (3, 64, 64), str(weights), near=16, test_steps=4,
+                              cooldown=3, temperature=0, learned_end=False)
+    plain = level.build(1, draw_episodes([0], 1, horizon, 9).gumbel)
     plain.reset([0])
     for t in range(8):
         infos = {"detections": np.array([_seen(20) if t >= 6 else _seen(5)], dtype=object)}
         plain.act(frames[t].reshape(1, -1).astype(np.float32), np.zeros((1, 3)), infos, t)
     assert plain.starts == [[6]]
+
+
+def _with_end(weights: Path, out: Path, bias: float) -> Path:
+    """``weights`` with an end head that always (bias > 0) or never (bias < 0) says done."""
+    model, meta = load_policy(weights)
+    save_policy(model, out, meta, end=EndHead(torch.zeros(model.head[0].in_features), bias).to_saved())
+    return out
+
+
+def test_a_test_ends_when_the_end_head_says_done_and_at_most_after_test_steps(tmp_path: Path) -> None:
+    demos = make_tiny_demos(tmp_path / "demos")
+    weights = make_tiny_policy(demos, tmp_path / "test.pt", epochs=1)
+    horizon = 40
+    frames = np.random.default_rng(0).integers(0, 255, (horizon, 1, 3, 64, 64), dtype=np.uint8)
+    close = {"detections": np.array([_seen(20)], dtype=object)}
+    played = {}
+    for name, bias in (("done", 20.0), ("never", -20.0)):
+        spec = tester.TesterSpec(_ExplorerSpec(), (3, 64, 64), str(_with_end(weights, tmp_path / f"{name}.pt", bias)),
+                                 near=16, test_steps=15, cooldown=3, temperature=0)
+        agent = spec.build(1, draw_episodes([0], 1, horizon, 9).gumbel)
+        agent.reset([0])
+        played[name] = [int(agent.act(frames[t].reshape(1, -1).astype(np.float32), np.zeros((1, 3)), close, t)[0][0])
+                        for t in range(horizon)]
+        played[name + " starts"], played[name + " ends"] = agent.starts[0], agent.ends[0]
+    # Done at once: each test still plays END_MIN steps, then the cool-down, then the next test.
+    assert played["done starts"] == [0, 13, 26, 39] and played["done ends"] == [10, 23, 36]
+    assert END_MIN == 10 and played["done"][10:13] == [EXPLORE] * 3
+    # Never done: each test plays its 15 steps.
+    assert played["never starts"] == [0, 18, 36] and played["never ends"] == [15, 33]
+    assert EXPLORE not in played["never"][:15]
+
+
+def test_a_test_policy_without_an_end_head_is_one_line(tmp_path: Path) -> None:
+    demos = make_tiny_demos(tmp_path / "demos")
+    weights = make_tiny_policy(demos, tmp_path / "test.pt", epochs=1)
+    spec = tester.TesterSpec(_ExplorerSpec(), (3, 64, 64), str(weights))
+    with pytest.raises(ValueError, match=r"has no test end \(add one: evo vision train test-end"):
+        spec.build(1, draw_episodes([0], 1, 5, 9).gumbel)
 
 
 def test_bad_tester_settings_are_one_line() -> None:

@@ -74,6 +74,10 @@ def test_the_study_scores_every_agent_from_the_same_starts(tmp_path: Path) -> No
     testers = table[table["agent"] != "random"]
     assert (testers["tests_new"] <= testers["tests"]).all()
     assert table.loc[table["agent"] == "random", "tests_new"].isna().all()
+    # A tester's tests take part of its steps, each at least one; random spends none testing.
+    mine = episodes_of(out, "imitation")
+    assert (mine["steps_testing"] >= mine["tests_started"]).all() and (mine["steps_testing"] <= mine["steps"]).all()
+    assert table.loc[table["agent"] == "random", "test_steps_mean"].isna().all()
     # Coverage over all episodes is at least any one episode's.
     assert (table["preferred_coverage"] >= table["preferred_coverage_episode"]).all()
     assert table["preferred_coverage"].between(0, 1).all()
@@ -121,3 +125,17 @@ def test_a_tester_setting_out_of_range_is_one_line_and_exit_2(tmp_path: Path) ->
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
         "evo: error: --near and --test-steps must be at least 1 and --cooldown at least 0, got 0, 100, 50"]
+
+
+def test_a_test_policy_without_a_test_end_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    pytest.importorskip("vizdoom")
+    from tests.cli.test_cli import evo
+    from tests.games.vision.imitation_data import make_tiny_demos, make_tiny_policy
+
+    weights = make_tiny_policy(make_tiny_demos(tmp_path / "demos"), tmp_path / "test.pt", epochs=1)
+    result = evo("study", "ppgta", "random", "--tests-weights", str(weights), "--out", "study", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"evo: error: --tests-weights: {weights} has no test end (add one: evo vision train test-end --weights "
+        f"{weights} --demos DIR; or give --fixed-end)"]
+    assert not (tmp_path / "study").exists()
