@@ -17,6 +17,12 @@ the mask's boxes, but nothing the visual oracle judges or places, since a box pa
 where the agent stands steps later would misplace its object. ``every: 1`` (the default)
 detects every frame.
 
+On a GPU the step's frames are uploaded once: the detector reads them there and the mask is
+made there (:mod:`games.vision.device_frames`, the same bytes as the host's mask). The masked
+frames stay on the device as :attr:`Detect.frames` for an ``encode`` wrapper right above on the
+same device, which shrinks and encodes them there; the host gets its copy of them while the
+device works on.
+
     game: {name: doom_park, wrappers: [{name: detect, kwargs: {threshold: 0.5, every: 4}}]}
 """
 
@@ -27,10 +33,12 @@ from pathlib import Path
 from typing import Sequence
 
 import numpy as np
+import torch
 
 from games.core.base import VecStep, VectorGame
 from games.core.device import torch_device
 from games.vision.base import DETECTIONS_KEY, Detections, no_detections, od_mask
+from games.vision import device_frames
 from games.vision.detector import CNNDetector, load_detector
 from games.core.wrappers import ObservationWrapper
 
@@ -55,6 +63,12 @@ class Detect(ObservationWrapper):
         detections: ``[num_envs]`` object array, each copy's latest :class:`Detections`,
             the reset's included (crops too: the last detected frame's).
         since: ``[num_envs]`` steps each copy has taken since it was last detected.
+        frames: On a GPU, the last masked frames as a uint8 tensor there (None on the CPU).
+        host_frames: The masked frames the last observation returned (on a GPU, the host's
+            copy of ``frames``).
+        hand_over: Set by a wrapper above that reads :attr:`frames` itself: the host copy
+            is then made while the device works on, and that wrapper waits for it
+            (:meth:`wait_host`) before its step returns.
     """
 
     runs_networks = True
@@ -76,6 +90,12 @@ class Detect(ObservationWrapper):
         for i in range(self.num_envs):  # one by one: numpy would unpack a list of them
             self.detections[i] = self._carried[i] = no_detections()
         self.since = np.zeros(self.num_envs, dtype=np.int64)
+        self.device = self.detector.net.device
+        self.stream = (device_frames.FramesStream(self.device)
+                       if device_frames.frames_stay_on(self.device) else None)
+        self.frames: torch.Tensor | None = None
+        self.host_frames: np.ndarray | None = None
+        self.hand_over = False
 
     def obs_shape(self, shape: tuple[int, ...]) -> tuple[int, ...]:
         if len(shape) != 3 or shape[0] != 3:
@@ -94,12 +114,34 @@ class Detect(ObservationWrapper):
         else:
             self.since[self.stepped] += 1
             rows = np.flatnonzero(self.stepped & (self.since >= self.every))
-        found: Sequence[Detections] = self.detector.detect(obs[rows]) if rows.size else ()
+        if self.stream is not None:
+            return self._on_device(obs, rows)
+        self._found(rows, self.detector.detect(obs[rows]) if rows.size else ())
+        self.host_frames = od_mask(obs, [d.boxes for d in self.detections])
+        return self.host_frames
+
+    def _found(self, rows: np.ndarray, found: Sequence[Detections]) -> None:
         for row, det in zip(rows.tolist(), found):
             self.detections[row] = det
             self._carried[row] = Detections(det.boxes, det.types, det.scores)
         self.since[rows] = 0
-        return od_mask(obs, [d.boxes for d in self.detections])
+
+    def _on_device(self, obs: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """The GPU's step: one upload for the detector and the mask; crops cut on the host."""
+        assert self.stream is not None
+        with self.stream:
+            frames = self.stream.upload(obs)
+            if rows.size:
+                chosen = frames if rows.size == self.num_envs else frames[torch.from_numpy(rows).to(self.device)]
+                self._found(rows, self.detector.detect(obs[rows], on_device=chosen))
+            self.frames = device_frames.od_mask_tensor(frames, [d.boxes for d in self.detections])
+            self.host_frames = self.stream.to_host(self.frames, wait=not self.hand_over)
+        return self.host_frames
+
+    def wait_host(self) -> None:
+        """Until :attr:`host_frames` is complete (see :attr:`hand_over`)."""
+        if self.stream is not None:
+            self.stream.wait()
 
     def step(self, actions: np.ndarray) -> VecStep:
         out = super().step(actions)

@@ -181,6 +181,10 @@ class InferenceNet(nn.Module):
         x.copy_(torch.from_numpy(np.ascontiguousarray(frames)))
         return self._maps(x)
 
+    def maps_of(self, frames: torch.Tensor) -> torch.Tensor:
+        """:meth:`forward` of ``[N, 3, H, W]`` uint8 frames already on the net's device."""
+        return self._maps(frames.float())
+
     def _maps(self, x: torch.Tensor) -> torch.Tensor:
         f8 = self.down8(self.stem(x).contiguous(memory_format=torch.channels_last))
         f16 = self.down16(f8)
@@ -212,16 +216,19 @@ class CNNDetector:
         self.types = tuple(types)
         self.threshold = float(threshold)
 
-    def detect(self, frames: np.ndarray) -> list[Detections]:
+    def detect(self, frames: np.ndarray, on_device: torch.Tensor | None = None) -> list[Detections]:
         """``[N, 3, H, W]`` uint8 RGB -> one :class:`Detections` per frame, crops included
-        (cut from the frames as given, before any mask), from one forward pass."""
+        (cut from the frames as given, before any mask), from one forward pass.
+
+        ``on_device``: the same frames as a uint8 tensor already on the detector's device
+        (the ``detect`` wrapper uploads a step's frames once, for the net and the mask)."""
         if frames.ndim != 4 or frames.shape[1] != 3 or frames.dtype != np.uint8:
             raise ValueError(f"detect needs uint8 RGB frames [N, 3, H, W], got {frames.dtype} "
                              f"{frames.shape}")
         if frames.shape[0] == 0:
             return []
         with torch.inference_mode():
-            out = self.net(frames).cpu()
+            out = (self.net(frames) if on_device is None else self.net.maps_of(on_device)).cpu()
         found = []
         for frame, (boxes, kinds, scores) in zip(frames, decode(out, len(self.types), self.threshold,
                                                                 frames.shape[2:], channels_last=True)):

@@ -25,7 +25,9 @@ import numpy as np
 
 from games.core.base import VecStep, VectorGame
 from games.core.device import torch_device
-from games.vision.encoder import downscale, encode, fingerprint, load_encoder
+from games.vision import device_frames
+from games.vision.detect_wrapper import Detect
+from games.vision.encoder import downscale, encode, encode_tensor, fingerprint, load_encoder
 from games.core.wrappers import ObservationWrapper
 
 FRAME64_KEY = "frame64"
@@ -65,6 +67,17 @@ class Encode(ObservationWrapper):
         self.game_spec = dataclasses.replace(self.game_spec, obs_encoder=fingerprint(self.encoder))
         self.frames64 = np.zeros((self.num_envs, 3, 64, 64), dtype=np.uint8)
         """The 64x64 frames of the last observation."""
+        # On a GPU the frames are shrunk and encoded there; right above a `detect` on the same
+        # device, from the masked frames it left there, in its stream (no second upload).
+        where = torch_device(self.device)
+        self._source: Detect | None = None
+        self._stream: device_frames.FramesStream | None = None
+        if device_frames.frames_stay_on(where):
+            if isinstance(game, Detect) and game.stream is not None and game.device == where:
+                self._source, self._stream = game, game.stream
+                game.hand_over = True
+            else:
+                self._stream = device_frames.FramesStream(where)
 
     def obs_shape(self, shape: tuple[int, ...]) -> tuple[int, ...]:
         if len(shape) != 3 or shape[0] != 3:
@@ -77,8 +90,24 @@ class Encode(ObservationWrapper):
         return "float32"
 
     def observation(self, obs: np.ndarray) -> np.ndarray:
-        self.frames64 = downscale(obs)
-        return encode(self.encoder, self.frames64, device=self.device)
+        if self._stream is None:
+            self.frames64 = downscale(obs)
+            return encode(self.encoder, self.frames64, device=self.device)
+        source = self._source
+        with self._stream:
+            if source is not None and source.frames is not None and obs is source.host_frames:
+                frames = source.frames
+            else:
+                if source is not None:
+                    source.wait_host()  # obs may be its host copy, still being written
+                frames = self._stream.upload(obs)
+            frames64 = device_frames.downscale_tensor(frames)
+            features = encode_tensor(self.encoder, frames64, self.device)
+            self.frames64 = frames64.cpu().numpy()
+            out = features.cpu().numpy()
+        if source is not None:
+            source.wait_host()
+        return out
 
     def step(self, actions: np.ndarray) -> VecStep:
         out = super().step(actions)

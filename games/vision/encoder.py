@@ -206,6 +206,23 @@ _INFERENCE: "weakref.WeakKeyDictionary[FrameEncoder, dict[str, _Inference]]" = w
 _INFERENCE_LOCK = threading.Lock()
 
 
+def _inference(encoder: FrameEncoder, device: str) -> _Inference:
+    """The faster frozen copy of ``encoder`` on ``device``, made on first use."""
+    with _INFERENCE_LOCK:  # lanes of the serial backend encode at once
+        copies = _INFERENCE.setdefault(encoder, {})
+        net = copies.get(device)
+        if net is None:
+            net = copies[device] = _Inference(encoder, device)
+    return net
+
+
+def encode_tensor(encoder: FrameEncoder, frames64: torch.Tensor, device: str) -> torch.Tensor:
+    """:func:`encode` of ``[N, 3, 64, 64]`` uint8 frames already on ``device``: the features
+    stay there (the ``encode`` wrapper's path where the frames were masked and shrunk)."""
+    with torch.inference_mode():
+        return _inference(encoder, device)._features(frames64.float())
+
+
 def encode(encoder: FrameEncoder, frames64: np.ndarray, batch: int = 1024, device: str = "cpu") -> np.ndarray:
     """``[N, 3, 64, 64]`` uint8 frames -> ``[N, D]`` float32 features, in batches of
     ``batch`` frames (one forward each; memory stays bounded on long records).
@@ -217,11 +234,7 @@ def encode(encoder: FrameEncoder, frames64: np.ndarray, batch: int = 1024, devic
     frames64 = np.asarray(frames64)
     if frames64.ndim != 4 or frames64.shape[1:] != (3, FRAME, FRAME):
         raise ValueError(f"encode needs frames [N, 3, {FRAME}, {FRAME}], got shape {frames64.shape}")
-    with _INFERENCE_LOCK:  # lanes of the serial backend encode at once
-        copies = _INFERENCE.setdefault(encoder, {})
-        net = copies.get(device)
-        if net is None:
-            net = copies[device] = _Inference(encoder, device)
+    net = _inference(encoder, device)
     out = np.empty((frames64.shape[0], encoder.features), dtype=np.float32)
     with torch.inference_mode():
         for a in range(0, frames64.shape[0], batch):

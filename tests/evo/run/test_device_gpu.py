@@ -121,3 +121,48 @@ def test_the_population_plays_and_ppo_tunes_the_same_on_the_gpu() -> None:
     game.close()
     assert not np.array_equal(tuned[0], genomes)  # it learned
     assert np.allclose(tuned[0], tuned[1], atol=TOL)
+
+
+@GPU
+def test_the_mask_and_the_downscale_on_the_gpu_are_the_hosts_bytes(park_frames: np.ndarray) -> None:
+    from games.vision.base import od_mask
+    from games.vision.detector import load_detector
+    from games.vision.device_frames import downscale_tensor, od_mask_tensor
+    from games.vision.encoder import downscale
+
+    boxes = [d.boxes for d in load_detector().detect(park_frames)]
+    on = torch.from_numpy(park_frames).cuda()
+    masked = od_mask_tensor(on, boxes)
+    assert np.array_equal(masked.cpu().numpy(), od_mask(park_frames, boxes))
+    assert np.array_equal(downscale_tensor(masked).cpu().numpy(), downscale(od_mask(park_frames, boxes)))
+
+
+@GPU
+def test_detect_and_encode_on_the_gpu_play_the_hosts_frames() -> None:
+    """The step's frames uploaded once, masked and shrunk on the GPU, the host's copy made
+    while the GPU works on: the same boxes and 64x64 frames, features within 1e-4."""
+    pytest.importorskip("vizdoom")
+    from games import GameFactory
+
+    seen = {}
+    for device in ("cpu", "cuda"):
+        factory = GameFactory(name="doom_park", kwargs=(("level_seed", 0), ("max_steps", 50), ("preset", "small")),
+                              wrappers=(("detect", (("device", device),)), ("encode", (("device", device),))))
+        game = factory.make_vector(8)
+        try:
+            steps = [game.reset(list(range(8)))[0]]
+            rng = np.random.default_rng(0)
+            for _ in range(12):
+                out = game.step(rng.integers(0, game.game_spec.n_actions, 8))
+                steps.append((out.obs, [d.boxes for d in out.info["detections"]], np.stack(out.info["frame64"]),
+                              game.game.host_frames.copy()))
+            seen[device] = steps
+            if device == "cuda":
+                assert game.game.hand_over and game.game.frames.is_cuda
+        finally:
+            game.close()
+    assert np.allclose(seen["cpu"][0], seen["cuda"][0], atol=TOL)
+    for (obs_c, boxes_c, f64_c, masked_c), (obs_g, boxes_g, f64_g, masked_g) in zip(seen["cpu"][1:], seen["cuda"][1:]):
+        assert all(np.array_equal(a, b) for a, b in zip(boxes_c, boxes_g))
+        assert np.array_equal(masked_c, masked_g) and np.array_equal(f64_c, f64_g)
+        assert np.allclose(obs_c, obs_g, atol=TOL)
