@@ -4,17 +4,18 @@
 #     OUT=/some/folder bash benchmarks/device_check.sh
 #
 # python3 must have torch (with CUDA) and this project's packages on PYTHONPATH. Writes seven
-# files to $OUT, in under 10 minutes (each step has its own time limit, so a slow step cannot
-# eat the next one's time), the scaling first since it matters most:
+# files to $OUT in under 10 minutes (each step has its own time limit, so a slow step cannot
+# eat the next one's time):
 #   env.txt           the GPU, torch, CPU count, any package python3 cannot import, and
 #                     nvidia-smi just after the scaling runs
-#   scale16.log/.csv  raw park rendering against the engine on 16 workers: cpu (16 workers that
-#                     render and compute), cuda+batched (one process computes for all, 16 render
-#                     processes), cuda+batched2 and cuda+batched4 (2 or 4 such processes, each
-#                     with 16/K render processes) (benchmarks/pixel_scale.py), one row at a time
-#   scale84.log/.csv  the same on 8 and 4 workers, cpu and cuda+batched2 (the scaling curve)
-#   gpu_tests.log     the GPU tests (every network on cuda equal to the CPU within 1e-4),
-#                     then the CPU device tests (a cuda run opens on a machine without a GPU)
+#   gpu_tests.log     the GPU tests (every network on cuda equal to the CPU within 1e-4, the mask
+#                     and downscale byte for byte), the tensor path's CPU tests, then the CPU
+#                     device tests (a cuda run opens on a machine without a GPU)
+#   scale16.log/.csv  raw park rendering against the engine on 16 workers: cpu and cuda (16
+#                     workers that render and compute, the networks on the CPU or the GPU),
+#                     cuda+batchedK (K processes computing on the GPU, each for the copies of
+#                     its 16/K render processes) (benchmarks/pixel_scale.py), one row at a time
+#   scale8.log/.csv   the same on 8 workers (the scaling curve)
 #   repro.log         a tiny ppgta_park_novelty run on cpu and on cuda: same bugs, objectives
 #                     within 1e-4 (benchmarks/device_repro.py; its exit code at the end)
 set -u
@@ -32,21 +33,21 @@ started=$SECONDS
   done
 } > "$OUT/env.txt" 2>&1
 
-# 1. The scaling tables.
-timeout 220 python3 benchmarks/pixel_scale.py --workers 16 --device cpu,cuda+batched,cuda+batched2,cuda+batched4 \
-  --csv "$OUT/scale16.csv" > "$OUT/scale16.log" 2>&1
-echo "exit $? after $((SECONDS - started)) s" >> "$OUT/scale16.log"
-timeout 170 python3 benchmarks/pixel_scale.py --workers 8,4 --device cpu,cuda+batched2 \
-  --csv "$OUT/scale84.csv" > "$OUT/scale84.log" 2>&1
-echo "exit $? after $((SECONDS - started)) s" >> "$OUT/scale84.log"
-nvidia-smi >> "$OUT/env.txt" 2>&1
-
-# 2. The GPU tests (skipped with the reason where torch sees no GPU), then the CPU fallback.
-timeout 60 python3 -m pytest -q -rs -m "not slow" -p no:cacheprovider \
-  tests/evo/run/test_device_gpu.py tests/evo/run/test_device.py > "$OUT/gpu_tests.log" 2>&1
+# 1. The GPU tests (skipped with the reason where torch sees no GPU), then the CPU fallback.
+timeout 90 python3 -m pytest -q -rs -m "not slow" -p no:cacheprovider tests/evo/run/test_device_gpu.py \
+  tests/games/vision/test_device_frames.py tests/evo/run/test_device.py > "$OUT/gpu_tests.log" 2>&1
 echo "exit $? after $((SECONDS - started)) s" >> "$OUT/gpu_tests.log"
 
+# 2. The scaling tables.
+timeout 240 python3 benchmarks/pixel_scale.py --workers 16 --device cpu,cuda,cuda+batched4,cuda+batched8 \
+  --csv "$OUT/scale16.csv" > "$OUT/scale16.log" 2>&1
+echo "exit $? after $((SECONDS - started)) s" >> "$OUT/scale16.log"
+timeout 140 python3 benchmarks/pixel_scale.py --workers 8 --device cpu,cuda,cuda+batched4 \
+  --csv "$OUT/scale8.csv" > "$OUT/scale8.log" 2>&1
+echo "exit $? after $((SECONDS - started)) s" >> "$OUT/scale8.log"
+nvidia-smi >> "$OUT/env.txt" 2>&1
+
 # 3. CPU against GPU on a tiny park run: the same bugs, objectives within 1e-4.
-timeout 130 python3 benchmarks/device_repro.py --device cuda > "$OUT/repro.log" 2>&1
+timeout 110 python3 benchmarks/device_repro.py --device cuda > "$OUT/repro.log" 2>&1
 echo "exit $? after $((SECONDS - started)) s" >> "$OUT/repro.log"
 echo "device_check done in $((SECONDS - started)) s"
