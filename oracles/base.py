@@ -94,7 +94,11 @@ class Oracle(Protocol):
     Default False (:class:`oracles.component.Component`): the replay's repeats."""
 
     def check(self, rollouts: RolloutBatch) -> list[Bug]:
-        """Bugs shown by these rollouts (duplicates allowed; the archive dedups)."""
+        """Bugs shown by these rollouts (duplicates allowed; the archive dedups).
+
+        A run calls it on a thread of its own, batch after batch in the order played, while
+        the objectives score and learn from the same batch (:mod:`evo.run.checks`): it reads
+        the rollouts and its own state only, and changes nothing but its own state."""
         ...
 
 

@@ -12,9 +12,8 @@ from __future__ import annotations
 import contextlib
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 import numpy as np
 import torch
@@ -34,40 +33,10 @@ from games.core.base import BUG_KINDS
 from games.core.record import RolloutBatch
 from games.core.seeds import POLICY_SEED_MAX, Stream, stream_rng
 from objectives.coverage import CoverageTracker
-from oracles import calibrate_all, check_all
+from evo.run.checks import Checks, background_safe
+from evo.run.counters import Counters, GenerationReport, ProgressFn
+from oracles import calibrate_all
 from oracles.archive import ArchivedBug, BugArchive
-
-
-@dataclass
-class GenerationReport:
-    """What the loop tells the progress display after each generation."""
-
-    generation: int
-    env_steps: int
-    wall_s: float
-    bugs: int
-    new_bugs: list[ArchivedBug]
-    coverage: int
-    row: dict[str, Any]
-    finished: bool
-
-
-ProgressFn = Callable[[GenerationReport], None]
-
-
-@dataclass
-class Counters:
-    generation: int = 0
-    env_steps: int = 0
-    wall_offset: float = 0.0
-    next_id: int = 0
-    hv_ref: list[float] | None = None
-    calibrated: bool = False
-    started: float = field(default_factory=time.perf_counter)
-
-    @property
-    def wall_s(self) -> float:
-        return self.wall_offset + (time.perf_counter() - self.started)
 
 
 class Search:
@@ -98,6 +67,8 @@ class Search:
             stream_rng(exp.seed, s) for s in (Stream.VARIATION, Stream.PLAY, Stream.FINETUNE, Stream.INIT)
         )
         self.executor = Executor(exp.parallel, exp.torch_threads)
+        self.checks = Checks(self.built.oracles, background_safe(self.built.objectives))
+        """The oracles' checks, beside the objectives' work on the same batch (evo.run.checks)."""
         self.seconds: dict[str, float] = defaultdict(float, evaluation=self.built.probe_s)
         """Wall seconds spent per phase (evaluation, fine-tuning, oracles, selection, bookkeeping)."""
         self.population: Population | None = None
@@ -114,6 +85,7 @@ class Search:
 
     # ----------------------------------------------------------------- games and play
     def close(self) -> None:
+        self.checks.close()
         self.executor.close()
         if self.scalars is not None:
             self.scalars.close()
@@ -158,15 +130,20 @@ class Search:
         if not c.calibrated:  # the first episodes of the run are its warm-up
             calibrate_all(self.built.components, rollouts)
             c.calibrated = True
-        bugs = check_all(self.built.oracles, rollouts)
-        new = self.archive.add(
-            bugs, generation=c.generation, env_steps=c.env_steps, wall_s=c.wall_s, match=self.built.match
-        )
-        if new:
-            rundir.append_bugs(self.run_dir, new)
-            for component in self.built.components:
-                component.found(new)
-        self._new_bugs.extend(new)
+        self.checks.submit(rollouts, c.env_steps)
+
+    def _settle(self) -> None:
+        """Archive the bugs of every batch checked since the last call, in the order played."""
+        with self._timed("oracles"):
+            c = self.counters
+            for bugs, env_steps in self.checks.settle():
+                new = self.archive.add(bugs, generation=c.generation, env_steps=env_steps, wall_s=c.wall_s,
+                                       match=self.built.match)
+                if new:
+                    rundir.append_bugs(self.run_dir, new)
+                    for component in self.built.components:
+                        component.found(new)
+                self._new_bugs.extend(new)
 
     def _score(self, genomes: np.ndarray, ids: np.ndarray) -> Population:
         episodes = self.exp.search.episodes
@@ -177,8 +154,11 @@ class Search:
             for k, objective in enumerate(self.built.objectives):
                 F[p, k] = objective.score(mine)
         cases = episode_cases(self.built.objectives, rollouts, episodes) if self.operators.needs_cases else None
-        for component in self.built.components:
-            component.update(rollouts)
+        for objective in self.built.objectives:  # while the oracles check the same episodes
+            objective.update(rollouts)
+        self._settle()
+        for oracle in self.built.oracles:
+            oracle.update(rollouts)
         return Population(genomes, ids, F, cases)
 
     # ----------------------------------------------------------------- evolution
@@ -377,6 +357,7 @@ class Search:
             self.scalars = ScalarLog(self.run_dir, purge_from)
 
     def _finish_generation(self, pop: Population) -> None:
+        self._settle()
         with self._timed("bookkeeping"):
             row = self._row(pop)
             rundir.append_generation(self.run_dir, row)

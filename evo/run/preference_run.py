@@ -107,6 +107,7 @@ class PreferenceSearch(Search):
         """The update's episodes scored by every objective; the other components learn from
         them (preference_kl's novelty already did, inside the update)."""
         F = np.array([[objective.score(batch) for objective in self.built.objectives]])
+        self._settle()  # the oracles' bugs before they learn from the batch
         for component in self.built.components:
             if component is not self.objective:
                 component.update(batch)
