@@ -34,15 +34,15 @@ started=$SECONDS
 } > "$OUT/env.txt" 2>&1
 
 # 1. The GPU tests (skipped with the reason where torch sees no GPU), then the CPU fallback.
-timeout 90 python3 -m pytest -q -rs -m "not slow" -p no:cacheprovider tests/evo/run/test_device_gpu.py \
+timeout 80 python3 -m pytest -q -rs -m "not slow" -p no:cacheprovider tests/evo/run/test_device_gpu.py \
   tests/games/vision/test_device_frames.py tests/evo/run/test_device.py > "$OUT/gpu_tests.log" 2>&1
 echo "exit $? after $((SECONDS - started)) s" >> "$OUT/gpu_tests.log"
 
 # 2. The scaling tables.
-timeout 240 python3 benchmarks/pixel_scale.py --workers 16 --device cpu,cuda,cuda+batched4,cuda+batched8 \
+timeout 230 python3 benchmarks/pixel_scale.py --workers 16 --device cpu,cuda,cuda+batched4,cuda+batched8 \
   --csv "$OUT/scale16.csv" > "$OUT/scale16.log" 2>&1
 echo "exit $? after $((SECONDS - started)) s" >> "$OUT/scale16.log"
-timeout 140 python3 benchmarks/pixel_scale.py --workers 8 --device cpu,cuda,cuda+batched4 \
+timeout 130 python3 benchmarks/pixel_scale.py --workers 8 --device cpu,cuda,cuda+batched4 \
   --csv "$OUT/scale8.csv" > "$OUT/scale8.log" 2>&1
 echo "exit $? after $((SECONDS - started)) s" >> "$OUT/scale8.log"
 nvidia-smi >> "$OUT/env.txt" 2>&1
