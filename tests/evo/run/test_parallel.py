@@ -165,6 +165,14 @@ def test_ray_cluster_gives_the_serial_results(tiny_config, serial_run: Path, ray
     assert_same_run(serial_run, run(tiny_config, parallel, tmp_path / "run"))
 
 
+def test_ray_cluster_workers_render_in_processes_of_their_own(tiny_config, serial_run: Path, ray_head: RayHead,
+                                                            tmp_path: Path) -> None:
+    """Sample Factory's shape on each node of a cluster: a worker's copies render in processes
+    it starts there, and the run is the serial one."""
+    parallel = {"backend": "ray", "n_jobs": 2, "address": ray_head.client, "render_processes": 2}
+    assert_same_run(serial_run, run(tiny_config, parallel, tmp_path / "run"))
+
+
 def test_ray_runs_the_call_again_when_a_worker_dies(tiny_config, ray_head: RayHead, tmp_path: Path, caplog) -> None:
     with caplog.at_level(logging.WARNING, logger="evo.run.parallel"):
         assert_worker_death_is_survived(tiny_config, {"backend": "ray", "n_jobs": 2, "address": ray_head.gcs}, tmp_path)
@@ -197,6 +205,12 @@ def test_dask_cluster_gives_the_serial_results(
     tiny_config, serial_run: Path, dask_scheduler: str, tmp_path: Path
 ) -> None:
     parallel = {"backend": "dask", "n_jobs": 2, "address": dask_scheduler}
+    assert_same_run(serial_run, run(tiny_config, parallel, tmp_path / "run"))
+
+
+def test_dask_cluster_workers_render_in_processes_of_their_own(tiny_config, serial_run: Path, dask_scheduler: str,
+                                                             tmp_path: Path) -> None:
+    parallel = {"backend": "dask", "n_jobs": 2, "address": dask_scheduler, "render_processes": 2}
     assert_same_run(serial_run, run(tiny_config, parallel, tmp_path / "run"))
 
 
