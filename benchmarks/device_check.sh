@@ -3,7 +3,7 @@
 #
 #     OUT=/some/folder bash benchmarks/device_check.sh
 #
-# python3 must have torch (with CUDA) and this project's packages on PYTHONPATH. Writes seven
+# python3 must have torch (with CUDA) and this project's packages on PYTHONPATH. Writes eight
 # files to $OUT in under 10 minutes (each step has its own time limit, so a slow step cannot
 # eat the next one's time):
 #   env.txt           the GPU, torch, CPU count, any package python3 cannot import, and
@@ -16,6 +16,8 @@
 #                     cuda+batchedK (K processes computing on the GPU, each for the copies of
 #                     its 16/K render processes) (benchmarks/pixel_scale.py), one row at a time
 #   scale8.log/.csv   the same on 8 workers (the scaling curve)
+#   frames.log        the OD mask and the 64x64 downscale per step: numpy on the host against
+#                     the GPU's tensor forms, upload included (benchmarks/frame_work.py)
 #   repro.log         a tiny ppgta_park_novelty run on cpu and on cuda: same bugs, objectives
 #                     within 1e-4 (benchmarks/device_repro.py; its exit code at the end)
 set -u
@@ -42,12 +44,16 @@ echo "exit $? after $((SECONDS - started)) s" >> "$OUT/gpu_tests.log"
 timeout 230 python3 benchmarks/pixel_scale.py --workers 16 --device cpu,cuda,cuda+batched4,cuda+batched8 \
   --csv "$OUT/scale16.csv" > "$OUT/scale16.log" 2>&1
 echo "exit $? after $((SECONDS - started)) s" >> "$OUT/scale16.log"
-timeout 130 python3 benchmarks/pixel_scale.py --workers 8 --device cpu,cuda,cuda+batched4 \
+timeout 120 python3 benchmarks/pixel_scale.py --workers 8 --device cpu,cuda,cuda+batched4 \
   --csv "$OUT/scale8.csv" > "$OUT/scale8.log" 2>&1
 echo "exit $? after $((SECONDS - started)) s" >> "$OUT/scale8.log"
 nvidia-smi >> "$OUT/env.txt" 2>&1
 
-# 3. CPU against GPU on a tiny park run: the same bugs, objectives within 1e-4.
+# 3. The mask and the downscale: numpy on the host against the GPU's tensors, per step.
+timeout 30 python3 benchmarks/frame_work.py --device cuda > "$OUT/frames.log" 2>&1
+echo "exit $? after $((SECONDS - started)) s" >> "$OUT/frames.log"
+
+# 4. CPU against GPU on a tiny park run: the same bugs, objectives within 1e-4.
 timeout 110 python3 benchmarks/device_repro.py --device cuda > "$OUT/repro.log" 2>&1
 echo "exit $? after $((SECONDS - started)) s" >> "$OUT/repro.log"
 echo "device_check done in $((SECONDS - started)) s"
