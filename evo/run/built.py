@@ -5,6 +5,7 @@ the policy architecture, the objectives and oracles with their contexts, and the
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from dataclasses import dataclass, replace
@@ -26,6 +27,8 @@ from games.core.record import RolloutBatch, info_keys
 from objectives import Objective, build_objectives
 from oracles import Oracle, build_oracles
 from oracles.component import Component, Context
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from games.registry import GameFactory
@@ -219,10 +222,9 @@ class Built:
         probe, probe_s = None, 0.0
         try:
             if exp.budget.until_all_found and not facts.injected:
-                raise ConfigError(
-                    f"budget.until_all_found: game {facts.label!r} declares no injected bugs to find "
-                    "(expected a game with injected_bugs and match, or until_all_found: false)"
-                )
+                # The default experiment asks it; a user's own game plugged into it still runs.
+                log.warning("budget.until_all_found: game %r declares no injected bugs to find; "
+                            "the run stops at its other limits", facts.label)
             objectives, oracles = _components(exp, spec, Context(exp.seed, exp.device, run_dir, facts))
             # A Gymnasium game hands on the info keys some component records (numpy games all).
             required = frozenset().union(*(c.requires for c in [*objectives, *oracles]))

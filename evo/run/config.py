@@ -67,7 +67,8 @@ class BudgetConfig(Strict):
     wall_seconds: float | None = Field(None, gt=0, description="Wall-clock seconds.")
     until_all_found: bool = Field(
         False, description="Also stop once every injected bug of the game is found (games with "
-        "ground truth): strategies are then compared by when they got there, not by idle time after.",
+        "ground truth; on another game, a warning, and the other limits stop the run): strategies "
+        "are then compared by when they got there, not by idle time after.",
     )
 
     @model_validator(mode="after")

@@ -321,7 +321,8 @@ class Search:
             (b.generations is not None and c.generation + 1 >= b.generations)
             or (b.env_steps is not None and c.env_steps >= b.env_steps)
             or (b.wall_seconds is not None and c.wall_s >= b.wall_seconds)
-            or (b.until_all_found and self.archive.injected_found() >= len(self.built.injected))
+            or (b.until_all_found and len(self.built.injected) > 0
+                and self.archive.injected_found() >= len(self.built.injected))
         )
 
     # ----------------------------------------------------------------- the loop

@@ -188,9 +188,14 @@ def test_a_run_can_stop_once_every_injected_bug_is_found(tiny_config: dict[str, 
     assert len(generations) < 400
 
 
-def test_until_all_found_needs_a_game_with_injected_bugs(tiny_config: dict[str, Any], tmp_path: Path) -> None:
+def test_until_all_found_on_a_game_without_injected_bugs_says_so_and_runs_to_its_limits(
+        tiny_config: dict[str, Any], tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The default experiment asks for it; a user's own game plugged into it must still run,
+    and not stop at once because all of its zero bugs are found."""
     tiny_config["game"] = {"name": "montezuma"}
     tiny_config["oracles"] = [{"name": "crash"}]
-    tiny_config["budget"]["until_all_found"] = True
-    with pytest.raises(ConfigError, match="budget.until_all_found: game .* declares no injected bugs"):
-        Search(parse_experiment(tiny_config), tmp_path / "run")
+    tiny_config["budget"] = {"generations": 2, "until_all_found": True}
+    with caplog.at_level("WARNING", logger="evo.run.built"):
+        Search(parse_experiment(tiny_config), tmp_path / "run").run()
+    assert "declares no injected bugs to find; the run stops at its other limits" in caplog.text
+    assert len(pd.read_csv(tmp_path / "run" / "generations.csv")) == 2
