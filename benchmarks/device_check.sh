@@ -3,23 +3,25 @@
 #
 #     OUT=/some/folder bash benchmarks/device_check.sh
 #
-# python3 must have torch (with CUDA) and this project's packages on PYTHONPATH. Writes eight
-# files to $OUT in under 10 minutes (each step has its own time limit, so a slow step cannot
+# python3 must have torch (with CUDA) and this project's packages on PYTHONPATH. Writes six
+# files to $OUT in about 8 minutes (each step has its own time limit, so a slow step cannot
 # eat the next one's time):
 #   env.txt           the GPU, torch, CPU count, any package python3 cannot import, and
 #                     nvidia-smi just after the scaling runs
 #   gpu_tests.log     the GPU tests (every network on cuda equal to the CPU within 1e-4, the mask
-#                     and downscale byte for byte), the tensor path's CPU tests, then the CPU
-#                     device tests (a cuda run opens on a machine without a GPU)
-#   scale16.log/.csv  raw park rendering against the engine on 16 workers: cpu and cuda (16
-#                     workers that render and compute, the networks on the CPU or the GPU),
-#                     cuda+batchedK (K processes computing on the GPU, each for the copies of
-#                     its 16/K render processes) (benchmarks/pixel_scale.py), one row at a time
-#   scale8.log/.csv   the same on 8 workers (the scaling curve)
-#   frames.log        the OD mask and the 64x64 downscale per step: numpy on the host against
-#                     the GPU's tensor forms, upload included (benchmarks/frame_work.py)
+#                     and downscale byte for byte) and the tensor path's CPU tests
+#   step.log          one process's step in ms, alone and beside others (1x4 ... 16x4: P
+#                     processes of C copies): rendering, the networks over replayed frames, and
+#                     both; cProfile of 1x16's full step (benchmarks/gpu_step.py)
+#   scale16.log/.csv  raw park rendering against the engine on 16 cores: cuda+batched (one
+#                     process computing on the GPU for the copies of 16 render processes, in
+#                     two lanes) and cuda+batched4 (four of them, 4 render processes each)
+#                     (benchmarks/pixel_scale.py), one row at a time
 #   repro.log         a tiny ppgta_park_novelty run on cpu and on cuda: same bugs, objectives
 #                     within 1e-4 (benchmarks/device_repro.py; its exit code at the end)
+#
+# The layouts measured on the 2026-11-27 H200 (16 workers cpu and cuda, cuda+batched8, the
+# 8-worker rows, frame_work.py) are in docs/measured.md; run pixel_scale.py for them again.
 set -u
 : "${OUT:?set OUT to the folder the results go to}"
 mkdir -p "$OUT"
@@ -35,23 +37,22 @@ started=$SECONDS
   done
 } > "$OUT/env.txt" 2>&1
 
-# 1. The GPU tests (skipped with the reason where torch sees no GPU), then the CPU fallback.
-timeout 80 python3 -m pytest -q -rs -m "not slow" -p no:cacheprovider tests/evo/run/test_device_gpu.py \
-  tests/games/vision/test_device_frames.py tests/evo/run/test_device.py > "$OUT/gpu_tests.log" 2>&1
+# 1. The GPU tests (skipped with the reason where torch sees no GPU), and the tensor path's.
+timeout 70 python3 -m pytest -q -rs -m "not slow" -p no:cacheprovider tests/evo/run/test_device_gpu.py \
+  tests/games/vision/test_device_frames.py > "$OUT/gpu_tests.log" 2>&1
 echo "exit $? after $((SECONDS - started)) s" >> "$OUT/gpu_tests.log"
 
-# 2. The scaling tables.
-timeout 230 python3 benchmarks/pixel_scale.py --workers 16 --device cpu,cuda,cuda+batched4,cuda+batched8 \
+# 2. One process's step, alone and beside others: rendering, the networks over replayed
+#    frames, and both, per layout of P processes x C copies (benchmarks/gpu_step.py).
+timeout 150 python3 benchmarks/gpu_step.py --device cuda --layouts 1x4,1x16,1x64,4x16,16x4 \
+  --steps 100 --profile 1x16 > "$OUT/step.log" 2>&1
+echo "exit $? after $((SECONDS - started)) s" >> "$OUT/step.log"
+
+# 3. The scaling table: one process computing for 16 render processes, and four of them.
+timeout 150 python3 benchmarks/pixel_scale.py --workers 16 --device cuda+batched,cuda+batched4 \
   --csv "$OUT/scale16.csv" > "$OUT/scale16.log" 2>&1
 echo "exit $? after $((SECONDS - started)) s" >> "$OUT/scale16.log"
-timeout 120 python3 benchmarks/pixel_scale.py --workers 8 --device cpu,cuda,cuda+batched4 \
-  --csv "$OUT/scale8.csv" > "$OUT/scale8.log" 2>&1
-echo "exit $? after $((SECONDS - started)) s" >> "$OUT/scale8.log"
 nvidia-smi >> "$OUT/env.txt" 2>&1
-
-# 3. The mask and the downscale: numpy on the host against the GPU's tensors, per step.
-timeout 30 python3 benchmarks/frame_work.py --device cuda > "$OUT/frames.log" 2>&1
-echo "exit $? after $((SECONDS - started)) s" >> "$OUT/frames.log"
 
 # 4. CPU against GPU on a tiny park run: the same bugs, objectives within 1e-4.
 timeout 110 python3 benchmarks/device_repro.py --device cuda > "$OUT/repro.log" 2>&1
