@@ -3,8 +3,8 @@
 #
 #     OUT=/some/folder bash benchmarks/device_check.sh
 #
-# python3 must have torch (with CUDA) and this project's packages on PYTHONPATH. Writes six
-# files to $OUT in about 8 minutes (each step has its own time limit, so a slow step cannot
+# python3 must have torch (with CUDA) and this project's packages on PYTHONPATH. Writes seven
+# files to $OUT in about 9 minutes (each step has its own time limit, so a slow step cannot
 # eat the next one's time):
 #   env.txt           the GPU, torch, CPU count, any package python3 cannot import, and
 #                     nvidia-smi just after the scaling runs
@@ -13,6 +13,7 @@
 #   step.log          one process's step in ms, alone and beside others (1x4 ... 16x4: P
 #                     processes of C copies): rendering, the networks over replayed frames, and
 #                     both; cProfile of 1x16's full step (benchmarks/gpu_step.py)
+#   step_mps.log      4x16 and 16x4 again, the processes clients of a CUDA MPS server
 #   scale16.log/.csv  raw park rendering against the engine on 16 cores: cuda+batched (one
 #                     process computing on the GPU for the copies of 16 render processes, in
 #                     two lanes) and cuda+batched4 (four of them, 4 render processes each)
@@ -47,14 +48,19 @@ echo "exit $? after $((SECONDS - started)) s" >> "$OUT/gpu_tests.log"
 timeout 150 python3 benchmarks/gpu_step.py --device cuda --layouts 1x4,1x16,1x64,4x16,16x4 \
   --steps 100 --profile 1x16 > "$OUT/step.log" 2>&1
 echo "exit $? after $((SECONDS - started)) s" >> "$OUT/step.log"
+# The same layouts of several processes under a CUDA MPS server of the run's own (stopped at
+# its end), where the processes' kernels share the GPU at once instead of taking turns.
+timeout -k 10 90 python3 benchmarks/gpu_step.py --device cuda --layouts 4x16,16x4 --steps 100 --mps \
+  > "$OUT/step_mps.log" 2>&1
+echo "exit $? after $((SECONDS - started)) s" >> "$OUT/step_mps.log"
 
 # 3. The scaling table: one process computing for 16 render processes, and four of them.
-timeout 150 python3 benchmarks/pixel_scale.py --workers 16 --device cuda+batched,cuda+batched4 \
+timeout 140 python3 benchmarks/pixel_scale.py --workers 16 --device cuda+batched,cuda+batched4 \
   --csv "$OUT/scale16.csv" > "$OUT/scale16.log" 2>&1
 echo "exit $? after $((SECONDS - started)) s" >> "$OUT/scale16.log"
 nvidia-smi >> "$OUT/env.txt" 2>&1
 
 # 4. CPU against GPU on a tiny park run: the same bugs, objectives within 1e-4.
-timeout 110 python3 benchmarks/device_repro.py --device cuda > "$OUT/repro.log" 2>&1
+timeout 100 python3 benchmarks/device_repro.py --device cuda > "$OUT/repro.log" 2>&1
 echo "exit $? after $((SECONDS - started)) s" >> "$OUT/repro.log"
 echo "device_check done in $((SECONDS - started)) s"
