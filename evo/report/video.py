@@ -4,8 +4,8 @@ One copy of the run's game is reset with the bug's episode seed and stepped thro
 recorded actions, as the run played them (same seed and actions, same episode). After the
 reset and after every step the video gets a frame: what the game showed (its own frames,
 :class:`games.core.base.ShowsFrames`; a Gymnasium env is made with ``render_mode="rgb_array"``
-where it offers it) or, for a game without frames, a drawing of its level with the agent's
-trace (:mod:`evo.report.video_frames`). A game with frames and a map (the park) also shows
+where it offers it, and shows the frames it observes where it does not) or, for a game
+without frames, a drawing of its level with the agent's trace (:mod:`evo.report.video_frames`). A game with frames and a map (the park) also shows
 the map as an inset, the agent's trace on it and the bug's place ringed; a visual bug's object
 is boxed in red in every frame where the ``detect`` wrapper found it
 (:mod:`evo.report.video_boxes`). The overlay says the step and the action that led to it

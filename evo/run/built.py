@@ -24,6 +24,7 @@ from games.adapter.game_copy import close_env
 from games.adapter.process_runner import GameStartError
 from games.core.process_tree import CopyProcesses
 from games.core.record import RolloutBatch, info_keys
+from games.core.wrappers import unpublished
 from objectives import Objective, build_objectives
 from oracles import Oracle, build_oracles
 from oracles.component import Component, Context
@@ -87,6 +88,37 @@ def _components(exp: Experiment, spec: GameSpec, context: Context) -> tuple[list
                 build_oracles([(o.name, o.kwargs) for o in exp.oracles], spec, context))
     except ValueError as exc:  # a component that cannot work on this game
         raise ConfigError(str(exc)) from None
+
+
+def _check_published(components: list[Any], wrapper_specs: Any) -> None:
+    """A component that reads what only a wrapper publishes (RND the encoder's 64x64 frames)
+    where the game has no such wrapper: one line at the start, not a traceback at the first
+    scoring."""
+    for column, by in unpublished(frozenset().union(*(c.requires for c in components)),
+                                  [(w.name, w.kwargs) for w in wrapper_specs]).items():
+        reader = next(c.name for c in components if column in c.requires)
+        raise ConfigError(f"game.wrappers: {reader} reads {column}, which the {' or '.join(by)} wrapper "
+                          f"publishes, and the game has none: add {{name: {by[0]}}} to game.wrappers")
+
+
+def _as_played_before(factory: GameFactory, spec: GameSpec, run_dir: Path | None) -> tuple[GameFactory, GameSpec]:
+    """The factory and spec of a game whose frames a run directory saw flattened.
+
+    Before Gymnasium frames were handed on as ``(channels, height, width)``
+    (:func:`games.adapter.spec.frame_layout`), they came flattened in the game's own order; a
+    run of that time whose ``game.json`` says so gets them so again, so that its policies
+    replay, resume and are evaluated on what they saw.
+    """
+    if run_dir is None or factory.wrappers or len(spec.obs_shape) != 3:
+        return factory, spec
+    try:
+        saved = read_game_facts(run_dir)
+    except (OSError, ValueError, KeyError, TypeError):  # unreadable: the game as it is now
+        return factory, spec
+    if saved is None or tuple(saved.spec.obs_shape) != (int(np.prod(spec.obs_shape)),):
+        return factory, spec
+    flat = replace(spec, obs_shape=tuple(saved.spec.obs_shape))
+    return replace(factory, known_spec=flat), flat
 
 
 def _learn_cells(exp: Experiment, factory: GameFactory, spec: GameSpec, run_dir: Path | None,
@@ -209,7 +241,7 @@ class Built:
         """
         cells_from = run_dir if cells_from is None else cells_from
         factory = game_factory(exp)
-        spec = _game_spec(factory)
+        factory, spec = _as_played_before(factory, _game_spec(factory), cells_from)
         policy_spec = build_policy_spec(exp.network, spec)
         check_memory(exp, policy_spec)
         # The game's facts first: components that score against them (objects, preferred
@@ -228,8 +260,10 @@ class Built:
             objectives, oracles = _components(exp, spec, Context(exp.seed, exp.device, run_dir, facts))
             # A Gymnasium game hands on the info keys some component records (numpy games all).
             required = frozenset().union(*(c.requires for c in [*objectives, *oracles]))
+            _check_published([*objectives, *oracles], exp.game.wrappers)
             factory = replace(factory, info_keys=info_keys(required))
-            if not spec.cells_known:  # components cut states into cells: build them again
+            learns = not spec.cells_known
+            if learns:  # components cut states into cells: build them again
                 started = time.perf_counter()
                 factory, spec, probe = _learn_cells(exp, factory, spec, cells_from, required)
                 probe_s = time.perf_counter() - started if probe is not None else 0.0
@@ -242,7 +276,6 @@ class Built:
         if truth is None:
             close_env(env)  # a game whose close hangs is left behind, not waited for
             processes.end()
-        learns = factory.known_spec is not None
         return cls(exp, factory, spec, policy_spec, tuple(objectives), tuple(oracles), facts, truth, probe, learns,
                    probe_s, processes)
 

@@ -145,6 +145,9 @@ class GameCopy:
             self.spec = derived.spec if spec is None else spec
             self._features = derived.features
             self._obs_dim = int(np.prod(self.spec.obs_shape))
+            # Frames that come (height, width, channels) are handed on (channels, height, width).
+            self._frame = ((*self.spec.obs_shape[1:], self.spec.obs_shape[0])
+                           if derived.channels_last and len(self.spec.obs_shape) == 3 else None)
         except BaseException:
             self.close()
             raise
@@ -182,7 +185,8 @@ class GameCopy:
             ) from None
 
     def convert(self, obs: Any, info: dict[str, Any], at_reset: bool = False) -> tuple[np.ndarray, np.ndarray]:
-        """Flat float32 observation and float64 state features of one observation.
+        """Flat observation (a frame's bytes in ``(channels, height, width)`` order) and float64
+        state features of one observation.
 
         Raises:
             GameSpecError: At a reset, the game's own spec and ``state_features`` disagree
@@ -202,10 +206,12 @@ class GameCopy:
                 f"observation holds {flat[bad[0]]} at flat index {bad[0]} ({bad.size} values "
                 "not finite); a policy cannot act on it"
             )
-        if self._state_features is None:
+        if self._state_features is None:  # the frame's cells, from the frame as the game gave it
             feats = np.asarray(self._features(flat), dtype=np.float64)  # type: ignore[misc]
         else:
             feats = np.asarray(self._state_features(obs, info), dtype=np.float64).reshape(-1)
+        if self._frame is not None:
+            flat = flat.reshape(self._frame).transpose(2, 0, 1).reshape(-1)
         if feats.shape[0] != self.spec.n_features:
             if self._own_spec and at_reset:
                 raise GameSpecError(

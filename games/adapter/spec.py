@@ -18,7 +18,13 @@ whatever it declares. What the engine reads is decided here, in this order:
 
 Observations are always handed to agents flattened; ``obs_shape`` is the game's own when it
 declares one of ``flatdim`` values (an image ``(channels, height, width)`` stays one, for a
-policy with conv layers), else ``(flatdim,)``.
+policy with conv layers), else ``(flatdim,)``. A game without a spec that observes frames (a
+uint8 ``Box`` image, Gymnasium's ``(height, width, channels)`` with 1 or 3 channels,
+``(channels, height, width)``, or a grey ``(height, width)``) is handed on as
+``(channels, height, width)`` frames, transposed where its channels come last
+(:func:`frame_layout`): what the frame wrappers (``detect``, ``encode``, ``resize``,
+``grayscale``, ``frame_stack``), conv policies and RND on frames read. Its state features (the
+frame's cells) come from the frame as the game gave it.
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ from games.core.base import GameSpec, GameSpecError
 from games.adapter.observation_parts import DEFAULT_BINS, HUGE_BOUND, MAX_FLAT_FEATURES, PartFeatures, leaf, parts
 
 __all__ = ["DEFAULT_BINS", "DEFAULT_MAX_STEPS", "HUGE_BOUND", "MAX_FLAT_FEATURES", "Derived", "EnvFacts",
-           "derive", "with_learned_cells"]
+           "derive", "frame_layout", "with_learned_cells"]
 
 DEFAULT_MAX_STEPS = 1000
 """Horizon of a game that declares none (no ``game_spec``, no ``max_episode_steps``)."""
@@ -75,10 +81,32 @@ class Derived:
     Attributes:
         spec: The spec; its open features have no cell size until :func:`with_learned_cells`.
         features: Flat observation to features, for games without ``state_features``.
+        channels_last: The game's frames come ``(height, width, channels)``: its copies hand
+            them on transposed to the spec's ``(channels, height, width)``.
     """
 
     spec: GameSpec
     features: FeatureFn | None
+    channels_last: bool = False
+
+
+def frame_layout(space: spaces.Space) -> tuple[tuple[int, int, int], bool] | None:
+    """``((channels, height, width), channels_last)`` of an observation space of frames: a uint8
+    ``Box`` of shape ``(H, W, C)`` or ``(C, H, W)`` with C of 1 or 3, or ``(H, W)``; None for
+    anything else. Where both readings fit (a 3 x W x 3 image), channels last wins, as
+    Gymnasium's images come."""
+    if not isinstance(space, spaces.Box) or space.dtype != np.uint8:
+        return None
+    shape = tuple(int(v) for v in space.shape)
+    if len(shape) == 2 and min(shape) > 1:
+        return (1, *shape), False
+    if len(shape) != 3 or min(shape) < 1:
+        return None
+    if shape[2] in (1, 3):
+        return (shape[2], shape[0], shape[1]), True
+    if shape[0] in (1, 3):
+        return shape, False  # type: ignore[return-value]
+    return None
 
 
 def _spec(facts: EnvFacts, obs_dim: int, names: list[str], low: np.ndarray, high: np.ndarray,
@@ -87,8 +115,9 @@ def _spec(facts: EnvFacts, obs_dim: int, names: list[str], low: np.ndarray, high
         flat_dtype = spaces.flatten_space(facts.observation_space).dtype
     except (NotImplementedError, ValueError, TypeError):
         flat_dtype = None
+    frames = frame_layout(facts.observation_space)
     return GameSpec(
-        obs_shape=(obs_dim,),
+        obs_shape=(obs_dim,) if frames is None else frames[0],
         n_actions=int(facts.action_space.n),  # type: ignore[attr-defined]
         feature_names=tuple(names),
         feature_low=tuple(float(x) for x in low),
@@ -139,7 +168,8 @@ def derive(facts: EnvFacts, n_own_features: int | None = None) -> Derived:
     if facts.has_state_features and n_own_features is not None:
         names = [f"feature{j}" for j in range(n_own_features)]
         zeros = np.zeros(n_own_features)
-        return Derived(_spec(facts, obs_dim, names, zeros, zeros, DEFAULT_BINS, zeros == 0), None)
+        return Derived(_spec(facts, obs_dim, names, zeros, zeros, DEFAULT_BINS, zeros == 0), None,
+                       _channels_last(facts.observation_space))
     if not isinstance(flat_space, spaces.Box):
         raise GameSpecError(f"game {facts.label}: flattened observation space is not a Box")
     # Short: the observation is its own features, whatever its parts. Long: part by part (a
@@ -149,7 +179,13 @@ def derive(facts: EnvFacts, n_own_features: int | None = None) -> Derived:
     spec = _spec(facts, obs_dim, [n for p in leaves for n in p.names], np.concatenate([p.low for p in leaves]),
                  np.concatenate([p.high for p in leaves]), np.concatenate([p.bins for p in leaves]),
                  open_ if open_.any() else None, coarse=any(p.coarse for p in leaves))
-    return Derived(spec, leaves[0].features if len(leaves) == 1 else PartFeatures(tuple(leaves)))
+    return Derived(spec, leaves[0].features if len(leaves) == 1 else PartFeatures(tuple(leaves)),
+                   _channels_last(facts.observation_space))
+
+
+def _channels_last(space: spaces.Space) -> bool:
+    frames = frame_layout(space)
+    return frames is not None and frames[1]
 
 
 def with_learned_cells(spec: GameSpec, seen: np.ndarray) -> GameSpec:

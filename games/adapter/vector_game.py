@@ -91,7 +91,8 @@ class GymVectorGame:
             its spaces (here) or its ``state_features`` (at the first ``reset``).
         ValueError: ``make_env`` cannot be sent to a worker process.
 
-    Beyond the gymnasium API it adds: observations flattened to float32 ``[N, obs_dim]``;
+    Beyond the gymnasium API it adds: observations as ``[N, *game_spec.obs_shape]``, flattened
+    but for frames (``(channels, height, width)``, uint8), any other dtype as float32;
     the episode truncated at ``game_spec.max_steps`` when the game has not ended it by
     then, so the spec's horizon holds for every game; a reset that fails (raises, hangs,
     dies, or the game cannot be re-created) returns zeros for that copy and its first
@@ -159,7 +160,12 @@ class GymVectorGame:
         self._truncated[:] = False
         self._steps[:] = 0
         self._started = True
-        return self._obs.copy(), self._features.copy()
+        return self._shaped(), self._features.copy()
+
+    def _shaped(self) -> np.ndarray:
+        """A copy of the observations as ``[N, *obs_shape]``: frames as frames, for the
+        wrappers that read them; flat where the spec is."""
+        return self._obs.reshape(self.num_envs, *self.game_spec.obs_shape).copy()
 
     def step(self, actions: np.ndarray) -> VecStep:
         """Step every copy that is still playing; done copies stay as they are.
@@ -216,7 +222,7 @@ class GymVectorGame:
             for key, value in reply.info.items():
                 info[key][i] = value
         return VecStep(
-            obs=self._obs.copy(),
+            obs=self._shaped(),
             reward=reward,
             terminated=self._terminated.copy(),
             truncated=self._truncated.copy(),
@@ -229,12 +235,22 @@ class GymVectorGame:
 
     def render_frames(self) -> np.ndarray | None:
         """Every copy's ``env.render()``, ``[N, H, W, 3]`` uint8 (:class:`games.core.base.ShowsFrames`);
-        None when the envs were not made with ``render_mode="rgb_array"`` or one failed to draw."""
+        where the envs were not made with ``render_mode="rgb_array"`` (or one failed to draw),
+        the frames they observe, for a game that observes frames; else None."""
         self._check_open()
         frames = self._runner.render()
         if any(f is None or isinstance(f, GameError) for f in frames):
-            return None
+            return self._observed_frames()
         return np.stack(frames)
+
+    def _observed_frames(self) -> np.ndarray | None:
+        """The copies' last observations as ``[N, H, W, 3]`` uint8 where they are frames
+        (``(3, H, W)`` or grey ``(1, H, W)`` uint8); None for any other observation."""
+        shape = tuple(self.game_spec.obs_shape)
+        if self.game_spec.obs_dtype != "uint8" or len(shape) != 3 or shape[0] not in (1, 3):
+            return None
+        frames = self._obs.reshape(self.num_envs, *shape).transpose(0, 2, 3, 1)
+        return np.ascontiguousarray(np.repeat(frames, 3, axis=3) if shape[0] == 1 else frames)
 
     def close(self) -> None:
         """Close every env and end every worker process (reaped: no zombies). Idempotent."""

@@ -25,7 +25,7 @@ import abc
 import dataclasses
 import importlib
 import inspect
-from typing import Any, Callable, ClassVar, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -80,6 +80,10 @@ class ObservationWrapper(abc.ABC):
     runs_networks: ClassVar[bool] = False
     """Its observation runs torch networks: its constructor takes ``device`` (``cpu``,
     ``cuda``, ``cuda:N``), which an experiment's ``device`` fills in (:func:`on_device`)."""
+
+    publishes: ClassVar[frozenset[str]] = frozenset()
+    """The ``info`` keys its steps add (record columns ``info.<key>``), so that an experiment
+    whose components read one without the wrapper is told so at its start (:func:`unpublished`)."""
 
     def __init__(self, game: VectorGame) -> None:
         self.game = game
@@ -262,6 +266,20 @@ def check_wrapper(name: str, kwargs: Mapping[str, Any]) -> None:
         inspect.signature(cls).bind(None, **dict(kwargs))
     except TypeError as exc:
         raise ValueError(f"wrapper {name!r}: {exc}") from None
+
+
+def unpublished(columns: Iterable[str], wrapper_specs: Sequence[WrapperSpec]) -> dict[str, list[str]]:
+    """The record columns ``info.<key>`` among ``columns`` that only wrappers publish
+    (:attr:`ObservationWrapper.publishes`) and none of ``wrapper_specs`` does: each with the
+    names of the wrappers that would."""
+    listed = set().union(*(wrapper_class(name).publishes for name, _ in wrapper_specs))
+    wanted = {c.removeprefix("info."): c for c in columns if c.startswith("info.")}
+    wanted = {key: column for key, column in wanted.items() if key not in listed}
+    if not wanted:
+        return {}
+    names = sorted(set(WRAPPERS) | set(LAZY_WRAPPERS))
+    return {column: by for key, column in sorted(wanted.items())
+            if (by := [n for n in names if key in wrapper_class(n).publishes])}
 
 
 def on_device(wrapper_specs: Sequence[WrapperSpec], device: str) -> tuple[WrapperSpec, ...]:

@@ -72,6 +72,7 @@ class Detect(ObservationWrapper):
     """
 
     runs_networks = True
+    publishes = frozenset({DETECTIONS_KEY})
 
     def __init__(self, game: VectorGame, weights: str | None = None,
                  threshold: float | None = None, every: int = 1, device: str = "cpu") -> None:

@@ -59,6 +59,7 @@ class Encode(ObservationWrapper):
     """
 
     runs_networks = True
+    publishes = frozenset({FRAME64_KEY})
 
     def __init__(self, game: VectorGame, weights: str | None = None, device: str = "cpu") -> None:
         self.device = str(torch_device(device))

@@ -8,6 +8,7 @@ each is a walk on a 12 x 12 plane towards a goal corner, observed in a different
 - :class:`WideObservation`: observes 28 floats (the position among 26 noisy sensor values),
   nothing else.
 - :class:`PixelWalk`: observes 84 x 84 x 3 uint8 frames of the plane, nothing else.
+- :class:`PixelTrap`: the same, with a cell whose floor gives way (the step raises).
 - :class:`ContradictorySpec`: declares a ``game_spec`` naming 5 features while its
   ``state_features`` returns 2 (a mistake in a game's own spec).
 - :class:`NeedsEngine`: cannot start: its constructor finds no engine to launch.
@@ -99,6 +100,20 @@ class PixelWalk(_Walk):
         r, c = self.pos * 7
         frame[r : r + 7, c : c + 7] = (255, 255, 255)
         return frame
+
+
+class PixelTrap(PixelWalk):
+    """:class:`PixelWalk` whose cell :data:`TRAP` raises: a crash bug seen only in pixels."""
+
+    def step(self, action: int):
+        out = super().step(action)
+        if tuple(self.pos.tolist()) == TRAP:
+            raise RuntimeError("fell through the floor")
+        return out
+
+
+TRAP = (2, 1)
+"""The cell of :class:`PixelTrap` whose floor gives way: 3 moves from the start."""
 
 
 class ContradictorySpec(OwnFeatures):

@@ -57,7 +57,7 @@ def test_a_frame_stack_over_bytes_stays_bytes() -> None:
     game = wrap(GymVectorGame(PixelWalk, 1), [("frame_stack", {"k": 2})])
     assert game.game_spec.obs_dtype == "uint8"
     obs, _ = game.reset([0])
-    assert obs.dtype == np.uint8 and obs.shape == (1, 2 * 84 * 84 * 3)
+    assert obs.dtype == np.uint8 and obs.shape == (1, 2 * 3, 84, 84)  # two RGB frames, channels stacked
     game.close()
 
 

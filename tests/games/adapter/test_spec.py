@@ -67,7 +67,7 @@ def test_a_flat_observation_of_28_floats_is_its_own_features() -> None:
 def test_frames_get_go_explore_cells() -> None:
     with GymVectorGame(PixelWalk, 2) as game:
         spec = game.game_spec
-        assert spec.obs_shape == (84 * 84 * 3,)
+        assert spec.obs_shape == (3, 84, 84)  # Gymnasium's (H, W, C) handed on as frames
         assert spec.n_features == 88 and spec.feature_bins == (CELL_LEVELS,) * 88
         _, start = game.reset([0, 1])
         np.testing.assert_array_equal(start[0], start[1])  # the same frame, the same cell

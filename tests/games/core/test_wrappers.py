@@ -14,7 +14,7 @@ import yaml
 from evo.run.config import ConfigError, game_factory, parse_experiment
 from games import GameFactory
 from games.core.base import GameSpec, VecStep
-from games.core.wrappers import FrameStack, Grayscale, Resize, wrap, wrapped_spec
+from games.core.wrappers import FrameStack, Grayscale, Resize, unpublished, wrap, wrapped_spec
 
 
 class Images:
@@ -185,3 +185,10 @@ def test_a_wrapper_without_an_observation_method_is_refused_when_built() -> None
 
     with pytest.raises(TypeError, match="abstract method observation"):
         Forgetful(BlockMazeVector(1))
+
+
+def test_what_only_a_wrapper_publishes_is_named_with_the_wrapper_that_would() -> None:
+    asked = {"info.frame64", "info.detections", "info.coins", "obs"}
+    assert unpublished(asked, [("detect", {})]) == {"info.frame64": ["encode"]}
+    assert unpublished(asked, [("grayscale", {})]) == {"info.detections": ["detect"], "info.frame64": ["encode"]}
+    assert unpublished(asked, [("detect", {}), ("encode", {}), ("frame_stack", {"k": 2})]) == {}
