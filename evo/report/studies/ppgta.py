@@ -151,7 +151,10 @@ def load_agent(source: str, cfg: StudyConfig, like: Experiment | None = None) ->
             raise EvaluationError(f"{source} plays the game of a run directory: give at least one")
         exp = _on_study_level(like, cfg).model_copy(update={"name": source})
         if source == RANDOM:
-            exp = exp.model_copy(update={"game": exp.game.model_copy(update={"wrappers": []})})
+            # Random play sees no frames: no wrappers, and so no detections for the visual
+            # oracle to judge (the study scores by the objects oracle alone).
+            exp = exp.model_copy(update={"game": exp.game.model_copy(update={"wrappers": []}),
+                                         "oracles": [o for o in exp.oracles if o.name != "visual"]})
             return StudyAgent(RANDOM, Built.from_experiment(exp), [UniformSpec()])
         built = Built.from_experiment(exp)
         if len(built.spec.obs_shape) != 3:
