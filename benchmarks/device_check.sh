@@ -31,7 +31,9 @@ started=$SECONDS
 
 {
   date -u
-  nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv 2>&1
+  nvidia-smi --query-gpu=name,memory.total,driver_version,compute_mode --format=csv 2>&1
+  command -v nvidia-cuda-mps-control || echo "no nvidia-cuda-mps-control: step_mps.log will say so"
+  nproc; lscpu | grep -E "^(Model name|Thread|Core|Socket|L2|L3)" 2>&1
   python3 -c "import torch, os; print('torch', torch.__version__, 'cuda', torch.cuda.is_available(), torch.cuda.device_count(), 'cpus', os.cpu_count())"
   for m in vizdoom pymoo gymnasium pydantic deap yaml pandas joblib rich scipy matplotlib pytest imageio; do
     python3 -c "import $m" 2>/dev/null || echo "missing: $m"
