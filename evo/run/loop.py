@@ -5,41 +5,54 @@ crossover and Gaussian mutation make children; A2C fine-tunes every child (weigh
 back); children play the game, objectives score them and oracles watch every episode played
 (fine-tuning episodes included); NSGA-II survival on parents and children keeps the
 population. Every generation ends with a row of ``generations.csv`` and a checkpoint.
+
+What a generation still has to do once its population is chosen, its tail
+(:class:`evo.run.tail.Tail`: the objectives and oracles learn from its batch, its bugs are
+archived, its row, checkpoint and tables are written, progress is told), nothing of the next
+generation waits for. So the tail runs while the next generation plays
+(:meth:`evo.run.parallel.Executor.start`), and the workers no longer stand idle through it:
+between two generations is only what choosing the next one needs (scoring and selection).
+Everything is done in the order a run without the overlap does it, on the same data, so the
+same YAML and seed give the same results; only the clock columns differ.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 from collections import defaultdict
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Iterator
 
 import numpy as np
 import torch
 
 from evo.run import rundir
-from evo.run.checkpoint import Checkpoint, CheckpointError, load_latest, prune_checkpoints, save_checkpoint
+from evo.run.checkpoint import CheckpointError, load_latest
 from evo.run.built import Built
 from evo.run.config import Experiment, dump_experiment
 from evo.run.device import check_runnable
 from evo.search.explore.frontier import Frontier, Plan
-from evo.search.finetune import DIAGNOSTICS, Diagnostics
+from evo.search.finetune import Diagnostics
 from evo.run.parallel import Executor, chunks
 from evo.run.scalars import ScalarLog, check_installed
 from evo.search.tasks import DenseReward, PlayTask, TuneTask, run_play, run_tune
-from evo.search.operators import Operators, Population, episode_cases, hypervolume
-from games.core.base import BUG_KINDS
+from evo.search.operators import Operators, Population, episode_cases
 from games.core.record import RolloutBatch
 from games.core.seeds import POLICY_SEED_MAX, Stream, stream_rng
 from objectives.coverage import CoverageTracker
 from evo.run.checks import Checks, background_safe
 from evo.run.counters import Counters, GenerationReport, ProgressFn
+from evo.run.tail import GenerationTail, Tail
 from oracles import calibrate_all
 from oracles.archive import ArchivedBug, BugArchive
 
+log = logging.getLogger(__name__)
+__all__ = ["GenerationReport", "ProgressFn", "Search"]
 
-class Search:
+
+class Search(GenerationTail):
     """One run of an experiment into one run directory."""
 
     def __init__(self, exp: Experiment, run_dir: Path, progress: ProgressFn | None = None) -> None:
@@ -70,7 +83,17 @@ class Search:
         self.checks = Checks(self.built.oracles, background_safe(self.built.objectives))
         """The oracles' checks, beside the objectives' work on the same batch (evo.run.checks)."""
         self.seconds: dict[str, float] = defaultdict(float, evaluation=self.built.probe_s)
-        """Wall seconds spent per phase (evaluation, fine-tuning, oracles, selection, bookkeeping)."""
+        """Wall seconds spent per phase (evaluation, fine-tuning, learning, oracles, selection,
+        bookkeeping). Evaluation and fine-tuning run from the workers' start to their results,
+        so they hold the last generation's tail (learning, oracles, bookkeeping) where it ran
+        meanwhile: what is not evaluation or fine-tuning is time the workers stood idle."""
+        self._batch: RolloutBatch | None = None
+        """The generation's scored batch, which its tail's objectives and oracles learn from."""
+        self._tail: Tail | None = None
+        """The last generation's tail, until it has run (:meth:`_drain`)."""
+        self._overlaps = self.executor.overlaps
+        """Whether a generation's tail waits for the next generation's play (else it runs at once)."""
+        self._new_bugs: list[ArchivedBug] = []
         self.population: Population | None = None
         self.senses = [o.sense for o in self.built.objectives]
         self.names = [o.name for o in self.built.objectives]
@@ -103,7 +126,9 @@ class Search:
                 episodes, self.built.columns, None if plan is None else plan.seeds[copies],
             ))
         with self._timed("evaluation"):
-            rollouts = RolloutBatch.concat([result.rollouts for result in self.executor.map(run_play, tasks)])
+            results = self.executor.start(run_play, tasks)
+            self._drain()  # the last generation's tail, while this one plays
+            rollouts = RolloutBatch.concat([result.rollouts for result in results()])
         self._observe(rollouts, plan)
         return rollouts
 
@@ -132,19 +157,6 @@ class Search:
             c.calibrated = True
         self.checks.submit(rollouts, c.env_steps)
 
-    def _settle(self) -> None:
-        """Archive the bugs of every batch checked since the last call, in the order played."""
-        with self._timed("oracles"):
-            c = self.counters
-            for bugs, env_steps in self.checks.settle():
-                new = self.archive.add(bugs, generation=c.generation, env_steps=env_steps, wall_s=c.wall_s,
-                                       match=self.built.match)
-                if new:
-                    rundir.append_bugs(self.run_dir, new)
-                    for component in self.built.components:
-                        component.found(new)
-                self._new_bugs.extend(new)
-
     def _score(self, genomes: np.ndarray, ids: np.ndarray) -> Population:
         episodes = self.exp.search.episodes
         rollouts = self._play(genomes, ids, episodes)
@@ -154,11 +166,7 @@ class Search:
             for k, objective in enumerate(self.built.objectives):
                 F[p, k] = objective.score(mine)
         cases = episode_cases(self.built.objectives, rollouts, episodes) if self.operators.needs_cases else None
-        for objective in self.built.objectives:  # while the oracles check the same episodes
-            objective.update(rollouts)
-        self._settle()
-        for oracle in self.built.oracles:
-            oracle.update(rollouts)
+        self._batch = rollouts  # the objectives and oracles learn from it in the generation's tail
         return Population(genomes, ids, F, cases)
 
     # ----------------------------------------------------------------- evolution
@@ -171,6 +179,8 @@ class Search:
         cfg = self.exp.finetune
         if cfg.algorithm == "none" or not self.built.agents.evolves or len(ids) == 0:
             return genomes
+        if self._tail is not None:  # the reward reads the objectives as the last batch left them
+            self._learn(self._tail)
         objectives = tuple(self.built.objectives)
         reward = DenseReward(objectives, tuple(cfg.reward_weights.get(o.name, 1.0) for o in objectives))
         seeds = self.rng_tune.integers(0, POLICY_SEED_MAX, size=len(ids))
@@ -180,7 +190,9 @@ class Search:
             for c in chunks(len(ids), self.executor.parts)
         ]
         with self._timed("fine-tuning"):
-            results = self.executor.map(run_tune, tasks)
+            tuned = self.executor.start(run_tune, tasks)
+            self._drain()  # the rest of the last generation's tail, while the policies learn
+            results = tuned()
         # Per policy, in population order: the same means however the population was cut.
         self._rl = (self.counters.generation, Diagnostics.concat([r.diagnostics for r in results]).means())
         # Oracles see the batches in the order a single process would have played them:
@@ -224,67 +236,6 @@ class Search:
             return self.operators.survivors(both, self.senses, s.population, self.rng_vary)
 
     # ----------------------------------------------------------------- bookkeeping
-    def _row(self, pop: Population) -> dict[str, Any]:
-        c = self.counters
-        if c.hv_ref is None:
-            c.hv_ref = self._default_hv_ref(pop.F)
-        row: dict[str, Any] = {"generation": c.generation, "env_steps": c.env_steps, "wall_s": round(c.wall_s, 3)}
-        row.update(rundir.memory_row())
-        for k, name in enumerate(self.names):
-            row[f"{name}_mean"] = float(pop.F[:, k].mean())
-            row[f"{name}_max"] = float(pop.F[:, k].max())
-        row["coverage"] = len(self.tracker.visited)
-        if self.frontier is not None:
-            row["cells"] = len(self.frontier.archive)
-        row["bugs_total"] = len(self.archive)
-        counts = self.archive.by_kind()
-        for kind in BUG_KINDS:
-            row[f"bugs_{kind}"] = counts.get(kind, 0)
-        row["hypervolume"] = hypervolume(pop.F, self.senses, np.asarray(c.hv_ref))
-        if self.built.truth is not None:
-            row["injected_found"] = self.archive.injected_found()
-        # CleanRL's diagnostics of this generation's fine-tuning; NaN in a generation without.
-        tuned = self._rl[1] if self._rl is not None and self._rl[0] == c.generation else {}
-        for name in DIAGNOSTICS:
-            row[f"rl_{name}"] = tuned.get(name, float("nan"))
-        for component in self.built.components:  # e.g. the objects oracle's preferred-area coverage
-            row.update(component.metrics())
-        return row
-
-    def _default_hv_ref(self, F: np.ndarray) -> list[float]:
-        if self.exp.search.hv_ref is not None:
-            return list(self.exp.search.hv_ref)
-        worst = np.where(np.array(self.senses) == "max", F.min(axis=0), F.max(axis=0))
-        span = np.maximum(F.max(axis=0) - F.min(axis=0), 1.0)
-        shift = np.where(np.array(self.senses) == "max", -0.1 * span, 0.1 * span)
-        return [float(x) for x in worst + shift]
-
-    def _checkpoint(self, pop: Population) -> None:
-        c = self.counters
-        meta = {
-            "generation": c.generation,
-            "env_steps": c.env_steps,
-            "wall_s": c.wall_s,
-            "next_id": c.next_id,
-            "hv_ref": c.hv_ref,
-            "calibrated": c.calibrated,
-            "rng": {
-                name: getattr(self, name).bit_generator.state
-                for name in ("rng_vary", "rng_play", "rng_tune", "rng_init")
-            },
-            "coverage": self.tracker.state_dict(),
-            "objectives": [o.state_dict() for o in self.built.objectives],
-            "oracles": [o.state_dict() for o in self.built.oracles],
-        }
-        if self.frontier is not None:
-            meta["frontier"] = self.frontier.state_dict()
-        save_checkpoint(self.run_dir, Checkpoint(pop.genomes, pop.ids, pop.F, meta, pop.cases))
-        prune_checkpoints(self.run_dir, self.exp.checkpoint)
-
-    def _write_tables(self) -> None:
-        """Every table the objectives and oracles hand over, as ``<name>.csv``."""
-        rundir.write_tables(self.run_dir, [c.tables() for c in self.built.components])
-
     def _restore(self) -> Population | None:
         """The population of the newest checkpoint that loads, the search state put back as it
         was then; None where the run was killed before its first checkpoint."""
@@ -328,7 +279,6 @@ class Search:
     # ----------------------------------------------------------------- the loop
     def run(self, resume: bool = False) -> Population:
         """Run until the budget is spent; return the final population."""
-        self._new_bugs: list[ArchivedBug] = []
         threads = torch.get_num_threads()
         torch.set_num_threads(self.exp.torch_threads)
         try:
@@ -337,42 +287,35 @@ class Search:
                 rundir.start(self.run_dir, dump_experiment(self.exp), self.built.facts, again=resume)
                 self._open_scalars(None)
                 pop = self._initial()
-                self._finish_generation(pop)
+                finished = self._finish_generation(pop)
             else:
                 pop = restored
                 self._open_scalars(self.counters.generation + 1)
                 self._write_tables()  # a kill may have come between the checkpoint and its tables
-            while not self._done():
+                finished = self._done()
+            while not finished:
                 self.counters.generation += 1
-                self._new_bugs = []
                 pop = self._step(pop)
-                self._finish_generation(pop)
+                finished = self._finish_generation(pop)
+            self._drain()
+        except BaseException:
+            self._stopped()
+            raise
         finally:
             torch.set_num_threads(threads)
             self.close()
         self.population = pop
         return pop
 
+    def _stopped(self) -> None:
+        """The run ends with an error or an interrupt: workers still playing are stopped, and
+        the last whole generation's tail runs, so that its checkpoint is there to resume from."""
+        self.executor.close()
+        try:
+            self._drain()
+        except Exception as exc:  # noqa: BLE001 - the error that stopped the run is the one raised
+            log.warning("the last generation's bookkeeping failed too: %s: %s", type(exc).__name__, exc)
+
     def _open_scalars(self, purge_from: int | None) -> None:
         if self.exp.logging.tensorboard:
             self.scalars = ScalarLog(self.run_dir, purge_from)
-
-    def _finish_generation(self, pop: Population) -> None:
-        self._settle()
-        with self._timed("bookkeeping"):
-            row = self._row(pop)
-            rundir.append_generation(self.run_dir, row)
-            if self.scalars is not None:
-                self.scalars.add(row, self.seconds)
-            self._checkpoint(pop)
-            self._write_tables()
-        if self.progress is not None:
-            c = self.counters
-            self.progress(
-                GenerationReport(
-                    c.generation, c.env_steps, c.wall_s, len(self.archive), list(self._new_bugs),
-                    row["coverage"], row, self._done(),
-                )
-            )
-        self._new_bugs = []
-

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any, Callable, Iterator, Literal, Sequence, TypeVar
 
 import numpy as np
@@ -36,6 +37,8 @@ from evo.search.game_cache import WORKER_GAMES, in_lane
 from games.core.lifetime import die_with_parent
 
 log = logging.getLogger(__name__)
+_ABORT_WAIT_S = 60.0
+"""Longest wait, when a run ends under way, for its joblib call to end once its workers are stopped."""
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -165,36 +168,41 @@ def _dask_backend(client: Any) -> Any:
     return DaskBackend(client=client)
 
 
-def _in_lanes(fn: Callable[[T], R], tasks: Sequence[T], lanes: int, pool: Any) -> list[R]:
-    """``[fn(t) for t in tasks]`` on ``pool``'s threads, task ``i`` in lane ``i % lanes``, each
-    lane's tasks in order. Every lane finishes before anything is returned or raised, so that
-    no lane still plays a game the caller may go on to close."""
-    from concurrent.futures import wait
+def _in_lanes(fn: Callable[[T], R], tasks: Sequence[T], lanes: int, pool: Any) -> Callable[[], list[R]]:
+    """``[fn(t) for t in tasks]`` begun on ``pool``'s threads, task ``i`` in lane ``i % lanes``,
+    each lane's tasks in order; the function returned waits for the results. Every lane
+    finishes before anything is returned or raised, so that no lane still plays a game the
+    caller may go on to close."""
 
     def lane(k: int) -> list[R]:
         with in_lane(k):
             return [fn(t) for t in tasks[k::lanes]]
 
     futures = [pool.submit(lane, k) for k in range(min(lanes, len(tasks)))]
-    wait(futures)
-    out: list[Any] = [None] * len(tasks)
-    for k, future in enumerate(futures):
-        out[k::lanes] = future.result()  # the first lane's error, if any, raises here
-    return out
+
+    def results() -> list[R]:
+        wait(futures)
+        out: list[Any] = [None] * len(tasks)
+        for k, future in enumerate(futures):
+            out[k::lanes] = future.result()  # the first lane's error, if any, raises here
+        return out
+
+    return results
 
 
-def _stop_loky_workers() -> None:
+def _stop_loky_workers(kill: bool = False) -> None:
     """Shut down loky's pool, waiting for its workers to exit, so that they close their games
     (:data:`evo.search.game_cache.WORKER_GAMES`) while the run is still there; left to themselves
     they idle for 5 minutes, or until the run's interpreter exits. The pool is loky's one reusable executor,
     which joblib keeps in a module global and offers no call to stop; the next call makes a
-    new one."""
+    new one. ``kill``: workers still playing are killed rather than waited for (their games
+    end with them, :func:`games.core.lifetime.die_with_parent`)."""
     from joblib.externals.loky import reusable_executor
 
     pool = getattr(reusable_executor, "_executor", None)
     if pool is not None:
         with contextlib.suppress(Exception):  # a broken pool may fail to shut down too
-            pool.shutdown(wait=True)
+            pool.shutdown(wait=True, kill_workers=kill)
 
 
 class Executor:
@@ -221,6 +229,10 @@ class Executor:
         # The serial backend's lanes: threads that live as long as the games they made, since
         # a game's rendering processes die with the thread that started them (die_with_parent).
         self._lanes: Any = None
+        # The thread a joblib call waits on while this one goes on (start), and its call.
+        self._waiter: ThreadPoolExecutor | None = None
+        self._in_flight: Future[Any] | None = None
+        self._aborting = False
         if config.backend == "ray":
             self._start_ray()
         elif config.backend == "dask":
@@ -274,20 +286,41 @@ class Executor:
         self._client = Client(self._cluster or self.config.address)
 
     @property
+    def overlaps(self) -> bool:
+        """Whether :meth:`start` leaves this thread free while tasks run (more than one worker
+        or lane); else they run here."""
+        return self.parts > 1
+
+    @property
     def parts(self) -> int:
         return self.config.lanes if self.config.backend == "serial" else self.config.n_jobs
 
     def map(self, fn: Callable[[T], R], tasks: Sequence[T]) -> list[R]:
         """``[fn(t) for t in tasks]``, run by the workers (a single task runs here; the serial
         backend's tasks run here, task ``i`` in lane ``i % lanes``)."""
+        return self.start(fn, tasks)()
+
+    def start(self, fn: Callable[[T], R], tasks: Sequence[T]) -> Callable[[], list[R]]:
+        """:meth:`map` begun; the function returned waits for its results (or raises its error).
+
+        Where the tasks run off this thread (a joblib backend's workers, the serial backend's
+        lanes), this thread is free until it asks for them: the loop does a generation's
+        bookkeeping while the next one plays (:mod:`evo.run.loop`). Where they run on this
+        thread (the serial backend's single lane, a single task), they have run when this
+        returns."""
         if self.config.backend == "serial" and self.config.lanes > 1 and len(tasks) > 1:
             if self._lanes is None:
-                from concurrent.futures import ThreadPoolExecutor
-
                 self._lanes = ThreadPoolExecutor(self.config.lanes, thread_name_prefix="evo-lane")
             return _in_lanes(fn, tasks, self.config.lanes, self._lanes)
         if self.config.backend == "serial" or len(tasks) <= 1:
-            return [fn(t) for t in tasks]
+            out = [fn(t) for t in tasks]
+            return lambda: out
+        if self._waiter is None:
+            self._waiter = ThreadPoolExecutor(1, thread_name_prefix="evo-play")
+        self._in_flight = self._waiter.submit(self._joblib_map, fn, tasks)
+        return self._in_flight.result
+
+    def _joblib_map(self, fn: Callable[[T], R], tasks: Sequence[T]) -> list[R]:
         from joblib import delayed
 
         died = _worker_died_errors(self.config.backend)
@@ -298,7 +331,7 @@ class Executor:
                 # The pool is broken (loky) or short of a worker (ray): the next try gets a
                 # new one. Tasks are pure functions of their inputs, so redoing them is safe.
                 self._close_pool()
-                if attempt == self.config.retries:
+                if attempt == self.config.retries or self._aborting:
                     raise
                 log.warning("a worker died (%s); running the call again", type(exc).__name__)
         raise AssertionError("unreachable")
@@ -320,6 +353,11 @@ class Executor:
                 pool.__exit__(None, None, None)
 
     def close(self) -> None:
+        unfinished = self._in_flight is not None and not self._in_flight.done()
+        if unfinished:  # the run ends (an error, an interrupt) while workers play: stop them
+            self._aborting = True
+            if self.config.backend == "loky":
+                _stop_loky_workers(kill=True)
         WORKER_GAMES.close()  # the games this process played (the serial backend, single tasks)
         if self._lanes is not None:  # after their games: those end with the threads that made them
             self._lanes.shutdown(wait=True)
@@ -338,6 +376,11 @@ class Executor:
 
             ray.shutdown()
             self._started_ray = False
+        if self._waiter is not None:  # its call ends with the workers (or the cluster) above
+            if self._in_flight is not None:
+                wait([self._in_flight], timeout=_ABORT_WAIT_S)
+            self._waiter.shutdown(wait=not unfinished)
+            self._waiter, self._in_flight = None, None
         if self._reaper is not None:
             self._reaper.stop()
             self._reaper = None

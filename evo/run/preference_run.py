@@ -61,6 +61,7 @@ class PreferenceSearch(Search):
     def __init__(self, exp: Experiment, run_dir: Path, progress: ProgressFn | None = None) -> None:
         check_preference_experiment(exp)
         super().__init__(exp, run_dir, progress)
+        self._overlaps = False  # its updates play in this process: each tail runs at once
         names = [o.name for o in self.built.objectives]
         self.objective = self.built.objectives[names.index("preference_kl")]
 

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskID, TextColumn
 
 from evo.run.config import Experiment
-from evo.run.loop import GenerationReport
+from evo.run.counters import GenerationReport
 
 _STEPS = 1000
 """Resolution of the bar: the budget's share spent, in thousandths."""
