@@ -38,6 +38,11 @@ class Objective(Protocol):
     """True for the objective a study of a finished run's players (``evo evaluate --select
     best``) ranks the final policies by when told none (fps_drop: RELINE evaluates the agent
     trained to find slow frames); without one, the run's first objective. Default False."""
+    scores_on_threads: bool
+    """True for an objective whose ``score`` only reads its state and spends its time in
+    torch or numpy kernels that free the GIL (RND novelty: a network over every step): the
+    loop then scores the policies on threads, one policy each, while the workers wait
+    between generations. Each policy's number is the one a single thread gives. Default False."""
 
     def score(self, rollouts: RolloutBatch) -> float:
         """One number for the policy that played ``rollouts`` (all its episodes)."""

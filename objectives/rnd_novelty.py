@@ -115,6 +115,9 @@ class RndNovelty(Component):
     """Its scores fall as the predictors learn the frames seen, so a survivor's old score would
     outrank every child scored later (measured: the first generation's eight policies kept the
     population for a whole run): the loop scores the parents again with the children."""
+    scores_on_threads = True
+    """A score is the ensemble's forward over the policy's steps: it reads the predictors and
+    frees the GIL in its matrix products."""
 
     def __init__(self, spec: GameSpec, config: RndNoveltyConfig, context: Context) -> None:
         self.spec = spec

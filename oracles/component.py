@@ -105,7 +105,8 @@ class Component:
     when some component requires them, so an unused column costs nothing.
 
     Hooks of one section, declared by its contract and defaulted here so that every component
-    has them: an objective's ``step_rewards``, ``rescores_parents`` and ``ranks_players``
+    has them: an objective's ``step_rewards``, ``rescores_parents``, ``ranks_players`` and
+    ``scores_on_threads``
     (:class:`objectives.base.Objective`), an oracle's ``statistical``
     (:class:`oracles.base.Oracle`).
     """
@@ -116,6 +117,8 @@ class Component:
     """Default of :attr:`objectives.base.Objective.rescores_parents`: scores that do not drift."""
     ranks_players: bool = False
     """Default of :attr:`objectives.base.Objective.ranks_players`."""
+    scores_on_threads: bool = False
+    """Default of :attr:`objectives.base.Objective.scores_on_threads`: scored in turn."""
     statistical: bool = False
     """Default of :attr:`oracles.base.Oracle.statistical`: one replay can show the bug."""
 

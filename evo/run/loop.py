@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from collections import defaultdict
 from pathlib import Path
 from typing import Iterator
@@ -49,7 +51,14 @@ from oracles import calibrate_all
 from oracles.archive import ArchivedBug, BugArchive
 
 log = logging.getLogger(__name__)
+MAX_SCORING_THREADS = 32
+"""Most threads scoring policies at once (:meth:`Search._scores`)."""
 __all__ = ["GenerationReport", "ProgressFn", "Search"]
+
+
+def usable_cores() -> int:
+    """Cores this process may run on (its affinity where the system says, else all)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 class Search(GenerationTail):
@@ -94,6 +103,8 @@ class Search(GenerationTail):
         self._overlaps = self.executor.overlaps
         """Whether a generation's tail waits for the next generation's play (else it runs at once)."""
         self._new_bugs: list[ArchivedBug] = []
+        self._scorers: ThreadPoolExecutor | None = None
+        """Threads that score the policies for objectives that allow it (:meth:`_scores`)."""
         self.population: Population | None = None
         self.senses = [o.sense for o in self.built.objectives]
         self.names = [o.name for o in self.built.objectives]
@@ -108,6 +119,9 @@ class Search(GenerationTail):
 
     # ----------------------------------------------------------------- games and play
     def close(self) -> None:
+        if self._scorers is not None:
+            self._scorers.shutdown(wait=True)
+            self._scorers = None
         self.checks.close()
         self.executor.close()
         if self.scalars is not None:
@@ -160,14 +174,27 @@ class Search(GenerationTail):
     def _score(self, genomes: np.ndarray, ids: np.ndarray) -> Population:
         episodes = self.exp.search.episodes
         rollouts = self._play(genomes, ids, episodes)
-        F = np.zeros((len(ids), len(self.built.objectives)))
-        for p in range(len(ids)):
-            mine = rollouts[p * episodes : (p + 1) * episodes]
-            for k, objective in enumerate(self.built.objectives):
-                F[p, k] = objective.score(mine)
+        F = self._scores([rollouts[p * episodes : (p + 1) * episodes] for p in range(len(ids))])
         cases = episode_cases(self.built.objectives, rollouts, episodes) if self.operators.needs_cases else None
         self._batch = rollouts  # the objectives and oracles learn from it in the generation's tail
         return Population(genomes, ids, F, cases)
+
+    def _scores(self, policies: list[RolloutBatch]) -> np.ndarray:
+        """``[P, objectives]``: each policy's episodes scored by each objective. Objectives
+        that allow it (``scores_on_threads``: RND's forward over every step) score the policies
+        on threads, one each, on the cores the workers leave idle now; the others in turn."""
+        objectives = self.built.objectives
+        F = np.zeros((len(policies), len(objectives)))
+        threaded = {k for k, o in enumerate(objectives) if getattr(o, "scores_on_threads", False)} if len(policies) > 1 else set()
+        if threaded and self._scorers is None:
+            self._scorers = ThreadPoolExecutor(min(usable_cores(), MAX_SCORING_THREADS), thread_name_prefix="evo-score")
+        for k in sorted(threaded):
+            F[:, k] = list(self._scorers.map(objectives[k].score, policies))  # type: ignore[union-attr]
+        for p, mine in enumerate(policies):
+            for k, objective in enumerate(objectives):
+                if k not in threaded:
+                    F[p, k] = objective.score(mine)
+        return F
 
     # ----------------------------------------------------------------- evolution
     def _new_ids(self, n: int) -> np.ndarray:

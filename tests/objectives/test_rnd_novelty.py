@@ -139,3 +139,20 @@ def test_features_of_another_encoder_are_not_read(park_spec, tmp_path: Path) -> 
     # Any wrapper after encode makes the observations something else.
     stacked = wrapped_spec(park_spec, [("encode", {}), ("frame_stack", {"k": 2})])
     assert stacked.obs_encoder == "" and rnd(stacked).source == "frame64"
+
+
+def test_policies_scored_on_threads_score_as_in_turn(park_spec, seen: RolloutBatch, unseen: RolloutBatch) -> None:
+    """The loop scores RND's policies on threads (``scores_on_threads``); each number is,
+    bit for bit, the one scoring them one after the other gives, frames encoded or not."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    policies = [seen[i:i + 1] for i in range(len(seen))] + [unseen[i:i + 1] for i in range(len(unseen))]
+    for objective in (rnd(park_spec), rnd(park_spec, source="frame64")):
+        if objective.source == "frame64":
+            policies = [park_batch(3, s, copies=1, steps=12, encode=True,
+                                   columns=frozenset({"info.frame64"})) for s in range(4)]
+        objective.update(policies[0])
+        in_turn = [objective.score(p) for p in policies]
+        with ThreadPoolExecutor(4) as pool:
+            on_threads = list(pool.map(objective.score, policies))
+        assert objective.scores_on_threads and on_threads == in_turn and min(in_turn) > 0
