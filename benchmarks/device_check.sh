@@ -4,7 +4,7 @@
 #     OUT=/some/folder bash benchmarks/device_check.sh
 #
 # python3 must have torch (with CUDA) and this project's packages on PYTHONPATH. Writes seven
-# files to $OUT in about 9 minutes (each step has its own time limit, so a slow step cannot
+# files to $OUT in about 9.5 minutes (each step has its own time limit, so a slow step cannot
 # eat the next one's time):
 #   env.txt           the GPU, torch, CPU count, any package python3 cannot import, and
 #                     nvidia-smi just after the scaling runs
@@ -14,7 +14,9 @@
 #                     processes of C copies): rendering, the networks over replayed frames, and
 #                     both; cProfile of 1x16's full step (benchmarks/gpu_step.py)
 #   step_mps.log      4x16 and 16x4 again, the processes clients of a CUDA MPS server
-#   scale16.log/.csv  raw park rendering against the engine on 16 cores: cuda+batched (one
+#   scale16.log/.csv  raw park rendering against the engine on 16 cores: 16 cpu workers (with
+#                     each generation's tail beside the next one's play since 2026-11-28: 27%
+#                     of the wall time was between generations on the H200), cuda+batched (one
 #                     process computing on the GPU for the copies of 16 render processes, in
 #                     two lanes) and cuda+batched4 (four of them, 4 render processes each)
 #                     (benchmarks/pixel_scale.py), one row at a time
@@ -47,17 +49,18 @@ echo "exit $? after $((SECONDS - started)) s" >> "$OUT/gpu_tests.log"
 
 # 2. One process's step, alone and beside others: rendering, the networks over replayed
 #    frames, and both, per layout of P processes x C copies (benchmarks/gpu_step.py).
-timeout 150 python3 benchmarks/gpu_step.py --device cuda --layouts 1x4,1x16,1x64,4x16,16x4 \
+timeout 140 python3 benchmarks/gpu_step.py --device cuda --layouts 1x4,1x16,1x64,4x16,16x4 \
   --steps 100 --profile 1x16 > "$OUT/step.log" 2>&1
 echo "exit $? after $((SECONDS - started)) s" >> "$OUT/step.log"
 # The same layouts of several processes under a CUDA MPS server of the run's own (stopped at
 # its end), where the processes' kernels share the GPU at once instead of taking turns.
-timeout -k 10 90 python3 benchmarks/gpu_step.py --device cuda --layouts 4x16,16x4 --steps 100 --mps \
+timeout -k 10 80 python3 benchmarks/gpu_step.py --device cuda --layouts 4x16,16x4 --steps 100 --mps \
   > "$OUT/step_mps.log" 2>&1
 echo "exit $? after $((SECONDS - started)) s" >> "$OUT/step_mps.log"
 
-# 3. The scaling table: one process computing for 16 render processes, and four of them.
-timeout 140 python3 benchmarks/pixel_scale.py --workers 16 --device cuda+batched,cuda+batched4 \
+# 3. The scaling table: 16 cpu workers, one process computing for 16 render processes, and
+#    four of them.
+timeout 170 python3 benchmarks/pixel_scale.py --workers 16 --device cpu,cuda+batched,cuda+batched4 \
   --csv "$OUT/scale16.csv" > "$OUT/scale16.log" 2>&1
 echo "exit $? after $((SECONDS - started)) s" >> "$OUT/scale16.log"
 nvidia-smi >> "$OUT/env.txt" 2>&1
