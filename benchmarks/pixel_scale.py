@@ -17,9 +17,11 @@ CSV. Nothing asserts a timing.
   the env steps of the generations after the warm-up (below) over their wall time (the first
   generation pays for starting the workers and loading their networks: ``first gen s``). ``play wait``
   and ``between gens`` are the shares of the run's wall time spent waiting for the workers' play
-  and everything else, done in this process between generations (oracles, the objectives'
-  scoring and learning, selection; the CSV has the timed phases): time the workers stand
-  idle at the generation's barrier.
+  and everything else, done in this process between generations (the objectives' scoring,
+  selection; the CSV has the timed phases): time the workers stand idle at the generation's
+  barrier. A generation's tail (the objectives' learning, the oracles, the row and checkpoint)
+  runs while the next generation plays (:mod:`evo.run.tail`), so its phases overlap ``play
+  wait`` where it ran meanwhile.
 
 A device written ``cuda+batched`` (or ``cpu+batched``) runs the engine the other way: one
 process plays every copy, rendered in ``workers`` processes (``parallel.render_processes``),
@@ -59,7 +61,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 PARK = {"preset": "small", "level_seed": 0}
-PHASES = ("evaluation", "oracles", "fine-tuning", "selection", "bookkeeping")
+PHASES = ("evaluation", "scoring", "learning", "oracles", "fine-tuning", "selection", "bookkeeping")
 """The phases of a generation the engine times (evo.run.loop.Search.seconds)."""
 COLUMNS = ["workers", "device", "raw_steps_per_s", "engine_steps_per_s", "engine_share_of_raw",
            "engine_first_gen_s", "engine_env_steps", *(f"share_{p.replace('-', '_')}" for p in PHASES),
@@ -144,8 +146,8 @@ def engine_rate(experiment: Path, workers: int, device: str, args: argparse.Name
     steady_s = gens["wall_s"].iloc[-1] - warm["wall_s"]
     total = float(gens["wall_s"].iloc[-1])
     shares = {f"share_{phase.replace('-', '_')}": round(search.seconds.get(phase, 0.0) / total, 3) for phase in PHASES}
-    # Everything but waiting for play: the oracles, the objectives' scoring and learning
-    # (RND), selection, bookkeeping, all in this process while the workers stand idle.
+    # Everything but waiting for play: the objectives' scoring, selection, and what of the
+    # tail did not fit in the next play, all in this process while the workers stand idle.
     shares["share_between_generations"] = round(1.0 - shares["share_evaluation"], 3)
     return {"engine_steps_per_s": steady_steps / steady_s if steady_s > 0 else float("nan"),
             "engine_first_gen_s": float(first["wall_s"]), "engine_env_steps": int(gens["env_steps"].iloc[-1]),

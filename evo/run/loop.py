@@ -92,8 +92,8 @@ class Search(GenerationTail):
         self.checks = Checks(self.built.oracles, background_safe(self.built.objectives))
         """The oracles' checks, beside the objectives' work on the same batch (evo.run.checks)."""
         self.seconds: dict[str, float] = defaultdict(float, evaluation=self.built.probe_s)
-        """Wall seconds spent per phase (evaluation, fine-tuning, learning, oracles, selection,
-        bookkeeping). Evaluation and fine-tuning run from the workers' start to their results,
+        """Wall seconds spent per phase (evaluation, fine-tuning, scoring, learning, oracles,
+        selection, bookkeeping). Evaluation and fine-tuning run from the workers' start to their results,
         so they hold the last generation's tail (learning, oracles, bookkeeping) where it ran
         meanwhile: what is not evaluation or fine-tuning is time the workers stood idle."""
         self._batch: RolloutBatch | None = None
@@ -174,7 +174,8 @@ class Search(GenerationTail):
     def _score(self, genomes: np.ndarray, ids: np.ndarray) -> Population:
         episodes = self.exp.search.episodes
         rollouts = self._play(genomes, ids, episodes)
-        F = self._scores([rollouts[p * episodes : (p + 1) * episodes] for p in range(len(ids))])
+        with self._timed("scoring"):
+            F = self._scores([rollouts[p * episodes : (p + 1) * episodes] for p in range(len(ids))])
         cases = episode_cases(self.built.objectives, rollouts, episodes) if self.operators.needs_cases else None
         self._batch = rollouts  # the objectives and oracles learn from it in the generation's tail
         return Population(genomes, ids, F, cases)
