@@ -18,8 +18,9 @@ Everything is done in the order a run without the overlap does it, on the same d
   is observed, checked and scored only after it (:mod:`evo.run.loop`).
 
 So the same YAML and seed give the same results; only the clock columns differ. A run whose
-budget waits on its bugs (``until_all_found``) runs each tail at once, and so does a run with
-nothing to overlap it with (the serial backend's single lane plays in this thread).
+budget waits on its bugs (``until_all_found`` on a game that knows its injected bugs) runs
+each tail at once, and so does a run with nothing to overlap it with (the serial backend's
+single lane plays in this thread).
 """
 
 from __future__ import annotations
@@ -158,7 +159,7 @@ class GenerationTail:
         cells = None if self.frontier is None else len(self.frontier.archive)
         batch, self._batch = self._batch, None
         self._tail = Tail(pop, batch, c.generation, c.env_steps, c.wall_s, self._state_now(), cells, tuned)
-        if self._overlaps and not self.exp.budget.until_all_found:
+        if self._overlaps and not (self.exp.budget.until_all_found and self.built.injected):
             self._tail.finished = self._done()
             return self._tail.finished
         self._drain()
