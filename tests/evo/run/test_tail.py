@@ -34,6 +34,16 @@ def _comparable(run_dir: Path) -> tuple[pd.DataFrame, list[dict]]:
     return gens, bugs
 
 
+@pytest.fixture(scope="module")
+def overlapped(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A loky run whose tails ran beside the next generation's play, never stopped."""
+    from tests.conftest import TINY
+
+    run_dir = tmp_path_factory.mktemp("tail") / "overlapped"
+    Search(parse_experiment(_loky(TINY)), run_dir).run()
+    return run_dir
+
+
 def test_a_generations_tail_runs_while_the_next_one_plays(tiny_config, tmp_path: Path) -> None:
     """Progress of generation g is told while generation g + 1's workers play; the last
     generation's once nothing plays."""
@@ -49,30 +59,29 @@ def test_a_generations_tail_runs_while_the_next_one_plays(tiny_config, tmp_path:
     assert playing == [True, True, False]
 
 
-def test_the_overlap_changes_no_result(tiny_config, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_overlap_changes_no_result(tiny_config, overlapped: Path, tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Rows, bugs and the last checkpoint (policies, objectives, oracles, random states) are
     those of a run whose tails run at once: fine-tuning (whose reward reads the objectives)
     included."""
-    exp = parse_experiment(_loky(tiny_config))
-    Search(exp, tmp_path / "overlapped").run()
     monkeypatch.setattr(Executor, "overlaps", property(lambda self: False))
-    Search(exp, tmp_path / "in_turn").run()
-    overlapped, in_turn = _comparable(tmp_path / "overlapped"), _comparable(tmp_path / "in_turn")
-    pd.testing.assert_frame_equal(overlapped[0], in_turn[0])
-    assert overlapped[1] == in_turn[1] and overlapped[1]
-    a, b = load_latest(tmp_path / "overlapped"), load_latest(tmp_path / "in_turn")
+    Search(parse_experiment(_loky(tiny_config)), tmp_path / "in_turn").run()
+    ours, in_turn = _comparable(overlapped), _comparable(tmp_path / "in_turn")
+    pd.testing.assert_frame_equal(ours[0], in_turn[0])
+    assert ours[1] == in_turn[1] and ours[1]
+    a, b = load_latest(overlapped), load_latest(tmp_path / "in_turn")
     assert a is not None and b is not None
     assert torch.equal(torch.as_tensor(a.genomes), torch.as_tensor(b.genomes))
     assert a.meta["rng"] == b.meta["rng"] and a.meta["coverage"] == b.meta["coverage"]
     assert a.meta["next_id"] == b.meta["next_id"] and a.meta["generation"] == b.meta["generation"] == 2
 
 
-def test_a_run_stopped_while_the_next_generation_plays_resumes_from_the_last(tiny_config, tmp_path: Path) -> None:
+def test_a_run_stopped_while_the_next_generation_plays_resumes_from_the_last(tiny_config, overlapped: Path,
+                                                                           tmp_path: Path) -> None:
     """Ctrl-C while generation 2 plays (here: from generation 1's progress, told meanwhile)
     stops the workers; generation 1's checkpoint is there, and the run resumed ends as the
     run never stopped."""
     exp = parse_experiment(_loky(tiny_config))
-    Search(exp, tmp_path / "whole").run()
 
     def interrupt(report: GenerationReport) -> None:
         if report.generation == 1:
@@ -83,6 +92,6 @@ def test_a_run_stopped_while_the_next_generation_plays_resumes_from_the_last(tin
     kept = load_latest(tmp_path / "cut")
     assert kept is not None and kept.meta["generation"] == 1
     Search(exp, tmp_path / "cut").run(resume=True)
-    whole, cut = _comparable(tmp_path / "whole"), _comparable(tmp_path / "cut")
+    whole, cut = _comparable(overlapped), _comparable(tmp_path / "cut")
     pd.testing.assert_frame_equal(whole[0], cut[0])
     assert whole[1] == cut[1]
