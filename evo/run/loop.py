@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from collections import defaultdict
@@ -37,7 +36,7 @@ from evo.run.config import Experiment, dump_experiment
 from evo.run.device import check_runnable
 from evo.search.explore.frontier import Frontier, Plan
 from evo.search.finetune import Diagnostics
-from evo.run.parallel import Executor, chunks
+from evo.run.parallel import Executor, chunks, usable_cores
 from evo.run.scalars import ScalarLog, check_installed
 from evo.search.tasks import DenseReward, PlayTask, TuneTask, run_play, run_tune
 from evo.search.operators import Operators, Population, episode_cases
@@ -54,11 +53,6 @@ log = logging.getLogger(__name__)
 MAX_SCORING_THREADS = 32
 """Most threads scoring policies at once (:meth:`Search._scores`)."""
 __all__ = ["GenerationReport", "ProgressFn", "Search"]
-
-
-def usable_cores() -> int:
-    """Cores this process may run on (its affinity where the system says, else all)."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 class Search(GenerationTail):

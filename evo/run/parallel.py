@@ -18,20 +18,22 @@ Backends (``parallel:`` in the YAML):
 A worker that dies mid-task (killed, out of memory) fails the whole joblib call on loky and
 Ray; the tasks are pure functions of their inputs, so the call is simply made again, up to
 ``retries`` times, on live workers. Dask runs the task again on another worker by itself and
-fails the call only when it gives up (see :func:`_worker_died_errors`).
+fails the call only when it gives up (see :func:`evo.run.cluster.worker_died_errors`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import os
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any, Callable, Iterator, Literal, Sequence, TypeVar
 
 import numpy as np
 import torch
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from evo.run.cluster import dask_backend, ray_on_loopback, worker_died_errors
 from evo.run.reaper import Reaper
 from evo.search.game_cache import WORKER_GAMES, in_lane
 from games.core.lifetime import die_with_parent
@@ -53,7 +55,9 @@ class ParallelConfig(BaseModel):
     )
     n_jobs: int = Field(
         2, ge=1, description="Workers at once, and chunks the population is cut into (on Ray, "
-        "each worker holds one CPU of the cluster)."
+        "each worker holds one CPU of the cluster). 'auto': one per core this machine lets the "
+        "run use (its CPU affinity), counted when the experiment is read and written as a number "
+        "in the run's config.yaml; a cluster at an address needs the number itself."
     )
     address: str | None = Field(
         None, description="An existing cluster: Ray ('ray://head:10001', or 'auto' / 'head:6379' "
@@ -68,6 +72,26 @@ class ParallelConfig(BaseModel):
         "with backend serial, two batches, one per lane: see lanes). Same episodes as 1.",
     )
 
+    @model_validator(mode="before")
+    @classmethod
+    def _auto_jobs(cls, data: Any) -> Any:
+        """``n_jobs: auto`` made a number: this machine's usable cores."""
+        if not isinstance(data, dict) or "n_jobs" not in data:
+            return data
+        jobs = data["n_jobs"]
+        if jobs != "auto":
+            try:
+                whole = int(jobs) if isinstance(jobs, str) else jobs
+            except ValueError:
+                whole = None
+            if isinstance(whole, bool) or not isinstance(whole, int) or whole < 1:
+                raise ValueError(f"n_jobs must be a number of workers (1 or more) or auto, got {jobs!r}")
+            return data
+        if data.get("address") is not None:
+            raise ValueError(f"n_jobs: auto counts this machine's cores, not those of the cluster at "
+                             f"{data['address']!r}; give the number of workers")
+        return {**data, "n_jobs": usable_cores()}
+
     @property
     def lanes(self) -> int:
         """Threads the serial backend plays in at once: 2 where the game renders in processes
@@ -79,6 +103,21 @@ class ParallelConfig(BaseModel):
         """Processes one vector game renders in (:attr:`games.registry.GameFactory.render_processes`):
         0, in the player's own process, for ``render_processes: 1``; else the lane's share."""
         return 0 if self.render_processes == 1 else max(1, self.render_processes // self.lanes)
+
+
+def usable_cores() -> int:
+    """Cores this process may run on (its affinity where the system says, else all)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def idle_cores(config: ParallelConfig) -> str | None:
+    """One line where local workers leave cores of this machine idle (what ``auto`` would use);
+    None where they do not, or the backend is not loky."""
+    cores = usable_cores()
+    if config.backend != "loky" or config.n_jobs >= cores:
+        return None
+    return (f"parallel: {config.n_jobs} worker{'s' if config.n_jobs > 1 else ''} on a machine with {cores} cores "
+            f"(parallel.n_jobs=auto plays on all {cores}; same results either way)")
 
 
 # ---------------------------------------------------------------------------------- executor
@@ -100,72 +139,6 @@ def _run(fn: Callable[[T], R], task: T, torch_threads: int) -> R:
     if torch.get_num_threads() != torch_threads:
         torch.set_num_threads(torch_threads)
     return fn(task)
-
-
-def _worker_died_errors(backend: str) -> tuple[type[BaseException], ...]:
-    """What a joblib call on ``backend`` raises when a worker process dies under a task.
-
-    - loky: ``TerminatedWorkerError`` (the pool is broken; the next call gets a new one).
-    - ray: ``RayActorError`` (``ActorDiedError``): ``ray.util.joblib`` runs tasks on a pool of
-      actors, which Ray neither restarts nor retries; the next call makes a new pool.
-    - dask: the scheduler itself runs a task again on another worker when its worker dies,
-      and raises ``KilledWorker`` only once the task has taken down
-      ``distributed.scheduler.allowed-failures`` (default 3) workers.
-    """
-    if backend == "loky":
-        from joblib.externals.loky.process_executor import TerminatedWorkerError
-
-        return (TerminatedWorkerError,)
-    if backend == "ray":
-        from ray.exceptions import RayActorError
-
-        return (RayActorError,)
-    if backend == "dask":
-        from distributed.scheduler import KilledWorker
-
-        return (KilledWorker,)
-    return ()
-
-
-@contextlib.contextmanager
-def _ray_on_loopback() -> Iterator[None]:
-    """Keep a local Ray instance on 127.0.0.1.
-
-    On Linux Ray turns ``_node_ip_address="127.0.0.1"`` into the machine's outward address
-    and serves on it, ready for other nodes to join; with clusters switched off, as Ray runs
-    on macOS and Windows, every server of the instance stays on loopback.
-    """
-    from ray._private import ray_constants
-
-    saved = ray_constants.ENABLE_RAY_CLUSTER
-    ray_constants.ENABLE_RAY_CLUSTER = False
-    try:
-        yield
-    finally:
-        ray_constants.ENABLE_RAY_CLUSTER = saved
-
-
-def _dask_backend(client: Any) -> Any:
-    """joblib's Dask backend on ``client``, except that a task Dask gives up on fails the call.
-
-    joblib (1.6) sets the error of such a task (``KilledWorker``, once it has taken down
-    ``allowed-failures`` workers) on the task's future but never calls back, and the call
-    waits forever. Handing the error to the callback makes the call raise it.
-    """
-    from joblib._dask import DaskDistributedBackend
-
-    class DaskBackend(DaskDistributedBackend):
-        def submit(self, func: Any, callback: Any = None) -> Any:
-            future = super().submit(func, callback)
-
-            def failed(done: Any) -> None:
-                if not done.cancelled() and done.exception() is not None and callback is not None:
-                    callback(done.exception())
-
-            future.add_done_callback(failed)
-            return future
-
-    return DaskBackend(client=client)
 
 
 def _in_lanes(fn: Callable[[T], R], tasks: Sequence[T], lanes: int, pool: Any) -> Callable[[], list[R]]:
@@ -254,7 +227,7 @@ class Executor:
             # Ray's agents outlive a SIGKILLed run by a minute: a watchdog ends them.
             self._reaper = Reaper(prefix="ray-evo-")
             try:
-                with _ray_on_loopback():
+                with ray_on_loopback():
                     ray.init(
                         address="local",  # never an instance that happens to run already
                         num_cpus=self.config.n_jobs,
@@ -323,7 +296,7 @@ class Executor:
     def _joblib_map(self, fn: Callable[[T], R], tasks: Sequence[T]) -> list[R]:
         from joblib import delayed
 
-        died = _worker_died_errors(self.config.backend)
+        died = worker_died_errors(self.config.backend)
         for attempt in range(self.config.retries + 1):
             try:
                 return self._parallel()(delayed(_run)(fn, t, self.torch_threads) for t in tasks)
@@ -340,7 +313,7 @@ class Executor:
         if self._pool is None:
             from joblib import Parallel, parallel_config
 
-            backend = _dask_backend(self._client) if self.config.backend == "dask" else self.config.backend
+            backend = dask_backend(self._client) if self.config.backend == "dask" else self.config.backend
             with parallel_config(backend, n_jobs=self.config.n_jobs, **self._backend_args):
                 pool = Parallel()
             self._pool = pool.__enter__()

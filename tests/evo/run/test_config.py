@@ -154,3 +154,46 @@ def test_an_override_of_the_old_name_sets_the_network(tiny_config, write_yaml, c
 def test_both_names_at_once_is_one_line(tiny_config) -> None:
     with pytest.raises(ConfigError, match=r"^policy: renamed to network; give network only$"):
         parse_experiment({**tiny_config, "policy": {"hidden": [8]}})
+
+
+def test_n_jobs_auto_is_every_core_the_run_may_use_written_as_a_number(
+        write_yaml, tiny_config, monkeypatch, tmp_path: Path) -> None:
+    """A YAML shared between a laptop and a workstation asks for their cores with one word;
+    the run's config.yaml keeps the number it ran with, so that it replays as it ran."""
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: set(range(16)), raising=False)
+    monkeypatch.setattr("os.cpu_count", lambda: 16)
+    exp = load_experiment(write_yaml(tiny_config), ["parallel.n_jobs=auto"])
+    assert exp.parallel.n_jobs == 16
+    assert yaml.safe_load(dump_experiment(exp))["parallel"]["n_jobs"] == 16
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 3, 5}, raising=False)  # taskset -c 0,3,5
+    monkeypatch.setattr("os.cpu_count", lambda: 3)
+    assert load_experiment(write_yaml(tiny_config), ["parallel.n_jobs=auto"]).parallel.n_jobs == 3
+
+
+@pytest.mark.parametrize(
+    "overrides, expected",
+    [
+        (["parallel.n_jobs=-1"], "parallel: n_jobs must be a number of workers (1 or more) or auto, got -1"),
+        (["parallel.n_jobs=all"], "n_jobs must be a number of workers (1 or more) or auto, got 'all'"),
+        (["parallel.n_jobs=0"], "got 0"),
+        (["parallel.backend=dask", "parallel.address=tcp://scheduler:8786", "parallel.n_jobs=auto"],
+         "n_jobs: auto counts this machine's cores, not those of the cluster at 'tcp://scheduler:8786'"),
+    ],
+)
+def test_a_worker_count_that_is_not_one_is_one_line(write_yaml, tiny_config, overrides, expected: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        load_experiment(write_yaml(tiny_config), overrides)
+    assert expected in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_a_run_that_leaves_cores_idle_says_so_once(monkeypatch) -> None:
+    from evo.run.parallel import ParallelConfig, idle_cores
+
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: set(range(16)), raising=False)
+    monkeypatch.setattr("os.cpu_count", lambda: 16)
+    line = idle_cores(ParallelConfig())
+    assert line == ("parallel: 2 workers on a machine with 16 cores (parallel.n_jobs=auto plays on all 16; "
+                    "same results either way)")
+    assert idle_cores(ParallelConfig(n_jobs="auto")) is None
+    assert idle_cores(ParallelConfig(backend="serial")) is None  # one process by choice: lanes, a game's processes
