@@ -3,8 +3,8 @@
 #
 #     OUT=/some/folder bash benchmarks/device_check.sh
 #
-# python3 must have torch (with CUDA) and this project's packages on PYTHONPATH. Writes seven
-# files to $OUT in about 9.5 minutes (each step has its own time limit, so a slow step cannot
+# python3 must have torch (with CUDA) and this project's packages on PYTHONPATH. Writes eight
+# files to $OUT in at most 9.5 minutes (each step has its own time limit, so a slow step cannot
 # eat the next one's time):
 #   env.txt           the GPU, torch, CPU count, any package python3 cannot import, and
 #                     nvidia-smi just after the scaling runs
@@ -20,7 +20,11 @@
 #                     process computing on the GPU for the copies of 16 render processes, in
 #                     two lanes) and cuda+batched4 (four of them, 4 render processes each)
 #                     (benchmarks/pixel_scale.py), one row at a time
-#   repro.log         a tiny ppgta_park_novelty run on cpu and on cuda: same bugs, objectives
+#   lockstep.log      1, 15 and 16 render processes of 4 park copies stepped in lockstep by one
+#                     process, idle or busy 5 ms a step: whether the batched layouts' renderers
+#                     (11-12 ms a step on the H100 against 2.7 ms raw) lose their time to the
+#                     round trip, to idling between steps, or to a core short (benchmarks/render_lockstep.py)
+#   repro.log         a tiny ppgta_park_novelty run on cpu and on cuda at once: same bugs, objectives
 #                     within 1e-4 (benchmarks/device_repro.py; its exit code at the end)
 #
 # The layouts measured on the 2026-11-27 H200 (16 workers cpu and cuda, cuda+batched8, the
@@ -60,12 +64,17 @@ echo "exit $? after $((SECONDS - started)) s" >> "$OUT/step_mps.log"
 
 # 3. The scaling table: 16 cpu workers, one process computing for 16 render processes, and
 #    four of them.
-timeout 170 python3 benchmarks/pixel_scale.py --workers 16 --device cpu,cuda+batched,cuda+batched4 \
+timeout 150 python3 benchmarks/pixel_scale.py --workers 16 --device cpu,cuda+batched,cuda+batched4 \
   --csv "$OUT/scale16.csv" > "$OUT/scale16.log" 2>&1
 echo "exit $? after $((SECONDS - started)) s" >> "$OUT/scale16.log"
 nvidia-smi >> "$OUT/env.txt" 2>&1
 
-# 4. CPU against GPU on a tiny park run: the same bugs, objectives within 1e-4.
-timeout 100 python3 benchmarks/device_repro.py --device cuda > "$OUT/repro.log" 2>&1
+# 4. What lockstep costs a render process: 1, 15 (a core left for the caller) and 16 of them.
+timeout 45 python3 benchmarks/render_lockstep.py --renderers 1,15,16 --copies 4 --work 0,5 --steps 200 \
+  > "$OUT/lockstep.log" 2>&1
+echo "exit $? after $((SECONDS - started)) s" >> "$OUT/lockstep.log"
+
+# 5. CPU against GPU on a tiny park run (both at once): the same bugs, objectives within 1e-4.
+timeout 85 python3 benchmarks/device_repro.py --device cuda > "$OUT/repro.log" 2>&1
 echo "exit $? after $((SECONDS - started)) s" >> "$OUT/repro.log"
 echo "device_check done in $((SECONDS - started)) s"
