@@ -111,10 +111,11 @@ def usable_cores() -> int:
 
 
 def idle_cores(config: ParallelConfig) -> str | None:
-    """One line where local workers leave cores of this machine idle (what ``auto`` would use);
-    None where they do not, or the backend is not loky."""
+    """One line where workers on this machine (loky's, or a Ray or Dask instance the run starts)
+    leave some of its cores idle, as ``auto`` would not; None where they do not, where the run
+    plays in its own process, or on a cluster at an address."""
     cores = usable_cores()
-    if config.backend != "loky" or config.n_jobs >= cores:
+    if config.backend == "serial" or config.address is not None or config.n_jobs >= cores:
         return None
     return (f"parallel: {config.n_jobs} worker{'s' if config.n_jobs > 1 else ''} on a machine with {cores} cores "
             f"(parallel.n_jobs=auto plays on all {cores}; same results either way)")

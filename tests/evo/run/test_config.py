@@ -197,3 +197,5 @@ def test_a_run_that_leaves_cores_idle_says_so_once(monkeypatch) -> None:
                     "same results either way)")
     assert idle_cores(ParallelConfig(n_jobs="auto")) is None
     assert idle_cores(ParallelConfig(backend="serial")) is None  # one process by choice: lanes, a game's processes
+    assert idle_cores(ParallelConfig(backend="dask", n_jobs=4)).startswith("parallel: 4 workers on a machine with 16")
+    assert idle_cores(ParallelConfig(backend="ray", n_jobs=4, address="ray://head:10001")) is None  # the cluster's cores
