@@ -1,7 +1,8 @@
-"""How fast the shipped park detector sees frames on one core, by batch size.
+"""How fast the shipped park detector and encoder see frames on one core, by batch size.
 
 Prints one table. Each row runs ``CNNDetector.detect`` (one forward pass, peak decoding and
-crops) on batches of real 160x120 frames of the evaluation park, and the ``detect``
+crops), or the ``encode`` wrapper's work (the 64x64 downscale and the encoder's forward pass),
+on batches of real 160x120 frames of the evaluation park, and the ``detect``
 wrapper's OD mask on the same batches; frames per second of wall time and of this process's
 CPU time (on a shared machine the wall clock also counts the waits for a core). Torch runs
 one thread; pin the process with ``taskset -c 0 python benchmarks/detector_speed.py``.
@@ -23,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from games.vision.base import od_mask  # noqa: E402
 from games.vision.detector import load_detector  # noqa: E402
+from games.vision.encoder import downscale, encode, load_encoder  # noqa: E402
 from games.vision.park_frames import park_frames  # noqa: E402
 
 
@@ -46,10 +48,16 @@ def main() -> None:
     frames = park_frames([0], 64, seed=1).frames
     print("| what | batch | frames/s (wall) | frames/s (CPU) |")
     print("|---|---:|---:|---:|")
-    for batch in (1, 8, 16, 64):  # 8: the park experiments' population
+    encoder = load_encoder(None)
+    batches = (1, 2, 4, 8, 16, 32, 64)  # 4: a worker's copies with 16 workers and population 32
+    for batch in batches:
         repeats = max(args.frames // batch, 1)
         wall, cpu = measure(detector.detect, frames, batch, repeats)
         print(f"| detect | {batch} | {wall:,.0f} | {cpu:,.0f} |")
+    for batch in batches:
+        repeats = max(args.frames // batch, 1)
+        wall, cpu = measure(lambda f: encode(encoder, downscale(f)), frames, batch, repeats)
+        print(f"| encode | {batch} | {wall:,.0f} | {cpu:,.0f} |")
     found = detector.detect(frames[:16])
     boxes = [d.boxes for d in found]
     wall, cpu = measure(lambda f: od_mask(f, boxes), frames, 16, max(args.frames // 16, 1))
