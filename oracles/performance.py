@@ -29,6 +29,7 @@ from games.core.buckets import tally
 from games.core.record import RolloutBatch
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
+from oracles.describe import describe_point, describe_state
 from oracles.frame_threshold import FrameThreshold
 
 if TYPE_CHECKING:
@@ -70,11 +71,6 @@ def is_low_fps(visits: int, slow: int, min_visits: int = 2, slow_share: float = 
     """RELINE's rule: a point is low-FPS once it has ``min_visits`` visits and more than
     ``slow_share`` of them were slow."""
     return visits >= min_visits and slow > slow_share * visits
-
-
-def describe_state(spec: GameSpec, state: Sequence[float]) -> str:
-    """``x=0.47 theta=-0.01``: a state by its feature names, for a message a person reads."""
-    return " ".join(f"{name}={float(v):.4g}" for name, v in zip(spec.feature_names, state))
 
 
 def point_bounds(spec: GameSpec, bins: Sequence[int], point: Sequence[int]) -> dict[str, float]:
@@ -231,7 +227,8 @@ class PerformanceOracle(Component):
                 signature=f"performance:{point}",
                 message=(
                     f"slow frame drawn at {describe_state(self.spec, arrived)} (the step from "
-                    f"{describe_state(self.spec, left)}), point {point}: {stats.slow} of "
+                    f"{describe_state(self.spec, left)}), point "
+                    f"{describe_point(self.spec, point)}: {stats.slow} of "
                     f"{stats.visits} visits over {t_ms:.3g} ms (this one {frame:.3g} ms)"
                 ),
                 data={"frame_ms": frame, "threshold_ms": t_ms, "visits": stats.visits,

@@ -40,6 +40,7 @@ from games.core.base import GameSpec
 from games.core.record import OBS_DIGEST_KEY, RolloutBatch
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
+from oracles.describe import describe_point
 
 
 class StuckConfig(OracleConfig):
@@ -199,7 +200,7 @@ class StuckOracle(Component):
                 signature=f"stuck:{point}",
                 message=(
                     f"state unchanged for {t + 1 - begin} steps at step {t} "
-                    f"despite {distinct} different actions (bucket {point})"
+                    f"despite {distinct} different actions (bucket {describe_point(self.spec, point)})"
                 ),
                 data={"window": n, "tolerance": self.config.tolerance,
                       "distinct_actions": distinct},
