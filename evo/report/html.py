@@ -22,6 +22,7 @@ from evo.report.components import component_runs
 from evo.run import rundir
 from evo.report.tables import RunData, game_facts, summary
 from evo.run.extras import require
+from oracles.describe import describe_state
 
 RUN_PAGE = "report.html"
 COMPARE_PAGE = "compare.html"
@@ -64,13 +65,19 @@ def video_path(run_dir: Path, bug_id: int) -> Path:
 
 
 def _place(state: Sequence[float], run: RunData) -> str:
-    """Where a bug showed: each state feature by name, and its cell on the coverage map."""
-    facts = game_facts(run)
-    names = facts.spec.feature_names
-    values = ", ".join(f"{n} {float(v):g}" for n, v in zip(names, state))
-    if len(names) > 4:
-        values = ", ".join(f"{n} {float(v):g}" for n, v in zip(names[:2], state)) + ", …"
-    cell = facts.spec.buckets(np.asarray(state, dtype=np.float64))[:2]
+    """Where a bug showed: its state features by name, and its cell on the coverage map.
+
+    A game whose features are its frame's cells has no map: its place is the cells that
+    differ from the rest (:func:`oracles.describe.describe_state`).
+    """
+    spec = game_facts(run).spec
+    if len(spec.feature_names) <= 4:
+        values = ", ".join(f"{n} {float(v):g}" for n, v in zip(spec.feature_names, state))
+    else:
+        values = describe_state(spec, state)
+    if spec.coarse_features:
+        return values
+    cell = spec.buckets(np.asarray(state, dtype=np.float64))[:2]
     return f"{values} (cell {tuple(int(c) for c in cell)})"
 
 

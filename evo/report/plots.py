@@ -189,7 +189,8 @@ def coverage_maps(runs: Sequence[RunData], path: str | Path) -> Path | None:
     tracker of the last checkpoint); walls are drawn in black when the game offers
     ``render_map()``; each bug found is a dot at the state it was reported in, coloured by
     kind; an injected bug no run found is a grey ring. One row per game, one panel per
-    strategy.
+    strategy. A game whose state features are its frame's cells (``coarse_features``) has no
+    map from above and gets no panel.
 
     Returns:
         The PNG written, or None when no run has a checkpoint to read coverage from.
@@ -205,6 +206,9 @@ def coverage_maps(runs: Sequence[RunData], path: str | Path) -> Path | None:
             ax.set_axis_off()
         for ax, (name, group) in zip(row, strategies.items()):
             facts = game_facts(group[0])
+            if facts.spec.coarse_features:  # its frame's cells: there is no "from above"
+                ax.set_axis_off()
+                continue
             visited = [_visited_cells(load_checkpoint(ckpt).meta["coverage"], facts)
                        for ckpt in map(latest_checkpoint, (run.path for run in group)) if ckpt is not None]
             if not visited:

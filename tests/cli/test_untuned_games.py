@@ -80,6 +80,13 @@ def test_a_dot_moving_less_than_a_cell_is_not_stuck_and_the_puddle_that_holds_it
         for action in bug["actions"]:
             game.step(int(action))
         assert in_puddle(*game.pos), f"{bug['message']}: the dot is at {game.pos}, in open ground"
+        # Its state is 88 cells of the frame: the message names the few that are not empty.
+        assert bug["message"].endswith("others 0))") and len(bug["message"]) < 160, bug["message"]
+    report = evo("report", "run", "--html", cwd=tmp_path)
+    assert report.returncode == 0, report.stdout + report.stderr
+    assert not (tmp_path / "run" / "plots" / "coverage_map.png").exists()  # no map from above
+    page = (tmp_path / "run" / "report.html").read_text()
+    assert "cell0_0 0" not in page and page.count("others 0)") >= 2 * len(run.bugs)
 
 
 @pytest.mark.slow
