@@ -1,11 +1,33 @@
-"""What each joblib backend needs of its own: the error a dead worker raises on it, a local Ray
-instance kept on loopback, and joblib's Dask backend made to fail a call whose task Dask gave up
-on. :class:`evo.run.parallel.Executor` uses them; nothing here holds state."""
+"""What each joblib backend needs of its own: the error a dead worker raises on it, loky's
+workers kept through the memory they grow by design, a local Ray instance kept on loopback,
+and joblib's Dask backend made to fail a call whose task Dask gave up on. :class:`evo.run.parallel.Executor` uses them; nothing here holds state."""
 
 from __future__ import annotations
 
 import contextlib
 from typing import Any, Iterator
+
+
+WORKER_GROWTH_BYTES = 4 << 30
+"""How far a loky worker's memory may grow past what it held after its first task before loky
+takes it for a leak and replaces it (loky's own bound is 300 MB)."""
+
+
+def keep_loky_worker() -> None:
+    """Raise loky's leak bound in this worker to :data:`WORKER_GROWTH_BYTES`.
+
+    Loky replaces a worker whose resident memory grew 300 MB past what it held after its first
+    task, warning "A worker stopped while some jobs were given to the executor". A worker of
+    this engine grows that much by design after a light first task: fine-tuning's first
+    update, a bigger game in its cache, the pixel networks. Replaced, it throws its games away
+    and the next task starts them again. The check reads a module global of the worker's own
+    process at each look, so setting it inside a task is enough; a worker that really leaks
+    is still replaced, gigabytes later. Anywhere but a loky worker this changes nothing.
+    """
+    from joblib.externals.loky import process_executor
+
+    if getattr(process_executor, "_MAX_MEMORY_LEAK_SIZE", WORKER_GROWTH_BYTES) < WORKER_GROWTH_BYTES:
+        process_executor._MAX_MEMORY_LEAK_SIZE = WORKER_GROWTH_BYTES
 
 
 def worker_died_errors(backend: str) -> tuple[type[BaseException], ...]:

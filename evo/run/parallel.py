@@ -33,7 +33,7 @@ import numpy as np
 import torch
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from evo.run.cluster import dask_backend, ray_on_loopback, worker_died_errors
+from evo.run.cluster import dask_backend, keep_loky_worker, ray_on_loopback, worker_died_errors
 from evo.run.reaper import Reaper
 from evo.search.game_cache import WORKER_GAMES, in_lane
 from games.core.lifetime import die_with_parent
@@ -134,9 +134,11 @@ def _run(fn: Callable[[T], R], task: T, torch_threads: int) -> R:
 
     Set here rather than trusted to the backend: loky caps inner threads through environment
     variables, Ray only for tasks that reserve CPUs, Dask not at all. The worker also asks to
-    be killed when its parent dies (a SIGKILLed run leaves no worker, nor the worker's games).
+    be killed when its parent dies (a SIGKILLed run leaves no worker, nor the worker's games),
+    and a loky worker is kept through the memory it grows by design (:func:`keep_loky_worker`).
     """
     die_with_parent()
+    keep_loky_worker()
     if torch.get_num_threads() != torch_threads:
         torch.set_num_threads(torch_threads)
     return fn(task)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator
 from unittest import mock
 
+import numpy as np
 import pandas as pd
 import pytest
 import torch
@@ -106,6 +107,29 @@ def test_workers_use_the_experiments_torch_threads() -> None:
     for threads in (2, 1):
         with Executor(ParallelConfig(backend="loky", n_jobs=2), torch_threads=threads) as executor:
             assert executor.map(torch_threads, [0, 1]) == [threads, threads]
+
+
+_HELD: list[Any] = []
+
+
+def grow_then_pid(megabytes: int) -> int:
+    """Hold ``megabytes`` more of resident memory in this worker for good, then its pid. A
+    growth is held past loky's check, which looks at most once a second; a light task takes
+    long enough that every worker gets one."""
+    if megabytes:
+        _HELD.append(np.ones(megabytes << 20, dtype=np.uint8))
+    time.sleep(1.2 if megabytes else 0.3)
+    return os.getpid()
+
+
+def test_a_loky_worker_that_grows_by_design_is_kept_with_its_games() -> None:
+    # Loky took 300 MB of growth after a worker's first task for a leak and replaced the
+    # worker (and so its cached games): a Gymnasium game's fine-tuning grew a worker so.
+    with Executor(ParallelConfig(backend="loky", n_jobs=2)) as executor:
+        workers = set(executor.map(grow_then_pid, [0] * 4))
+        assert len(workers) == 2 and os.getpid() not in workers
+        assert set(executor.map(grow_then_pid, [400, 400])) <= workers
+        assert set(executor.map(grow_then_pid, [0] * 6)) == workers
 
 
 # ------------------------------------------------------------------------------ ray
