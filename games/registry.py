@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 import gymnasium as gym
 
+from games.adapter.action_grid import DEFAULT_LEVELS, discrete_actions
 from games.core.base import GameSpec, VectorGame
 from games.core.wrappers import wrap
 
@@ -142,6 +143,9 @@ class GameFactory:
     """Processes the copies of one vector game render in (:class:`games.core.render_processes.
     RenderProcesses`); the wrappers then run in the caller over all of them at once. 0: the
     copies render in the caller's process."""
+    action_levels: int = DEFAULT_LEVELS
+    """Values per dimension of a game whose actions are a bounded ``Box``: the grid it is played
+    through (:mod:`games.adapter.action_grid`); a ``Discrete`` game ignores it."""
     known_spec: GameSpec | None = None
     """A Gymnasium game's spec as the engine learned it (the cells of features it declares
     no bounds for): every copy, in every worker, takes it instead of deriving its own."""
@@ -199,10 +203,10 @@ class GameFactory:
         kwargs = dict(self.kwargs)
         if self.gym_id is not None:
             register_gym_namespace(self.gym_id)
-            return gym.make(self.gym_id, **kwargs)
+            return discrete_actions(gym.make(self.gym_id, **kwargs), self.action_levels, self.label)
         entry = self._entry()
         cls = load_entry_point(entry.entry_point if entry else self.entry_point)  # type: ignore[arg-type]
-        return cls(**kwargs)
+        return discrete_actions(cls(**kwargs), self.action_levels, self.label)
 
     def has_vector_form(self) -> bool:
         """The game has a numpy vector form of its own (the project's games); any other is
@@ -231,7 +235,8 @@ class GameFactory:
         # Resolve a name to its entry point here: worker processes of the isolated mode do
         # not see games registered at run time in this process.
         target = self if entry is None else GameFactory(
-            entry_point=entry.entry_point, kwargs=self.kwargs, step_timeout_s=self.step_timeout_s
+            entry_point=entry.entry_point, kwargs=self.kwargs, step_timeout_s=self.step_timeout_s,
+            action_levels=self.action_levels,
         )
         game = GymVectorGame(target.make_env, num_envs, step_timeout_s=self.step_timeout_s,
                              info_keys=self.info_keys, max_rss_mb=self.max_rss_mb, spec=self.known_spec)

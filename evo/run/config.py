@@ -349,6 +349,7 @@ def game_factory(exp: Experiment):  # -> games.GameFactory (import kept lazy for
         gym_id=g.gym_id,
         kwargs=tuple(sorted(g.kwargs.items())),
         max_rss_mb=g.max_rss_mb,
+        action_levels=g.action_levels,
         wrappers=on_device(tuple((w.name, tuple(sorted(w.kwargs.items()))) for w in g.wrappers), exp.device),
         render_processes=exp.parallel.game_render_processes,
     )

@@ -56,6 +56,14 @@ class GameConfig(BaseModel):
         "holds more resident memory than this many MiB is killed, reported as a crash bug "
         "(GameOutOfMemory) and restarted. Null: no bound. A game run in-process is not bounded.",
     )
+    action_levels: int = Field(
+        3,
+        ge=2,
+        description="For a game whose actions are a bounded Box (steering, throttle): the values "
+        "per dimension it is played with, evenly spaced from low to high inclusive, every "
+        "combination one action (3: low, middle, high). MultiDiscrete and MultiBinary actions "
+        "are played as every combination; Discrete games ignore it.",
+    )
     wrappers: list[WrapperConfig] = Field(
         default_factory=list,
         description="Observation wrappers applied in order, first innermost, e.g. [{name: grayscale}, "

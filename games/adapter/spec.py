@@ -146,7 +146,7 @@ def derive(facts: EnvFacts, n_own_features: int | None = None) -> Derived:
     if not isinstance(facts.action_space, spaces.Discrete):
         raise GameSpecError(
             f"game {facts.label} has action space {facts.action_space}; "
-            "the engine plays only Discrete action spaces"
+            "the engine plays Discrete actions (a game's factory gives others a grid)"
         )
     try:
         obs_dim = int(spaces.flatdim(facts.observation_space))

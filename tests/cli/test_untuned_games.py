@@ -14,6 +14,9 @@
   first episodes of a game without a spec. Before, by default, the segfault ended ``evo run``
   with exit 139 and the hang hung it; isolated by hand, the probe's faults ended the run at
   start with a traceback.
+- :class:`tests.games.joystick_envs.Rover`: actions that are a ``Box`` of two velocities, and
+  a bug only full throttle reaches. Before, the engine refused any action space but
+  ``Discrete``.
 """
 
 from __future__ import annotations
@@ -94,3 +97,31 @@ def test_ice_that_holds_a_copy_by_luck_is_not_a_stuck_place(tmp_path: Path) -> N
     run = load_run(_default_on({"gym_id": "FrozenLake-v1"}, tmp_path, budget={"generations": 2}))
     assert len(run.bugs) == 0, run.bugs[["kind", "message"]].to_string()
     assert run.generations["coverage"].iloc[-1] > 5  # it played: the ice is crossed, holes found
+
+
+@pytest.mark.slow
+def test_a_game_driven_by_a_box_of_velocities_has_its_full_throttle_bug_found_and_replayed(
+    tmp_path: Path,
+) -> None:
+    run = load_run(_default_on("tests.games.joystick_envs:Rover", tmp_path))
+    assert run.generations["injected_found"].iloc[-1] == 1
+    (bug,) = run.bugs.itertuples()
+    assert bug.kind == "logic" and "outside the yard" in bug.message
+    replayed = evo("replay", "run", str(bug.id), cwd=tmp_path)
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    assert f"bug {bug.id} reproduced" in replayed.stdout
+
+
+@pytest.mark.parametrize(("game", "words"), [
+    ("Thrusters", "its grid of actions would hold 6,561 (8 dimensions), more than 256"),
+    ("Drifter", "a Box without finite low and high has no grid of actions"),
+])
+def test_actions_the_engine_cannot_grid_stop_the_run_in_one_line(tmp_path: Path, game: str, words: str) -> None:
+    exp: dict[str, Any] = yaml.safe_load((ROOT / "experiments" / "block_maze.yaml").read_text())
+    exp["game"] = {"entry_point": f"tests.games.joystick_envs:{game}"}
+    (tmp_path / "exp.yaml").write_text(yaml.safe_dump(exp))
+    result = evo("run", "exp.yaml", "--out", "run", "--quiet", cwd=tmp_path)
+    assert result.returncode == 2, result.stderr[-3000:]
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(f"evo: error: game tests.games.joystick_envs:{game} has action space Box(")
+    assert words in line

@@ -166,7 +166,7 @@ def test_a_non_discrete_action_space_is_a_spec_error() -> None:
             super().__init__()
             self.action_space = spaces.Box(-1, 1, (2,))
 
-    with pytest.raises(GameSpecError, match="only Discrete action spaces"):
+    with pytest.raises(GameSpecError, match="the engine plays Discrete actions"):  # not through a factory
         GymVectorGame(Continuous, 1)
 
 
