@@ -23,6 +23,12 @@ CSV. Nothing asserts a timing.
   runs while the next generation plays (:mod:`evo.run.tail`), so its phases overlap ``play
   wait`` where it ran meanwhile.
 
+``run ms/step`` is the CPU this process spends per env step over the steady generations (all
+its threads: collecting the workers' results, scoring, RND's learning, the oracles), and
+``busiest thread`` the thread that spent most and its ms per step. No number of workers takes
+that work off this process: at 0.25 ms a step of one thread, the run cannot go past 4,000
+steps per second however many cores play.
+
 A device written ``cuda+batched`` (or ``cpu+batched``) runs the engine the other way: one
 process plays every copy, rendered in ``workers`` processes (``parallel.render_processes``),
 and runs the detector, encoder and population once per step for all of them; from 2 workers
@@ -52,6 +58,7 @@ import csv
 import os
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -65,7 +72,35 @@ PHASES = ("evaluation", "scoring", "learning", "oracles", "fine-tuning", "select
 """The phases of a generation the engine times (evo.run.loop.Search.seconds)."""
 COLUMNS = ["workers", "device", "raw_steps_per_s", "engine_steps_per_s", "engine_share_of_raw",
            "engine_first_gen_s", "engine_env_steps", *(f"share_{p.replace('-', '_')}" for p in PHASES),
-           "share_between_generations", "experiment"]
+           "share_between_generations", "run_cpu_ms_per_step", "busiest_thread",
+           "busiest_thread_ms_per_step", "experiment"]
+
+
+class ThreadClock:
+    """CPU seconds of this process and of each of its threads, read at each generation: what
+    the run's own process spends per env step, which no number of workers takes off it."""
+
+    def __init__(self) -> None:
+        self.marks: list[tuple[int, float, dict[str, float]]] = []
+
+    def __call__(self, report) -> None:  # noqa: ANN001 - a GenerationReport (progress callback)
+        threads = {}
+        for t in threading.enumerate():
+            try:
+                threads[t.name] = time.clock_gettime(time.pthread_getcpuclockid(t.ident))
+            except (OSError, TypeError):  # a thread that ended meanwhile
+                pass
+        self.marks.append((int(report.env_steps), time.process_time(), threads))
+
+    def per_step(self, first: int) -> dict[str, float | str]:
+        """ms of CPU per env step from generation ``first``'s end to the last: the whole
+        process, and its busiest thread (a thread that held on over the whole span)."""
+        (s0, c0, t0), (s1, c1, t1) = self.marks[first], self.marks[-1]
+        steps = max(s1 - s0, 1)
+        spent = {name: t1[name] - t0[name] for name in t1.keys() & t0.keys()}
+        busiest = max(spent, key=spent.get, default="")
+        return {"run_cpu_ms_per_step": round(1000 * (c1 - c0) / steps, 4), "busiest_thread": busiest,
+                "busiest_thread_ms_per_step": round(1000 * spent.get(busiest, 0.0) / steps, 4)}
 
 
 def _render(copies: int, seconds: float, seed: int) -> float:
@@ -95,8 +130,7 @@ def raw_rate(workers: int, copies: int, seconds: float) -> float:
     rates = Parallel(n_jobs=workers, backend="loky")(
         delayed(_render)(copies, seconds, seed) for seed in range(workers))
     # The engine's workers must start as they would in a run. Left alive, these would serve
-    # its first tasks; loky measures a worker's memory after its first task and restarts it
-    # once it grows by 300 MB (a "leak"), as loading torch and the networks then does.
+    # its first tasks with the memory they hold already.
     get_reusable_executor().shutdown(wait=True)
     return float(sum(rates))
 
@@ -135,11 +169,14 @@ def engine_rate(experiment: Path, workers: int, device: str, args: argparse.Name
     ]
     with tempfile.TemporaryDirectory(prefix="pixel_scale_") as tmp:
         try:
-            search = Search(load_experiment(experiment, overrides), Path(tmp) / "run")
+            clock = ThreadClock()
+            search = Search(load_experiment(experiment, overrides), Path(tmp) / "run", clock)
             search.run()
         except Exception as exc:  # noqa: BLE001 - said, and the other points still measured
             print(f"evo run failed ({workers} workers, {device}): {type(exc).__name__}: {exc}", flush=True)
-            return {"engine_steps_per_s": float("nan"), "engine_first_gen_s": float("nan"), "engine_env_steps": 0}
+            return {"engine_steps_per_s": float("nan"), "engine_first_gen_s": float("nan"), "engine_env_steps": 0,
+                    "run_cpu_ms_per_step": float("nan"), "busiest_thread": "",
+                    "busiest_thread_ms_per_step": float("nan")}
         gens = pd.read_csv(Path(tmp) / "run" / "generations.csv")
     first, warm = gens.iloc[0], gens.iloc[args.warmup - 1]
     steady_steps = gens["env_steps"].iloc[-1] - warm["env_steps"]
@@ -151,7 +188,7 @@ def engine_rate(experiment: Path, workers: int, device: str, args: argparse.Name
     shares["share_between_generations"] = round(1.0 - shares["share_evaluation"], 3)
     return {"engine_steps_per_s": steady_steps / steady_s if steady_s > 0 else float("nan"),
             "engine_first_gen_s": float(first["wall_s"]), "engine_env_steps": int(gens["env_steps"].iloc[-1]),
-            **shares}
+            **shares, **clock.per_step(args.warmup - 1)}
 
 
 def main() -> None:
@@ -181,7 +218,8 @@ def main() -> None:
           f"{args.generations} generations; raw: {args.copies} copies per worker, {args.seconds:g} s; "
           f"{os.cpu_count()} CPUs", flush=True)
     print(f"{'workers':>7} {'device':>12} {'raw steps/s':>12} {'engine steps/s':>15} {'of raw':>7} "
-          f"{'first gen s':>12} {'play wait':>10} {'between gens':>13}", flush=True)
+          f"{'first gen s':>12} {'play wait':>10} {'between gens':>13} {'run ms/step':>12} "
+          f"{'busiest thread':>26}", flush=True)
     out = None
     if args.csv is not None:  # row by row: a run cut short keeps the points it measured
         out = open(args.csv, "w", newline="")
@@ -201,7 +239,9 @@ def main() -> None:
                 out.flush()
             print(f"{w:>7} {device:>12} {raw:>12,.0f} {engine['engine_steps_per_s']:>15,.0f} {share:>7.0%} "
                   f"{engine['engine_first_gen_s']:>12.1f} {row.get('share_evaluation', float('nan')):>10.0%} "
-                  f"{row.get('share_between_generations', float('nan')):>13.0%}", flush=True)
+                  f"{row.get('share_between_generations', float('nan')):>13.0%} "
+                  f"{row['run_cpu_ms_per_step']:>12.3f} "
+                  f"{row['busiest_thread'][:16]:>16} {row['busiest_thread_ms_per_step']:>9.3f}", flush=True)
     if out is not None:
         out.close()
 
