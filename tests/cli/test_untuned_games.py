@@ -112,16 +112,15 @@ def test_a_game_driven_by_a_box_of_velocities_has_its_full_throttle_bug_found_an
     assert f"bug {bug.id} reproduced" in replayed.stdout
 
 
-@pytest.mark.parametrize(("game", "words"), [
-    ("Thrusters", "its grid of actions would hold 6,561 (8 dimensions), more than 256"),
-    ("Drifter", "a Box without finite low and high has no grid of actions"),
-])
-def test_actions_the_engine_cannot_grid_stop_the_run_in_one_line(tmp_path: Path, game: str, words: str) -> None:
+def test_actions_the_engine_cannot_grid_stop_the_run_in_one_line(tmp_path: Path) -> None:
     exp: dict[str, Any] = yaml.safe_load((ROOT / "experiments" / "block_maze.yaml").read_text())
-    exp["game"] = {"entry_point": f"tests.games.joystick_envs:{game}"}
+    exp["game"] = {"entry_point": "tests.games.joystick_envs:Thrusters"}
     (tmp_path / "exp.yaml").write_text(yaml.safe_dump(exp))
     result = evo("run", "exp.yaml", "--out", "run", "--quiet", cwd=tmp_path)
     assert result.returncode == 2, result.stderr[-3000:]
     (line,) = result.stderr.strip().splitlines()
-    assert line.startswith(f"evo: error: game tests.games.joystick_envs:{game} has action space Box(")
-    assert words in line
+    assert line == (
+        "evo: error: game tests.games.joystick_envs:Thrusters has action space Box(-1.0, 1.0, (8,), float32); "
+        "its grid of actions would hold 6,561 (8 dimensions), more than 256; fewer game.action_levels, "
+        "or a Discrete action space of its own"
+    )
