@@ -90,6 +90,11 @@ def register_gym_namespace(gym_id: str) -> None:
             f"({exc}); install the project's extra for it (atari)"
         ) from exc
     if namespace == "ALE":
+        # The emulator's banner, two lines per copy made (dozens in an isolated run's
+        # terminal), says nothing a user needs; its errors still print.
+        from ale_py import ALEInterface, LoggerMode
+
+        ALEInterface.setLoggerMode(LoggerMode.Error)
         _register_ale_ram_id(gym_id)
 
 

@@ -64,7 +64,11 @@ def test_an_atari_game_by_its_gymnasium_id_runs_and_reports_coverage(tmp_path: P
     by the ``-ram`` id that older Gymnasium versions had and ale-py 0.12 no longer registers."""
     game = {"gym_id": "ALE/Pong-ram-v5", "kwargs": {"max_num_frames_per_episode": 1200}}
     path = _default_with(game, tmp_path, population=4, offspring=4, episodes=1)
-    run = load_run(_run(path, tmp_path))
+    result = evo("run", str(path), "--out", "run", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    # The emulator's banner, two lines for each copy started, is not in the user's terminal.
+    assert "Arcade Learning Environment" not in result.stdout + result.stderr
+    run = load_run(tmp_path / "run")
     assert run.generations["coverage"].iloc[-1] > 10
     assert run.generations["env_steps"].iloc[-1] > 1000
     assert "crash" not in set(run.bugs.get("kind", pd.Series(dtype=str)))
