@@ -55,7 +55,10 @@ def test_a_new_game_runs_the_default_experiment_and_reports_coverage(game: str, 
     # Its report too: a game with no injected bugs once ended evo report in a traceback.
     report = evo("report", str(run_dir), "--html", cwd=tmp_path)
     assert report.returncode == 0 and "Traceback" not in report.stderr, report.stderr[-2000:]
-    assert (run_dir / "plots" / "coverage_map.png").is_file() and (run_dir / "report.html").is_file()
+    assert (run_dir / "report.html").is_file()
+    # A map from above where the state features say where the agent is; the pixel game's are
+    # the cells of its frame, and it gets none.
+    assert (run_dir / "plots" / "coverage_map.png").is_file() == (game != "PixelWalk")
 
 
 @pytest.mark.slow
