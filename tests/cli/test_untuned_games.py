@@ -21,6 +21,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -33,15 +34,21 @@ from tests.games.glide_envs import Glide, in_puddle
 from tests.cli.test_cli import ROOT, evo
 
 
-def _default_on(game: str | dict[str, Any], tmp_path: Path, budget: dict[str, Any] | None = None) -> Path:
-    """experiments/block_maze.yaml, the default experiment, with only its game replaced (an
-    entry point, or a game section) and its budget, for a game that declares no injected bugs
-    to find them all."""
+def _run_default_on(game: str | dict[str, Any], tmp_path: Path,
+                    budget: dict[str, Any] | None = None) -> subprocess.CompletedProcess[str]:
+    """``evo run`` of experiments/block_maze.yaml, the default experiment, with only its game
+    replaced (an entry point, or a game section) and its budget, for a game that declares no
+    injected bugs to find them all."""
     exp: dict[str, Any] = yaml.safe_load((ROOT / "experiments" / "block_maze.yaml").read_text())
     exp["game"] = {"entry_point": game} if isinstance(game, str) else game
     exp["budget"] = budget or exp["budget"]
     (tmp_path / "exp.yaml").write_text(yaml.safe_dump(exp))
-    result = evo("run", "exp.yaml", "--out", "run", "--quiet", cwd=tmp_path)
+    return evo("run", "exp.yaml", "--out", "run", "--quiet", cwd=tmp_path)
+
+
+def _default_on(game: str | dict[str, Any], tmp_path: Path, budget: dict[str, Any] | None = None) -> Path:
+    """The run directory of :func:`_run_default_on`, which must have succeeded."""
+    result = _run_default_on(game, tmp_path, budget)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "Traceback" not in result.stderr
     return tmp_path / "run"
@@ -113,10 +120,7 @@ def test_a_game_driven_by_a_box_of_velocities_has_its_full_throttle_bug_found_an
 
 
 def test_actions_the_engine_cannot_grid_stop_the_run_in_one_line(tmp_path: Path) -> None:
-    exp: dict[str, Any] = yaml.safe_load((ROOT / "experiments" / "block_maze.yaml").read_text())
-    exp["game"] = {"entry_point": "tests.games.joystick_envs:Thrusters"}
-    (tmp_path / "exp.yaml").write_text(yaml.safe_dump(exp))
-    result = evo("run", "exp.yaml", "--out", "run", "--quiet", cwd=tmp_path)
+    result = _run_default_on("tests.games.joystick_envs:Thrusters", tmp_path)
     assert result.returncode == 2, result.stderr[-3000:]
     (line,) = result.stderr.strip().splitlines()
     assert line == (
