@@ -54,6 +54,11 @@ DIRECTIONS = frozenset({"left", "right", "up", "down", "forward", "forwards", "b
                         "around", "upward", "upwards", "downward", "downwards", "skyward", "skywards", "heavenward",
                         "earthward"})
 """Words that finish a movement verb ("turn left", "look up"): the action is both."""
+IDIOMS = frozenset({"out", "off"})
+"""Particles that make an idiom of the verb before them ("take out", "wipe out", "finish off")."""
+GOING = frozenset({"go", "come", "run", "chase"})
+"""Verbs after which "after" is the verb's (pursue), not a condition's (the lookbehinds of
+:data:`CONDITION`)."""
 DETERMINERS = frozenset({"the", "a", "an", "any", "every", "each", "all", "that", "this", "those", "these", "some"})
 ALWAYS = re.compile(r"\b(?:always|constantly|continuously|continually|repeatedly|forever|at all times|all the time|"
                     r"whenever (?:you can|possible)|every time|each time|on sight|over and over)\b", re.IGNORECASE)
@@ -205,7 +210,7 @@ def _imperative(span: Any) -> str | None:
     if not words or words[0].text.lower() in DETERMINERS | PRONOUNS | PARTICLES:
         return None  # "then the skeleton", "and then to the pillar": no verb (the step before's)
     verb = words[0].text
-    if len(words) > 1 and words[1].text.lower() in PARTICLES | DIRECTIONS and words[1].i == words[0].i + 1:
+    if len(words) > 1 and words[1].text.lower() in PARTICLES | DIRECTIONS | IDIOMS and words[1].i == words[0].i + 1:
         verb += " " + words[1].text
     return verb
 
@@ -327,8 +332,11 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
         action = doc[action_ent.start - 1].text + " " + action
     elif action_ent is not None and action.lower() in PARTICLES:  # "and then to the pillar": no verb
         action = None
-    if action_ent is not None and action_ent.end < end and doc[action_ent.end].text.lower() in DIRECTIONS | {"out", "off"} \
-            and action_ent.text.split()[-1].lower() not in DIRECTIONS | {"out", "off"}:  # "take out": the idiom
+    if action_ent is not None and action_ent.end < end and doc[action_ent.end].text.lower() in DIRECTIONS | IDIOMS \
+            and action_ent.text.split()[-1].lower() not in DIRECTIONS | IDIOMS:  # "take out": the idiom
+        action += " " + doc[action_ent.end].text
+    elif action_ent is not None and action_ent.end < end and action.lower() in GOING \
+            and doc[action_ent.end].text.lower() == "after":  # "go after it": pursue, not a condition
         action += " " + doc[action_ent.end].text
     if action is None:
         action = _imperative(span if cond is None or cond[0] > begin else doc[cond[1]:end])
