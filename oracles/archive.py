@@ -137,6 +137,7 @@ class BugArchive:
     def add(
         self, bugs: Sequence[Bug], *, generation: int, env_steps: int, wall_s: float,
         match: Callable[[Bug], int | None] | None = None,
+        when: Callable[[Bug], tuple[int, float] | None] | None = None,
     ) -> list[ArchivedBug]:
         """Keep the bugs whose signature is new; return only those.
 
@@ -150,15 +151,19 @@ class BugArchive:
             wall_s: wall seconds since the run started.
             match: the benchmark game's ``match(bug) -> injected id | None``, used only to
                 score the run; called once per new bug.
+            when: ``(env_steps, wall_s)`` of the step that showed a bug, where play timed
+                it (None: ``env_steps`` and ``wall_s`` above).
         """
         new: list[ArchivedBug] = []
         for bug in bugs:
             if bug.signature in self._bugs:
                 continue
             injected = match(bug) if match is not None else None
+            at = when(bug) if when is not None else None
+            steps_at, wall_at = (env_steps, wall_s) if at is None else at
             archived = ArchivedBug(
                 id=self._next_id, bug=bug, generation=int(generation),
-                env_steps=int(env_steps), wall_s=float(wall_s),
+                env_steps=int(steps_at), wall_s=float(wall_at),
                 injected_id=None if injected is None else int(injected),
             )
             self._next_id += 1

@@ -20,6 +20,8 @@ from __future__ import annotations
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Sequence
 
+from evo.run.bug_times import BatchClock
+from games.core.record import RolloutBatch
 from oracles import Bug, Component, check_all
 
 
@@ -41,20 +43,23 @@ class Checks:
     def __init__(self, oracles: Sequence[Component], background: bool) -> None:
         self.oracles = list(oracles)
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="evo-oracles") if background else None
-        self._pending: list[tuple[Future[list[Bug]] | list[Bug], int]] = []
+        self._pending: list[tuple[Future[list[Bug]] | list[Bug], int, BatchClock | None]] = []
 
-    def submit(self, rollouts: object, env_steps: int) -> None:
-        """Check ``rollouts`` (the run had played ``env_steps`` steps once they were observed)."""
+    def submit(self, rollouts: RolloutBatch, env_steps: int, zero: float | None = None) -> None:
+        """Check ``rollouts`` (the run had played ``env_steps`` steps once they were observed;
+        ``zero``: the wall clock time of the run's second 0, to date each bug by its step)."""
+        clock = None if zero is None else BatchClock.of(rollouts, env_steps, zero)
         if self._pool is None:
-            self._pending.append((check_all(self.oracles, rollouts), env_steps))  # type: ignore[arg-type]
+            self._pending.append((check_all(self.oracles, rollouts), env_steps, clock))
         else:
-            self._pending.append((self._pool.submit(check_all, self.oracles, rollouts), env_steps))
+            self._pending.append((self._pool.submit(check_all, self.oracles, rollouts), env_steps, clock))
 
-    def settle(self) -> list[tuple[list[Bug], int]]:
-        """Every submitted batch's bugs and its ``env_steps``, in the order submitted, once all
-        are checked. An oracle's error is raised here, after the checks before it."""
+    def settle(self) -> list[tuple[list[Bug], int, BatchClock | None]]:
+        """Every submitted batch's bugs, its ``env_steps`` and its clock (None: date its bugs
+        by now), in the order submitted, once all are checked. An oracle's error is raised
+        here, after the checks before it."""
         pending, self._pending = self._pending, []
-        return [(job.result() if isinstance(job, Future) else job, steps) for job, steps in pending]
+        return [(job.result() if isinstance(job, Future) else job, steps, clock) for job, steps, clock in pending]
 
     def close(self) -> None:
         """Wait for checks under way, then end the thread."""

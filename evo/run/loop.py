@@ -97,6 +97,8 @@ class Search(GenerationTail):
         self._overlaps = self.executor.overlaps
         """Whether a generation's tail waits for the next generation's play (else it runs at once)."""
         self._new_bugs: list[ArchivedBug] = []
+        self._cut = False
+        """Play was cut short by the wall budget (:meth:`_deadline`): the run ends with this generation."""
         self._scorers: ThreadPoolExecutor | None = None
         """Threads that score the policies for objectives that allow it (:meth:`_scores`)."""
         self.population: Population | None = None
@@ -131,12 +133,14 @@ class Search(GenerationTail):
             agent, copies = self.built.agents.spec(genomes[c]), slice(c.start * episodes, c.stop * episodes)
             tasks.append(PlayTask(
                 self.built.factory, agent if plan is None else plan.spec(agent, copies), ids[c], seeds[c],
-                episodes, self.built.columns, None if plan is None else plan.seeds[copies],
+                episodes, self.built.columns, None if plan is None else plan.seeds[copies], self._deadline(),
             ))
         with self._timed("evaluation"):
             results = self.executor.start(run_play, tasks)
             self._drain()  # the last generation's tail, while this one plays
-            rollouts = RolloutBatch.concat([result.rollouts for result in results()])
+            played = results()
+            rollouts = RolloutBatch.concat([result.rollouts for result in played])
+        self._cut = self._cut or any(result.cut for result in played)
         self._observe(rollouts, plan)
         return rollouts
 
@@ -163,7 +167,7 @@ class Search(GenerationTail):
         if not c.calibrated:  # the first episodes of the run are its warm-up
             calibrate_all(self.built.components, rollouts)
             c.calibrated = True
-        self.checks.submit(rollouts, c.env_steps)
+        self.checks.submit(rollouts, c.env_steps, time.time() - c.wall_s)
 
     def _score(self, genomes: np.ndarray, ids: np.ndarray) -> Population:
         episodes = self.exp.search.episodes
@@ -208,13 +212,14 @@ class Search(GenerationTail):
         seeds = self.rng_tune.integers(0, POLICY_SEED_MAX, size=len(ids))
         tasks = [
             TuneTask(self.built.factory, self.built.policy_spec, genomes[c], ids[c], seeds[c], cfg.algorithm,
-                     cfg.settings, reward, self.built.columns, self.exp.device)
+                     cfg.settings, reward, self.built.columns, self.exp.device, self._deadline())
             for c in chunks(len(ids), self.executor.parts)
         ]
         with self._timed("fine-tuning"):
             tuned = self.executor.start(run_tune, tasks)
             self._drain()  # the rest of the last generation's tail, while the policies learn
             results = tuned()
+        self._cut = self._cut or any(r.cut for r in results)
         # Per policy, in population order: the same means however the population was cut.
         self._rl = (self.counters.generation, Diagnostics.concat([r.diagnostics for r in results]).means())
         # Oracles see the batches in the order a single process would have played them:
@@ -247,6 +252,8 @@ class Search(GenerationTail):
         if self.built.agents.evolves:
             genomes, ids = self._offspring(pop)
             genomes = self._finetune(genomes, ids)
+            if self._cut:  # the wall budget ended fine-tuning: no child is scored, the run ends
+                return pop
         else:  # fresh agents every generation (random testing)
             genomes, ids = self.built.agents.init_genomes(s.offspring, self.rng_init), self._new_ids(s.offspring)
         if any(o.rescores_parents for o in self.built.objectives):
@@ -287,11 +294,18 @@ class Search(GenerationTail):
         self.archive = rundir.truncate_to_generation(self.run_dir, c.generation)
         return Population(ckpt.genomes, ckpt.policy_ids, ckpt.F, ckpt.cases)
 
+    def _deadline(self) -> float | None:
+        """The wall clock time (``time.time()``) at which the wall budget is spent: play stops
+        there, in every worker, rather than at the end of the generation that passed it."""
+        b = self.exp.budget
+        return None if b.wall_seconds is None else time.time() + (b.wall_seconds - self.counters.wall_s)
+
     def _done(self) -> bool:
         b = self.exp.budget
         c = self.counters
         return (
-            (b.generations is not None and c.generation + 1 >= b.generations)
+            self._cut
+            or (b.generations is not None and c.generation + 1 >= b.generations)
             or (b.env_steps is not None and c.env_steps >= b.env_steps)
             or (b.wall_seconds is not None and c.wall_s >= b.wall_seconds)
             or (b.until_all_found and len(self.built.injected) > 0

@@ -74,9 +74,9 @@ class GenerationTail:
             c = self.counters
             generation = c.generation if generation is None else generation
             wall_s = c.wall_s if wall_s is None else wall_s
-            for bugs, env_steps in self.checks.settle():
+            for bugs, env_steps, clock in self.checks.settle():
                 new = self.archive.add(bugs, generation=generation, env_steps=env_steps, wall_s=wall_s,
-                                       match=self.built.match)
+                                       match=self.built.match, when=None if clock is None else clock.when)
                 if new:
                     rundir.append_bugs(self.run_dir, new)
                     for component in self.built.components:

@@ -20,7 +20,7 @@ import numpy as np
 
 from evo.search.agents.base import Agent
 from games.core.base import GameError, VectorGame
-from games.core.record import OPTIONAL_COLUMNS, RolloutBatch, blank, info_keys, unknown_columns
+from games.core.record import CLOCK_KEY, OPTIONAL_COLUMNS, RolloutBatch, blank, info_keys, unknown_columns
 from games.core.seeds import EPISODE_SEED_MAX
 
 
@@ -37,6 +37,8 @@ class EvalResult:
     rollouts: RolloutBatch
     env_steps: int
     game_broken: bool = False
+    cut: bool = False
+    """The deadline came before every episode was over: those still running were truncated."""
 
 
 def play(
@@ -47,6 +49,7 @@ def play(
     *,
     max_steps: int | None = None,
     columns: frozenset[str] = frozenset(),
+    deadline: float | None = None,
 ) -> EvalResult:
     """Play one episode in every copy of ``game`` until all are over.
 
@@ -59,6 +62,11 @@ def play(
         max_steps: Stop earlier than the game's horizon (a replay stops at its bug's step).
         columns: Optional record columns to keep (:data:`games.core.record.OPTIONAL_COLUMNS`):
             what the objectives and oracles ``require``; nothing else is recorded.
+            ``info.step_clock`` (:data:`games.core.record.CLOCK_KEY`) records when each step
+            ended.
+        deadline: A wall clock time (``time.time()``) after which no step starts but the
+            first: the episodes still running are truncated there (``EvalResult.cut``), so that a run's
+            wall budget holds during play, not only between generations.
     """
     unknown = unknown_columns(columns)
     if unknown:
@@ -94,11 +102,17 @@ def play(
     truncated = np.zeros(n, dtype=bool)
     errors: dict[int, GameError] = {}
     violations: list[list[tuple[int, str]]] = [[] for _ in range(n)]
-    broken = False
+    broken = cut = False
+    clock_t = blank((horizon, n), np.dtype(np.float64)) if CLOCK_KEY in kept_info else None
+    if clock_t is not None:
+        info_t[CLOCK_KEY] = clock_t
 
     # Whole columns are written every step, done copies included: a done copy's values are
     # frozen by the game and cut off below at its length, and masked writes cost more.
     for t in range(horizon):
+        if deadline is not None and t > 0 and time.time() >= deadline:  # every episode has a step
+            cut = True
+            break
         alive = ~done
         a, p = agent.act(obs if obs.dtype == np.float32 else obs.astype(np.float32), features_t[t], infos, t)
         actions_t[t] = a
@@ -119,8 +133,10 @@ def play(
         elapsed_ms = (time.perf_counter() - start) * 1000.0
         obs = np.asarray(step.obs, dtype=spec.obs_dtype).reshape(n, -1)
         infos = step.info
+        if clock_t is not None:
+            clock_t[t] = time.time()
         for name in kept_info:
-            if name in infos:
+            if name in infos and name != CLOCK_KEY:
                 if name not in info_t:
                     info_t[name] = blank((horizon, n), np.asarray(infos[name]).dtype)
                 info_t[name][t] = infos[name]
@@ -170,7 +186,7 @@ def play(
         info={name: (info_t[name][:used].T.copy() if name in info_t else np.zeros((n, used)))
               for name in kept_info},
     )
-    return EvalResult(rollouts, int(lengths.sum()), broken)
+    return EvalResult(rollouts, int(lengths.sum()), broken, cut)
 
 
 @dataclass(frozen=True)

@@ -43,11 +43,15 @@ class PlayTask:
     episodes: int
     columns: frozenset[str] = frozenset()
     episode_seeds: np.ndarray | None = None
+    deadline: float | None = None
+    """Wall clock time (``time.time()``) after which no step starts: the run's wall budget."""
 
 
 @dataclass
 class PlayResult:
     rollouts: RolloutBatch
+    cut: bool = False
+    """The deadline truncated episodes still running."""
 
 
 def run_play(task: PlayTask) -> PlayResult:
@@ -59,10 +63,11 @@ def run_play(task: PlayTask) -> PlayResult:
     agent = task.agent.build(task.episodes, draws.gumbel)
     chosen = task.episode_seeds
     seeds = draws.seeds if chosen is None else np.where(chosen >= 0, chosen, draws.seeds)
-    result = play(game, seeds, np.repeat(task.ids, task.episodes), agent, columns=task.columns)
+    result = play(game, seeds, np.repeat(task.ids, task.episodes), agent, columns=task.columns,
+                  deadline=task.deadline)
     if result.game_broken:
         WORKER_GAMES.drop(task.factory, n)
-    return PlayResult(result.rollouts)
+    return PlayResult(result.rollouts, result.cut)
 
 
 @dataclass(frozen=True)
@@ -97,6 +102,8 @@ class TuneTask:
     """Optional record columns of the batches played (the oracles watch them too)."""
     device: str = "cpu"
     """Where the weights and updates live (the experiment's ``device``)."""
+    deadline: float | None = None
+    """Wall clock time (``time.time()``) after which no step starts: the run's wall budget."""
 
 
 @dataclass
@@ -107,6 +114,8 @@ class TuneResult:
     genomes: np.ndarray
     diagnostics: Diagnostics
     batches: list[RolloutBatch] = field(default_factory=list)
+    cut: bool = False
+    """The deadline stopped fine-tuning: the genomes are those of the updates made before."""
 
 
 def run_tune(task: TuneTask) -> TuneResult:
@@ -116,8 +125,8 @@ def run_tune(task: TuneTask) -> TuneResult:
     tuned, stats = finetune(
         task.genomes, task.policy_spec, WORKER_GAMES.get(task.factory, n), task.algorithm, task.config,
         task.reward, task.seeds, task.ids, on_rollouts=batches.append, columns=task.columns,
-        device=task.device,
+        device=task.device, deadline=task.deadline,
     )
     if stats.game_broken:
         WORKER_GAMES.drop(task.factory, n)
-    return TuneResult(tuned, stats.diagnostics, batches)
+    return TuneResult(tuned, stats.diagnostics, batches, stats.cut)

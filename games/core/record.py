@@ -29,6 +29,12 @@ observation after each step: what tells a step that changed the frame from one t
 where the state features are too coarse to say (:attr:`games.core.base.GameSpec.coarse_features`)."""
 
 
+CLOCK_KEY = "step_clock"
+"""The info column play fills, when asked, with the wall clock (``time.time()``) at the end of
+each step: when each step happened, so that a bug is dated when it happened, not when its
+generation ended, in whichever process or machine played it."""
+
+
 def unknown_columns(columns: Iterable[str]) -> list[str]:
     """The names in ``columns`` that are no record column (sorted; empty when all are)."""
     return sorted(

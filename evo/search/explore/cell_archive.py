@@ -163,13 +163,15 @@ class CellArchive:
 
         Returns:
             ``[R]`` bool; False where the episode ended before the prefix did or its state
-            there lies in another bucket (a game that does not replay).
+            there lies in another bucket (a game that does not replay). An episode the
+            run's wall budget truncated inside its prefix says nothing either way: True.
         """
         length = self.columns["length"][rows]
         long_enough = batch.lengths[copies] >= length
         step = np.minimum(length, batch.lengths[copies])
         reached = self.spec.bucket_keys(batch.features[copies, step], self.bins)
-        return long_enough & (reached == self.columns["key"][rows])
+        cut = ~long_enough & batch.truncated[copies]  # a prefix is never longer than the horizon
+        return (long_enough & (reached == self.columns["key"][rows])) | cut
 
     # ------------------------------------------------------------------ tables and state
     def table(self) -> pd.DataFrame:

@@ -53,6 +53,8 @@ class FinetuneStats:
     game_broken: bool = False
     per_update: list[Diagnostics] = field(default_factory=list, repr=False)
     """The diagnostics of every update, in order."""
+    cut: bool = False
+    """The deadline cut a batch's play; fine-tuning stopped there, without an update from it."""
 
 
 def finetune(
@@ -67,6 +69,7 @@ def finetune(
     on_rollouts: Callable[[RolloutBatch], None] | None = None,
     columns: frozenset[str] = frozenset(),
     device: str = "cpu",
+    deadline: float | None = None,
 ) -> tuple[np.ndarray, FinetuneStats]:
     """Fine-tune P policies together with ``algorithm`` and return their new genomes.
 
@@ -89,6 +92,9 @@ def finetune(
         columns: Optional record columns those rollouts keep (what the oracles require).
         device: Where the weights, their forward passes and the updates live (``cpu``,
             ``cuda``, ``cuda:N``); genomes come from and go back to the host.
+        deadline: A wall clock time (``time.time()``): a batch whose play it cut is handed to
+            ``on_rollouts`` (its bugs count) but not learned from, and no update follows
+            (``FinetuneStats.cut``).
 
     Returns:
         ``(genomes [P, D] float32, stats)``.
@@ -120,7 +126,7 @@ def finetune(
     # torch.tensor copies, so the caller's array is never written to.
     weights = torch.tensor(genomes, dtype=torch.float32, device=torch_device(device)).requires_grad_(True)
     optimizer = algo.optimizer(config, [weights])
-    env_steps, mean_return, game_broken = 0, float("nan"), False
+    env_steps, mean_return, game_broken, cut = 0, float("nan"), False, False
     per_update: list[Diagnostics] = []
 
     max_steps = game.game_spec.max_steps
@@ -130,7 +136,7 @@ def finetune(
         # 1. Play a batch of full episodes with the current weights.
         draws = draw_episodes([g.integers(0, POLICY_SEED_MAX) for g in streams], episodes, max_steps, n_actions)
         agent = PopulationAgent(weights.detach().cpu().numpy().copy(), spec, episodes, draws.gumbel, device=device)
-        result = play(game, draws.seeds, copy_ids, agent, columns=columns | {"obs"})
+        result = play(game, draws.seeds, copy_ids, agent, columns=columns | {"obs"}, deadline=deadline)
         if on_rollouts is not None:  # what the oracles asked for, not the observations we need
             seen = result.rollouts if "obs" in columns else replace(result.rollouts, obs=None)
             on_rollouts(seen)
@@ -139,6 +145,9 @@ def finetune(
             # Every copy was cut short at once: not a batch the policies chose. Stop here
             # and let the engine replace the game.
             game_broken = True
+            break
+        if result.cut:  # the run's wall budget is spent: episodes cut short teach nothing true
+            cut = True
             break
         # 2. Dense rewards from the objectives.
         rewards = np.asarray(reward_fn(result.rollouts, max_steps), dtype=np.float64)
@@ -161,5 +170,6 @@ def finetune(
         diagnostics=Diagnostics.mean(per_update, n_policies),
         game_broken=game_broken,
         per_update=per_update,
+        cut=cut,
     )
     return out, stats
