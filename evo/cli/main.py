@@ -30,6 +30,7 @@ from evo.cli.traces import add_trace_parsers, trace_command
 from evo.cli.study import add_study_parser, study_command
 from evo.cli.vision import add_vision_parser, vision_command
 from games.core.base import GameSpecError
+from games.core.start_error import GameStartError
 
 EXIT_BAD_INPUT = 2
 STOPPED_LIKE_CTRL_C = frozenset({"run", "compare", "evaluate", "study"})
@@ -133,7 +134,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # What the games start ends with the command, even a SIGKILLed one (evo/run/reaper.py).
         with _sigterm_interrupts(args.command), Reaper.for_games():
             return commands.get(args.command, _replay)(args, console)
-    except (UserError, ConfigError, GameSpecError, MissingExtra) as exc:
+    # GameStartError: an isolated copy that could not start, at any point of a run (its probe,
+    # a worker's first game), is the game's one line too.
+    except (UserError, ConfigError, GameSpecError, GameStartError, MissingExtra) as exc:
         print(f"evo: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:

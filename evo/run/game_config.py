@@ -49,6 +49,15 @@ class GameConfig(BaseModel):
         description="With isolated copies: a step slower than this many seconds is a hang (a crash "
         "bug; the copy is restarted). Null: 10 s. Setting it asks for isolated copies.",
     )
+    start_timeout_s: float | None = Field(
+        None,
+        gt=0,
+        description="With isolated copies: the seconds each copy has, from its own process's start, "
+        "to make its game (import it, run its constructor; a game without a spec is also reset "
+        "once). Copies start a few at a time, one per usable core. A copy slower than this ends the "
+        "run with one line naming the game and the copy (one restarted mid-run is a crash bug of "
+        "that copy). Null: 60 s. Setting it asks for isolated copies.",
+    )
     max_rss_mb: float | None = Field(
         2048.0,
         gt=0,
@@ -78,4 +87,6 @@ class GameConfig(BaseModel):
             raise ValueError("give exactly one of name, entry_point, gym_id")
         if self.isolated is False and self.step_timeout_s is not None:
             raise ValueError("step_timeout_s detects hangs of isolated copies; drop it or isolated: false")
+        if self.isolated is False and self.start_timeout_s is not None:
+            raise ValueError("start_timeout_s bounds the start of isolated copies; drop it or isolated: false")
         return self

@@ -9,11 +9,19 @@ any it started, a game engine say) holds more than ``max_rss_mb`` of resident me
 killed as ``GameOutOfMemory``; all restart on the next reset. ``make_env`` must be picklable (a module-level function or class, a
 ``functools.partial`` of one, or a ``GameFactory.make_env``), and scripts that use this mode
 need the usual ``if __name__ == "__main__":`` guard of ``spawn``.
+
+Copies start a few at a time (:func:`start_slots`, one per usable core), the next as soon as
+one has answered, and each has ``start_timeout_s`` from its own process's start: 120 copies
+started at once on 2 cores shared them 60 ways, and the last ones missed the one deadline they
+all had. A copy that cannot start (its game raises, its process dies, or it misses its
+deadline) ends the game's making with one :class:`GameStartError`; one restarted at a reset is
+a crash bug of that copy instead.
 """
 
 from __future__ import annotations
 
 import multiprocessing.connection as mp_connection
+import os
 import pickle
 import time
 import weakref
@@ -22,14 +30,16 @@ from typing import Any, Callable, Sequence
 import gymnasium as gym
 
 from games.core.base import GameError, GameSpec, GameSpecError
+from games.core.start_error import GameStartError
 from games.adapter.game_copy import FIRST_RESETS, Reply
 from games.adapter.worker import Worker, copy_context, stop_workers
 from games.core.process_memory import children_by_parent
 
 START_TIMEOUT_S = 60.0
-"""How long a worker may take to start: spawn a Python, import the game, run ``make_env``.
-Generous because imports are slow on a loaded machine and a false alarm here costs an
-episode."""
+"""How long a copy may take to start, by default (``game.start_timeout_s``): from its worker
+process's fork, import the game, run ``make_env`` (and, for a game without a spec, its first
+reset). Generous because imports are slow on a loaded machine and a false alarm here costs an
+episode, or the run."""
 RESET_TIMEOUT_FLOOR_S = 30.0
 """A reset is awaited ``max(step_timeout_s, this)``: resets load levels and may legitimately
 take far longer than a frame."""
@@ -45,15 +55,32 @@ TREE_REFRESH_S = 2.0
 ``/proc`` costs milliseconds."""
 
 
+def start_slots() -> int:
+    """Copies that start at once: one per core this process may run on (its CPU affinity), at
+    least 1. More would only share those cores, each start slower than the deadline expects."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # no affinity on this system
+        return max(1, os.cpu_count() or 1)
+
+
 class ProcessRunner:
     """The isolated path: one spawn worker per copy, every reply awaited with a timeout."""
 
     def __init__(
         self, make_env: Callable[[], gym.Env], num_envs: int, step_timeout_s: float,
         info_keys: Sequence[str] = (), max_rss_mb: float | None = None, spec: GameSpec | None = None,
+        start_timeout_s: float | None = None,
     ) -> None:
         self.timeout_s = float(step_timeout_s)
+        self.start_timeout_s = float(START_TIMEOUT_S if start_timeout_s is None else start_timeout_s)
+        self.start_slots = start_slots()
+        self.label = _label(make_env)
+        """The game's name in a :class:`GameStartError` (:meth:`games.registry.GameFactory.make_vector`
+        puts the factory's label there)."""
         self.max_rss_mb = max_rss_mb
+        self._unmade: set[int] = set()
+        """Copies whose last start failed before ``make_env`` returned (:meth:`_start_copies`)."""
         self._polled = 0.0
         self._tree: dict[int, list[int]] = {}
         self._tree_at = float("-inf")
@@ -68,11 +95,9 @@ class ProcessRunner:
             rest = range(len(self.workers)) if spec is not None else range(1, len(self.workers))
             for w in self.workers:
                 w.spec = self.spec
-            for i in rest:
-                self._start(i)
-            for i, reply in self._collect(rest, START_TIMEOUT_S, "start").items():
+            for i, reply in self._start_copies(rest, stop_at_error=True).items():
                 if isinstance(reply, GameError):
-                    raise _startup_error(reply, i)
+                    raise self._startup_error(reply, i)
         except BaseException:
             self.close()
             raise
@@ -94,14 +119,98 @@ class ProcessRunner:
         the episodes that fault are play, and play reports them."""
         first = self.workers[0]
         while True:
-            self._start(0)
-            reply = self._collect([0], START_TIMEOUT_S, "start")[0]
-            if isinstance(reply, GameError) and reply.type in WORKER_FAULTS and first.first_seed + 1 < FIRST_RESETS:
+            reply = self._start_copies([0])[0]
+            # A worker fault after the game was made is its first reset's; one before is its
+            # making's, which another seed does not change.
+            if (isinstance(reply, GameError) and reply.type in WORKER_FAULTS and 0 not in self._unmade
+                    and first.first_seed + 1 < FIRST_RESETS):
                 first.first_seed += 1
                 continue
             if isinstance(reply, GameError):
-                raise _startup_error(reply)
+                raise self._startup_error(reply)
             return reply
+
+    def _start_copies(self, indices: Sequence[int], stop_at_error: bool = False) -> dict[int, Reply]:
+        """Start the copies ``indices`` and read each one's first reply: its spec, or why it
+        could not start.
+
+        At most :attr:`start_slots` copies are starting at any time, the next started as soon
+        as one has answered, and each is given :attr:`start_timeout_s` from its own process's
+        start; one that has not answered by then is killed (``GameHang``). A copy that failed
+        before its game was made (the worker's ``("made", None)``) is in :attr:`_unmade`. With
+        ``stop_at_error``, the first copy that fails ends it: the copies not started yet are
+        not, and the caller raises (a game that cannot start would otherwise cost one deadline
+        per slot's worth of copies).
+        """
+        todo = list(indices)[::-1]
+        deadlines: dict[int, float] = {}
+        waiting: dict[mp_connection.Connection, int] = {}
+        made: set[int] = set()
+        self._unmade.difference_update(indices)
+        replies: dict[int, Reply] = {}
+        poll = MEMORY_POLL_S if self.max_rss_mb is not None else float("inf")
+
+        def done(i: int, reply: Reply) -> None:
+            if isinstance(reply, GameError) and i not in made:
+                self._unmade.add(i)
+            del deadlines[i]
+            for conn in [c for c, j in waiting.items() if j == i]:  # at most start_slots of them
+                del waiting[conn]
+            replies[i] = reply
+
+        while todo or deadlines:
+            if stop_at_error and any(isinstance(r, GameError) for r in replies.values()):
+                break
+            while todo and len(deadlines) < self.start_slots:
+                i = todo.pop()
+                self._start(i)
+                deadlines[i] = time.monotonic() + self.start_timeout_s
+                waiting[self.workers[i].conn] = i  # type: ignore[index]
+            now = time.monotonic()
+            for i in [i for i, d in deadlines.items() if d <= now]:
+                self.workers[i].kill()
+                message = f"start did not return within {self.start_timeout_s:g} s (game.start_timeout_s)"
+                done(i, GameError(type="GameHang", message=message))
+            for i, error in self._over_memory(list(deadlines)).items():
+                done(i, error)
+            if not deadlines:
+                continue
+            remaining = max(min(deadlines.values()) - now, 0.0)
+            for conn in mp_connection.wait(list(waiting), timeout=min(remaining, poll)):
+                i = waiting[conn]  # type: ignore[index]
+                try:
+                    status, payload = conn.recv()  # type: ignore[union-attr]
+                except (EOFError, OSError):
+                    done(i, self.workers[i].died())
+                    continue
+                if status == "made":  # the game is made; its spec (a first reset) comes next
+                    made.add(i)
+                    continue
+                done(i, payload)
+                if status == "error":
+                    self.workers[i].stop()  # make_env failed: the worker is exiting
+        # A copy that answered may have gone over as it started: that start is its bug.
+        replies.update(self._over_memory([i for i, r in replies.items() if not isinstance(r, GameError)]))
+        return replies
+
+    def _startup_error(self, error: GameError, index: int = 0) -> Exception:
+        """The exception a failed start raises in the parent: a ValueError stays one (it is how
+        an unsuitable game is reported), anything else becomes a :class:`GameStartError`."""
+        if error.type == "GameSpecError":
+            return GameSpecError(error.message)
+        if error.type == "ValueError":
+            return ValueError(error.message)
+        if error.type == "GameOutOfMemory":  # the bound is below what the game needs at all
+            return GameSpecError(f"game.max_rss_mb: {error.message} as soon as it started; raise the bound")
+        if error.type == "GameHang":
+            why = "making the game" if index in self._unmade else "its first reset"
+            return GameStartError(
+                f"game copy {index} of {len(self.workers)} did not start within game.start_timeout_s = "
+                f"{self.start_timeout_s:g} s ({why} took longer); raise game.start_timeout_s for a game "
+                "this slow to start", index, self.label,
+            )
+        first = (error.message.strip().splitlines() or [""])[0]
+        return GameStartError(f"{error.type}: {first} (game copy {index}, in its worker process)", index, self.label)
 
     def _collect(self, indices: Sequence[int], timeout_s: float, what: str) -> dict[int, Reply]:
         """Read one reply from each of ``indices``, all within ``timeout_s`` from now.
@@ -174,10 +283,8 @@ class ProcessRunner:
     def reset(self, seeds: Sequence[int]) -> list[Reply]:
         replies: dict[int, Reply] = {}
         restart = [i for i, w in enumerate(self.workers) if not w.running]
-        for i in restart:
-            self.workers[i].start()
-        if restart:
-            for i, reply in self._collect(restart, START_TIMEOUT_S, "start").items():
+        if restart:  # a copy that cannot start again is a crash bug of its own
+            for i, reply in self._start_copies(restart).items():
                 if isinstance(reply, GameError):
                     replies[i] = reply
         todo = [i for i in range(len(self.workers)) if i not in replies]
@@ -204,18 +311,12 @@ class ProcessRunner:
         self._finalizer()
 
 
-def _startup_error(error: GameError, index: int = 0) -> Exception:
-    """The exception a failed start raises in the parent: a ValueError stays one (it is how
-    an unsuitable game is reported), anything else becomes a one-line RuntimeError."""
-    if error.type == "GameSpecError":
-        return GameSpecError(error.message)
-    if error.type == "ValueError":
-        return ValueError(error.message)
-    if error.type == "GameOutOfMemory":  # the bound is below what the game needs at all
-        return GameSpecError(f"game.max_rss_mb: {error.message} as soon as it started; raise the bound")
-    return GameStartError(f"{error.type}: {error.message} (game copy {index}, in its worker process)")
+def _label(make_env: Callable[[], gym.Env]) -> str:
+    """A name for the game ``make_env`` makes: a :class:`games.registry.GameFactory`'s label,
+    else the function's or class's name."""
+    label = getattr(getattr(make_env, "__self__", None), "label", None)
+    if isinstance(label, str):
+        return label
+    fn = getattr(make_env, "func", make_env)  # a functools.partial
+    return str(getattr(fn, "__qualname__", None) or fn)
 
-
-class GameStartError(RuntimeError):
-    """An isolated copy's game could not be made in its worker process: the game's own error,
-    its type first."""

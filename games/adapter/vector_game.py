@@ -85,11 +85,17 @@ class GymVectorGame:
             None: no bound.
         spec: The spec the engine already holds for this game (its learned cells): every
             copy takes it instead of deriving one. None: derived from the first copy.
+        start_timeout_s: Isolated mode only: the seconds each copy has from its process's
+            start to make its game (and, without ``spec``, reset it once); a copy slower than
+            that is a :class:`games.adapter.process_runner.GameStartError`. None:
+            :data:`games.adapter.process_runner.START_TIMEOUT_S`.
 
     Raises:
         GameSpecError: The game's action space is not ``Discrete``, or its spec contradicts
             its spaces (here) or its ``state_features`` (at the first ``reset``).
         ValueError: ``make_env`` cannot be sent to a worker process.
+        GameStartError: Isolated mode: a copy's game raised as it was made, its process died,
+            or it missed ``start_timeout_s`` (one line naming the game and the copy).
 
     Beyond the gymnasium API it adds: observations as ``[N, *game_spec.obs_shape]``, flattened
     but for frames (``(channels, height, width)``, uint8), any other dtype as float32;
@@ -107,6 +113,7 @@ class GymVectorGame:
         info_keys: Sequence[str] = (),
         max_rss_mb: float | None = None,
         spec: GameSpec | None = None,
+        start_timeout_s: float | None = None,
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
@@ -114,12 +121,15 @@ class GymVectorGame:
             raise ValueError(f"step_timeout_s must be positive or None, got {step_timeout_s}")
         if max_rss_mb is not None and not max_rss_mb > 0:
             raise ValueError(f"max_rss_mb must be positive or None, got {max_rss_mb}")
+        if start_timeout_s is not None and not start_timeout_s > 0:
+            raise ValueError(f"start_timeout_s must be positive or None, got {start_timeout_s}")
         self.num_envs = int(num_envs)
         self.step_timeout_s = step_timeout_s
         self._runner: InProcessRunner | ProcessRunner = (
             InProcessRunner(make_env, self.num_envs, info_keys, spec)
             if step_timeout_s is None
-            else ProcessRunner(make_env, self.num_envs, step_timeout_s, info_keys, max_rss_mb, spec)
+            else ProcessRunner(make_env, self.num_envs, step_timeout_s, info_keys, max_rss_mb, spec,
+                               start_timeout_s)
         )
         self.info_keys = tuple(info_keys)
         self.game_spec: GameSpec = self._runner.spec

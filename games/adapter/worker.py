@@ -38,7 +38,9 @@ def _worker_main(conn: mp_connection.Connection, make_env: Callable[[], gym.Env]
     """Body of a worker process: one game copy driven by ``(command, argument)`` messages.
 
     Replies are ``("ok", result)`` or ``("error", GameError)``; the GameError is computed
-    here, where the traceback is. The first reply answers the start: ``("ok", GameSpec)``.
+    here, where the traceback is. The first reply answers the start: ``("ok", GameSpec)``,
+    after ``("made", None)`` once ``make_env`` has returned: a start that times out after
+    that hung in the game's first reset, not in its making.
     """
     # Ctrl-C reaches the whole process group; the parent decides when workers stop. A
     # parent SIGKILLed decides nothing: the kernel ends the worker then.
@@ -53,9 +55,19 @@ def _worker_main(conn: mp_connection.Connection, make_env: Callable[[], gym.Env]
     # max_rss_mb and ended with the copy even without the marker it was started with.
     become_subreaper()
     copy: GameCopy | None = None
+    said = False
+
+    def make_and_say() -> gym.Env:
+        nonlocal said
+        env = make_env()
+        if not said:  # the first game only: a broken one made again later says nothing
+            said = True
+            conn.send(("made", None))
+        return env
+
     try:
         try:
-            copy = GameCopy.tracked(make_env, info_keys, CopyProcesses(marker, own_tree=True), spec, first_seed)
+            copy = GameCopy.tracked(make_and_say, info_keys, CopyProcesses(marker, own_tree=True), spec, first_seed)
             conn.send(("ok", copy.spec))
         except GAME_FAULTS as exc:
             conn.send(("error", game_error(exc)))
