@@ -19,6 +19,7 @@ import gymnasium as gym
 from games.adapter.action_grid import DEFAULT_LEVELS, discrete_actions
 from games.core.base import GameSpec, VectorGame
 from games.core.wrappers import wrap
+from games.gym_ids import GymIdNotFound, resolve_gym_id
 
 
 class GameNotFound(LookupError):
@@ -67,59 +68,6 @@ def load_entry_point(entry_point: str) -> Callable[..., Any]:
         raise GameNotFound(f"entry_point {entry_point!r}: {module_name!r} has no {attr!r}") from exc
 
 
-GYM_NAMESPACES = {"ALE": "ale_py"}
-"""Gymnasium id namespaces whose package registers them when imported (ale-py's Atari
-games); imported on demand, so an installed extra's ids work without a line of code."""
-
-
-def register_gym_namespace(gym_id: str) -> None:
-    """Import the package that registers ``gym_id``'s namespace, if it is a known one.
-
-    Called wherever an id is looked up or made, workers included: a spawned or remote
-    process starts with Gymnasium's own ids only.
-    """
-    namespace = gym_id.split("/", 1)[0] if "/" in gym_id else None
-    module = GYM_NAMESPACES.get(namespace or "")
-    if module is None:
-        return
-    try:
-        importlib.import_module(module)
-    except ImportError as exc:
-        raise GameNotFound(
-            f"game.gym_id {gym_id!r}: namespace {namespace} needs the {module} package "
-            f"({exc}); install the project's extra for it (atari)"
-        ) from exc
-    if namespace == "ALE":
-        # The emulator's banner, two lines per copy made (dozens in an isolated run's
-        # terminal), says nothing a user needs; its errors still print.
-        from ale_py import ALEInterface, LoggerMode
-
-        ALEInterface.setLoggerMode(LoggerMode.Error)
-        _register_ale_ram_id(gym_id)
-
-
-def _register_ale_ram_id(gym_id: str) -> None:
-    """Register ``ALE/<Game>-ram-v5`` as ``ALE/<Game>-v5`` observing RAM, when ale-py lacks it.
-
-    Gymnasium's Atari ids had ``-ram`` variants; ale-py 0.9 and later register only
-    ``obs_type`` as a kwarg. The alias is the same game with ``obs_type="ram"`` (128 bytes),
-    so ids from older papers and configs run as written.
-    """
-    if "-ram-" not in gym_id or gym_id in gym.registry:
-        return
-    base = gym.registry.get(gym_id.replace("-ram-", "-"))
-    if base is None:
-        return
-    gym.register(
-        id=gym_id,
-        entry_point=base.entry_point,
-        kwargs={**base.kwargs, "obs_type": "ram"},
-        max_episode_steps=base.max_episode_steps,
-        reward_threshold=base.reward_threshold,
-        nondeterministic=base.nondeterministic,
-    )
-
-
 def _load_plugins() -> None:
     for ep in entry_points(group="evo.games"):
         if ep.name not in _GAMES:
@@ -140,6 +88,9 @@ class GameFactory:
     step_timeout_s: float | None = None
     max_rss_mb: float | None = None
     """With ``step_timeout_s``: the resident memory a copy's process may hold (MiB)."""
+    start_timeout_s: float | None = None
+    """With ``step_timeout_s``: the seconds each copy's process has to make its game
+    (``game.start_timeout_s``); None: :data:`games.adapter.process_runner.START_TIMEOUT_S`."""
     wrappers: tuple = ()
     info_keys: tuple[str, ...] = ()
     """Keys of a Gymnasium game's ``info`` to hand on as :attr:`games.core.base.VecStep.info`
@@ -157,7 +108,9 @@ class GameFactory:
 
     @property
     def label(self) -> str:
-        return self.name or self.entry_point or self.gym_id or "?"
+        if self.gym_id is not None:  # as the user wrote it, without the module it is played from
+            return self.gym_id.rpartition(":")[2]
+        return self.name or self.entry_point or "?"
 
     def _entry(self) -> GameEntry | None:
         if self.name is None:
@@ -174,13 +127,10 @@ class GameFactory:
         """Fail early, with a message naming the key, if the game or its kwargs are wrong."""
         entry = self._entry()
         if self.gym_id is not None:
-            register_gym_namespace(self.gym_id)
             try:
-                gym.spec(self.gym_id)
-            except gym.error.Error as exc:
-                raise GameNotFound(
-                    f"game.gym_id {self.gym_id!r} is not a Gymnasium id ({exc})"
-                ) from exc
+                resolve_gym_id(self.gym_id)
+            except GymIdNotFound as exc:
+                raise GameNotFound(str(exc)) from None
             return
         target = load_entry_point(entry.entry_point if entry else self.entry_point)  # type: ignore[arg-type]
         try:
@@ -207,8 +157,7 @@ class GameFactory:
         """A fresh scalar instance (check_env, the Gymnasium fallback, plans)."""
         kwargs = dict(self.kwargs)
         if self.gym_id is not None:
-            register_gym_namespace(self.gym_id)
-            return discrete_actions(gym.make(self.gym_id, **kwargs), self.action_levels, self.label)
+            return discrete_actions(gym.make(resolve_gym_id(self.gym_id), **kwargs), self.action_levels, self.label)
         entry = self._entry()
         cls = load_entry_point(entry.entry_point if entry else self.entry_point)  # type: ignore[arg-type]
         return discrete_actions(cls(**kwargs), self.action_levels, self.label)
@@ -235,16 +184,21 @@ class GameFactory:
         if entry is not None and entry.vector_entry_point is not None:
             cls = load_entry_point(entry.vector_entry_point)
             return wrap(cls(num_envs=num_envs, **dict(self.kwargs)), self.wrappers)
+        from games.core.start_error import GameStartError
         from games.adapter.vector_game import GymVectorGame
 
         # Resolve a name to its entry point here: worker processes of the isolated mode do
         # not see games registered at run time in this process.
         target = self if entry is None else GameFactory(
             entry_point=entry.entry_point, kwargs=self.kwargs, step_timeout_s=self.step_timeout_s,
-            action_levels=self.action_levels,
+            start_timeout_s=self.start_timeout_s, action_levels=self.action_levels,
         )
-        game = GymVectorGame(target.make_env, num_envs, step_timeout_s=self.step_timeout_s,
-                             info_keys=self.info_keys, max_rss_mb=self.max_rss_mb, spec=self.known_spec)
+        try:
+            game = GymVectorGame(target.make_env, num_envs, step_timeout_s=self.step_timeout_s,
+                                 info_keys=self.info_keys, max_rss_mb=self.max_rss_mb, spec=self.known_spec,
+                                 start_timeout_s=self.start_timeout_s)
+        except GameStartError as exc:  # named as the user named it, not by its entry point
+            raise exc.with_game(self.label) from None
         return wrap(game, self.wrappers)
 
     def rendering(self) -> "GameFactory":

@@ -17,13 +17,16 @@ import numpy as np
 from evo.search.agents import AgentKind, agent_kind
 from evo.run.config import ConfigError, Experiment, NetworkConfig, game_factory
 from evo.run.game_facts import GameFacts, game_label, read_game_facts
-from evo.search.probe import learn_cells, play_probe
+from evo.search.probe import few_places, learn_cells, play_probe
 from evo.search.policy import PolicySpec
 from games.core.base import GameSpec, GameSpecError, InjectedBug
 from games.adapter.game_copy import close_env
-from games.adapter.process_runner import GameStartError
+from games.adapter.observation_parts import numeric_parts
+from games.adapter.spec import learns_cells
+from games.adapter.wrapper_attrs import WrappedGame
+from games.core.start_error import GameStartError
 from games.core.process_tree import CopyProcesses
-from games.core.record import RolloutBatch, info_keys
+from games.core.record import CLOCK_KEY, RolloutBatch, info_keys
 from games.core.wrappers import unpublished
 from objectives import Objective, build_objectives
 from oracles import Oracle, build_oracles
@@ -72,13 +75,14 @@ def _game_spec(factory: GameFactory) -> GameSpec:
         return factory.spec()
     except GameSpecError:
         raise
+    except GameStartError as exc:  # an isolated copy's, already one line naming game and copy
+        raise ConfigError(str(exc.with_game(factory.label))) from None
     except GAME_REFUSALS as exc:
         why = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise ConfigError(f"game.kwargs: {factory.label} cannot be made with {dict(factory.kwargs)}: {why}") from None
     except Exception as exc:  # noqa: BLE001 - the game's own failure, said in one line
         why = (str(exc).strip().splitlines() or [""])[0]
-        why = why if isinstance(exc, GameStartError) else f"{type(exc).__name__}: {why}"
-        raise ConfigError(f"game: {factory.label} could not be started ({why})") from None
+        raise ConfigError(f"game: {factory.label} could not be started ({type(exc).__name__}: {why})") from None
 
 
 def _components(exp: Experiment, spec: GameSpec, context: Context) -> tuple[list[Objective], list[Oracle]]:
@@ -129,7 +133,11 @@ def _learn_cells(exp: Experiment, factory: GameFactory, spec: GameSpec, run_dir:
     learned, probe = _saved_cells(run_dir, spec), None
     if learned is None:
         probe, learned = learn_cells(replace(factory, known_spec=raw), spec, exp.seed, columns)
-    cells = {"feature_low": learned.feature_low, "feature_high": learned.feature_high}
+        warning = few_places(probe, learned, factory.label)
+        if warning:
+            log.warning("%s", warning)
+    cells = {"feature_low": learned.feature_low, "feature_high": learned.feature_high,
+             "feature_bins": learned.feature_bins}
     return replace(factory, known_spec=replace(raw, **cells)), replace(spec, **cells), probe
 
 
@@ -148,6 +156,17 @@ def _saved_cells(run_dir: Path | None, spec: GameSpec) -> GameSpec | None:
 WUJI_POLICIES = 60
 """Wuji's population and offspring (30 each): a policy too big for even these is the policy's
 fault, not the population's."""
+
+
+def _say_text_parts(env: Any, label: str) -> None:
+    """Once at start: the text parts of the game's observation, which no feature or policy
+    reads (:class:`games.adapter.observation_parts.NumericParts`)."""
+    space = getattr(env, "observation_space", None)
+    dropped = numeric_parts(space, f"game {label}").dropped if space is not None else ()
+    if dropped:
+        log.warning("game %s: the observation's text part%s %s %s kept out of the state features and "
+                    "of what agents see", label, "s" if len(dropped) > 1 else "", ", ".join(dropped),
+                    "are" if len(dropped) > 1 else "is")
 
 
 def check_memory(exp: Experiment, policy_spec: PolicySpec) -> None:
@@ -249,8 +268,10 @@ class Built:
         processes = CopyProcesses()  # what the game starts ends with this copy too
         with processes.marked():
             env = factory.make_env()
-        facts = GameFacts.of_game(game_label(exp.game.model_dump(mode="json")), spec, env.unwrapped)
-        truth = env.unwrapped if facts.has_truth else None
+        game = WrappedGame(env)  # what the user's wrappers add is read too
+        _say_text_parts(env, factory.label)
+        facts = GameFacts.of_game(game_label(exp.game.model_dump(mode="json")), spec, game)
+        truth = game if facts.has_truth else None
         probe, probe_s = None, 0.0
         try:
             if exp.budget.until_all_found and not facts.injected:
@@ -262,7 +283,7 @@ class Built:
             required = frozenset().union(*(c.requires for c in [*objectives, *oracles]))
             _check_published([*objectives, *oracles], exp.game.wrappers)
             factory = replace(factory, info_keys=info_keys(required))
-            learns = not spec.cells_known
+            learns = learns_cells(spec)
             if learns:  # components cut states into cells: build them again
                 started = time.perf_counter()
                 factory, spec, probe = _learn_cells(exp, factory, spec, cells_from, required)
@@ -296,8 +317,9 @@ class Built:
 
     @property
     def columns(self) -> frozenset[str]:
-        """The optional record columns some objective or oracle requires: what play keeps."""
-        return frozenset().union(*(c.requires for c in self.components))
+        """The optional record columns some objective or oracle requires, and when each step
+        ended (to date bugs by their step: :mod:`evo.run.bug_times`): what play keeps."""
+        return frozenset().union(*(c.requires for c in self.components)) | {f"info.{CLOCK_KEY}"}
 
     @property
     def agents(self) -> AgentKind:

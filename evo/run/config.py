@@ -64,7 +64,11 @@ class BudgetConfig(Strict):
 
     generations: int | None = Field(None, ge=1, description="Generations, the initial one included.")
     env_steps: int | None = Field(None, ge=1, description="Game steps, fine-tuning included.")
-    wall_seconds: float | None = Field(None, gt=0, description="Wall-clock seconds.")
+    wall_seconds: float | None = Field(
+        None, gt=0,
+        description="Wall-clock seconds. Checked during play: no step starts after it in any worker, and "
+        "the generation it cuts short is the run's last (its bugs count; its episodes are truncated).",
+    )
     until_all_found: bool = Field(
         False, description="Also stop once every injected bug of the game is found (games with "
         "ground truth; on another game, a warning, and the other limits stop the run): strategies "
@@ -346,7 +350,7 @@ def game_factory(exp: Experiment):  # -> games.GameFactory (import kept lazy for
     factory = GameFactory(
         name=g.name,
         entry_point=g.entry_point,
-        gym_id=g.gym_id,
+        gym_id=None if g.gym_id is None else _played_gym_id(g.gym_id),
         kwargs=tuple(sorted(g.kwargs.items())),
         max_rss_mb=g.max_rss_mb,
         action_levels=g.action_levels,
@@ -355,7 +359,7 @@ def game_factory(exp: Experiment):  # -> games.GameFactory (import kept lazy for
     )
     # A game the project did not write runs isolated unless the YAML says otherwise.
     isolated = g.isolated if g.isolated is not None else (
-        g.step_timeout_s is not None or not factory.has_vector_form()
+        g.step_timeout_s is not None or g.start_timeout_s is not None or not factory.has_vector_form()
     )
     if isolated and factory.has_vector_form():
         raise ConfigError(
@@ -363,7 +367,18 @@ def game_factory(exp: Experiment):  # -> games.GameFactory (import kept lazy for
             "only Gymnasium games (entry_point, gym_id) run in processes of their own"
         )
     step_timeout_s = (g.step_timeout_s or DEFAULT_STEP_TIMEOUT_S) if isolated else None
-    return replace(factory, step_timeout_s=step_timeout_s)
+    return replace(factory, step_timeout_s=step_timeout_s, start_timeout_s=g.start_timeout_s if isolated else None)
+
+
+def _played_gym_id(gym_id: str) -> str:
+    """``gym_id`` in the form every process plays it (``module:id`` where a package must be
+    imported to register it: :func:`games.gym_ids.resolve_gym_id`)."""
+    from games.gym_ids import GymIdNotFound, resolve_gym_id
+
+    try:
+        return resolve_gym_id(gym_id)
+    except GymIdNotFound as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def dump_experiment(exp: Experiment) -> str:

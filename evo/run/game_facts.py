@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from evo.run.scene_json import scene_from_json, scene_to_json
+from games.adapter.wrapper_attrs import WrappedGame
 from games.core.base import GameSpec, InjectedBug
 from games.core.scene import Scene
 
@@ -158,7 +159,7 @@ def build_game_facts(config: dict[str, Any]) -> GameFacts:
         spec = factory.spec()
         env = factory.make_env()
         try:
-            _BUILT[key] = GameFacts.of_game(game_label(config["game"]), spec, env.unwrapped)
+            _BUILT[key] = GameFacts.of_game(game_label(config["game"]), spec, WrappedGame(env))
         finally:
             env.close()
     return _BUILT[key]

@@ -67,3 +67,24 @@ def learn_cells(factory: Any, spec: GameSpec, seed: int,
     """The probe's record and ``spec`` with the cell size of its open features learned."""
     batch = play_probe(factory, spec, seed, columns)
     return batch, with_learned_cells(spec, reached_states(batch))
+
+
+FEW_PLACES = 2
+"""At most this many cells in the probe's whole play: the features tell no places apart."""
+
+
+def few_places(batch: RolloutBatch, spec: GameSpec, label: str) -> str | None:
+    """A warning with the fix where the probe's episodes, in all their steps, reached at most
+    :data:`FEW_PLACES` cells of the state features (``spec``, its cells learned): coverage,
+    novelty, the archive of cells and the stuck oracle would then see one place all run long,
+    and nothing would say why the search finds no more than random play. None otherwise."""
+    states = reached_states(batch)
+    if len(states) <= FEW_PLACES:  # the probe hardly played (faults): nothing to judge
+        return None
+    cells = np.unique(spec.bucket_keys(states)).size
+    if cells > FEW_PLACES:
+        return None
+    return (f"game {label}: {len(states):,} steps of random play reached {cells} cell"
+            f"{'s' if cells > 1 else ''} of its {spec.n_features} state features; coverage, novelty "
+            "and the stuck oracle cannot tell its places apart. Give it state_features that say "
+            "where the player is (a gymnasium.Wrapper may add them: docs/guides/add-a-game.md)")

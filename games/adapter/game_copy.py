@@ -23,6 +23,8 @@ from games.core.base import GameError, GameSpec, GameSpecError
 from games.core.frame_cost import StepTimer
 from games.core.record import OBS_DIGEST_KEY
 from games.adapter.spec import EnvFacts, derive
+from games.adapter.observation_parts import numeric_parts
+from games.adapter.wrapper_attrs import game_attr
 from games.core.process_tree import CopyProcesses
 
 
@@ -153,9 +155,10 @@ class GameCopy:
             raise
 
     def _bind(self) -> None:
-        self._obs_space = self.env.observation_space
+        self._numeric = numeric_parts(self.env.observation_space, f"game {type(self.env.unwrapped).__name__}")
+        self._obs_space = self._numeric.space  # text parts kept out (said once at the run's start)
         self._action_start = int(getattr(self.env.action_space, "start", 0))
-        self._state_features = getattr(self.env.unwrapped, "state_features", None)
+        self._state_features = game_attr(self.env, "state_features")
 
     def _first_features(self, facts: EnvFacts, first_seed: int) -> np.ndarray | None:
         """The game's own ``state_features`` of a first reset (seeds ``first_seed``, then on,
@@ -193,7 +196,7 @@ class GameCopy:
                 (a mistake in the game's declaration, not a bug it shows while playing).
             ValueError: Anything malformed later: a bug of this copy.
         """
-        flat = np.asarray(spaces.flatten(self._obs_space, obs), dtype=self.spec.obs_dtype).reshape(-1)
+        flat = np.asarray(spaces.flatten(self._obs_space, self._numeric(obs)), dtype=self.spec.obs_dtype).reshape(-1)
         # Checked here so that a malformed observation is the game's error, on its copy.
         if flat.shape[0] != self._obs_dim:
             raise ValueError(

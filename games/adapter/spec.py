@@ -29,6 +29,7 @@ frame's cells) come from the frame as the game gave it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
@@ -36,11 +37,14 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from games.adapter.derived_features import CELL_LEVELS
 from games.core.base import GameSpec, GameSpecError
-from games.adapter.observation_parts import DEFAULT_BINS, HUGE_BOUND, MAX_FLAT_FEATURES, PartFeatures, leaf, parts
+from games.adapter.wrapper_attrs import game_attr
+from games.adapter.observation_parts import (DEFAULT_BINS, HUGE_BOUND, MAX_FLAT_FEATURES, PartFeatures, leaf,
+                                             numeric_parts, parts)
 
 __all__ = ["DEFAULT_BINS", "DEFAULT_MAX_STEPS", "HUGE_BOUND", "MAX_FLAT_FEATURES", "Derived", "EnvFacts",
-           "derive", "frame_layout", "with_learned_cells"]
+           "derive", "frame_layout", "learns_cells", "with_learned_cells"]
 
 DEFAULT_MAX_STEPS = 1000
 """Horizon of a game that declares none (no ``game_spec``, no ``max_episode_steps``)."""
@@ -66,11 +70,11 @@ class EnvFacts:
         label = spec.id if spec is not None else type(env.unwrapped).__name__
         return cls(
             label=label,
-            game_spec=getattr(env.unwrapped, "game_spec", None),
-            observation_space=env.observation_space,
+            game_spec=game_attr(env, "game_spec"),
+            observation_space=numeric_parts(env.observation_space, f"game {label}").space,
             action_space=env.action_space,
             max_episode_steps=getattr(spec, "max_episode_steps", None),
-            has_state_features=callable(getattr(env.unwrapped, "state_features", None)),
+            has_state_features=callable(game_attr(env, "state_features")),
         )
 
 
@@ -188,9 +192,17 @@ def _channels_last(space: spaces.Space) -> bool:
     return frames is not None and frames[1]
 
 
+def learns_cells(spec: GameSpec) -> bool:
+    """Whether the probe's first episodes set some of ``spec``'s cells: open features without
+    a cell size, or the cells of a frame, whose levels may not be those of its declared range
+    (:func:`with_learned_cells`)."""
+    return not spec.cells_known or bool(_frame_groups(spec, list(range(spec.n_features))))
+
+
 def with_learned_cells(spec: GameSpec, seen: np.ndarray) -> GameSpec:
     """``spec`` with a cell size for each open feature that has none, from the states the
-    run's first episodes reached (``[S, F]``).
+    run's first episodes reached (``[S, F]``), and the levels of a frame's cells where those
+    episodes saw the frame use less than one of the declared ones.
 
     A cell is a tenth (:data:`DEFAULT_BINS`) of the range those episodes covered, and never
     narrower than the smallest step between two values they took: a grid coordinate gets one
@@ -198,20 +210,78 @@ def with_learned_cells(spec: GameSpec, seen: np.ndarray) -> GameSpec:
     first value reached, so that no value of a grid falls on an edge (where rounding would
     decide its cell). Beyond the range, the cells go on at the same size (``feature_open``);
     nothing is clipped into an edge cell.
+
+    A frame's cells keep Go-Explore's levels over the range the game declares, unless every
+    value seen fell in one of them: a game that declares 0 to 255 and draws codes (MiniGrid's
+    view of object, colour and state numbers, 0 to 10) was one cell in every frame. Its cells
+    then get levels over the range seen, one size for the whole frame: a level per value where
+    they took at most :data:`FRAME_CODES` values (codes), else :data:`CELL_LEVELS` levels.
     """
     seen = np.asarray(seen, dtype=np.float64).reshape(-1, spec.n_features)
-    low, high = list(spec.feature_low), list(spec.feature_high)
-    for j, is_open in enumerate(spec.feature_open):
-        if not is_open or high[j] > low[j]:
-            continue
-        values = np.unique(seen[:, j][np.isfinite(seen[:, j])])
-        origin, width = -0.5, 1.0
-        if values.size:
-            first, span = float(values[0]), float(values[-1] - values[0])
-            steps = np.diff(values)
-            steps = steps[steps > 1e-9 * max(1.0, abs(first), abs(float(values[-1])))]
-            step = float(steps.min()) if steps.size else 0.0
-            width = max(span / DEFAULT_BINS, step) if span > 0 else max(abs(first) / DEFAULT_BINS, 1.0)
-            origin = first - (step if steps.size else width) / 2
-        low[j], high[j] = origin, origin + width * spec.feature_bins[j]
-    return replace(spec, feature_low=tuple(low), feature_high=tuple(high))
+    low, high, bins = list(spec.feature_low), list(spec.feature_high), list(spec.feature_bins)
+    for group in _frame_groups(spec, list(range(spec.n_features))):
+        levels = _frame_levels(seen[:, group], low[group[0]], high[group[0]], bins[group[0]])
+        if levels is not None:
+            for j in group:
+                low[j], high[j], bins[j] = levels
+    unknown = [j for j, is_open in enumerate(spec.feature_open) if is_open and not high[j] > low[j]]
+    for j in unknown:
+        origin, width = _cell_size(seen[:, j], DEFAULT_BINS)
+        low[j], high[j] = origin, origin + width * bins[j]
+    return replace(spec, feature_low=tuple(low), feature_high=tuple(high), feature_bins=tuple(bins))
+
+
+_FRAME_CELL = re.compile(r"^(.*)cell\d+_\d+$")
+
+FRAME_CODES = 32
+"""A frame whose cells took at most this many distinct values is a picture of codes (a grid
+of object numbers), not of grey levels: each value is a level of its own."""
+
+MAX_FRAME_LEVELS = 64
+"""Most levels a frame's cells get from the values seen (codes beyond share the last)."""
+
+
+def _frame_groups(spec: GameSpec, features: list[int]) -> list[list[int]]:
+    """Of ``features``, those that are the cells of one frame (``image.cell3_4``: the names
+    :func:`games.adapter.observation_parts.leaf` gives a game without a spec), grouped by
+    frame; none for a game whose features are not a frame's cells."""
+    if not spec.coarse_features:
+        return []
+    groups: dict[str, list[int]] = {}
+    for j in features:
+        match = _FRAME_CELL.match(spec.feature_names[j])
+        if match and not (spec.feature_open and spec.feature_open[j]):
+            groups.setdefault(match.group(1), []).append(j)
+    return list(groups.values())
+
+
+def _frame_levels(values: np.ndarray, low: float, high: float, bins: int) -> tuple[float, float, int] | None:
+    """``(low, high, levels)`` of a frame's cells from the values seen in them, or None where
+    they used more than one of the declared levels (Go-Explore's cells stand)."""
+    values = np.unique(values[np.isfinite(values)])
+    if values.size < 2:
+        return None
+    declared = np.clip(np.floor((values - low) / (high - low) * bins), 0, bins - 1)
+    if np.unique(declared).size > 1:
+        return None
+    origin, width = _cell_size(values, CELL_LEVELS, per_value=FRAME_CODES)
+    levels = int(min(MAX_FRAME_LEVELS, max(CELL_LEVELS, np.ceil((values[-1] - origin) / width) + 1)))
+    return origin, origin + width * levels, levels
+
+
+def _cell_size(values: np.ndarray, bins: int, per_value: int = 0) -> tuple[float, float]:
+    """``(origin, width)`` of the cells of values the first episodes took: ``bins`` cells over
+    their range, never narrower than the smallest step between two of them (a cell per value
+    where they took at most ``per_value`` values); edges half a step before the first value
+    (see :func:`with_learned_cells`)."""
+    values = np.unique(values[np.isfinite(values)])
+    if not values.size:
+        return -0.5, 1.0
+    first, span = float(values[0]), float(values[-1] - values[0])
+    steps = np.diff(values)
+    steps = steps[steps > 1e-9 * max(1.0, abs(first), abs(float(values[-1])))]
+    step = float(steps.min()) if steps.size else 0.0
+    width = max(span / bins, step) if span > 0 else max(abs(first) / bins, 1.0)
+    if steps.size and values.size <= per_value:
+        width = step
+    return first - (step if steps.size else width) / 2, width

@@ -167,3 +167,57 @@ class CoinWalk(OwnFeatures):
         if picked:
             self.taken.add(cell)
         return obs, reward, terminated, truncated, {"coins": len(self.taken), "events": ["coin"] if picked else []}
+
+
+class Briefed(_Walk):
+    """``{"mission": text, "pos": the position over 11, "seen": Tuple(a Discrete, text)}``:
+    words beside numbers, as MiniGrid observes its mission."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.observation_space = spaces.Dict({
+            "mission": spaces.Text(40),
+            "pos": spaces.Box(0.0, 1.0, (2,), np.float32),
+            "seen": spaces.Tuple((spaces.Discrete(3), spaces.Text(20))),
+        })
+
+    def _obs(self) -> dict[str, Any]:
+        return {"mission": "reach the far corner", "pos": (self.pos / (SIZE - 1)).astype(np.float32),
+                "seen": (int(self.pos.sum()) % 3, "floor")}
+
+
+class Sequenced(_Walk):
+    """Observes a ``Dict`` whose ``trail`` is a ``Sequence``: no fixed number of values."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.observation_space = spaces.Dict({
+            "pos": spaces.Box(0.0, 1.0, (2,), np.float32),
+            "trail": spaces.Sequence(spaces.Discrete(4)),
+        })
+
+    def _obs(self) -> dict[str, Any]:
+        return {"pos": (self.pos / (SIZE - 1)).astype(np.float32), "trail": (0, 1)}
+
+
+class PixelWalkWithPosition(gym.Wrapper):
+    """:class:`PixelWalk` as a user plugs in a game they did not write: a wrapper adds the
+    position as ``state_features``, a ``game_spec`` naming it, and ground truth (one
+    injected crash at :data:`TRAP`, with ``match``); the game itself has none of them."""
+
+    game_spec = GameSpec(
+        obs_shape=(84 * 84 * 3,), n_actions=4, feature_names=("row", "col"), feature_low=(0.0, 0.0),
+        feature_high=(float(SIZE), float(SIZE)), feature_bins=(SIZE, SIZE), max_steps=60, obs_dtype="uint8",
+    )
+
+    def __init__(self) -> None:
+        super().__init__(PixelTrap())
+        from games.core.base import InjectedBug
+
+        self.injected_bugs = (InjectedBug(0, "crash", (float(TRAP[0]), float(TRAP[1])), "the floor gives way"),)
+
+    def state_features(self, obs: np.ndarray, info: dict[str, Any]) -> np.ndarray:
+        return self.env.unwrapped.pos.astype(np.float64)
+
+    def match(self, bug: Any) -> int | None:
+        return 0 if bug.kind == "crash" and "fell through the floor" in bug.message else None

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from gymnasium import spaces
 
-from games.core.base import GameSpecError
+from games.core.base import GameSpec, GameSpecError
 from games.adapter.derived_features import CELL_LEVELS, ImageCells, PooledVector
 from games.adapter.vector_game import GymVectorGame
 from games.adapter.spec import DEFAULT_BINS, with_learned_cells
@@ -69,9 +69,11 @@ def test_frames_get_go_explore_cells() -> None:
         spec = game.game_spec
         assert spec.obs_shape == (3, 84, 84)  # Gymnasium's (H, W, C) handed on as frames
         assert spec.n_features == 88 and spec.feature_bins == (CELL_LEVELS,) * 88
+        assert spec.feature_low == (0.0,) * 88 and spec.feature_high == (255.0,) * 88  # the declared range
         _, start = game.reset([0, 1])
         np.testing.assert_array_equal(start[0], start[1])  # the same frame, the same cell
-        assert set(np.unique(start)) <= set(range(CELL_LEVELS))
+        assert start.min() >= 0 and start.max() <= 255  # the cells' mean values
+        assert set(np.unique(spec.buckets(start))) <= set(range(CELL_LEVELS))  # 8 levels
         moved = start
         for _ in range(6):
             moved = game.step(np.array([0, 2])).features  # right, down
@@ -121,10 +123,32 @@ def test_image_cells_read_channels_first_stacks_and_grey_frames() -> None:
     cells = ImageCells.for_space(stack.shape, np.zeros(stack.shape), np.full(stack.shape, 255.0))
     assert not cells.channels_last and cells.n_features == 88
     out = cells(stack.reshape(-1)).reshape(8, 11)
-    assert out[0, 0] == CELL_LEVELS - 1 and out[1:, 1:].max() == 0
+    assert out[0, 0] == 255 and out[1:, 1:].max() == 0
     grey = ImageCells.for_space((5, 7), np.zeros((5, 7)), np.ones((5, 7)))
     assert grey.n_features == 35  # smaller than a cell grid: one cell a pixel
-    np.testing.assert_array_equal(grey(np.full(35, 0.5)), np.full(35, 4.0))
+    np.testing.assert_array_equal(grey(np.full(35, 0.5)), np.full(35, 0.5))
+
+
+def _frame_spec(n: int) -> GameSpec:
+    return GameSpec(obs_shape=(3, 7, 7), n_actions=3, feature_names=tuple(f"image.cell0_{j}" for j in range(n)),
+                    feature_low=(0.0,) * n, feature_high=(255.0,) * n, feature_bins=(CELL_LEVELS,) * n,
+                    max_steps=10, coarse_features=True)
+
+
+def test_a_frame_of_grey_levels_keeps_go_explore_eight_levels() -> None:
+    seen = np.random.default_rng(0).uniform(0, 255, size=(500, 4))
+    assert with_learned_cells(_frame_spec(4), seen) == _frame_spec(4)
+
+
+def test_a_frame_of_codes_gets_a_level_per_code() -> None:
+    """MiniGrid's grid says 0 to 255 and holds object codes 0 to 10: read as 8 grey levels of
+    32 values, every frame of the game was one cell. Each code seen is a level of its own."""
+    codes = np.array([0.0, 1 / 3, 2 / 3, 7 / 3, 3.0, 10 / 3])
+    seen = np.random.default_rng(0).choice(codes, size=(300, 5))
+    spec = with_learned_cells(_frame_spec(5), seen)
+    assert len(set(spec.feature_low)) == 1 and len(set(spec.feature_bins)) == 1  # one size a frame
+    levels = spec.buckets(np.tile(codes, (5, 1)).T)  # each code in every cell
+    assert [len(set(levels[:, j])) for j in range(5)] == [6] * 5
 
 
 def test_a_long_vector_is_averaged_down() -> None:
