@@ -1,6 +1,6 @@
 """The ``evo`` command line.
 
-Commands: run, replay, compare, report, evaluate, plan, shrink, regress (options: --help).
+Commands: run, check, replay, compare, report, evaluate, plan, shrink, regress (options: --help).
 
 Bad input (a missing file, an unknown key, a wrong type, an unknown name) is one line on
 stderr and exit code 2, never a traceback.
@@ -24,6 +24,7 @@ from evo.run.reaper import Reaper
 from evo.cli.console_tables import (
     evaluation_pairs, evaluation_table, metric_table, pairwise_table, print_whole, summary_table,
 )
+from evo.cli.check import add_check_parser, check_command
 from evo.cli.demos import add_demos_parsers, demos_command
 from evo.cli.plans import add_plan_parser, plan_command
 from evo.cli.traces import add_trace_parsers, trace_command
@@ -96,6 +97,7 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--jobs", type=int, help="worker processes (default: the first run's parallel.n_jobs)")
     ev.add_argument("--out", type=Path, help="output folder (default RUN_DIR/evaluation for one run, "
                     "evaluation/<stamp> for several)")
+    add_check_parser(sub)
     add_plan_parser(sub)
     add_trace_parsers(sub)
     add_vision_parser(sub)
@@ -129,7 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = {"run": _run, "compare": _compare, "report": _report, "evaluate": _evaluate,
                 "plan": plan_command, "shrink": trace_command, "regress": trace_command,
                 "vision": vision_command, "demos": demos_command, "record": demos_command,
-                "study": study_command}
+                "study": study_command, "check": check_command}
     try:
         # What the games start ends with the command, even a SIGKILLed one (evo/run/reaper.py).
         with _sigterm_interrupts(args.command), Reaper.for_games():

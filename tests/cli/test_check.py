@@ -1,0 +1,40 @@
+"""``evo check GAME``: what the engine sees of a game, before a run (issue 51)."""
+
+from __future__ import annotations
+
+import pytest
+
+from evo.cli.main import main
+
+
+def _check(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["check", *argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_a_game_is_checked_features_cells_and_pace(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _check(capsys, "tests.games.plugin_envs:OwnFeatures", "game.isolated=false")
+    assert code == 0
+    assert "2: feature0, feature1 [open, cells learned]" in out  # the game's own two numbers
+    assert "cells reached" in out and "steps of random play" in out
+    assert "no: in the engine's process" in out and "default generation" in out
+    assert "warning" not in out
+
+
+def test_a_game_whose_wrapper_tells_the_place_and_the_truth(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _check(capsys, "tests.games.plugin_envs:PixelWalkWithPosition", "game.isolated=false")
+    assert code == 0
+    assert "2: row, col [bounded]" in out and "1 injected bugs" in out
+
+
+def test_a_blind_game_is_said_to_be_blind(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _check(capsys, "tests.games.plugin_envs:Blind", "game.isolated=false")
+    assert code == 0
+    assert "reached 1 cell of its 2 state features" in out + err and "gymnasium.Wrapper" in out + err
+
+
+def test_no_such_game_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _check(capsys, "NoSuchGame-v9")
+    assert code == 2
+    assert err.startswith("evo: error: check: 'NoSuchGame-v9' is no registered game") and len(err.splitlines()) == 1
