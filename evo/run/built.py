@@ -17,6 +17,7 @@ import numpy as np
 from evo.search.agents import AgentKind, agent_kind
 from evo.run.config import ConfigError, Experiment, NetworkConfig, game_factory
 from evo.run.game_facts import GameFacts, game_label, read_game_facts
+from evo.run.fit import fitted
 from evo.search.probe import few_places, learn_cells, play_probe
 from evo.search.policy import PolicySpec
 from games.core.base import GameSpec, GameSpecError, InjectedBug
@@ -297,6 +298,8 @@ class Built:
         if truth is None:
             close_env(env)  # a game whose close hangs is left behind, not waited for
             processes.end()
+        pace = float(probe.lengths.sum()) / probe_s if probe is not None and probe_s > 0 else None
+        exp = fitted(exp, spec, pace)  # explore_steps: auto, generation_seconds (evo.run.fit)
         return cls(exp, factory, spec, policy_spec, tuple(objectives), tuple(oracles), facts, truth, probe, learns,
                    probe_s, processes)
 

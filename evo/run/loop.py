@@ -66,6 +66,7 @@ class Search(GenerationTail):
         self.run_dir = Path(run_dir)
         self.progress = progress
         self.built = Built.from_experiment(exp, self.run_dir)
+        self.exp = exp = self.built.exp  # fitted to the game (evo.run.fit): what config.yaml records
         try:
             self._start(exp)
         except BaseException:
@@ -128,12 +129,14 @@ class Search(GenerationTail):
         """Every policy plays ``episodes`` episodes; chunks of the population run in parallel."""
         seeds = self.rng_play.integers(0, POLICY_SEED_MAX, size=len(ids))
         plan = None if self.frontier is None else self.frontier.plan(len(ids), episodes)
+        limits = self._limits(len(ids) * episodes, plan)
         tasks = []
         for c in chunks(len(ids), self.executor.parts):
             agent, copies = self.built.agents.spec(genomes[c]), slice(c.start * episodes, c.stop * episodes)
             tasks.append(PlayTask(
                 self.built.factory, agent if plan is None else plan.spec(agent, copies), ids[c], seeds[c],
                 episodes, self.built.columns, None if plan is None else plan.seeds[copies], self._deadline(),
+                None if limits is None else limits[copies],
             ))
         with self._timed("evaluation"):
             results = self.executor.start(run_play, tasks)
@@ -143,6 +146,15 @@ class Search(GenerationTail):
         self._cut = self._cut or any(result.cut for result in played)
         self._observe(rollouts, plan)
         return rollouts
+
+    def _limits(self, copies: int, plan: Plan | None) -> np.ndarray | None:
+        """``[copies]`` the steps each episode plays at most with ``search.explore_steps``: that
+        many after its return's prefix (or from the reset); None: to the horizon."""
+        explore = self.exp.search.explore_steps
+        if not isinstance(explore, int):
+            return None
+        prefixes = np.zeros(copies, dtype=np.int64) if plan is None else np.array([len(p) for p in plan.prefixes])
+        return prefixes + explore
 
     @contextlib.contextmanager
     def _timed(self, phase: str) -> Iterator[None]:

@@ -50,6 +50,7 @@ def play(
     max_steps: int | None = None,
     columns: frozenset[str] = frozenset(),
     deadline: float | None = None,
+    limits: Sequence[int] | None = None,
 ) -> EvalResult:
     """Play one episode in every copy of ``game`` until all are over.
 
@@ -67,6 +68,8 @@ def play(
         deadline: A wall clock time (``time.time()``) after which no step starts but the
             first: the episodes still running are truncated there (``EvalResult.cut``), so that a run's
             wall budget holds during play, not only between generations.
+        limits: Per copy, the steps its episode plays at most (truncated there): Go-Explore's
+            exploration segment after a return (``search.explore_steps``).
     """
     unknown = unknown_columns(columns)
     if unknown:
@@ -76,6 +79,9 @@ def play(
         raise ValueError(f"play: {len(seeds)} seeds and {len(policy_ids)} ids for {n} copies")
     spec = game.game_spec
     horizon = spec.max_steps if max_steps is None else min(spec.max_steps, max_steps)
+    limit = None if limits is None else np.asarray(limits, dtype=np.int64).reshape(n)
+    if limit is not None:
+        horizon = min(horizon, int(limit.max()))
     episode_seeds = [int(s) for s in seeds]
     obs, feats = game.reset(episode_seeds)
     obs = np.asarray(obs, dtype=spec.obs_dtype).reshape(n, -1)
@@ -161,6 +167,8 @@ def play(
         lengths[alive] = t + 1
         terminated |= alive & ended
         truncated |= alive & np.asarray(step.truncated, dtype=bool) & ~terminated
+        if limit is not None:  # the copy's segment is over
+            truncated |= alive & (t + 1 >= limit) & ~terminated
         done = terminated | truncated
         if done.all():
             break

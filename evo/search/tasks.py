@@ -45,6 +45,8 @@ class PlayTask:
     episode_seeds: np.ndarray | None = None
     deadline: float | None = None
     """Wall clock time (``time.time()``) after which no step starts: the run's wall budget."""
+    limits: np.ndarray | None = None
+    """``[P * episodes]`` the steps each episode plays at most (``search.explore_steps``)."""
 
 
 @dataclass
@@ -64,7 +66,7 @@ def run_play(task: PlayTask) -> PlayResult:
     chosen = task.episode_seeds
     seeds = draws.seeds if chosen is None else np.where(chosen >= 0, chosen, draws.seeds)
     result = play(game, seeds, np.repeat(task.ids, task.episodes), agent, columns=task.columns,
-                  deadline=task.deadline)
+                  deadline=task.deadline, limits=task.limits)
     if result.game_broken:
         WORKER_GAMES.drop(task.factory, n)
     return PlayResult(result.rollouts, result.cut)

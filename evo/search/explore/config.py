@@ -28,6 +28,20 @@ class ExplorationFields(BaseModel):
         "every episode starts from the reset.",
     )
 
+    explore_steps: int | Literal["auto"] | None = Field(
+        None, description="Steps an episode plays from where it starts (after its return to an archived "
+        "cell, or from the reset), then it ends: Go-Explore's exploration segment, so that a game of "
+        "long episodes still returns, explores and archives many times a minute. null: until the game's "
+        "horizon; auto: the horizon or Go-Explore's 100 steps, whichever is fewer (config.yaml records "
+        "the number).",
+    )
+    generation_seconds: float | None = Field(
+        None, gt=0, description="For a game whose first episodes the run plays to learn its cells (a game "
+        "plugged in without a spec): a generation fitted to about this many seconds at the pace those "
+        "episodes were played, with fewer episodes per policy, then fewer policies, never more than "
+        "configured (config.yaml records the numbers). null: as configured.",
+    )
+
     @model_validator(mode="after")
     def _strategy_fits(self) -> "ExplorationFields":
         if self.strategy == "go_explore":
@@ -36,6 +50,8 @@ class ExplorationFields(BaseModel):
                                  "(or keep strategy evolve and set frontier_share)")
             if self.frontier_share:
                 raise ValueError("frontier_share applies to strategy evolve; go_explore returns in every episode")
+        if isinstance(self.explore_steps, int) and self.explore_steps < 1:
+            raise ValueError(f"explore_steps must be at least 1 (or auto, or null), got {self.explore_steps}")
         return self
 
     @property
