@@ -25,7 +25,8 @@ from evo.run.user_paths import ConfigError
 
 DEFAULT_EXPERIMENT: dict[str, Any] = {
     "name": "check",
-    "search": {"policy": "random", "strategy": "go_explore", "population": 30, "offspring": 30, "episodes": 4},
+    "search": {"policy": "random", "strategy": "go_explore", "population": 30, "offspring": 30, "episodes": 4,
+               "explore_steps": "auto", "generation_seconds": 15},
     "budget": {"generations": 1},
     "objectives": [{"name": "winning"}, {"name": "coverage"}],
     "oracles": [{"name": "crash"}, {"name": "stuck", "kwargs": {"window": 8}}, {"name": "logic"},
@@ -113,7 +114,9 @@ def _check(exp: Any, console: Console) -> list[tuple[str, str]]:
         cells = int(np.unique(spec.bucket_keys(states)).size) if len(states) else 0
         steps = int(batch.lengths.sum())
         rate = steps / max(probe_s, 1e-9)  # steps a second, copies side by side
-        generation = exp.search.population * exp.search.episodes
+        search = built.exp.search  # fitted to the game (evo.run.fit)
+        generation = search.population * search.episodes
+        length = spec.max_steps if not isinstance(search.explore_steps, int) else min(spec.max_steps, search.explore_steps)
         rows = [
             ("game", built.facts.label),
             ("isolated", _isolation(factory)),
@@ -125,9 +128,9 @@ def _check(exp: Any, console: Console) -> list[tuple[str, str]]:
             ("start", f"{start_s:.2f} s for one copy"),
             ("step", f"{rate:,.0f} steps/s with {PROBE_EPISODES} copies side by side"),
             ("ground truth", f"{len(built.facts.injected)} injected bugs" if built.facts.has_truth else "none declared"),
-            ("default generation", f"{generation} episodes of up to {spec.max_steps} steps: up to "
-                                   f"{generation * spec.max_steps:,} steps, about "
-                                   f"{generation * spec.max_steps / rate:,.0f} s at this pace"),
+            ("a generation", f"{generation} episodes exploring up to {length} steps each (after a return's "
+                             f"prefix): about {generation * length:,} steps, {generation * length / rate:,.0f} s "
+                             "at this pace"),
         ]
         faults = sorted({f"{e.type}: {e.message}"[:120] for _, e in batch.errors.items()})
         if faults:

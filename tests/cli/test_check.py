@@ -18,7 +18,7 @@ def test_a_game_is_checked_features_cells_and_pace(capsys: pytest.CaptureFixture
     assert code == 0
     assert "2: feature0, feature1 [open, cells learned]" in out  # the game's own two numbers
     assert "cells reached" in out and "steps of random play" in out
-    assert "no: in the engine's process" in out and "default generation" in out
+    assert "no: in the engine's process" in out and "a generation" in out
     assert "warning" not in out
 
 
