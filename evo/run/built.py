@@ -276,9 +276,10 @@ class Built:
         probe, probe_s = None, 0.0
         try:
             if exp.budget.until_all_found and not facts.injected:
-                # The default experiment asks it; a user's own game plugged into it still runs.
-                log.warning("budget.until_all_found: game %r declares no injected bugs to find; "
-                            "the run stops at its other limits", facts.label)
+                # The default experiment asks it; a user's own game plugged into it runs to the
+                # other limits, without a warning about bugs it was never meant to declare.
+                log.info("budget.until_all_found: game %r declares no injected bugs to find; "
+                         "the run stops at its other limits", facts.label)
             objectives, oracles = _components(exp, spec, Context(exp.seed, exp.device, run_dir, facts))
             # A Gymnasium game hands on the info keys some component records (numpy games all).
             required = frozenset().union(*(c.requires for c in [*objectives, *oracles]))
