@@ -113,9 +113,12 @@ class GridBugs(Planted):
         self.reset(seed=0)  # the layout of seed 0 gives the bugs' locations
 
     def state_features(self, obs: Any, info: dict[str, Any]) -> np.ndarray:
-        """Where the agent is: column, row, direction (0 east, 1 south, 2 west, 3 north)."""
+        """Where the agent is (column, row, direction: 0 east, 1 south, 2 west, 3 north) and how
+        far it got: whether it carries something, how many doors are open."""
         u = self.unwrapped
-        return np.array([u.agent_pos[0], u.agent_pos[1], u.agent_dir], dtype=np.float64)
+        doors = sum(1 for cell in u.grid.grid if cell is not None and cell.type == "door" and cell.is_open)
+        return np.array([u.agent_pos[0], u.agent_pos[1], u.agent_dir, u.carrying is not None, doors],
+                        dtype=np.float64)
 
     def reset(self, **kwargs: Any):
         obs, info = self.env.reset(**kwargs)
