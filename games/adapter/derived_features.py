@@ -30,12 +30,13 @@ def _block_means(image: np.ndarray, rows: int, cols: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class ImageCells:
-    """A frame's Go-Explore cell: the mean of each of ``rows * cols`` blocks, cut into
-    :data:`CELL_LEVELS` levels over the range of values the run's first episodes saw.
+    """A frame's Go-Explore cell: the mean of each of ``rows * cols`` blocks, which the spec
+    cuts into :data:`CELL_LEVELS` levels over the observation space's range.
 
-    The levels are not taken from the observation space's bounds: a game may declare 0 to 255
-    and draw codes (MiniGrid's grid of object, colour and state numbers, 0 to 10), and
-    Go-Explore's levels of 32 grey values would then see every frame as one cell.
+    The levels are the spec's, not cut here: a game may declare 0 to 255 and draw codes
+    (MiniGrid's grid of object, colour and state numbers, 0 to 10), which Go-Explore's levels
+    of 32 grey values see as one cell in every frame; the probe then gives the frame levels
+    over the values it saw (:func:`games.adapter.spec.with_learned_cells`).
 
     Attributes:
         shape: The observation's shape: ``(H, W)``, ``(H, W, C)`` or ``(C, H, W)``.
@@ -77,9 +78,7 @@ class ImageCells:
         return (self.shape[0], self.shape[1]) if self.channels_last else (self.shape[1], self.shape[2])
 
     def __call__(self, flat: np.ndarray) -> np.ndarray:
-        """The cells' mean values, ``[rows * cols]``; cut into levels as the spec's open
-        features, whose size the probe learns from the values it saw
-        (:func:`games.adapter.spec.with_learned_cells`)."""
+        """The cells' mean values, ``[rows * cols]`` (the spec's buckets are their levels)."""
         image = np.asarray(flat, dtype=np.float64).reshape(self.shape)
         if image.ndim == 3:
             image = image.mean(axis=2 if self.channels_last else 0)
