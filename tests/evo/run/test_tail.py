@@ -45,18 +45,31 @@ def overlapped(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_a_generations_tail_runs_while_the_next_one_plays(tiny_config, tmp_path: Path) -> None:
-    """Progress of generation g is told while generation g + 1's workers play; the last
-    generation's once nothing plays."""
-    playing: list[bool] = []
-    search: Search | None = None
+    """Progress of generation g is told after the workers were handed generation g + 1's
+    fine-tuning or play and before the run waits for it; the last generation's once nothing is
+    in their hands.
+    (Whether the workers still play then depends on the machine's load, not on the loop.)"""
+    events: list[str] = []
+    search = Search(parse_experiment(_loky(tiny_config)), tmp_path / "run",
+                    lambda report: events.append(f"told {report.generation}"))
+    start = search.executor.start
 
-    def progress(report: GenerationReport) -> None:
-        running = search.executor._in_flight  # type: ignore[union-attr]
-        playing.append(running is not None and not running.done())
+    def logged_start(fn, tasks):
+        events.append(f"start {fn.__name__}")
+        results = start(fn, tasks)
 
-    search = Search(parse_experiment(_loky(tiny_config)), tmp_path / "run", progress)
+        def wait():
+            events.append(f"wait {fn.__name__}")
+            return results()
+        return wait
+
+    search.executor.start = logged_start  # type: ignore[method-assign]
     search.run()
-    assert playing == [True, True, False]
+    told = [events.index(f"told {g}") for g in range(3)]
+    handed = [[e for e in events[:t] if not e.startswith("told")][-1] for t in told]
+    # Generations 0 and 1: told while the next generation's fine-tuning or play is out.
+    assert handed[0].startswith("start") and handed[1].startswith("start"), events
+    assert events.count("start run_play") == 3 and handed[2] == "wait run_play", events
 
 
 def test_the_overlap_changes_no_result(tiny_config, overlapped: Path, tmp_path: Path,
