@@ -36,7 +36,7 @@ from evo.run.config import Experiment, dump_experiment
 from evo.run.device import check_runnable
 from evo.search.explore.frontier import Frontier, Plan
 from evo.search.finetune import Diagnostics
-from evo.run.parallel import Executor, chunks, usable_cores
+from evo.run.parallel import Executor, chunks, play_chunks, usable_cores
 from evo.run.scalars import ScalarLog, check_installed
 from evo.search.tasks import DenseReward, PlayTask, TuneTask, run_play, run_tune
 from evo.search.operators import Operators, Population, episode_cases
@@ -131,7 +131,8 @@ class Search(GenerationTail):
         plan = None if self.frontier is None else self.frontier.plan(len(ids), episodes)
         limits = self._limits(len(ids) * episodes, plan)
         tasks = []
-        for c in chunks(len(ids), self.executor.parts):
+        isolated = getattr(self.built.factory, "step_timeout_s", None) is not None
+        for c in play_chunks(len(ids), episodes, self.executor.parts, isolated):
             agent, copies = self.built.agents.spec(genomes[c]), slice(c.start * episodes, c.stop * episodes)
             tasks.append(PlayTask(
                 self.built.factory, agent if plan is None else plan.spec(agent, copies), ids[c], seeds[c],

@@ -45,7 +45,7 @@ def test_a_slow_game_gets_a_generation_of_about_the_seconds_asked() -> None:
 
 def _steps_per_generation(tmp_path: Path, explore_steps: object) -> tuple[float, dict]:
     game = {"entry_point": "tests.games.plugin_envs:OwnFeatures", "isolated": False}
-    raw = _default(game, explore_steps=explore_steps)
+    raw = _default(game, explore_steps=explore_steps, generation_seconds=None)  # sizes not by the pace
     raw["budget"] = {"generations": 3}
     raw["parallel"] = {"n_jobs": 1}
     Search(parse_experiment(raw), tmp_path / "run").run()
