@@ -125,6 +125,14 @@ def _sigterm_interrupts(command: str) -> Iterator[None]:
         signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
 
 
+def worker_cause(exc: BaseException) -> BaseException:
+    """The error a worker raised, where the backend wrapped it: Ray raises a class that is both
+    its ``RayTaskError`` and the worker's error, whose text is the worker's whole traceback; the
+    worker's own error, kept as ``cause``, is its one line."""
+    cause = getattr(exc, "cause", None)
+    return cause if isinstance(cause, BaseException) else exc
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     console = Console(highlight=False, soft_wrap=True)
@@ -139,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # GameStartError: an isolated copy that could not start, at any point of a run (its probe,
     # a worker's first game), is the game's one line too.
     except (UserError, ConfigError, GameSpecError, GameStartError, MissingExtra) as exc:
-        print(f"evo: error: {exc}", file=sys.stderr)
+        print(f"evo: error: {worker_cause(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("evo: interrupted; resume with evo run --resume RUN_DIR", file=sys.stderr)

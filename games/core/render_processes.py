@@ -25,8 +25,9 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from games.core.base import GameSpec, VecStep, VectorGame
+from games.core.base import GameSpec, GameSpecError, VecStep, VectorGame
 from games.core.lifetime import die_with_parent, startable
+from games.core.start_error import GameStartError
 
 CLOSE_WAIT_S = 10.0
 """Seconds a process gets to close its game before it is killed."""
@@ -105,14 +106,16 @@ class RenderProcesses:
                     theirs.close()
                     self._conns.append(mine)
                     self._procs.append(proc)
-            replies = self._gather()
+            replies = self._gather(starting=True)
         except BaseException:
             self.close()
             raise
         self.game_spec: GameSpec = replies[0]
 
-    def _gather(self) -> list[Any]:
-        """Every process's answer, in copy order; RuntimeError where one failed or died."""
+    def _gather(self, starting: bool = False) -> list[Any]:
+        """Every process's answer, in copy order; RuntimeError where one failed or died. At the
+        start, a copy that could not start (an isolated one's :class:`GameStartError`) or a game
+        that contradicts itself is raised as itself: one line, as without these processes."""
         replies = []
         for (lo, hi), conn in zip(self.slices, self._conns):
             try:
@@ -120,6 +123,8 @@ class RenderProcesses:
             except (EOFError, OSError) as exc:
                 raise RuntimeError(f"the process rendering copies {lo}-{hi - 1} died") from exc
             if status == "error":
+                if starting and isinstance(value, (GameStartError, GameSpecError)):
+                    raise value
                 raise RuntimeError(f"copies {lo}-{hi - 1}: {type(value).__name__}: {value}") from value
             replies.append(value)
         return replies

@@ -54,3 +54,40 @@ def test_a_process_that_dies_fails_the_step_and_close_ends_the_others() -> None:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
 
+
+
+def _copies_that_cannot_start_in_the_processes(n: int):
+    """The maze in this process; in a rendering process, copies that miss their start deadline
+    (what an isolated copy's runner raises)."""
+    import multiprocessing as mp
+
+    from games.core.start_error import GameStartError
+
+    if mp.parent_process() is not None:
+        raise GameStartError(f"game copy 1 of {n} did not start within game.start_timeout_s = 1 s", 1)
+    return MAZE.make_vector(n)
+
+
+def test_copies_that_cannot_start_in_a_rendering_process_are_the_one_line_error() -> None:
+    """As without the processes: the run's command line says it in one line (exit 2), where a
+    RuntimeError wrapping it ended ``evo run`` in a traceback."""
+    from games.core.start_error import GameStartError
+
+    with pytest.raises(GameStartError, match=r"^game: the game could not be started \(game copy 1 of 2 did not"):
+        RenderProcesses(_copies_that_cannot_start_in_the_processes, 4, 2)
+
+
+def test_a_workers_error_that_ray_wrapped_is_said_as_the_worker_said_it() -> None:
+    """Ray raises a class that is both its ``RayTaskError`` and the worker's error, whose text
+    is the worker's traceback; ``evo`` prints the worker's own one line."""
+    ray_exceptions = pytest.importorskip("ray.exceptions")
+    from evo.cli.main import worker_cause
+    from games.core.start_error import GameStartError
+
+    cause = GameStartError("game copy 3 of 16 did not start within game.start_timeout_s = 1 s", 3, "Slow")
+    wrapped = ray_exceptions.RayTaskError("run_play", "Traceback (most recent call last):\n  ...", cause)
+    raised = wrapped.as_instanceof_cause()
+    assert isinstance(raised, GameStartError) and "\n" in str(raised)
+    assert str(worker_cause(raised)) == "game: Slow could not be started (game copy 3 of 16 did not start " \
+        "within game.start_timeout_s = 1 s)"
+    assert worker_cause(cause) is cause
