@@ -97,7 +97,7 @@ class ProcessRunner:
                 w.spec = self.spec
             for i, reply in self._start_copies(rest, stop_at_error=True).items():
                 if isinstance(reply, GameError):
-                    raise self._startup_error(reply, i)
+                    raise self._startup_error(reply, i, known=spec is not None)
         except BaseException:
             self.close()
             raise
@@ -193,12 +193,15 @@ class ProcessRunner:
         replies.update(self._over_memory([i for i, r in replies.items() if not isinstance(r, GameError)]))
         return replies
 
-    def _startup_error(self, error: GameError, index: int = 0) -> Exception:
-        """The exception a failed start raises in the parent: a ValueError stays one (it is how
-        an unsuitable game is reported), anything else becomes a :class:`GameStartError`."""
+    def _startup_error(self, error: GameError, index: int = 0, known: bool = False) -> Exception:
+        """The exception a failed start raises in the parent: a ValueError stays one where the
+        game is read for the first time (it is how an unsuitable game is reported), anything
+        else becomes a :class:`GameStartError`, and so does a ValueError of a game already
+        read (``known``: a worker's copies, made with the spec the run read from a first one,
+        which the same kwargs made)."""
         if error.type == "GameSpecError":
             return GameSpecError(error.message)
-        if error.type == "ValueError":
+        if error.type == "ValueError" and not known:
             return ValueError(error.message)
         if error.type == "GameOutOfMemory":  # the bound is below what the game needs at all
             return GameSpecError(f"game.max_rss_mb: {error.message} as soon as it started; raise the bound")

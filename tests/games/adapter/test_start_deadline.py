@@ -90,6 +90,29 @@ def test_a_game_whose_constructor_raises_in_its_copy_is_one_line_with_its_error(
                                "did not answer (game copy 0, in its worker process))")
 
 
+def _refuses_after_the_first() -> LineWalk:
+    """A game whose copies in a run's workers refuse to be made (a level pack another run
+    deleted): the first copy, which the run read the game from, was made."""
+    raise ValueError("the level pack is missing")
+
+
+def test_a_copy_of_a_game_already_read_that_raises_valueerror_is_a_start_error() -> None:
+    """A worker's copies are made with the spec the run read from a first copy, whose kwargs
+    were the same: a ValueError there is the game failing to start (one line), not a refusal of
+    its kwargs, which ended ``evo run`` in a worker's traceback."""
+    from games.adapter.vector_game import GymVectorGame
+
+    first = GymVectorGame(LineWalk, 1)  # the spec a run reads from its first copy
+    spec = first.game_spec
+    first.close()
+    with pytest.raises(GameStartError) as info:
+        process_runner.ProcessRunner(_refuses_after_the_first, 2, 10.0, spec=spec, start_timeout_s=30.0)
+    assert re.fullmatch(r"game: _refuses_after_the_first could not be started \(ValueError: the level pack "
+                        r"is missing \(game copy [01], in its worker process\)\)", str(info.value))
+    with pytest.raises(ValueError, match="the level pack is missing"):  # read for the first time: a refusal
+        process_runner.ProcessRunner(_refuses_after_the_first, 2, 10.0, start_timeout_s=30.0)
+
+
 def test_the_error_names_the_game_as_the_user_did_and_pickles_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     """A registered name is played through its entry point; the name is what the line says.
     The error crosses from a loky worker to the run pickled."""
