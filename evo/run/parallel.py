@@ -132,8 +132,8 @@ def chunks(n: int, parts: int) -> list[slice]:
 ISOLATED_COPIES_PER_TASK = 16
 """Most copies of an isolated game one play task steps together. Each copy is a process: a
 generation of 120 copies in two tasks started 120 of them (highway-env on 2 cores: 103 s for
-its first generation's 1,237 steps; 49.7 s in tasks of 16), where 16 a task keep two cores busy. The rest of the
-batch plays in further tasks, on the copies the workers already started."""
+its first generation's 1,237 steps; 49.7 s in tasks of 16), where 16 a task keep two cores
+busy. The rest of the batch plays in further tasks, on the copies the workers already started."""
 
 
 def play_chunks(policies: int, episodes: int, parts: int, isolated: bool) -> list[slice]:

@@ -78,6 +78,7 @@ class RenderProcesses:
 
     Raises:
         RuntimeError: a process could not make its share of the game (the others are closed).
+        GameStartError: an isolated copy of its share did not start (raised as it is: one line).
     """
 
     def __init__(self, make: Callable[[int], VectorGame], num_envs: int, processes: int) -> None:
