@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 
 from games.core.base import GameSpec
 from games.core.record import Rollout, RolloutBatch
-from oracles.component import Context
+from oracles.component import Context, Replay
 
 
 @dataclass(frozen=True)
@@ -92,6 +92,13 @@ class Oracle(Protocol):
     one script at a time, in as many copies as one worker of the run stepped at once (at least
     the replay's repeats), its frames measured under the run's load (:mod:`evo.bugs.reproduce`).
     Default False (:class:`oracles.component.Component`): the replay's repeats."""
+
+    def confirm(self, bugs: list[Bug], replay: Replay) -> list[Bug]:
+        """The reports of :meth:`check` that hold when played again, before the run keeps
+        them (the performance oracle: a place slow again in most replays). ``replay(seed,
+        actions, copies)`` plays a report's actions from its seed in that many copies.
+        Default (:class:`oracles.component.Component`): every report as it is."""
+        ...
 
     def check(self, rollouts: RolloutBatch) -> list[Bug]:
         """Bugs shown by these rollouts (duplicates allowed; the archive dedups).

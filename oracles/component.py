@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
@@ -29,6 +29,11 @@ if TYPE_CHECKING:
 
     from games.core.scene import Scene
     from oracles.reporting import ComponentRun, MapMarks, ReportSection
+
+
+Replay = Callable[[int, Sequence[int], int], RolloutBatch]
+"""``replay(seed, actions, copies)``: a report's actions played again from its episode seed in
+``copies`` copies of the run's game (:class:`evo.run.replays.Replays`), one episode each."""
 
 
 @dataclass(frozen=True)
@@ -107,7 +112,7 @@ class Component:
     Hooks of one section, declared by its contract and defaulted here so that every component
     has them: an objective's ``step_rewards``, ``rescores_parents``, ``ranks_players`` and
     ``scores_on_threads``
-    (:class:`objectives.base.Objective`), an oracle's ``statistical``
+    (:class:`objectives.base.Objective`), an oracle's ``statistical`` and ``confirm``
     (:class:`oracles.base.Oracle`).
     """
 
@@ -121,6 +126,10 @@ class Component:
     """Default of :attr:`objectives.base.Objective.scores_on_threads`: scored in turn."""
     statistical: bool = False
     """Default of :attr:`oracles.base.Oracle.statistical`: one replay can show the bug."""
+
+    def confirm(self, bugs: list[Any], replay: Replay) -> list[Any]:
+        """Default of :meth:`oracles.base.Oracle.confirm`: one showing is enough."""
+        return bugs
 
     def step_rewards(self, rollout: Rollout) -> np.ndarray:
         """Default of :meth:`objectives.base.Objective.step_rewards`: zeros, no dense reward."""

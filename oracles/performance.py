@@ -18,7 +18,7 @@ and ``evo evaluate``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
@@ -28,7 +28,7 @@ from games.core.base import GameSpec
 from games.core.buckets import tally
 from games.core.record import RolloutBatch
 from oracles.base import Bug, OracleConfig, register
-from oracles.component import Component, Context
+from oracles.component import Component, Context, Replay
 from oracles.describe import describe_point, describe_state
 from oracles.frame_threshold import FrameThreshold
 
@@ -66,6 +66,14 @@ class PerformanceConfig(OracleConfig):
     """Shift the threshold of each batch by RELINE's
     ``max(Q1_batch - Q1_base, Q3_batch - Q3_base)`` (never below 0)."""
 
+    confirm_replays: int = Field(default=5, ge=0)
+    """A point the rule above flags is played again this many times (its report's actions from
+    its seed, in as many copies at once) and reported only where more than ``slow_share`` of
+    those replays are slow at the same step again, by the line shifted for the replays' own
+    frames; the report says how many. A machine's hiccups (a collection, another process) do
+    not come back at the same step, a slow place does: on a busy machine, frames of an
+    ordinary place seen twice were both over the line. 0: report on the rule alone (RELINE's)."""
+
 
 def is_low_fps(visits: int, slow: int, min_visits: int = 2, slow_share: float = 0.5) -> bool:
     """RELINE's rule: a point is low-FPS once it has ``min_visits`` visits and more than
@@ -96,6 +104,9 @@ class PointStats:
     drawn_at: tuple[float, ...] | None = None
     """The state its first slow frame was drawn in (the step's arrival): a place inside the
     point that a person can go to."""
+    recheck_at: int = 0
+    """Visits it needs before it is flagged again: twice its visits when its replays last
+    refuted it, so that a point is replayed a logarithmic number of times at most."""
 
     def add(self, frame_ms: np.ndarray, slow: int) -> None:
         """Count the visits of one batch (their frame times, oldest first)."""
@@ -116,7 +127,7 @@ class PointStats:
     def to_dict(self, point: tuple[int, ...]) -> dict[str, Any]:
         return {"point": list(point), "visits": self.visits, "slow": self.slow,
                 "max_ms": self.max_ms, "recent": list(self.recent),
-                "reported": self.reported,
+                "reported": self.reported, "recheck_at": self.recheck_at,
                 "drawn_at": None if self.drawn_at is None else list(self.drawn_at)}
 
 
@@ -207,7 +218,7 @@ class PerformanceOracle(Component):
             if stats.drawn_at is None and slow_rows.size:
                 k = slow_rows[0]
                 stats.drawn_at = tuple(float(v) for v in batch.features[rows[k], cols[k] + 1])
-            if stats.reported or slow_rows.size == 0:
+            if stats.reported or slow_rows.size == 0 or stats.visits < stats.recheck_at:
                 continue
             if not is_low_fps(stats.visits, stats.slow, cfg.min_visits, cfg.slow_share):
                 continue
@@ -238,6 +249,34 @@ class PerformanceOracle(Component):
             )))
         found.sort(key=lambda x: (x[0], x[1]))
         return [bug for _, _, bug in found]
+
+    def confirm(self, bugs: list[Bug], replay: Replay) -> list[Bug]:
+        """Each flagged point's report played again (:attr:`PerformanceConfig.confirm_replays`
+        copies); kept, with how many replays were slow, where more than ``slow_share`` were.
+        A refuted point is flagged again only once its visits have doubled."""
+        n = self.config.confirm_replays
+        if not n:
+            return bugs
+        kept = []
+        for bug in bugs:
+            stats = self.points[tuple(int(v) for v in bug.data["point"])]
+            slow = self._slow_again(replay(bug.episode_seed, bug.actions, n), bug.step)
+            if slow > self.config.slow_share * n:
+                kept.append(replace(bug, message=f"{bug.message}; slow again in {slow} of {n} replays",
+                                    data={**bug.data, "replays": n, "replays_slow": slow}))
+            else:
+                stats.reported, stats.recheck_at = False, 2 * stats.visits
+        return kept
+
+    def _slow_again(self, replays: RolloutBatch, step: int) -> int:
+        """How many ``replays`` drew frame ``step`` over the line shifted for their frames (a
+        replay that ended before it, or timed it as nothing, is not slow)."""
+        frames = replays.frame_ms
+        timed = replays.valid & np.isfinite(frames)
+        if step >= frames.shape[1] or not timed.any():
+            return 0
+        line = self.batch_threshold(frames[timed])
+        return int(((frames[:, step] > line) & timed[:, step]).sum())
 
     def tables(self) -> dict[str, "pd.DataFrame"]:
         """``low_fps_points``: :meth:`low_fps_points` as a table, for the run directory."""
@@ -294,6 +333,7 @@ class PerformanceOracle(Component):
             tuple(int(v) for v in p["point"]): PointStats(
                 visits=int(p["visits"]), slow=int(p["slow"]), max_ms=float(p["max_ms"]),
                 recent=[float(v) for v in p["recent"]], reported=bool(p["reported"]),
+                recheck_at=int(p.get("recheck_at", 0)),
                 drawn_at=None if p.get("drawn_at") is None else tuple(float(v) for v in p["drawn_at"]),
             )
             for p in d.get("points", [])

@@ -24,6 +24,7 @@ from evo.run.built import Built
 from evo.run.checkpoint import latest_checkpoint, load_checkpoint
 from evo.run.config import load_experiment
 from evo.run.device import on_this_machine
+from evo.run.parallel import run_batch
 from evo.search.play import play
 from games.core.base import VectorGame
 from games.core.record import RolloutBatch
@@ -53,14 +54,6 @@ def find_bug(run_dir: Path, bug_id: int) -> dict[str, Any]:
             except (json.JSONDecodeError, KeyError, TypeError, ValueError):
                 raise rundir.RunDirError(f"{path}: line {number} is not a bug record") from None
     raise KeyError(f"{run_dir}: no bug with id {bug_id} in {rundir.BUGS}")
-
-
-def run_batch(exp: Any) -> int:
-    """Copies one worker of the run stepped at once: the larger of the population's and the
-    offspring's episodes, cut into the run's chunks."""
-    episodes = max(exp.search.population, exp.search.offspring) * exp.search.episodes
-    parts = exp.parallel.lanes if exp.parallel.backend == "serial" else exp.parallel.n_jobs
-    return -(-episodes // parts)
 
 
 @dataclass(frozen=True)

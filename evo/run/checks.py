@@ -22,7 +22,14 @@ from typing import Sequence
 
 from evo.run.bug_times import BatchClock
 from games.core.record import RolloutBatch
-from oracles import Bug, Component, check_all
+from oracles import Bug, Component
+from oracles.component import Replay
+
+
+def check_each(oracles: Sequence[Component], rollouts: RolloutBatch) -> list[list[Bug]]:
+    """Each oracle's bugs for this batch, in the oracles' order (:func:`oracles.check_all`,
+    kept apart per oracle for its ``confirm``)."""
+    return [oracle.check(rollouts) for oracle in oracles]
 
 
 def background_safe(objectives: Sequence[Component]) -> bool:
@@ -50,16 +57,23 @@ class Checks:
         ``zero``: the wall clock time of the run's second 0, to date each bug by its step)."""
         clock = None if zero is None else BatchClock.of(rollouts, env_steps, zero)
         if self._pool is None:
-            self._pending.append((check_all(self.oracles, rollouts), env_steps, clock))
+            self._pending.append((check_each(self.oracles, rollouts), env_steps, clock))
         else:
-            self._pending.append((self._pool.submit(check_all, self.oracles, rollouts), env_steps, clock))
+            self._pending.append((self._pool.submit(check_each, self.oracles, rollouts), env_steps, clock))
 
-    def settle(self) -> list[tuple[list[Bug], int, BatchClock | None]]:
+    def settle(self, replay: Replay | None = None) -> list[tuple[list[Bug], int, BatchClock | None]]:
         """Every submitted batch's bugs, its ``env_steps`` and its clock (None: date its bugs
-        by now), in the order submitted, once all are checked. An oracle's error is raised
-        here, after the checks before it."""
+        by now), in the order submitted, once all are checked; with ``replay``, each oracle's
+        bugs as it confirms them (:meth:`oracles.base.Oracle.confirm`). An oracle's error is
+        raised here, after the checks before it."""
         pending, self._pending = self._pending, []
-        return [(job.result() if isinstance(job, Future) else job, steps, clock) for job, steps, clock in pending]
+        settled = []
+        for job, steps, clock in pending:
+            found = job.result() if isinstance(job, Future) else job
+            if replay is not None:
+                found = [oracle.confirm(bugs, replay) if bugs else bugs for oracle, bugs in zip(self.oracles, found)]
+            settled.append(([bug for bugs in found for bug in bugs], steps, clock))
+        return settled
 
     def close(self) -> None:
         """Wait for checks under way, then end the thread."""

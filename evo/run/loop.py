@@ -36,7 +36,7 @@ from evo.run.config import Experiment, dump_experiment
 from evo.run.device import check_runnable
 from evo.search.explore.frontier import Frontier, Plan
 from evo.search.finetune import Diagnostics
-from evo.run.parallel import Executor, chunks, play_chunks, usable_cores
+from evo.run.parallel import Executor, chunks, play_chunks, run_batch, usable_cores
 from evo.run.scalars import ScalarLog, check_installed
 from evo.search.tasks import DenseReward, PlayTask, TuneTask, run_play, run_tune
 from evo.search.operators import Operators, Population, episode_cases
@@ -45,6 +45,7 @@ from games.core.seeds import POLICY_SEED_MAX, Stream, stream_rng
 from objectives.coverage import CoverageTracker
 from evo.run.checks import Checks, background_safe
 from evo.run.counters import Counters, GenerationReport, ProgressFn
+from evo.run.replays import Replays
 from evo.run.tail import GenerationTail, Tail
 from oracles import calibrate_all
 from oracles.archive import ArchivedBug, BugArchive
@@ -86,6 +87,8 @@ class Search(GenerationTail):
         self.executor = Executor(exp.parallel, exp.torch_threads)
         self.checks = Checks(self.built.oracles, background_safe(self.built.objectives))
         """The oracles' checks, beside the objectives' work on the same batch (evo.run.checks)."""
+        self.replays = Replays(self.built.factory, self.spec.n_actions, self.built.columns, run_batch(exp))
+        """Reports played again before they are kept (the performance oracle's confirmation)."""
         self.seconds: dict[str, float] = defaultdict(float, evaluation=self.built.probe_s)
         """Wall seconds spent per phase (evaluation, fine-tuning, scoring, learning, oracles,
         selection, bookkeeping). Evaluation and fine-tuning run from the workers' start to their results,
@@ -120,6 +123,7 @@ class Search(GenerationTail):
             self._scorers.shutdown(wait=True)
             self._scorers = None
         self.checks.close()
+        self.replays.close()
         self.executor.close()
         if self.scalars is not None:
             self.scalars.close()

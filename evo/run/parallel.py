@@ -384,3 +384,11 @@ class Executor:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def run_batch(exp: Any) -> int:
+    """Copies one worker of the run stepped at once: the larger of the population's and the
+    offspring's episodes, cut into the run's chunks."""
+    episodes = max(exp.search.population, exp.search.offspring) * exp.search.episodes
+    parts = exp.parallel.lanes if exp.parallel.backend == "serial" else exp.parallel.n_jobs
+    return -(-episodes // parts)

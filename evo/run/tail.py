@@ -74,7 +74,7 @@ class GenerationTail:
             c = self.counters
             generation = c.generation if generation is None else generation
             wall_s = c.wall_s if wall_s is None else wall_s
-            for bugs, env_steps, clock in self.checks.settle():
+            for bugs, env_steps, clock in self.checks.settle(self.replays):
                 new = self.archive.add(bugs, generation=generation, env_steps=env_steps, wall_s=wall_s,
                                        match=self.built.match, when=None if clock is None else clock.when)
                 if new:

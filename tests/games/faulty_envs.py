@@ -24,7 +24,12 @@ from gymnasium import spaces
 from games.core.base import GameSpec
 
 FAULTS = ("none", "raise", "assert", "hang", "die", "segfault", "leak", "nan_obs", "wrong_shape_obs",
-          "huge_reward", "nan_reward", "violation")
+          "huge_reward", "nan_reward", "violation", "slow", "hiccup")
+SLOW_MS = 50.0
+"""The frame a ``slow`` place (or a ``hiccup``) reports in ``info["frame_ms"]``."""
+HICCUPS = 40
+_hiccups = {"left": HICCUPS}
+"""Arrivals at the fault's cell still to hiccup in this process (``fault="hiccup"``)."""
 
 
 class LineWalk(gym.Env[np.ndarray, int]):
@@ -45,7 +50,10 @@ class LineWalk(gym.Env[np.ndarray, int]):
             ``"wrong_shape_obs"`` (the observation has two values instead of one);
             ``"huge_reward"`` (the reward is 1e308); ``"nan_reward"`` (the reward is NaN);
             ``"violation"`` (``info["violations"]`` names a broken invariant, the episode
-            goes on).
+            goes on); ``"slow"`` (with ``frame_ms`` set, every arrival reports a frame of
+            :data:`SLOW_MS`: a slow place); ``"hiccup"`` (the same for the first
+            :data:`HICCUPS` arrivals in this process, of any copy, and never again: a
+            machine's hiccup, nothing of the place).
         at_position: The cell that triggers the fault.
         length: Number of cells.
         n_actions: 2 or 3 (see above).
@@ -155,6 +163,10 @@ class LineWalk(gym.Env[np.ndarray, int]):
             self._leaked.append(np.ones(self.leak_mb * 2**20, dtype=np.uint8))  # written: resident
         if self.frame_ms is not None:
             info["frame_ms"] = float(self.frame_ms)
+            if self.position == self.at_position and self.fault in ("slow", "hiccup"):
+                if self.fault == "slow" or _hiccups["left"] > 0:
+                    info["frame_ms"] = SLOW_MS
+                _hiccups["left"] -= self.fault == "hiccup"
         terminated = self.position == self.length - 1
         truncated = not terminated and self.steps >= self.max_steps
         reward = 1.0 if terminated else -0.01

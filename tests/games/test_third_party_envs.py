@@ -194,6 +194,21 @@ def test_doorkey_unlocking_is_a_logic_bug_and_the_cell_past_the_door_freezes(see
     assert sorted(rec.found()) == [("logic", 1), ("stuck", 2)]
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_doorkey_reaching_the_goal_behind_the_door_is_a_logic_bug(seed):
+    rec = Recorder(tp.DoorKeyBugs(), seed)
+    _unlock(rec)
+    env, u = rec.env, rec.env.unwrapped
+    (gx, gy), door = env.goal, env.door
+    assert gx > door[0] and u.grid.get(gx, gy).type == "goal"
+    beside = {(gx + dx, gy + dy) for dx, dy in DIRS if u.grid.get(gx + dx, gy + dy) is None}
+    assert not _walk(rec, beside, avoid=(env.crash_cell, env.stuck_cell))
+    pos = _cell(u.agent_pos)
+    assert not _face(rec, DIRS.index((gx - pos[0], gy - pos[1])))
+    assert rec.step(tp.FORWARD) and type(rec.exc) is AssertionError and str(rec.exc) == tp.DoorKeyBugs.TEXTS[3]
+    assert sorted(rec.found()) == [("logic", 1), ("logic", 3)]
+
+
 def test_doorkey_random_play_neither_unlocks_the_door_nor_gets_stuck():
     """With the crash cell out of the way, 3 random episodes of 2560 steps never carry the
     key to the door (the door bug and the stuck place behind it are deep); with it, random

@@ -14,7 +14,8 @@ most one stuck place and the unmodified games have none (in MiniGrid a turn alwa
 the direction), so a stuck report is the stuck place. Every game declares its horizon.
 
 - :class:`DoorKeyBugs`: ``MiniGrid-DoorKey-16x16-v0``; a crash on a floor cell near the
-  start, a logic bug on unlocking the door, a stuck place two cells past the door.
+  start, a logic bug on unlocking the door, a stuck place two cells past the door, a logic
+  bug at the goal (the level's end).
 - :class:`MultiRoomBugs`: ``MiniGrid-MultiRoom-N4-S5-v1``; a crash on a cell of the second
   room, a logic bug on opening the door from the third room into the fourth.
 - :class:`HighwayBugs`: highway-env's ``highway-fast-v0``; a crash in the left lane at top
@@ -154,10 +155,14 @@ class DoorKeyBugs(GridBugs):
       which random play does not carry to the door in 20 episodes (51,200 steps).
     - 2, stuck: the first empty cell two steps past the door (straight on, else beside the
       cell behind the door) freezes the agent.
+    - 3, logic: reaching the goal (the level's end, in the far corner of the room behind the
+      door) fails an assertion; random play, even with the crash cell out of its way, never
+      does in 150 episodes (380,000 steps: 6 of them opened the door).
     """
 
     TEXTS = {0: "floor tile in the start room has no collision box",
-             1: "door unlocked and opened by one toggle; the key was never checked"}
+             1: "door unlocked and opened by one toggle; the key was never checked",
+             3: "level end reached but the exit trigger saw no player"}
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__("MiniGrid-DoorKey-16x16-v0", **kwargs)
@@ -166,6 +171,7 @@ class DoorKeyBugs(GridBugs):
             InjectedBug(1, "logic", _at((self.door[0] - 1, self.door[1])),
                         "violation (non-fatal) when the locked door goes from locked to open"),
             InjectedBug(2, "stuck", _at(self.stuck_cell), "the agent freezes two cells past the door"),
+            InjectedBug(3, "logic", _at(self.goal), "AssertionError on reaching the goal"),
         )
 
     def layout(self, grid: Any, start: Cell) -> None:
@@ -173,6 +179,8 @@ class DoorKeyBugs(GridBugs):
         split = next(x for x in range(2, grid.width - 1) if all(grid.get(x, y) is not None for y in rows))
         row = next(y for y in rows if grid.get(split, y).type == "door")
         self.door = (split, row)
+        self.goal = next((x, y) for x in range(split + 1, grid.width - 1) for y in rows
+                         if grid.get(x, y) is not None and grid.get(x, y).type == "goal")
         key = next((x, y) for x in range(1, split) for y in rows
                    if grid.get(x, y) is not None and grid.get(x, y).type == "key")
         room = _region(grid, start)
@@ -191,6 +199,8 @@ class DoorKeyBugs(GridBugs):
             raise RuntimeError(self.TEXTS[0])
         if pos == self.stuck_cell:
             self.frozen = True
+        if pos == self.goal:
+            raise AssertionError(self.TEXTS[3])
         return [self.TEXTS[1]] if was_locked and door.is_open else []
 
     def reset(self, **kwargs: Any):

@@ -191,3 +191,51 @@ def test_a_report_says_where_its_slow_frame_was_drawn(spec, make_rollout, tmp_pa
     assert line["data"]["drawn_at"] == [5.5, 5.5] and "drawn at x=5.5 y=5.5" in line["message"]
     (row,) = oracle.low_fps_points()
     assert row["point"] == "5 5" and row["drawn_at"] == "5.5 5.5"
+
+
+def _replays(make_rollout, slow_ms: list[float | None]):
+    """A stand-in for the run's replays (``replay(seed, actions, copies)``): copy i draws the
+    step into the slow cell in ``slow_ms[i]`` (None: an ordinary 10 ms frame); the calls
+    are kept."""
+    calls = []
+
+    def replay(seed, actions, copies):
+        calls.append((seed, tuple(actions), copies))
+        return RolloutBatch.from_rollouts([_path_through(5.5, ms, make_rollout, seed=seed) for ms in slow_ms[:copies]])
+    return replay, calls
+
+
+def _flagged(spec, make_rollout, **kwargs):
+    oracle = _calibrated(spec, make_rollout, **kwargs)
+    for k in range(2):
+        bugs = oracle.check(RolloutBatch.from_rollouts([_path_through(5.5, 40.0 + k, make_rollout, seed=k)]))
+    assert len(bugs) == 1
+    return oracle, bugs
+
+
+def test_a_place_slow_again_in_its_replays_is_kept_with_how_often(spec, make_rollout):
+    oracle, bugs = _flagged(spec, make_rollout)
+    replay, calls = _replays(make_rollout, [45.0, 44.0, None, 46.0, 43.0])
+    kept = oracle.confirm(bugs, replay)
+    assert calls == [(1, bugs[0].actions, 5)]  # its seed and actions, five copies at once
+    assert len(kept) == 1 and kept[0].signature == bugs[0].signature
+    assert kept[0].message.endswith("; slow again in 4 of 5 replays")
+    assert kept[0].data["replays"] == 5 and kept[0].data["replays_slow"] == 4
+
+
+def test_a_hiccup_that_does_not_come_back_is_dropped_until_its_visits_double(spec, make_rollout):
+    oracle, bugs = _flagged(spec, make_rollout)
+    replay, _ = _replays(make_rollout, [None, None, 45.0, None, None])
+    assert oracle.confirm(bugs, replay) == []
+    assert not oracle.low_fps_points()[0]["reported"]
+    # 2 of 2 visits slow, refuted: flagged again only at 4 visits, and then replayed again.
+    third = oracle.check(RolloutBatch.from_rollouts([_path_through(5.5, 50.0, make_rollout, seed=2)]))
+    assert third == []
+    fourth = oracle.check(RolloutBatch.from_rollouts([_path_through(5.5, 50.0, make_rollout, seed=3)]))
+    assert [b.data["visits"] for b in fourth] == [4]
+
+
+def test_without_replays_the_rule_alone_reports(spec, make_rollout):
+    oracle, bugs = _flagged(spec, make_rollout, confirm_replays=0)
+    replay, calls = _replays(make_rollout, [None] * 5)
+    assert oracle.confirm(bugs, replay) == bugs and calls == []

@@ -18,13 +18,13 @@ from tests.evo.run.test_loop import comparable_bugs, comparable_generations, run
 def test_a_run_with_the_oracles_on_their_thread_is_the_run_without(tiny_config, tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     threads: list[str] = []
-    check_all = checks.check_all
+    check_each = checks.check_each
 
     def recorded(oracles, rollouts):
         threads.append(threading.current_thread().name)
-        return check_all(oracles, rollouts)
+        return check_each(oracles, rollouts)
 
-    monkeypatch.setattr(checks, "check_all", recorded)
+    monkeypatch.setattr(checks, "check_each", recorded)
     run(tiny_config, tmp_path / "thread")
     assert threads and all(name.startswith("evo-oracles") for name in threads)
     monkeypatch.setattr("evo.run.loop.background_safe", lambda objectives: False)

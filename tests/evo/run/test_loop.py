@@ -155,3 +155,25 @@ def test_parents_are_scored_again_when_an_objective_learns(tiny_config, tmp_path
     maxima = load_run(tmp_path / "run").generations["fading_max"].tolist()
     # Generation g is scored after g updates: 100, 50, 33; a stale parent would keep 100.
     assert maxima[0] > 99 and maxima[1] < 51 and maxima[2] < 34, maxima
+
+
+@pytest.mark.parametrize("fault, confirm, reported", [
+    ("slow", 5, True), ("hiccup", 5, False), ("hiccup", 0, True)])
+def test_a_slow_frame_is_reported_where_its_replays_are_slow_again(
+        tiny_config, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: str, confirm: int,
+        reported: bool) -> None:
+    """A place slow at every visit is reported, with its replays; a hiccup that does not come
+    back (the first arrivals of the run, slow, then never) is dropped once its replays are
+    ordinary, and reported without them (``confirm_replays: 0``, RELINE's rule alone)."""
+    from tests.games import faulty_envs
+
+    monkeypatch.setitem(faulty_envs._hiccups, "left", faulty_envs.HICCUPS)
+    tiny_config["game"] = {"entry_point": "tests.games.faulty_envs:LineWalk", "isolated": False,
+                           "kwargs": {"fault": fault, "at_position": 3, "frame_ms": 1.0, "slip": 0.3}}
+    tiny_config["oracles"] = [{"name": "performance", "kwargs": {"confirm_replays": confirm}}]
+    tiny_config["finetune"] = {"algorithm": "none"}
+    run(tiny_config, tmp_path / "r")
+    bugs = load_run(tmp_path / "r").bugs
+    assert len(bugs) == int(reported)
+    if reported:
+        assert bugs["message"][0].endswith("slow again in 5 of 5 replays") == (confirm == 5)
