@@ -24,6 +24,12 @@ from games.core.record import CLOCK_KEY, OPTIONAL_COLUMNS, RolloutBatch, blank, 
 from games.core.seeds import EPISODE_SEED_MAX
 
 
+PLAN_STEPS = 32
+"""Steps of an agent that chose them in advance (``Agent.planned``) sent to the game at once:
+an isolated copy then makes one round trip every 32 steps instead of every step. A batch cut
+short by its deadline leaves at most that many steps of a copy played and dropped."""
+
+
 @dataclass
 class EvalResult:
     """What playing a batch returns.
@@ -113,6 +119,8 @@ def play(
     if clock_t is not None:
         info_t[CLOCK_KEY] = clock_t
 
+    planner = getattr(agent, "planned", None) if hasattr(game, "plan") else None
+    planned_until = 0
     # Whole columns are written every step, done copies included: a done copy's values are
     # frozen by the game and cut off below at its length, and masked writes cost more.
     for t in range(horizon):
@@ -120,6 +128,16 @@ def play(
             cut = True
             break
         alive = ~done
+        if planner is not None and t >= planned_until:
+            block = planner(t, min(PLAN_STEPS, horizon - t))
+            if block is None:
+                planner = None
+            else:
+                counts = np.where(alive, block.shape[0], 0)
+                if limit is not None:  # nothing past a copy's segment
+                    counts = np.minimum(counts, np.maximum(limit - t, 0))
+                game.plan(block, counts)  # type: ignore[attr-defined]
+                planned_until = t + block.shape[0]
         a, p = agent.act(obs if obs.dtype == np.float32 else obs.astype(np.float32), features_t[t], infos, t)
         actions_t[t] = a
         if probs_t is not None:

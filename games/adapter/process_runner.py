@@ -20,11 +20,14 @@ a crash bug of that copy instead.
 
 from __future__ import annotations
 
+import math
 import multiprocessing.connection as mp_connection
 import os
+import select
 import pickle
 import time
 import weakref
+from collections import deque
 from typing import Any, Callable, Sequence
 
 import gymnasium as gym
@@ -81,6 +84,10 @@ class ProcessRunner:
         self.max_rss_mb = max_rss_mb
         self._unmade: set[int] = set()
         """Copies whose last start failed before ``make_env`` returned (:meth:`_start_copies`)."""
+        self._planned: dict[int, deque[int]] = {}
+        """Per copy, the actions sent ahead (:meth:`plan`) whose replies are still to be read."""
+        self._unsent: dict[int, GameError] = {}
+        """Copies found dead as their plan was sent: the reply of their next step."""
         self._polled = 0.0
         self._tree: dict[int, list[int]] = {}
         self._tree_at = float("-inf")
@@ -225,14 +232,25 @@ class ProcessRunner:
         replies: dict[int, Reply] = {}
         deadline = time.monotonic() + timeout_s
         poll = MEMORY_POLL_S if self.max_rss_mb is not None else float("inf")
+        # One poll set for the whole collection, not one per wait: 16 copies streaming their
+        # planned steps are read a few replies a wake-up.
+        poller, fds = select.poll(), {conn: conn.fileno() for conn in waiting}  # type: ignore[union-attr]
+        by_fd = {fd: conn for conn, fd in fds.items()}
+        for fd in by_fd:
+            poller.register(fd, select.POLLIN)
         while waiting:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 break
             for i, error in self._over_memory(list(waiting.values())).items():
-                waiting = {c: j for c, j in waiting.items() if j != i}
+                gone = next(c for c, j in waiting.items() if j == i)
+                del waiting[gone], by_fd[fds[gone]]
+                poller.unregister(fds[gone])
                 replies[i] = error
-            for conn in mp_connection.wait(list(waiting), timeout=min(remaining, poll)):
+            ready = [by_fd[fd] for fd, _ in poller.poll(math.ceil(min(remaining, poll) * 1000)) if fd in by_fd]
+            for conn in ready:
+                poller.unregister(fds[conn])
+                del by_fd[fds[conn]]
                 i = waiting.pop(conn)  # type: ignore[call-overload]
                 try:
                     status, payload = conn.recv()  # type: ignore[union-attr]
@@ -283,7 +301,45 @@ class ProcessRunner:
                 dead[i] = self.workers[i].died()
         return sent, dead
 
+    def plan(self, indices: Sequence[int], actions: Sequence[Sequence[int]]) -> None:
+        """Send copies ``indices`` the actions of their next steps in one message each: the
+        worker plays them one after another and sends each step's reply at once
+        (:func:`games.adapter.worker._play_planned`), and :meth:`step` reads them as it is
+        asked for those actions, each within ``step_timeout_s`` as ever. An agent that chose
+        its actions in advance (random play, a return's prefix) then costs no round trip a
+        step: 16 copies of MiniGrid's DoorKey stepped 1,347 times a second one round trip a
+        step, 5,131 with 32 steps a message."""
+        self._drain()
+        for i, acts in zip(indices, actions):
+            acts = [int(a) for a in acts]
+            if not acts:
+                continue
+            if self.workers[i].send(("steps", acts)):
+                self._planned[i] = deque(acts)
+            else:
+                self._unsent[i] = self.workers[i].died()
+
+    def _drain(self) -> None:
+        """Read and drop the replies of planned steps nobody asked for (a batch cut short by
+        its deadline), so that the next command's reply is the next one read; a copy that
+        hangs in one is killed and restarted at its reset."""
+        while any(self._planned.values()):
+            pending = [i for i, queue in self._planned.items() if queue]
+            for i in pending:
+                self._planned[i].popleft()
+            self._took(self._collect(pending, self.timeout_s, "step"))
+        self._planned.clear()
+
+    def _took(self, replies: dict[int, Reply]) -> None:
+        """Forget the plans of copies whose episode (or process) ended with these replies: the
+        worker stopped playing its plan there."""
+        for i, reply in replies.items():
+            if isinstance(reply, GameError) or reply.terminated or reply.truncated:
+                self._planned.pop(i, None)
+
     def reset(self, seeds: Sequence[int]) -> list[Reply]:
+        self._drain()
+        self._unsent.clear()
         replies: dict[int, Reply] = {}
         restart = [i for i, w in enumerate(self.workers) if not w.running]
         if restart:  # a copy that cannot start again is a crash bug of its own
@@ -297,13 +353,32 @@ class ProcessRunner:
         return [replies[i] for i in range(len(self.workers))]
 
     def step(self, indices: Sequence[int], actions: Sequence[int]) -> list[Reply]:
-        sent, dead = self._send_all(indices, "step", actions)
-        replies = self._collect(sent, self.timeout_s, "step")
+        """One step of each copy of ``indices``: a planned one's next reply, or ``action`` sent now.
+
+        Raises:
+            RuntimeError: a copy asked for another action than the one planned (an agent
+                whose plan was not what it played: an engine bug).
+        """
+        ahead, fresh = [], []
+        for i, action in zip(indices, actions):
+            if not self._planned.get(i):
+                fresh.append((i, action))
+                continue
+            planned = self._planned[i].popleft()
+            if planned != int(action):
+                raise RuntimeError(f"game copy {i} was sent action {planned} ahead, then asked for {int(action)}")
+            ahead.append(i)
+        replies: dict[int, Reply] = {i: self._unsent.pop(i) for i, _ in fresh if i in self._unsent}
+        fresh = [(i, a) for i, a in fresh if i not in replies]
+        sent, dead = self._send_all([i for i, _ in fresh], "step", [a for _, a in fresh])
+        replies.update(self._collect(sent + ahead, self.timeout_s, "step"))
         replies.update(dead)
+        self._took(replies)
         return [replies[i] for i in indices]
 
     def render(self) -> list[Reply]:
         """Every copy's frame (:meth:`games.adapter.game_copy.GameCopy.render`), awaited as a step is."""
+        self._drain()
         indices = range(len(self.workers))
         sent, dead = self._send_all(indices, "render", [None] * len(self.workers))
         replies = self._collect(sent, self.timeout_s, "render")

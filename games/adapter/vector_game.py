@@ -243,6 +243,20 @@ class GymVectorGame:
             info={key: info_column(values) for key, values in info.items()},
         )
 
+    def plan(self, actions: np.ndarray, counts: np.ndarray) -> None:
+        """The next ``counts[i]`` actions of copy i, ``actions[:counts[i], i]`` of ``[K, N]``,
+        known before they are played (an agent that does not look at what it sees): an
+        isolated copy is sent them in one message and plays them without waiting for the
+        engine between steps (:meth:`games.adapter.process_runner.ProcessRunner.plan`); the
+        following :meth:`step` calls must ask for exactly them. Copies that are done, or whose
+        reset failed, are not sent any; in-process copies need none."""
+        self._check_open()
+        if not isinstance(self._runner, ProcessRunner):
+            return
+        live = ~(self._terminated | self._truncated)
+        copies = [i for i in range(self.num_envs) if live[i] and counts[i] > 0 and i not in self._reset_errors]
+        self._runner.plan(copies, [actions[: int(counts[i]), i] for i in copies])
+
     def render_frames(self) -> np.ndarray | None:
         """Every copy's ``env.render()``, ``[N, H, W, 3]`` uint8 (:class:`games.core.base.ShowsFrames`);
         where the envs were not made with ``render_mode="rgb_array"`` (or one failed to draw),

@@ -76,6 +76,9 @@ def _worker_main(conn: mp_connection.Connection, make_env: Callable[[], gym.Env]
             command, arg = conn.recv()
             if command == "close":
                 return
+            if command == "steps":
+                _play_planned(conn, copy, arg)
+                continue
             try:
                 if command == "render":
                     result = copy.render()
@@ -91,6 +94,22 @@ def _worker_main(conn: mp_connection.Connection, make_env: Callable[[], gym.Env]
         if copy is not None:
             copy.close()
         conn.close()
+
+
+def _play_planned(conn: mp_connection.Connection, copy: GameCopy, actions: Sequence[int]) -> None:
+    """Step ``actions`` one after another, each step's reply sent as soon as it is known, until
+    they run out or the episode ends (an error, ``terminated`` or ``truncated``): the parent
+    reads them as the steps of one ``step`` each, and never waits for a round trip between
+    two steps of an agent that chose them in advance."""
+    for action in actions:
+        try:
+            result = copy.step(action)
+        except GAME_FAULTS as exc:
+            conn.send(("error", game_error(exc)))
+            return
+        conn.send(("ok", result))
+        if result.terminated or result.truncated:
+            return
 
 
 def _leave_fork_server() -> None:

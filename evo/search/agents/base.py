@@ -26,6 +26,12 @@ class Agent(Protocol):
 
     Copies are laid out policy-major, as :class:`evo.search.tasks.PlayTask` plays them: with P
     policies of E episodes each, copies ``[p * E, (p + 1) * E)`` belong to policy ``p``.
+
+    An agent that chooses its actions without looking at what it sees (random play, a script,
+    a return's prefix) may also have ``planned(t, k) -> [k', N] | None``: the actions
+    :meth:`act` will return at steps ``t`` to ``t + k' - 1`` (``k' <= k``), None where it
+    does not know them. Play then sends an isolated game's copies those steps at once
+    (:meth:`games.adapter.vector_game.GymVectorGame.plan`), with no round trip a step.
     """
 
     def reset(self, seeds: Sequence[int]) -> None:

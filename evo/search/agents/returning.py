@@ -52,6 +52,17 @@ class ReturningAgent:
         probs[returning] = self.eye[actions[returning]]
         return actions, probs
 
+    def planned(self, t: int, k: int) -> np.ndarray | None:
+        """``[k', N]``: the prefixes' actions, else the inner agent's plan, at steps ``t`` on;
+        None where the inner agent has no plan (it looks at what it sees)."""
+        inner = getattr(self.inner, "planned", None)
+        block = None if inner is None else inner(t, k)
+        if block is None:
+            return None
+        steps = np.arange(t, t + block.shape[0])
+        prefix = self.table[:, np.minimum(steps, self.table.shape[1] - 1)].T
+        return np.where(steps[:, None] < self.lengths[None, :], prefix, block)
+
 
 @dataclass(frozen=True, eq=False)
 class ReturningSpec:

@@ -38,6 +38,10 @@ class ScriptAgent:
         actions = self.table[:, min(t, self.table.shape[1] - 1)]
         return actions, self.eye[actions]
 
+    def planned(self, t: int, k: int) -> np.ndarray:
+        """``[k, N]``: what :meth:`act` plays at steps ``t`` to ``t + k - 1``."""
+        return self.table[:, np.minimum(np.arange(t, t + k), self.table.shape[1] - 1)].T
+
 
 @dataclass(frozen=True)
 class ScriptSpec:

@@ -35,6 +35,11 @@ class UniformAgent:
             t: int) -> tuple[np.ndarray, np.ndarray]:
         return self.actions[t], self.probs
 
+    def planned(self, t: int, k: int) -> np.ndarray:
+        """``[k', N]``: what :meth:`act` plays at steps ``t`` to ``t + k' - 1`` (``k' <= k``,
+        the noise drawn for the horizon)."""
+        return self.actions[t : t + k]
+
 
 @dataclass(frozen=True)
 class UniformSpec:
