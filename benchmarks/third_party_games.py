@@ -1,11 +1,12 @@
 """Games someone else wrote, with planted bugs: the default experiment against random testing.
 
-Each game of ``tests/games/third_party_envs.py`` (MiniGrid, highway-env, LunarLander, Crafter,
-each a ``gymnasium.Wrapper`` with planted bugs, as a user would write it) is run by
-``entry_point`` alone with the default experiment (``experiments/block_maze.yaml``, its game
-replaced) and with random testing (the same file, every episode from the reset to the horizon
-with fresh random agents: Wuji's baseline), for the same wall time and seeds. Prints one row a
-run: planted bugs found, reports that match no planted bug, the wall time against the budget.
+Each game of ``tests/games/third_party_envs.py`` (MiniGrid's DoorKey, KeyCorridor and MultiRoom,
+highway-env, LunarLander, Crafter, each a ``gymnasium.Wrapper`` with planted bugs, as a user
+would write it) is run by ``entry_point`` alone with the default experiment
+(``experiments/block_maze.yaml``, its game replaced) and with random testing (the same file,
+every episode from the reset to the horizon with fresh random agents: Wuji's baseline), for the
+same wall time and seeds. Prints one row a run: planted bugs found, reports that match no
+planted bug, the wall time against the budget.
 
     python benchmarks/third_party_games.py --seconds 300 --seeds 0 1 --games DoorKeyBugs MultiRoomBugs
 """
@@ -23,7 +24,7 @@ import pandas as pd
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = ("DoorKeyBugs", "MultiRoomBugs", "HighwayBugs", "LunarBugs", "CrafterBugs")
+GAMES = ("DoorKeyBugs", "KeyCorridorBugs", "MultiRoomBugs", "HighwayBugs", "LunarBugs", "CrafterBugs")
 RANDOM = {"strategy": "evolve", "explore_steps": None}
 """Random testing: the default experiment's random agents, every episode from the reset to the
 horizon, a fresh batch each generation of the same fitted size (its search without Go-Explore's

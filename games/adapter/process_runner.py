@@ -10,6 +10,9 @@ killed as ``GameOutOfMemory``; all restart on the next reset. ``make_env`` must 
 ``functools.partial`` of one, or a ``GameFactory.make_env``), and scripts that use this mode
 need the usual ``if __name__ == "__main__":`` guard of ``spawn``.
 
+Steps an agent chose in advance are sent ahead (:meth:`ProcessRunner.plan`): a copy plays them
+from one message and replies step by step, each reply awaited as a step's is.
+
 Copies start a few at a time (:func:`start_slots`, one per usable core), the next as soon as
 one has answered, and each has ``start_timeout_s`` from its own process's start: 120 copies
 started at once on 2 cores shared them 60 ways, and the last ones missed the one deadline they
@@ -86,8 +89,7 @@ class ProcessRunner:
         """Copies whose last start failed before ``make_env`` returned (:meth:`_start_copies`)."""
         self._planned: dict[int, deque[int]] = {}
         """Per copy, the actions sent ahead (:meth:`plan`) whose replies are still to be read."""
-        self._unsent: dict[int, GameError] = {}
-        """Copies found dead as their plan was sent: the reply of their next step."""
+        self._unsent: dict[int, GameError] = {}  # copies found dead as their plan was sent
         self._polled = 0.0
         self._tree: dict[int, list[int]] = {}
         self._tree_at = float("-inf")
@@ -305,10 +307,8 @@ class ProcessRunner:
         """Send copies ``indices`` the actions of their next steps in one message each: the
         worker plays them one after another and sends each step's reply at once
         (:func:`games.adapter.worker._play_planned`), and :meth:`step` reads them as it is
-        asked for those actions, each within ``step_timeout_s`` as ever. An agent that chose
-        its actions in advance (random play, a return's prefix) then costs no round trip a
-        step: 16 copies of MiniGrid's DoorKey stepped 1,347 times a second one round trip a
-        step, 5,131 with 32 steps a message."""
+        asked for those actions, each within ``step_timeout_s`` as ever: no round trip a step
+        (``docs/guides/reliability.md``)."""
         self._drain()
         for i, acts in zip(indices, actions):
             acts = [int(a) for a in acts]
@@ -321,8 +321,7 @@ class ProcessRunner:
 
     def _drain(self) -> None:
         """Read and drop the replies of planned steps nobody asked for (a batch cut short by
-        its deadline), so that the next command's reply is the next one read; a copy that
-        hangs in one is killed and restarted at its reset."""
+        its deadline); a copy that hangs in one is killed, and restarted at its reset."""
         while any(self._planned.values()):
             pending = [i for i, queue in self._planned.items() if queue]
             for i in pending:
@@ -369,7 +368,7 @@ class ProcessRunner:
                 raise RuntimeError(f"game copy {i} was sent action {planned} ahead, then asked for {int(action)}")
             ahead.append(i)
         replies: dict[int, Reply] = {i: self._unsent.pop(i) for i, _ in fresh if i in self._unsent}
-        fresh = [(i, a) for i, a in fresh if i not in replies]
+        fresh = [(i, a) for i, a in fresh if i not in replies]  # found dead as their plan was sent
         sent, dead = self._send_all([i for i, _ in fresh], "step", [a for _, a in fresh])
         replies.update(self._collect(sent + ahead, self.timeout_s, "step"))
         replies.update(dead)

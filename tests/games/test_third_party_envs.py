@@ -225,6 +225,49 @@ def test_doorkey_random_play_neither_unlocks_the_door_nor_gets_stuck():
     assert ("crash", 0) in [kind for rec in crashed for kind in rec.found()]
 
 
+# KeyCorridor ---------------------------------------------------------------------------
+
+
+def _beside(u: Any, cell: tuple[int, int]) -> set[tuple[int, int]]:
+    return {(cell[0] + dx, cell[1] + dy) for dx, dy in DIRS if u.grid.get(cell[0] + dx, cell[1] + dy) is None}
+
+
+def _take(rec: Recorder, cell: tuple[int, int], avoid: tuple[tuple[int, int], ...]) -> bool:
+    """Walk beside ``cell``, face it and pick up what lies there; True if the episode ended."""
+    u = rec.env.unwrapped
+    assert not _walk(rec, _beside(u, cell), avoid=avoid)
+    pos = _cell(u.agent_pos)
+    assert not _face(rec, DIRS.index((cell[0] - pos[0], cell[1] - pos[1])))
+    return rec.step(tp.PICKUP)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_keycorridor_each_link_of_the_chain_is_a_planted_bug(seed):
+    """Key (logic 1), locked door (logic 2), ball (crash 3), walked around the hallway's crash
+    cell; and the crash cell itself raises (crash 0)."""
+    rec = Recorder(tp.KeyCorridorBugs(), seed)
+    env, u = rec.env, rec.env.unwrapped
+    avoid = (env.crash_cell,)
+    assert not _take(rec, env.key, avoid) and u.carrying.type == "key"
+    assert rec.violations[-1][1] == tp.KeyCorridorBugs.TEXTS[1]
+    assert not _walk(rec, {(env.door[0] - 1, env.door[1])}, avoid=avoid)
+    assert not _face(rec, 0) and not rec.step(tp.TOGGLE) and u.grid.get(*env.door).is_open
+    assert rec.violations[-1][1] == tp.KeyCorridorBugs.TEXTS[2]
+    floor = next(d for d in (1, 3) if u.grid.get(*(np.array(u.agent_pos) + DIRS[d])) is None)
+    assert not _face(rec, floor) and not rec.step(tp.DROP) and u.carrying is None
+    assert _take(rec, env.ball, avoid) and str(rec.exc) == tp.KeyCorridorBugs.TEXTS[3]
+    assert sorted(rec.found()) == [("crash", 3), ("logic", 1), ("logic", 2)]
+    crash = Recorder(tp.KeyCorridorBugs(), seed)
+    assert _walk(crash, {crash.env.crash_cell}) and crash.found() == [("crash", 0)]
+
+
+def test_keycorridor_random_play_neither_unlocks_the_door_nor_takes_the_ball():
+    env = tp.KeyCorridorBugs()
+    played = _random(env, 3, after_reset=lambda game: setattr(game, "crash_cell", (-1, -1)))
+    assert all(rec.truncated and len(rec.actions) == 1080 for rec in played)
+    assert not {found for rec in played for found in rec.found()} & {("logic", 2), ("crash", 3)}
+
+
 # MultiRoom -----------------------------------------------------------------------------
 
 
@@ -390,7 +433,7 @@ def test_crafter_random_play_places_no_table(crafter):
 # Ground truth --------------------------------------------------------------------------
 
 
-GAMES = [tp.DoorKeyBugs, tp.MultiRoomBugs, tp.HighwayBugs, tp.LunarBugs, tp.CrafterBugs]
+GAMES = [tp.DoorKeyBugs, tp.MultiRoomBugs, tp.HighwayBugs, tp.LunarBugs, tp.CrafterBugs, tp.KeyCorridorBugs]
 
 
 @pytest.mark.parametrize("cls", GAMES[:2] + GAMES[3:4])
@@ -401,7 +444,7 @@ def test_constructor_takes_no_arguments_and_passes_render_mode_on(cls):
     assert frame.ndim == 3 and frame.shape[2] == 3 and frame.dtype == np.uint8
 
 
-@pytest.mark.parametrize("cls", [tp.DoorKeyBugs, tp.MultiRoomBugs, tp.LunarBugs])
+@pytest.mark.parametrize("cls", [tp.DoorKeyBugs, tp.MultiRoomBugs, tp.LunarBugs, tp.KeyCorridorBugs])
 def test_match_names_no_other_report(cls):
     env = cls()
     kinds = [b.kind for b in env.injected_bugs]

@@ -18,6 +18,9 @@ the direction), so a stuck report is the stuck place. Every game declares its ho
   bug at the goal (the level's end).
 - :class:`MultiRoomBugs`: ``MiniGrid-MultiRoom-N4-S5-v1``; a crash on a cell of the second
   room, a logic bug on opening the door from the third room into the fourth.
+- :class:`KeyCorridorBugs`: ``MiniGrid-KeyCorridorS6R3-v0``; a crash in the hallway near the
+  start, logic bugs on picking the key up and on unlocking the door, a crash on picking the
+  ball up (the level's end): a chain random play does not get far along.
 - :class:`HighwayBugs`: highway-env's ``highway-fast-v0``; a crash in the left lane at top
   speed, a logic bug 500 m from the start.
 - :class:`LunarBugs`: Gymnasium's Box2D ``LunarLander-v3``; a crash when a leg touches ground
@@ -244,6 +247,62 @@ class MultiRoomBugs(GridBugs):
         if self.was_open and not was_open:
             raise AssertionError(self.TEXTS[1])
         return []
+
+
+class KeyCorridorBugs(GridBugs):
+    """``MiniGrid-KeyCorridorS6R3-v0`` (1080 steps): a hallway of rooms down the middle, a key
+    in one of the rooms on its left, a ball behind the one locked door on its right; fetch the
+    key, unlock the door, drop the key, pick the ball up. Each step of that chain has a bug.
+
+    - 0, crash: the hallway's empty cell nearest two steps from the start (next to no door,
+      and one the hallway stays connected without) raises; random play reaches it early.
+    - 1, logic: picking the key up breaks an invariant (``info["violations"]``, play goes
+      on); random play does it in 3 episodes of 60 (64,800 steps).
+    - 2, logic: the locked door opening (a toggle while carrying the key) breaks one; random
+      play never does in those 60 episodes.
+    - 3, crash: picking the ball up (the level's end) raises; never in random play either.
+    """
+
+    TEXTS = {0: "hallway tile streamed in without its collision mesh",
+             1: "key added to the inventory twice",
+             2: "locked door opened without consuming the key",
+             3: "ball pickup fired the level-end event before saving"}
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__("MiniGrid-KeyCorridorS6R3-v0", **kwargs)
+        self.injected_bugs = (
+            InjectedBug(0, "crash", _at(self.crash_cell), "RuntimeError on a hallway cell two steps from the start"),
+            InjectedBug(1, "logic", _at(self.key), "violation (non-fatal) when the key is picked up"),
+            InjectedBug(2, "logic", _at((self.door[0] - 1, self.door[1])),
+                        "violation (non-fatal) when the locked door goes from locked to open"),
+            InjectedBug(3, "crash", _at(self.ball), "RuntimeError when the ball is picked up"),
+        )
+
+    def layout(self, grid: Any, start: Cell) -> None:
+        cells = [(x, y) for x in range(grid.width) for y in range(grid.height) if grid.get(x, y) is not None]
+        doors = [c for c in cells if grid.get(*c).type == "door"]
+        self.door = next(c for c in doors if grid.get(*c).is_locked)
+        self.key = next(c for c in cells if grid.get(*c).type == "key")
+        self.ball = tuple(int(v) for v in self.unwrapped.obj.cur_pos)
+        hallway = _region(grid, start)
+        dx, dy = self.unwrapped.dir_vec
+        ahead = (start[0] + 2 * int(dx), start[1] + 2 * int(dy))
+        near = sorted(hallway - {start},
+                      key=lambda c: (c != ahead, abs(abs(c[0] - start[0]) + abs(c[1] - start[1]) - 2), c))
+        self.crash_cell = _harmless(grid, hallway, near, doors)
+        self.carried: str | None = None
+        self.locked = True
+
+    def check(self, pos: Cell) -> list[str]:
+        u = self.unwrapped
+        carried, self.carried = self.carried, None if u.carrying is None else u.carrying.type
+        was_locked, self.locked = self.locked, u.grid.get(*self.door).is_locked
+        if pos == self.crash_cell:
+            raise RuntimeError(self.TEXTS[0])
+        if self.carried == "ball" and carried != "ball":
+            raise RuntimeError(self.TEXTS[3])
+        broken = [self.TEXTS[1]] if self.carried == "key" and carried != "key" else []
+        return broken + ([self.TEXTS[2]] if was_locked and not self.locked else [])
 
 
 class HighwayBugs(Planted):
