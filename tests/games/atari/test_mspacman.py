@@ -153,7 +153,9 @@ def test_steps_in_a_mouth_really_take_heavy_ms() -> None:
 
 def test_the_cpu_clock_charges_the_heavy_operation_and_no_scheduler_delay() -> None:
     """clock='cpu': frame times are the emulator thread's CPU time; a mouth step burns
-    heavy_ms of it, an ordinary step a fraction of a millisecond however busy the machine."""
+    heavy_ms of it, an ordinary step a fraction of a millisecond however busy the machine.
+    An ordinary step's CPU time may still hold work of this thread that is not the game's (a
+    garbage collection: 6.8 ms once on a loaded machine), never the heavy operation's."""
     vec = MsPacmanPerfVector(1, noop_max=0, heavy_ms=HEAVY_MS, clock="cpu")
     vec.reset([0])
     slow, fast = [], []
@@ -163,7 +165,7 @@ def test_the_cpu_clock_charges_the_heavy_operation_and_no_scheduler_delay() -> N
         (slow if in_mouth else fast).append(step.frame_ms[0])
     vec.close()
     assert slow and min(slow) >= HEAVY_MS
-    assert max(fast) < 0.25 * HEAVY_MS
+    assert np.median(fast) < 0.1 * HEAVY_MS and max(fast) < 0.5 * HEAVY_MS
 
 
 def test_no_slow_steps_without_injected_bugs(monkeypatch: pytest.MonkeyPatch) -> None:
