@@ -209,6 +209,15 @@ def test_doorkey_reaching_the_goal_behind_the_door_is_a_logic_bug(seed):
     assert sorted(rec.found()) == [("logic", 1), ("logic", 3)]
 
 
+def test_doorkey_a_start_room_the_key_walls_in_has_no_crash_cell():
+    """Found by random testing in the benchmark: a layout whose start room is a corridor one
+    cell wide with the key in its one way out had no cell for the crash, and the wrapper's
+    reset raised IndexError (a crash report matching no planted bug)."""
+    env = tp.DoorKeyBugs()
+    env.reset(seed=1390761999)
+    assert env.crash_cell == tp.NOWHERE and env.unwrapped.grid.get(1, 13).type == "key"
+
+
 def test_doorkey_random_play_neither_unlocks_the_door_nor_gets_stuck():
     """With the crash cell out of the way, 3 random episodes of 2560 steps never carry the
     key to the door (the door bug and the stuck place behind it are deep); with it, random

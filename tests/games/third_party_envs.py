@@ -76,6 +76,10 @@ class Planted(gym.Wrapper):
         return None
 
 
+NOWHERE: Cell = (-1, -1)
+"""The planted cell of a layout that has no room for it: that layout does not have the bug."""
+
+
 def _region(grid: Any, start: Cell, avoid: Cell | None = None) -> set[Cell]:
     """The empty cells reachable from ``start`` over empty cells, never through ``avoid``."""
     seen, todo = {start}, deque([start])
@@ -96,12 +100,15 @@ def _at(cell: Cell) -> tuple[float, float, float]:
 
 def _harmless(grid: Any, region: set[Cell], candidates: list[Cell], near: list[Cell]) -> Cell:
     """The first candidate of ``region`` next to none of ``near`` whose loss cuts no other
-    cell of the region off: a planted cell the player can walk around. The first if none."""
+    cell of the region off: a planted cell the player can walk around. The first if none, and
+    :data:`NOWHERE` if there is no candidate (a start room the key walls in: DoorKey's seed
+    1390761999 starts the agent in a corridor one cell wide, the key in its one way out)."""
     for cell in candidates:
         beside = any(abs(cell[0] - a) + abs(cell[1] - b) <= 1 for a, b in near)
-        if cell in region and not beside and len(_region(grid, min(region - {cell}), cell)) == len(region) - 1:
+        if cell in region and not beside and len(region) > 1 \
+                and len(_region(grid, min(region - {cell}), cell)) == len(region) - 1:
             return cell
-    return candidates[0]
+    return candidates[0] if candidates else NOWHERE
 
 
 class GridBugs(Planted):
