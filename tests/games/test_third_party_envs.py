@@ -1,4 +1,5 @@
-"""The third-party games with planted bugs (:mod:`tests.games.third_party_envs`), played with
+"""The third-party games with planted bugs (:mod:`tests.games.third_party_envs`; one suite, so
+one file over 400 lines), played with
 plain Gymnasium and no engine: scripted play reaches each planted bug; the engine's own
 oracles, given the episode recorded as its adapter records one, report it; and ``match``
 names the planted bug the report is. Random play is checked not to reach the deep bugs in its

@@ -1,5 +1,8 @@
 """Games this project did not write, with bugs planted the way a user of the engine would.
 
+One idea, one module (over 400 lines): the suite of six third-party games that
+``benchmarks/third_party_games.py`` and the docs name as ``tests.games.third_party_envs:<Game>``.
+
 Each game is a ``gymnasium.Wrapper`` around a third-party game, made by ``gymnasium.make``
 inside a constructor without required arguments (``render_mode`` and other kwargs go on to
 the game), that adds ground truth: ``injected_bugs`` and ``match(bug)``. A planted bug fires
