@@ -130,12 +130,12 @@ def end_run(proc: subprocess.Popen[bytes], token: str, ready: Callable[[Procs], 
     left: Procs = {}
     try:
         deadline = time.monotonic() + 300
-        while time.monotonic() < deadline and proc.poll() is None:
-            if ready(family(token, proc.pid)):
-                break
-            time.sleep(0.1)
-        assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
         before = family(token, proc.pid)
+        while time.monotonic() < deadline and proc.poll() is None and not ready(before):
+            time.sleep(0.1)
+            before = family(token, proc.pid)  # the very snapshot that was ready: a second read
+            # could miss an engine whose episode ended in between
+        assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
         assert len([p for p in before if p != proc.pid]) >= least, before
         proc.send_signal(sig)
         proc.wait(60)
