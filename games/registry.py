@@ -86,6 +86,9 @@ class GameFactory:
     gym_id: str | None = None
     kwargs: tuple[tuple[str, Any], ...] = ()
     step_timeout_s: float | None = None
+    step_timeout_learned: bool = False
+    """With ``step_timeout_s``: the wait is learned from the game's steps, ``step_timeout_s``
+    only until then (``game.step_timeout_s`` not set; :mod:`games.adapter.step_waits`)."""
     max_rss_mb: float | None = None
     """With ``step_timeout_s``: the resident memory a copy's process may hold (MiB)."""
     start_timeout_s: float | None = None
@@ -196,7 +199,7 @@ class GameFactory:
         try:
             game = GymVectorGame(target.make_env, num_envs, step_timeout_s=self.step_timeout_s,
                                  info_keys=self.info_keys, max_rss_mb=self.max_rss_mb, spec=self.known_spec,
-                                 start_timeout_s=self.start_timeout_s)
+                                 start_timeout_s=self.start_timeout_s, learn_timeout=self.step_timeout_learned)
         except GameStartError as exc:  # named as the user named it, not by its entry point
             raise exc.with_game(self.label) from None
         return wrap(game, self.wrappers)

@@ -21,6 +21,7 @@ from rich.console import Console
 from evo.run.user_paths import ConfigError
 from evo.run.extras import MissingExtra
 from evo.run.reaper import Reaper
+from evo.cli import STARTED
 from evo.cli.console_tables import (
     evaluation_pairs, evaluation_table, metric_table, pairwise_table, print_whole, summary_table,
 )
@@ -186,7 +187,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     if idle is not None and not args.quiet:
         console.print(idle, style="dim", highlight=False)
     with ProgressPrinter(console, exp, quiet=args.quiet) as printer:
-        search = search_for(exp, run_dir, progress=printer)
+        search = search_for(exp, run_dir, progress=printer, begun=STARTED)
         try:
             search.run(resume=args.resume is not None)
         except (FileNotFoundError, CheckpointError) as exc:

@@ -66,8 +66,9 @@ class BudgetConfig(Strict):
     env_steps: int | None = Field(None, ge=1, description="Game steps, fine-tuning included.")
     wall_seconds: float | None = Field(
         None, gt=0,
-        description="Wall-clock seconds. Checked during play: no step starts after it in any worker, and "
-        "the generation it cuts short is the run's last (its bugs count; its episodes are truncated).",
+        description="Wall-clock seconds from the command's start (imports and the game's making "
+        "included). Checked during play: no step starts after it in any worker, and the generation "
+        "it cuts short is the run's last (its bugs count; its episodes are truncated).",
     )
     until_all_found: bool = Field(
         False, description="Also stop once every injected bug of the game is found (games with "
@@ -367,7 +368,8 @@ def game_factory(exp: Experiment):  # -> games.GameFactory (import kept lazy for
             "only Gymnasium games (entry_point, gym_id) run in processes of their own"
         )
     step_timeout_s = (g.step_timeout_s or DEFAULT_STEP_TIMEOUT_S) if isolated else None
-    return replace(factory, step_timeout_s=step_timeout_s, start_timeout_s=g.start_timeout_s if isolated else None)
+    return replace(factory, step_timeout_s=step_timeout_s, step_timeout_learned=isolated and g.step_timeout_s is None,
+                   start_timeout_s=g.start_timeout_s if isolated else None)
 
 
 def _played_gym_id(gym_id: str) -> str:

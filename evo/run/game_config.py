@@ -47,7 +47,9 @@ class GameConfig(BaseModel):
         None,
         gt=0,
         description="With isolated copies: a step slower than this many seconds is a hang (a crash "
-        "bug; the copy is restarted). Null: 10 s. Setting it asks for isolated copies.",
+        "bug; the copy is restarted). Null: learned from the game's own steps (20 times the "
+        "slowest seen, at least 3 s; 10 s until 32 steps were timed). Either way a step from a "
+        "place where a copy hung before is awaited briefly. Setting it asks for isolated copies.",
     )
     start_timeout_s: float | None = Field(
         None,

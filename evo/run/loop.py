@@ -59,10 +59,14 @@ __all__ = ["GenerationReport", "ProgressFn", "Search"]
 class Search(GenerationTail):
     """One run of an experiment into one run directory."""
 
-    def __init__(self, exp: Experiment, run_dir: Path, progress: ProgressFn | None = None) -> None:
+    def __init__(self, exp: Experiment, run_dir: Path, progress: ProgressFn | None = None,
+                 begun: float | None = None) -> None:
+        """``begun``: when the run began (``time.perf_counter()``; ``evo run``: its start), for
+        its wall budget; None: now."""
         if exp.logging.tensorboard:
             check_installed()  # one line before anything is built or written
         check_runnable(exp)  # a run starts on its device; opening it later need not (evo.run.device)
+        self._begun = time.perf_counter() if begun is None else begun
         self.exp = exp
         self.run_dir = Path(run_dir)
         self.progress = progress
@@ -79,7 +83,9 @@ class Search(GenerationTail):
         self.spec = self.built.spec
         self.archive = BugArchive()
         self.tracker = CoverageTracker(self.spec)
-        self.counters = Counters(wall_offset=self.built.probe_s)  # the probe is the run's play
+        # The run's time starts with the command, its making included (imports, the game's
+        # first copy, the probe's play): a wall budget is the whole run's.
+        self.counters = Counters(wall_offset=time.perf_counter() - self._begun)
         # One stream per use (games/core/seeds.py); the names are the checkpoint's keys.
         self.rng_vary, self.rng_play, self.rng_tune, self.rng_init = (
             stream_rng(exp.seed, s) for s in (Stream.VARIATION, Stream.PLAY, Stream.FINETUNE, Stream.INIT)

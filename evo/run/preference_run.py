@@ -38,10 +38,11 @@ def is_preference_run(exp: Experiment) -> bool:
     return exp.finetune.algorithm == "preference_ppo"
 
 
-def search_for(exp: Experiment, run_dir: Path, progress: ProgressFn | None = None) -> Search:
+def search_for(exp: Experiment, run_dir: Path, progress: ProgressFn | None = None,
+               begun: float | None = None) -> Search:
     """The run of ``exp``: PPGTA's one agent (:class:`PreferenceSearch`) or an evolved
     population (:class:`Search`); what ``evo run`` and ``evo compare`` start."""
-    return (PreferenceSearch if is_preference_run(exp) else Search)(exp, run_dir, progress)
+    return (PreferenceSearch if is_preference_run(exp) else Search)(exp, run_dir, progress, begun)
 
 
 def check_preference_experiment(exp: Experiment) -> None:
@@ -58,9 +59,10 @@ def check_preference_experiment(exp: Experiment) -> None:
 class PreferenceSearch(Search):
     """One run of PPGTA's agent into one run directory (see the module)."""
 
-    def __init__(self, exp: Experiment, run_dir: Path, progress: ProgressFn | None = None) -> None:
+    def __init__(self, exp: Experiment, run_dir: Path, progress: ProgressFn | None = None,
+                 begun: float | None = None) -> None:
         check_preference_experiment(exp)
-        super().__init__(exp, run_dir, progress)
+        super().__init__(exp, run_dir, progress, begun)
         self._overlaps = False  # its updates play in this process: each tail runs at once
         names = [o.name for o in self.built.objectives]
         self.objective = self.built.objectives[names.index("preference_kl")]

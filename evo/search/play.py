@@ -128,6 +128,8 @@ def play(
             cut = True
             break
         alive = ~done
+        if planner is not None and t == 0 and deadline is not None and time.time() >= deadline:
+            planner = None  # one step is played, and none sent ahead to be stopped and dropped
         if planner is not None and t >= planned_until:
             block = planner(t, min(PLAN_STEPS, horizon - t))
             if block is None:

@@ -13,6 +13,7 @@ import contextlib
 import logging
 import threading
 import zlib
+import time
 from typing import Any, Callable, NamedTuple, Sequence
 
 import gymnasium as gym
@@ -47,6 +48,8 @@ class StepResult(NamedTuple):
     frame_ms: float
     violations: list[str]
     info: dict[str, Any]
+    done_at: float = 0.0
+    """``time.monotonic()`` when the step was over (one clock for every process)."""
 
 
 log = logging.getLogger(__name__)
@@ -261,7 +264,7 @@ class GameCopy:
                 kept[OBS_DIGEST_KEY] = zlib.crc32(flat)
             return StepResult(
                 flat, reward, bool(terminated), bool(truncated), feats, frame_ms,
-                [str(v) for v in violations], kept,
+                [str(v) for v in violations], kept, time.monotonic(),
             )
         except BaseException:
             self.broken = True

@@ -38,8 +38,9 @@ import gymnasium as gym
 from games.core.base import GameError, GameSpec, GameSpecError
 from games.core.start_error import GameStartError
 from games.adapter.game_copy import FIRST_RESETS, Reply
-from games.adapter.worker import Worker, copy_context, stop_workers
-from games.core.process_memory import children_by_parent
+from games.adapter.step_waits import StepWaits, hang_message
+from games.adapter.worker import STOPPED, Worker, copy_context, stop_workers
+from games.adapter.memory_watch import MemoryWatch
 
 START_TIMEOUT_S = 60.0
 """How long a copy may take to start, by default (``game.start_timeout_s``): from its worker
@@ -49,16 +50,8 @@ episode, or the run."""
 RESET_TIMEOUT_FLOOR_S = 30.0
 """A reset is awaited ``max(step_timeout_s, this)``: resets load levels and may legitimately
 take far longer than a frame."""
-MEMORY_POLL_S = 0.1
-"""How often the workers' resident memory is read against ``max_rss_mb``, also while a step
-runs: a copy can go over by what it allocates in this time. Reading every step would cost
-more than a step of a small game (a ``/proc`` read is tens of microseconds on a loaded
-machine)."""
 WORKER_FAULTS = ("GameHang", "GameProcessDied", "GameOutOfMemory")
 """How a worker's process fails, as opposed to an exception the game raised in it."""
-TREE_REFRESH_S = 2.0
-"""How often the processes a game started (an engine) are looked up again; a full pass over
-``/proc`` costs milliseconds."""
 
 
 def start_slots() -> int:
@@ -76,9 +69,11 @@ class ProcessRunner:
     def __init__(
         self, make_env: Callable[[], gym.Env], num_envs: int, step_timeout_s: float,
         info_keys: Sequence[str] = (), max_rss_mb: float | None = None, spec: GameSpec | None = None,
-        start_timeout_s: float | None = None,
+        start_timeout_s: float | None = None, learn_timeout: bool = False,
     ) -> None:
         self.timeout_s = float(step_timeout_s)
+        self.waits = StepWaits(self.timeout_s, learn_timeout, spec)
+        """How long each copy's step is awaited (learned, short at a place known to hang)."""
         self.start_timeout_s = float(START_TIMEOUT_S if start_timeout_s is None else start_timeout_s)
         self.start_slots = start_slots()
         self.label = _label(make_env)
@@ -90,11 +85,9 @@ class ProcessRunner:
         self._planned: dict[int, deque[int]] = {}
         """Per copy, the actions sent ahead (:meth:`plan`) whose replies are still to be read."""
         self._unsent: dict[int, GameError] = {}  # copies found dead as their plan was sent
-        self._polled = 0.0
-        self._tree: dict[int, list[int]] = {}
-        self._tree_at = float("-inf")
         ctx = copy_context()
         self.workers = [Worker(ctx, make_env, i, info_keys) for i in range(num_envs)]
+        self.memory = MemoryWatch(self.workers, max_rss_mb)
         # Stops the workers when the game is garbage-collected or the interpreter exits
         # without close(); close() calls it too (it runs once).
         self._finalizer = weakref.finalize(self, stop_workers, self.workers)
@@ -104,6 +97,7 @@ class ProcessRunner:
             rest = range(len(self.workers)) if spec is not None else range(1, len(self.workers))
             for w in self.workers:
                 w.spec = self.spec
+            self.waits.spec = self.spec
             for i, reply in self._start_copies(rest, stop_at_error=True).items():
                 if isinstance(reply, GameError):
                     raise self._startup_error(reply, i, known=spec is not None)
@@ -157,7 +151,7 @@ class ProcessRunner:
         made: set[int] = set()
         self._unmade.difference_update(indices)
         replies: dict[int, Reply] = {}
-        poll = MEMORY_POLL_S if self.max_rss_mb is not None else float("inf")
+        poll = self.memory.poll_s
 
         def done(i: int, reply: Reply) -> None:
             if isinstance(reply, GameError) and i not in made:
@@ -180,7 +174,7 @@ class ProcessRunner:
                 self.workers[i].kill()
                 message = f"start did not return within {self.start_timeout_s:g} s (game.start_timeout_s)"
                 done(i, GameError(type="GameHang", message=message))
-            for i, error in self._over_memory(list(deadlines)).items():
+            for i, error in self.memory.over(list(deadlines)).items():
                 done(i, error)
             if not deadlines:
                 continue
@@ -199,7 +193,7 @@ class ProcessRunner:
                 if status == "error":
                     self.workers[i].stop()  # make_env failed: the worker is exiting
         # A copy that answered may have gone over as it started: that start is its bug.
-        replies.update(self._over_memory([i for i, r in replies.items() if not isinstance(r, GameError)]))
+        replies.update(self.memory.over([i for i, r in replies.items() if not isinstance(r, GameError)]))
         return replies
 
     def _startup_error(self, error: GameError, index: int = 0, known: bool = False) -> Exception:
@@ -224,71 +218,58 @@ class ProcessRunner:
         first = (error.message.strip().splitlines() or [""])[0]
         return GameStartError(f"{error.type}: {first} (game copy {index}, in its worker process)", index, self.label)
 
-    def _collect(self, indices: Sequence[int], timeout_s: float, what: str) -> dict[int, Reply]:
-        """Read one reply from each of ``indices``, all within ``timeout_s`` from now.
+    def _collect(self, indices: Sequence[int], deadline: float | dict[int, float], what: str) -> dict[int, Reply]:
+        """Read one reply from each of ``indices``, each by its ``deadline`` (``time.monotonic()``;
+        one for all, or one per copy). A reply already sent is read even where its deadline
+        has passed while this process was busy: the copy answered.
 
-        A worker that does not answer in time is killed (``GameHang``); one whose pipe
-        reads EOF has died (``GameProcessDied``). Both are restarted on the next reset.
+        A worker that has not answered by then is killed (``GameHang``; a step's place is then
+        known to hang, :class:`games.adapter.step_waits.StepWaits`); one whose pipe reads EOF
+        has died (``GameProcessDied``). Both are restarted on the next reset.
         """
         waiting = {self.workers[i].conn: i for i in indices}
         replies: dict[int, Reply] = {}
-        deadline = time.monotonic() + timeout_s
-        poll = MEMORY_POLL_S if self.max_rss_mb is not None else float("inf")
+        deadlines = deadline if isinstance(deadline, dict) else dict.fromkeys(indices, deadline)
+        poll = self.memory.poll_s
         # One poll set for the whole collection, not one per wait: 16 copies streaming their
         # planned steps are read a few replies a wake-up.
         poller, fds = select.poll(), {conn: conn.fileno() for conn in waiting}  # type: ignore[union-attr]
         by_fd = {fd: conn for conn, fd in fds.items()}
         for fd in by_fd:
             poller.register(fd, select.POLLIN)
+
+        def drop(conn: Any) -> int:
+            poller.unregister(fds[conn])
+            del by_fd[fds[conn]]
+            return waiting.pop(conn)
+
         while waiting:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                break
-            for i, error in self._over_memory(list(waiting.values())).items():
-                gone = next(c for c, j in waiting.items() if j == i)
-                del waiting[gone], by_fd[fds[gone]]
-                poller.unregister(fds[gone])
-                replies[i] = error
-            ready = [by_fd[fd] for fd, _ in poller.poll(math.ceil(min(remaining, poll) * 1000)) if fd in by_fd]
-            for conn in ready:
-                poller.unregister(fds[conn])
-                del by_fd[fds[conn]]
-                i = waiting.pop(conn)  # type: ignore[call-overload]
+            remaining = max(min(deadlines[i] for i in waiting.values()) - time.monotonic(), 0.0)
+            for fd, _ in poller.poll(math.ceil(min(remaining, poll) * 1000)):
+                if fd not in by_fd:
+                    continue
+                i = drop(by_fd[fd])
                 try:
-                    status, payload = conn.recv()  # type: ignore[union-attr]
+                    status, payload = self.workers[i].conn.recv()  # type: ignore[union-attr]
                 except (EOFError, OSError):
                     replies[i] = self.workers[i].died()
                     continue
                 replies[i] = payload
                 if status == "error" and what == "start":
                     self.workers[i].stop()  # make_env failed: the worker is exiting
-        for i in waiting.values():
-            self.workers[i].kill()
-            replies[i] = GameError(
-                type="GameHang", message=f"{what} did not return within {timeout_s} s", where=""
-            )
-        # A copy that answered may have gone over in the step it answered: that step is its bug.
-        replies.update(self._over_memory([i for i, r in replies.items() if not isinstance(r, GameError)]))
-        return replies
-
-    def _over_memory(self, indices: Sequence[int]) -> dict[int, GameError]:
-        """Kill the copies among ``indices`` whose process holds more than ``max_rss_mb``
-        (read at most every :data:`MEMORY_POLL_S`), and say so for each."""
-        now = time.monotonic()
-        if self.max_rss_mb is None or not indices or now - self._polled < MEMORY_POLL_S:
-            return {}
-        self._polled = now
-        if now - self._tree_at >= TREE_REFRESH_S:
-            self._tree, self._tree_at = children_by_parent(), now
-        over: dict[int, GameError] = {}
-        for i in indices:
-            if self.workers[i].running and self.workers[i].rss_mb(self._tree) > self.max_rss_mb:
+            now = time.monotonic()
+            for conn in [c for c, i in waiting.items() if deadlines[i] <= now]:
+                i = drop(conn)
                 self.workers[i].kill()
-                over[i] = GameError(
-                    type="GameOutOfMemory", where="",
-                    message=f"game process held more than game.max_rss_mb = {self.max_rss_mb:g} MiB",
-                )
-        return over
+                if what == "step":
+                    self.waits.hung(i)
+                replies[i] = GameError(type="GameHang", message=hang_message(what, deadline), where="")
+            for i, error in self.memory.over(list(waiting.values())).items():
+                drop(next(c for c, j in waiting.items() if j == i))
+                replies[i] = error
+        # A copy that answered may have gone over in the step it answered: that step is its bug.
+        replies.update(self.memory.over([i for i, r in replies.items() if not isinstance(r, GameError)]))
+        return replies
 
     def _send_all(
         self, indices: Sequence[int], command: str, args: Sequence[Any]
@@ -316,18 +297,25 @@ class ProcessRunner:
                 continue
             if self.workers[i].send(("steps", acts)):
                 self._planned[i] = deque(acts)
+                self.waits.started([i], time.monotonic())
             else:
                 self._unsent[i] = self.workers[i].died()
 
     def _drain(self) -> None:
-        """Read and drop the replies of planned steps nobody asked for (a batch cut short by
-        its deadline); a copy that hangs in one is killed, and restarted at its reset."""
-        while any(self._planned.values()):
-            pending = [i for i, queue in self._planned.items() if queue]
-            for i in pending:
-                self._planned[i].popleft()
-            self._took(self._collect(pending, self.timeout_s, "step"))
+        """Stop the planned steps nobody asked for (a batch cut short by its deadline): each
+        copy is told to stop, finishes the step it is in, and says so; its replies till then
+        are dropped. A copy that hangs in that step is killed, and restarted at its reset."""
+        pending = [i for i, queue in self._planned.items() if queue]
         self._planned.clear()
+        sent, dead = self._send_all(pending, "stop", [None] * len(pending))
+        for i in dead:
+            self.workers[i].died()
+        while sent:
+            now = time.monotonic()  # a copy whose plan is long over is still given time to say so
+            deadlines = {i: max(d, now + self.waits.wait_s(i)) for i, d in self.waits.deadlines(sent).items()}
+            replies = self._collect(sent, deadlines, "step")
+            self.waits.moved_all(replies)
+            sent = [i for i, r in replies.items() if not isinstance(r, (GameError, str))]
 
     def _took(self, replies: dict[int, Reply]) -> None:
         """Forget the plans of copies whose episode (or process) ended with these replies: the
@@ -348,7 +336,8 @@ class ProcessRunner:
         todo = [i for i in range(len(self.workers)) if i not in replies]
         sent, dead = self._send_all(todo, "reset", [int(seeds[i]) for i in todo])
         replies.update(dead)
-        replies.update(self._collect(sent, max(self.timeout_s, RESET_TIMEOUT_FLOOR_S), "reset"))
+        replies.update(self._collect(sent, time.monotonic() + max(self.waits.full_s, RESET_TIMEOUT_FLOOR_S), "reset"))
+        self.waits.moved_all(replies)
         return [replies[i] for i in range(len(self.workers))]
 
     def step(self, indices: Sequence[int], actions: Sequence[int]) -> list[Reply]:
@@ -370,9 +359,11 @@ class ProcessRunner:
         replies: dict[int, Reply] = {i: self._unsent.pop(i) for i, _ in fresh if i in self._unsent}
         fresh = [(i, a) for i, a in fresh if i not in replies]  # found dead as their plan was sent
         sent, dead = self._send_all([i for i, _ in fresh], "step", [a for _, a in fresh])
-        replies.update(self._collect(sent + ahead, self.timeout_s, "step"))
+        self.waits.started(sent, time.monotonic())
+        replies.update(self._collect(sent + ahead, self.waits.deadlines(sent + ahead), "step"))
         replies.update(dead)
         self._took(replies)
+        self.waits.moved_all(replies)
         return [replies[i] for i in indices]
 
     def render(self) -> list[Reply]:
@@ -380,7 +371,7 @@ class ProcessRunner:
         self._drain()
         indices = range(len(self.workers))
         sent, dead = self._send_all(indices, "render", [None] * len(self.workers))
-        replies = self._collect(sent, self.timeout_s, "render")
+        replies = self._collect(sent, time.monotonic() + self.waits.full_s, "render")
         replies.update(dead)
         return [replies[i] for i in indices]
 

@@ -89,6 +89,10 @@ class GymVectorGame:
             start to make its game (and, without ``spec``, reset it once); a copy slower than
             that is a :class:`games.adapter.process_runner.GameStartError`. None:
             :data:`games.adapter.process_runner.START_TIMEOUT_S`.
+        learn_timeout: Isolated mode only: ``step_timeout_s`` is the wait until the game's
+            own steps have been timed; then the wait is learned from them
+            (:mod:`games.adapter.step_waits`). Either way a step from a place where a copy
+            hung before is awaited a short time only.
 
     Raises:
         GameSpecError: The game's action space is not ``Discrete``, or its spec contradicts
@@ -114,6 +118,7 @@ class GymVectorGame:
         max_rss_mb: float | None = None,
         spec: GameSpec | None = None,
         start_timeout_s: float | None = None,
+        learn_timeout: bool = False,
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
@@ -129,7 +134,7 @@ class GymVectorGame:
             InProcessRunner(make_env, self.num_envs, info_keys, spec)
             if step_timeout_s is None
             else ProcessRunner(make_env, self.num_envs, step_timeout_s, info_keys, max_rss_mb, spec,
-                               start_timeout_s)
+                               start_timeout_s, learn_timeout)
         )
         self.info_keys = tuple(info_keys)
         self.game_spec: GameSpec = self._runner.spec

@@ -29,6 +29,8 @@ from games.core.process_memory import descendants, rss_mb
 from games.core.process_tree import MARK, CopyProcesses, become_subreaper
 
 CLOSE_GRACE_S = 1.0
+STOPPED = "stopped"
+"""The reply to ``("stop", None)``: the copy plays no more of the steps it was sent ahead."""
 """How long ``close`` waits for a worker to exit on its own before killing it."""
 
 
@@ -79,6 +81,9 @@ def _worker_main(conn: mp_connection.Connection, make_env: Callable[[], gym.Env]
             if command == "steps":
                 _play_planned(conn, copy, arg)
                 continue
+            if command == "stop":  # what is left of a plan is not wanted: said once it is over
+                conn.send(("ok", STOPPED))
+                continue
             try:
                 if command == "render":
                     result = copy.render()
@@ -100,8 +105,11 @@ def _play_planned(conn: mp_connection.Connection, copy: GameCopy, actions: Seque
     """Step ``actions`` one after another, each step's reply sent as soon as it is known, until
     they run out or the episode ends (an error, ``terminated`` or ``truncated``): the parent
     reads them as the steps of one ``step`` each, and never waits for a round trip between
-    two steps of an agent that chose them in advance."""
+    two steps of an agent that chose them in advance. A message waiting between two steps
+    (``stop``, or ``close``) ends the plan there."""
     for action in actions:
+        if conn.poll():
+            return
         try:
             result = copy.step(action)
         except GAME_FAULTS as exc:
