@@ -76,7 +76,7 @@ class CrashOracle(Component):
                 kind="crash",
                 oracle=self.name,
                 signature=signature,
-                message=f"{err.type} at step {step}: {err.message}",
-                data={"type": err.type, "where": err.where},
+                message=f"{err.type} at step {step}: {err.message}" + (f" ({err.detail})" if err.detail else ""),
+                data={"type": err.type, "where": err.where, **({"detail": err.detail} if err.detail else {})},
             ))
         return bugs

@@ -26,10 +26,15 @@ from pydantic import Field
 
 from games.core.base import GameSpec
 from games.core.buckets import tally
-from games.core.record import RolloutBatch
+from games.core.record import PEAK_GROWTH_KEY, RolloutBatch
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context, Replay
 from oracles.describe import describe_point, describe_state
+
+ALLOCATING_MB = 16.0
+"""A step that raised its game process's peak memory this much is not counted as a frame: a
+leak's steps are slow because they allocate, and the leak is one report (a crash bug with its
+growth a step) rather than a slow place wherever it allocated."""
 from oracles.frame_threshold import FrameThreshold
 
 if TYPE_CHECKING:
@@ -136,6 +141,7 @@ class PerformanceOracle(Component):
     """Reports each point once when most of its visits so far rendered slowly."""
 
     name = "performance"
+    requires = frozenset({f"info.{PEAK_GROWTH_KEY}"})
     statistical = True
     """A point is reported when most of its visits were slow: its replay needs many copies."""
 
@@ -189,6 +195,9 @@ class PerformanceOracle(Component):
         # np.nonzero walks row-major, so rows come in batch order and, within a rollout, in
         # step order: "the first slow visit" below is well defined.
         taken = batch.valid & np.isfinite(batch.frame_ms)
+        grew = batch.info.get(PEAK_GROWTH_KEY)
+        if grew is not None and grew.shape == taken.shape:  # a leak's steps are the leak's report
+            taken &= ~(np.asarray(grew, dtype=np.float64) >= ALLOCATING_MB)
         rows, cols = np.nonzero(taken)
         keys = batch.state_keys(self.spec, self.bins)[:, 1:][rows, cols]
         ms_a = batch.frame_ms[rows, cols]

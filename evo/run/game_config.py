@@ -65,7 +65,9 @@ class GameConfig(BaseModel):
         gt=0,
         description="With isolated copies: a copy whose process (and any process it started) "
         "holds more resident memory than this many MiB is killed, reported as a crash bug "
-        "(GameOutOfMemory) and restarted. Null: no bound. A game run in-process is not bounded.",
+        "(GameOutOfMemory) and restarted. Null: no bound per copy. Either way a copy that grew "
+        "256 MiB or more is killed when the machine runs short (under a tenth of its memory "
+        "available). A game run in-process is not bounded.",
     )
     action_levels: int = Field(
         3,

@@ -147,15 +147,19 @@ def play_chunks(policies: int, episodes: int, parts: int, isolated: bool) -> lis
     return chunks(policies, max(parts, -(-tasks // parts) * parts))
 
 
-def _run(fn: Callable[[T], R], task: T, torch_threads: int) -> R:
+def _run(fn: Callable[[T], R], task: T, torch_threads: int, parent: int | None = None) -> R:
     """Worker side of every task: torch gets ``torch_threads`` threads, then ``fn`` runs.
 
     Set here rather than trusted to the backend: loky caps inner threads through environment
     variables, Ray only for tasks that reserve CPUs, Dask not at all. The worker also asks to
     be killed when its parent dies (a SIGKILLed run leaves no worker, nor the worker's games),
     and a loky worker is kept through the memory it grows by design (:func:`keep_loky_worker`).
+    A loky worker (``parent``: the run) whose run died before it asked (a run SIGKILLed while
+    its workers were still importing) exits at once: left to run its task, it started game
+    copies and engines under init, 138 of them 10 s after a kill 8 s into a run.
     """
-    die_with_parent()
+    if die_with_parent() and parent is not None and os.getppid() != parent:
+        os._exit(1)
     keep_loky_worker()
     if torch.get_num_threads() != torch_threads:
         torch.set_num_threads(torch_threads)
@@ -320,7 +324,8 @@ class Executor:
         died = worker_died_errors(self.config.backend)
         for attempt in range(self.config.retries + 1):
             try:
-                return self._parallel()(delayed(_run)(fn, t, self.torch_threads) for t in tasks)
+                parent = os.getpid() if self.config.backend == "loky" else None
+                return self._parallel()(delayed(_run)(fn, t, self.torch_threads, parent) for t in tasks)
             except died as exc:
                 # The pool is broken (loky) or short of a worker (ray): the next try gets a
                 # new one. Tasks are pure functions of their inputs, so redoing them is safe.

@@ -125,10 +125,18 @@ def watch(run_pid: int, folder: str | None, games: str | None = None) -> None:
         ready, _, _ = select.select([sys.stdin], [], [], POLL_S)
         if ready and not os.read(sys.stdin.fileno(), 64):
             break  # the run closed the pipe: it has stopped the instance, or is ending
+    died = os.getppid() != run_pid
     spare = {run_pid, os.getpid()}
     if games is not None:
-        carriers = process_tree().carriers
-        reap(lambda: carriers(f"{games}/", prefix=True, spare=spare))
+        tree = process_tree()
+
+        def leftovers() -> list[int]:
+            # A run that died may have left workers that still start copies (one killed
+            # while its workers imported): every process of the run goes, not only games'.
+            mine = tree.carriers(games, spare=spare, name=tree.RUN) if died else []
+            return mine + tree.carriers(f"{games}/", prefix=True, spare=spare)
+
+        reap(leftovers)
     if folder is not None:
         reap(lambda: holders(folder, spare))
         shutil.rmtree(folder, ignore_errors=True)

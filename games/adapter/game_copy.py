@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import resource
 import threading
 import zlib
 import time
@@ -22,7 +23,7 @@ from gymnasium import spaces
 
 from games.core.base import GameError, GameSpec, GameSpecError
 from games.core.frame_cost import StepTimer
-from games.core.record import OBS_DIGEST_KEY
+from games.core.record import OBS_DIGEST_KEY, PEAK_GROWTH_KEY
 from games.adapter.spec import EnvFacts, derive
 from games.adapter.observation_parts import numeric_parts
 from games.adapter.wrapper_attrs import game_attr
@@ -129,7 +130,8 @@ class GameCopy:
                  spec: GameSpec | None = None, first_seed: int = 0) -> None:
         self._make_env = make_env
         self._digest = OBS_DIGEST_KEY in info_keys
-        self._info_keys = tuple(k for k in info_keys if k != OBS_DIGEST_KEY)
+        self._peak = PEAK_GROWTH_KEY in info_keys
+        self._info_keys = tuple(k for k in info_keys if k not in (OBS_DIGEST_KEY, PEAK_GROWTH_KEY))
         self._timer = StepTimer()
         self.env = make_env()
         self.broken = False
@@ -248,9 +250,12 @@ class GameCopy:
     def step(self, action: int) -> StepResult:
         try:
             with self._marked():
+                peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss if self._peak else 0
                 self._timer.start()
                 obs, reward, terminated, truncated, info = self.env.step(self._action_start + action)
                 elapsed_ms = self._timer.stop_ms()
+                if self._peak:  # KiB on Linux
+                    peak = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak) / 1024.0
             flat, feats = self.convert(obs, info)
             reward = float(reward)
             if not abs(reward) <= MAX_ABS_REWARD:  # NaN fails this too
@@ -262,6 +267,8 @@ class GameCopy:
             kept = plain_info(info, self._info_keys)
             if self._digest:  # the engine's own key, over whatever the game put there
                 kept[OBS_DIGEST_KEY] = zlib.crc32(flat)
+            if self._peak:
+                kept[PEAK_GROWTH_KEY] = peak
             return StepResult(
                 flat, reward, bool(terminated), bool(truncated), feats, frame_ms,
                 [str(v) for v in violations], kept, time.monotonic(),

@@ -1,14 +1,14 @@
 """Game copies in worker processes: a hang or a dying process is a finding on one copy.
 
-With ``step_timeout_s`` set, :class:`games.adapter.vector_game.GymVectorGame` runs each copy in its
-own process (:mod:`games.adapter.worker`), talking over a ``Pipe``. A step is sent to every worker before any
-reply is read, so the copies run in parallel, and every reply is awaited until
-``step_timeout_s`` after the send: a copy that does not answer is killed and reported as
-``GameHang``, one whose pipe reads EOF as ``GameProcessDied``, and one whose process (with
-any it started, a game engine say) holds more than ``max_rss_mb`` of resident memory is
-killed as ``GameOutOfMemory``; all restart on the next reset. ``make_env`` must be picklable (a module-level function or class, a
-``functools.partial`` of one, or a ``GameFactory.make_env``), and scripts that use this mode
-need the usual ``if __name__ == "__main__":`` guard of ``spawn``.
+With ``step_timeout_s`` set, :class:`games.adapter.vector_game.GymVectorGame` runs each copy in
+its own process (:mod:`games.adapter.worker`), talking over a ``Pipe``. A step is sent to every
+worker before any reply is read, so the copies run in parallel. A copy that does not answer
+within its wait (:mod:`games.adapter.step_waits`) is killed and reported as ``GameHang``, one
+whose pipe reads EOF as ``GameProcessDied``, and one over its memory bounds
+(:mod:`games.adapter.memory_watch`) as ``GameOutOfMemory``; all restart on the next reset.
+``make_env`` must be picklable (a module-level function or class, a ``functools.partial`` of
+one, or a ``GameFactory.make_env``); scripts that use this mode need the usual
+``if __name__ == "__main__":`` guard of ``spawn``.
 
 Steps an agent chose in advance are sent ahead (:meth:`ProcessRunner.plan`): a copy plays them
 from one message and replies step by step, each reply awaited as a step's is.
@@ -50,6 +50,8 @@ episode, or the run."""
 RESET_TIMEOUT_FLOOR_S = 30.0
 """A reset is awaited ``max(step_timeout_s, this)``: resets load levels and may legitimately
 take far longer than a frame."""
+MIN_WAIT_S = 1.0
+"""The least extra wait a copy gets that was still allocating when its wait ran out."""
 WORKER_FAULTS = ("GameHang", "GameProcessDied", "GameOutOfMemory")
 """How a worker's process fails, as opposed to an exception the game raised in it."""
 
@@ -79,7 +81,6 @@ class ProcessRunner:
         self.label = _label(make_env)
         """The game's name in a :class:`GameStartError` (:meth:`games.registry.GameFactory.make_vector`
         puts the factory's label there)."""
-        self.max_rss_mb = max_rss_mb
         self._unmade: set[int] = set()
         """Copies whose last start failed before ``make_env`` returned (:meth:`_start_copies`)."""
         self._planned: dict[int, deque[int]] = {}
@@ -207,7 +208,8 @@ class ProcessRunner:
         if error.type == "ValueError" and not known:
             return ValueError(error.message)
         if error.type == "GameOutOfMemory":  # the bound is below what the game needs at all
-            return GameSpecError(f"game.max_rss_mb: {error.message} as soon as it started; raise the bound")
+            return GameSpecError(f"game.max_rss_mb: {error.message} as soon as it started ({error.detail}); "
+                                 "raise the bound")
         if error.type == "GameHang":
             why = "making the game" if index in self._unmade else "its first reset"
             return GameStartError(
@@ -224,12 +226,14 @@ class ProcessRunner:
         has passed while this process was busy: the copy answered.
 
         A worker that has not answered by then is killed (``GameHang``; a step's place is then
-        known to hang, :class:`games.adapter.step_waits.StepWaits`); one whose pipe reads EOF
-        has died (``GameProcessDied``). Both are restarted on the next reset.
+        known to hang, :class:`games.adapter.step_waits.StepWaits`), unless it is allocating
+        (:meth:`MemoryWatch.growing`: it is given another wait); one whose pipe reads EOF has
+        died (``GameProcessDied``). Both are restarted on the next reset.
         """
         waiting = {self.workers[i].conn: i for i in indices}
         replies: dict[int, Reply] = {}
-        deadlines = deadline if isinstance(deadline, dict) else dict.fromkeys(indices, deadline)
+        deadlines = dict(deadline) if isinstance(deadline, dict) else dict.fromkeys(indices, deadline)
+        since = dict.fromkeys(indices, time.monotonic())
         poll = self.memory.poll_s
         # One poll set for the whole collection, not one per wait: 16 copies streaming their
         # planned steps are read a few replies a wake-up.
@@ -258,6 +262,9 @@ class ProcessRunner:
                 if status == "error" and what == "start":
                     self.workers[i].stop()  # make_env failed: the worker is exiting
             now = time.monotonic()
+            for i in [i for i in waiting.values() if deadlines[i] <= now and self.memory.growing(i, since[i])]:
+                # a leak under memory pressure is slow, not hung: another wait
+                deadlines[i], since[i] = now + max(deadlines[i] - since[i], MIN_WAIT_S), now
             for conn in [c for c, i in waiting.items() if deadlines[i] <= now]:
                 i = drop(conn)
                 self.workers[i].kill()
@@ -321,6 +328,8 @@ class ProcessRunner:
         """Forget the plans of copies whose episode (or process) ended with these replies: the
         worker stopped playing its plan there."""
         for i, reply in replies.items():
+            if not isinstance(reply, GameError):
+                self.memory.stepped(i)
             if isinstance(reply, GameError) or reply.terminated or reply.truncated:
                 self._planned.pop(i, None)
 

@@ -239,7 +239,8 @@ class Worker:
                 name = signal.Signals(-code).name
             except ValueError:
                 name = f"signal {-code}"
-            return GameError(type="GameProcessDied", message=f"game process was killed by {name}")
+            why = " (not by the engine: the kernel's out-of-memory killer, or another process)" if name == "SIGKILL" else ""
+            return GameError(type="GameProcessDied", message=f"game process was killed by {name}{why}")
         return GameError(type="GameProcessDied", message=f"game process exited with code {code}")
 
     def kill(self) -> None:

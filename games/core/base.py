@@ -181,6 +181,9 @@ class GameError:
     type: str
     message: str
     where: str = ""
+    detail: str = ""
+    """What varies between two reports of one fault (a leak's pace): shown, never compared
+    by the oracles' signatures."""
 
     @property
     def is_assertion(self) -> bool:

@@ -87,3 +87,13 @@ def children_rss_mb() -> float | None:
     if rss_mb() is None:
         return None
     return sum(r for r in map(rss_mb, descendants(os.getpid())) if r is not None)
+
+
+def machine_mb() -> tuple[float, float] | None:
+    """``(MemTotal, MemAvailable)`` of this machine in MiB (``/proc/meminfo``); None without it.
+    Available is what the kernel can hand out without swapping: below it runs the OOM killer."""
+    try:
+        fields = dict(line.split(":", 1) for line in (PROC / "meminfo").read_text().splitlines() if ":" in line)
+        return int(fields["MemTotal"].split()[0]) / 1024, int(fields["MemAvailable"].split()[0]) / 1024
+    except (OSError, KeyError, ValueError, IndexError):
+        return None

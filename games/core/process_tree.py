@@ -70,10 +70,10 @@ def run_token() -> str:
     return token
 
 
-def carriers(value: str, prefix: bool = False, spare: Iterable[int] = ()) -> list[int]:
-    """Live processes of this user whose environment holds ``MARK=value`` (any value starting
+def carriers(value: str, prefix: bool = False, spare: Iterable[int] = (), name: str = MARK) -> list[int]:
+    """Live processes of this user whose environment holds ``name=value`` (any value starting
     with ``value`` when ``prefix``), except those in ``spare``; none without ``/proc``."""
-    needle = f"{MARK}={value}".encode()
+    needle = f"{name}={value}".encode()
     skip = set(spare)
     uid = os.getuid()
     found: list[int] = []

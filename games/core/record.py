@@ -28,6 +28,11 @@ OBS_DIGEST_KEY = "obs_digest"
 observation after each step: what tells a step that changed the frame from one that did not
 where the state features are too coarse to say (:attr:`games.core.base.GameSpec.coarse_features`)."""
 
+PEAK_GROWTH_KEY = "peak_grew_mb"
+"""The info key a Gymnasium game's copy fills, when asked, with how far the step raised its
+process's peak resident memory (MiB): a leak raises it every step, a level loaded again
+reuses what the first load freed. The performance oracle leaves such steps to the leak's
+report (:data:`oracles.performance.ALLOCATING_MB`)."""
 
 CLOCK_KEY = "step_clock"
 """The info column play fills, when asked, with the wall clock (``time.time()``) at the end of

@@ -16,6 +16,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 import yaml
 
@@ -86,3 +87,23 @@ def test_a_sigkilled_run_leaves_no_process_of_its_game(tmp_path: Path, mode: str
     before, left = end_run(proc, token, ready, least=4)
     assert launched(left) == {}, f"the game's processes left after the SIGKILL: {launched(left)}"
     assert left == {}, f"processes left after the SIGKILL: {left} (before it: {before})"
+
+
+KILL_SEED = 59
+"""Seed of the moments :func:`test_a_run_sigkilled_at_moments_of_its_start_leaves_no_process`
+kills at."""
+
+
+@pytest.mark.slow
+def test_a_run_sigkilled_at_moments_of_its_start_leaves_no_process(tmp_path: Path) -> None:
+    """SIGKILLs at moments drawn from a seed over a run's first 10 s, while its workers import,
+    start the game's copies and the copies launch engines. A worker still importing when its
+    run died went on to run its task under init, and 138 copies and engines were left 10 s
+    after a kill 8 s in; the watchdog swept once, before they were started."""
+    for k, at in enumerate(np.random.default_rng(KILL_SEED).uniform(0.0, 10.0, size=3)):
+        token = uuid.uuid4().hex
+        (tmp_path / str(k)).mkdir()
+        proc = start_run(tmp_path / str(k), token, "block_maze.yaml", BACKENDS["loky"], _game("isolated"))
+        started = time.monotonic()
+        _, left = end_run(proc, token, lambda _: time.monotonic() - started >= at, least=0)
+        assert left == {}, f"processes left after a SIGKILL {at:.1f} s in: {left}"

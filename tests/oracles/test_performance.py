@@ -9,9 +9,9 @@ import pytest
 
 from games.core.base import GameSpec
 from oracles.frame_threshold import slow_threshold
-from oracles.performance import PerformanceConfig, PerformanceOracle
+from oracles.performance import ALLOCATING_MB, PerformanceConfig, PerformanceOracle
 from oracles.component import Context
-from games.core.record import RolloutBatch
+from games.core.record import PEAK_GROWTH_KEY, RolloutBatch
 
 SLOW_CELL = (5, 5)
 
@@ -239,3 +239,22 @@ def test_without_replays_the_rule_alone_reports(spec, make_rollout):
     oracle, bugs = _flagged(spec, make_rollout, confirm_replays=0)
     replay, calls = _replays(make_rollout, [None] * 5)
     assert oracle.confirm(bugs, replay) == bugs and calls == []
+
+
+def test_a_step_that_raised_its_peak_memory_is_a_leaks_not_a_slow_place(spec, make_rollout):
+    """Three visits of cell 5, each slow: a slow place. The same three, each step into the cell
+    raising the game process's peak memory by 200 MiB (a leak allocating): nothing, the leak
+    is its own report (a crash bug with its growth a step)."""
+    def visits(peak_mb: float) -> list[RolloutBatch]:
+        batches = []
+        for k in range(3):
+            batch = RolloutBatch.from_rollouts([_path_through(5.5, 40.0 + k, make_rollout, seed=k)])
+            grew = np.zeros(batch.actions.shape)
+            grew[0, 4] = peak_mb
+            batch.info[PEAK_GROWTH_KEY] = grew
+            batches.append(batch)
+        return batches
+
+    plain, leaking = _calibrated(spec, make_rollout), _calibrated(spec, make_rollout)
+    assert sum(len(plain.check(b)) for b in visits(ALLOCATING_MB / 2)) == 1
+    assert sum(len(leaking.check(b)) for b in visits(200.0)) == 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import multiprocessing as mp
 import os
+import re
 import threading
 from pathlib import Path
 
@@ -103,7 +104,8 @@ def test_a_leaking_copy_is_killed_over_max_rss_mb_and_the_others_play_on() -> No
                 break
         assert list(errors) == [1]
         assert errors[1].type == "GameOutOfMemory"
-        assert errors[1].message == f"game process held more than game.max_rss_mb = {limit:g} MiB"
+        assert errors[1].message == "game process kept growing past its memory bound"
+        assert re.search(rf"MiB a step over \d+ steps; game.max_rss_mb = {limit:g} MiB$", errors[1].detail)
         assert t < 20  # killed near the bound: about 4 leaking steps, not 200
         assert len([pid for pid in workers if not os.path.exists(f"/proc/{pid}")]) == 1
         assert not step.terminated[0]  # copy 0 plays on
@@ -147,7 +149,8 @@ def test_a_game_whose_close_hangs_does_not_hang_the_engine(isolated: bool) -> No
 def test_a_bound_below_what_a_fresh_copy_holds_is_one_line_at_start() -> None:
     from games.core.base import GameSpecError
 
-    with pytest.raises(GameSpecError, match=r"^game.max_rss_mb: game process held more than game.max_rss_mb = 1 MiB "
-                                            r"as soon as it started; raise the bound$"):
+    with pytest.raises(GameSpecError, match=r"^game.max_rss_mb: game process kept growing past its memory bound as "
+                                            r"soon as it started \(held \d+ MiB, 0 more than at its start; "
+                                            r"game.max_rss_mb = 1 MiB\); raise the bound$"):
         GymVectorGame(LineWalk, 2, step_timeout_s=TIMEOUT_S, max_rss_mb=1)
     assert not [p for p in mp.active_children() if p.name.startswith("game-copy")]
