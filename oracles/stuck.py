@@ -21,6 +21,12 @@ stuck. There a step also changed the state when it changed the observation's dig
 ``info.obs_digest`` column); a game that animates something every frame is then never stuck,
 which misses a bug rather than reporting a false one.
 
+A game that says which features are its position (:attr:`games.core.base.GameSpec.position`:
+an Unreal camera's location, a ViZDoom player's x and y) is compared on those alone: a player
+who can still turn the camera but can no longer move changes its state every step and was
+never called stuck. There frames are not compared, and a place is one bug whichever way the
+camera looked.
+
 A game with chance in its moves can hold a state for a window by luck: on slippery ice
 (Gymnasium's FrozenLake) a move slips into the wall one time in three. What tells luck from a
 trap is the rest of the batch: a run is reported only if no step of the batch, from the same
@@ -72,7 +78,10 @@ class StuckOracle(Component):
             spec.n_actions if config.min_distinct_actions is None
             else config.min_distinct_actions
         )
-        self.requires = frozenset({f"info.{OBS_DIGEST_KEY}"}) if spec.coarse_features else frozenset()
+        self.position = [spec.feature_names.index(p) for p in spec.position] or None
+        """The features compared (:attr:`games.core.base.GameSpec.position`); None: all."""
+        digest = spec.coarse_features and self.position is None
+        self.requires = frozenset({f"info.{OBS_DIGEST_KEY}"}) if digest else frozenset()
 
     def changed(self, features: np.ndarray, digests: np.ndarray | None = None) -> np.ndarray:
         """``[T, N]`` (time-major): whether step ``t`` of each of N padded episodes changed the
@@ -148,16 +157,16 @@ class StuckOracle(Component):
         return out
 
     @staticmethod
-    def _left_elsewhere(rollouts: RolloutBatch, changed: np.ndarray, digests: np.ndarray | None,
-                        row: int, begin: int, t: int) -> bool:
+    def _left_elsewhere(rollouts: RolloutBatch, features: np.ndarray, changed: np.ndarray,
+                        digests: np.ndarray | None, row: int, begin: int, t: int) -> bool:
         """Whether a step of the batch, from the state row ``row`` froze in at ``begin``, with
         an action its run ``begin..t`` tried, changed the state (``changed``: ``[T, N]``).
 
         States are the same when their features are equal and, where ``digests`` are given
         (coarse features), the frames they were observed in too; the reset's frame has no
         digest, so a run frozen from the reset on has no such evidence."""
-        before = rollouts.features[:, :-1]
-        same = (before == rollouts.features[row, begin]).all(axis=-1)
+        before = features[:, :-1]
+        same = (before == features[row, begin]).all(axis=-1)
         if digests is not None:
             if begin == 0:
                 return False
@@ -178,28 +187,30 @@ class StuckOracle(Component):
         n = self.config.window
         if rollouts.actions.shape[1] == 0:
             return bugs
-        digests = rollouts.info.get(OBS_DIGEST_KEY)
-        changed = self.changed(rollouts.features, digests)
+        digests = rollouts.info.get(OBS_DIGEST_KEY) if self.position is None else None
+        features = rollouts.features if self.position is None else rollouts.features[..., self.position]
+        changed = self.changed(features, digests)
         firsts = self._first_stuck(changed, rollouts.actions, rollouts.lengths)
         seen: set[str] = set()  # the archive keeps the first of a signature; so can we
         for i in np.flatnonzero(firsts >= 0):
             rollout, t = rollouts[int(i)], int(firsts[i])
             point = tuple(int(b) for b in self.spec.buckets(rollout.features[t + 1]))
-            if f"stuck:{point}" in seen:
+            where = point if self.position is None else tuple(point[j] for j in self.position)
+            if f"stuck:{where}" in seen:
                 continue
             run = np.flatnonzero(changed[: t + 1, i])
             begin = int(run[-1]) + 1 if run.size else 0  # the first state of the frozen run
-            if self._left_elsewhere(rollouts, changed, digests, int(i), begin, t):
+            if self._left_elsewhere(rollouts, features, changed, digests, int(i), begin, t):
                 continue  # luck, not a trap: the same state and action moved on elsewhere
-            seen.add(f"stuck:{point}")
+            seen.add(f"stuck:{where}")
             distinct = len(np.unique(rollout.actions[begin : t + 1]))
             bugs.append(Bug.at_step(
                 rollout, t,
                 kind="stuck",
                 oracle=self.name,
-                signature=f"stuck:{point}",
+                signature=f"stuck:{where}",
                 message=(
-                    f"state unchanged for {t + 1 - begin} steps at step {t} "
+                    f"{'position' if self.position else 'state'} unchanged for {t + 1 - begin} steps at step {t} "
                     f"despite {distinct} different actions (bucket {describe_point(self.spec, point)})"
                 ),
                 data={"window": n, "tolerance": self.config.tolerance,

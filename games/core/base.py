@@ -60,6 +60,10 @@ class GameSpec:
         coarse_features: True where the features are a coarse summary of the observation
             (:mod:`games.adapter.spec`'s cells of a frame): the stuck oracle also compares
             the frames' digests (:data:`games.core.record.OBS_DIGEST_KEY`).
+        position: Names of the features that say where the player is (an Unreal camera's
+            location, a ViZDoom player's x and y). The stuck oracle then compares those
+            alone: a player who can still turn the camera but can no longer move is stuck.
+            Empty: every feature is the state.
     """
 
     obs_shape: tuple[int, ...]
@@ -73,8 +77,13 @@ class GameSpec:
     obs_encoder: str = ""
     feature_open: tuple[bool, ...] = ()
     coarse_features: bool = False
+    position: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        unknown = [p for p in self.position if p not in self.feature_names]
+        if unknown:
+            raise GameSpecError(f"game_spec.position names {', '.join(map(repr, unknown))}, not state features; "
+                                f"the features are {', '.join(self.feature_names)}")
         if self.obs_dtype not in OBS_DTYPES:
             raise GameSpecError(f"game_spec.obs_dtype is {self.obs_dtype!r}; expected one of {', '.join(OBS_DTYPES)}")
         if self.feature_open and len(self.feature_open) != len(self.feature_names):

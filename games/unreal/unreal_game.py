@@ -56,7 +56,7 @@ def unreal_spec(s: UnrealSettings) -> GameSpec:
         feature_low=(0.0,) * 6, feature_high=(s.cell,) * 3 + (360.0,) * 3,
         feature_bins=(1, 1, 1) + (s.angle_bins,) * 3, max_steps=s.max_steps,
         obs_dtype="uint8" if s.observation in ("lit", "object_mask") else "float32",
-        feature_open=(True, True, True, False, False, False),
+        feature_open=(True, True, True, False, False, False), position=POSE_NAMES[:3],
     )
 
 

@@ -143,3 +143,31 @@ def test_a_state_held_by_luck_is_not_stuck_where_the_same_move_left_it_elsewhere
     assert [b.policy for b in bugs] == [1]  # one trap, one report
     elsewhere = make_rollout([(6.5, 3.5), (7.5, 3.5), (8.5, 3.5)], actions=[2, 2], policy=4)
     assert [b.policy for b in oracle.check(RolloutBatch.from_rollouts([held, elsewhere]))] == [1]
+
+
+def _turning_in_place(walk: int, freeze: int) -> list[tuple[float, float, float]]:
+    """East ``walk`` steps, then walled in: the position holds while the camera turns 10
+    degrees a step (an Unreal camera, a ViZDoom player)."""
+    moving = [(0.5 + i, 5.5, 0.0) for i in range(walk + 1)]
+    x, y, _ = moving[-1]
+    return moving + [(x, y, 10.0 * (k + 1)) for k in range(freeze)]
+
+
+def test_turning_in_place_is_stuck_where_the_game_says_which_features_are_its_position(
+    spec: GameSpec, make_rollout,
+) -> None:
+    turning = replace(spec, feature_names=("x", "y", "yaw"), feature_low=(0.0, 0.0, 0.0),
+                      feature_high=(10.0, 10.0, 360.0), feature_bins=(10, 10, 8))
+    batch = RolloutBatch.from_rollouts([make_rollout(_turning_in_place(5, 20))])
+    assert StuckOracle(turning, StuckConfig(), Context()).check(batch) == []  # the state changes
+    bugs = StuckOracle(replace(turning, position=("x", "y")), StuckConfig(), Context()).check(batch)
+    assert len(bugs) == 1 and bugs[0].step == 12
+    assert bugs[0].signature == "stuck:(5, 5)"  # the place: one bug whichever way the camera looks
+    assert bugs[0].message.startswith("position unchanged for 8 steps")
+
+
+def test_a_position_that_names_no_feature_is_one_line(spec: GameSpec) -> None:
+    from games.core.base import GameSpecError
+
+    with pytest.raises(GameSpecError, match=r"^game_spec.position names 'z', not state features; the features are x, y$"):
+        replace(spec, position=("x", "z"))
