@@ -22,6 +22,7 @@ import io
 import logging
 import socket
 import time
+import warnings
 from typing import Callable
 
 import unrealcv
@@ -64,6 +65,32 @@ class _Client(unrealcv.Client):
     def receive_loop_queue(self) -> None:
         with contextlib.suppress(ConnectionError, OSError):
             super().receive_loop_queue()
+
+    # The client warns once per connection, and a run connects again after every lost
+    # connection and relaunch: "server is too old" was printed 22 to 39 times a run. Each
+    # warning is shown once per process here.
+
+    def _warn_command_capabilities_unavailable(self) -> None:
+        _once("the UnrealCV server does not list its commands (plugin older than 1.1.0): "
+              "requests go unchecked")
+        self._capability_warning_emitted = True
+
+    def _warn_if_command_maybe_unsupported(self, message: str) -> None:
+        if self._command_capabilities_available and not any(
+            self._matches_command_template(message, t) for t in self._supported_command_templates
+        ):
+            _once(f"the UnrealCV server does not list the command {' '.join(message.split()[:2])!r}; "
+                  "it is sent anyway")
+
+
+_told: set[str] = set()
+"""Warnings about the server shown so far in this process."""
+
+
+def _once(text: str) -> None:
+    if text not in _told:
+        _told.add(text)
+        warnings.warn(text, UserWarning, stacklevel=2)
 
 
 @contextlib.contextmanager

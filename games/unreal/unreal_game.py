@@ -30,6 +30,7 @@ handle, and the copy's next reset connects again, or launches the binary again.
 from __future__ import annotations
 
 import contextlib
+import socket
 import time
 from typing import Any, Sequence
 
@@ -162,6 +163,18 @@ class UnrealCopy:
         return 1.0
 
 
+def unanswered(s: UnrealSettings, copies: Sequence[int]) -> list[int]:
+    """The copies among ``copies`` on whose port (``port + i``) nothing accepts a connection:
+    in connect mode, games the user has not started."""
+    missing = []
+    for i in copies:
+        try:
+            socket.create_connection((s.host, s.port + i), timeout=1.0).close()
+        except OSError:
+            missing.append(i)
+    return missing
+
+
 class UnrealVector:
     """``num_envs`` copies, each on its own game, stepped one after another.
 
@@ -182,12 +195,20 @@ class UnrealVector:
         # a level, a resolution): one line at start, not a crash in every episode.
         try:
             self.copies[0].reset(0)
+            missing = [] if self.settings.launches else unanswered(self.settings, range(1, self.num_envs))
         except (UnrealLost, UnrealRefused) as exc:
             self.close()
             raise ValueError(f"game unreal: {exc}") from None
         except BaseException:
             self.close()
             raise
+        if missing:  # each would be a crash bug and two waits a generation
+            self.close()
+            s = self.settings
+            raise ValueError(
+                f"game unreal: {len(missing)} of {self.num_envs} copies have no game: nothing listens on "
+                f"{s.host} port {', '.join(str(s.port + i) for i in missing)} (copy i plays on port + i); start "
+                f"a game on each of ports {s.port}..{s.port + self.num_envs - 1}, or play fewer copies at once")
         n = self.num_envs
         self._done = np.zeros(n, dtype=bool)
         self._truncated = np.zeros(n, dtype=bool)

@@ -174,3 +174,40 @@ def test_launch_errors_are_one_line(tmp_path: Path) -> None:
     with pytest.raises(ValueError) as err:
         UnrealVector(1, binary=str(broken), port=free_port("127.0.0.1"), **{**KW, "connect_timeout_s": 20.0})
     assert "exited with code 3" in str(err.value) and "missing shared library libUE.so" in str(err.value)
+
+
+def test_a_plugin_too_old_to_list_its_commands_is_said_once_however_often_the_run_connects(
+    server: UnrealCVServer,
+) -> None:
+    import warnings
+
+    import games.unreal.connection as connection
+
+    server.world.lists_commands = False
+    connection._told.clear()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(3):  # a run connects again after every lost connection
+            link = Connection("127.0.0.1", server.port, 1.0)
+            link.open(1.0)
+            link.request("vget /camera/0/location")
+            link.close()
+    told = [str(w.message) for w in caught if "UnrealCV" in str(w.message)]
+    assert told == ["the UnrealCV server does not list its commands (plugin older than 1.1.0): requests go unchecked"]
+
+
+def test_connect_mode_with_fewer_games_than_copies_is_one_line_at_start() -> None:
+    """Two games running for three copies: before, the third copy was a crash bug in every
+    episode and cost two connection waits a generation."""
+    block = serve_block(2)
+    try:
+        port = block[0].port
+        with pytest.raises(ValueError) as caught:
+            UnrealVector(3, port=port, **KW)
+        assert str(caught.value) == (
+            f"game unreal: 1 of 3 copies have no game: nothing listens on 127.0.0.1 port {port + 2} (copy i "
+            f"plays on port + i); start a game on each of ports {port}..{port + 2}, or play fewer copies at once")
+        UnrealVector(2, port=port, **KW).close()  # as many games as copies: it plays
+    finally:
+        for s in block:
+            s.die()

@@ -73,6 +73,8 @@ class World:
 
     def __init__(self, width: int = 32, height: int = 24) -> None:
         self.width, self.height = width, height
+        self.lists_commands = True
+        """False: ``vget /unrealcv/commands`` is an error, as before plugin 1.1.0."""
         self.grid = np.array([list(row) for row in GRID])
         start = np.argwhere(self.grid == "S")[0]
         self.start = (float(start[1] * CELL), float(start[0] * CELL), CAMERA_Z)
@@ -100,7 +102,7 @@ class World:
         parts = path.strip("/").split("/")
         try:
             if path == "/unrealcv/commands":
-                return "\n".join(COMMANDS).encode()
+                return "\n".join(COMMANDS).encode() if self.lists_commands else b"error Can not find a handler for this command."
             if path == "/unrealcv/status":
                 return f"Is Listening\nClient Connected\nConfig\nWidth: {self.width}\nHeight: {self.height}".encode()
             if parts[0] == "camera" and len(parts) == 3:
