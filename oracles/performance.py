@@ -65,7 +65,8 @@ class PerformanceConfig(OracleConfig):
 
     bins: list[int] | None = None
     """Intervals per state feature that make a point; ``None`` uses the game's
-    ``feature_bins``."""
+    ``feature_bins``, its position's alone where it names one (``GameSpec.position``: one
+    report per slow place, not one per way the camera looked there)."""
 
     delta: bool = True
     """Shift the threshold of each batch by RELINE's
@@ -147,6 +148,8 @@ class PerformanceOracle(Component):
 
     def __init__(self, spec: GameSpec, config: PerformanceConfig, context: Context) -> None:
         self.bins = spec.resolve_bins(config.bins, "performance.bins")
+        if spec.position and config.bins is None:  # a slow place is a place, whichever way one looks
+            self.bins = tuple(b if name in spec.position else 1 for name, b in zip(spec.feature_names, self.bins))
         self.spec = spec
         self.config = config
         self.line = FrameThreshold(config.sd_factor, config.floor_ms, config.delta)

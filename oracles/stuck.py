@@ -22,7 +22,7 @@ stuck. There a step also changed the state when it changed the observation's dig
 which misses a bug rather than reporting a false one.
 
 A game that says which features are its position (:attr:`games.core.base.GameSpec.position`:
-an Unreal camera's location, a ViZDoom player's x and y) is compared on those alone: a player
+an Unreal camera's location) is compared on those alone: a player
 who can still turn the camera but can no longer move changes its state every step and was
 never called stuck. There frames are not compared, and a place is one bug whichever way the
 camera looked.

@@ -61,9 +61,10 @@ class GameSpec:
             (:mod:`games.adapter.spec`'s cells of a frame): the stuck oracle also compares
             the frames' digests (:data:`games.core.record.OBS_DIGEST_KEY`).
         position: Names of the features that say where the player is (an Unreal camera's
-            location, a ViZDoom player's x and y). The stuck oracle then compares those
-            alone: a player who can still turn the camera but can no longer move is stuck.
-            Empty: every feature is the state.
+            location). The stuck oracle then compares those alone (a player who can still
+            turn the camera but can no longer move is stuck), and the performance oracle's
+            points are those alone (one report per slow place, whichever way the camera
+            looked). Empty: every feature is the state.
     """
 
     obs_shape: tuple[int, ...]

@@ -98,7 +98,6 @@ def game_spec(settings: DoomSettings) -> GameSpec:
         feature_high=(geo.high[0], geo.high[1], 360.0),
         feature_bins=(geo.bins[0], geo.bins[1], ANGLE_BINS),
         max_steps=settings.max_steps,
-        position=("x", "y"),
     )
 
 

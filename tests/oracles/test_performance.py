@@ -258,3 +258,23 @@ def test_a_step_that_raised_its_peak_memory_is_a_leaks_not_a_slow_place(spec, ma
     plain, leaking = _calibrated(spec, make_rollout), _calibrated(spec, make_rollout)
     assert sum(len(plain.check(b)) for b in visits(ALLOCATING_MB / 2)) == 1
     assert sum(len(leaking.check(b)) for b in visits(200.0)) == 0
+
+
+def test_a_slow_place_is_one_point_whichever_way_the_camera_looked(spec, make_rollout):
+    """Where the game names its position, the camera's yaw does not split a place: three slow
+    visits looking three ways are one point, reported once."""
+    from dataclasses import replace
+
+    looking = replace(spec, feature_names=("x", "y", "yaw"), feature_low=(0.0, 0.0, 0.0),
+                      feature_high=(10.0, 10.0, 360.0), feature_bins=(10, 10, 4), position=("x", "y"))
+    oracle = PerformanceOracle(looking, PerformanceConfig(), Context())
+    rng = np.random.default_rng(1)
+    warm = [make_rollout([(0.5 + i % 10, 0.5, 0.0) for i in range(201)], frame_ms=rng.normal(10.0, 0.5, 200))]
+    oracle.calibrate(RolloutBatch.from_rollouts(warm))
+    found = []
+    for k, yaw in enumerate((10.0, 100.0, 190.0)):
+        path = [(0.5 + i, 5.5, yaw) for i in range(10)]
+        ms = np.full(9, 10.0)
+        ms[4] = 40.0 + k
+        found += oracle.check(RolloutBatch.from_rollouts([make_rollout(path, frame_ms=ms, seed=k)]))
+    assert len(found) == 1 and found[0].signature == "performance:(5, 5, 0)"
