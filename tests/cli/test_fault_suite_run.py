@@ -25,8 +25,8 @@ FAULTS: dict[str, tuple[dict[str, Any], str, str]] = {
     # episode (slowed so that the 0.1 s memory polls fall inside it).
     "leak": ({"fault": "leak", "leak_mb": 64, "step_delay_s": 0.02}, "GameOutOfMemory",
              f"game.max_rss_mb = {MAX_RSS_MB} MiB"),
-    # The other malformed observations and rewards take the same path (tests/games/test_fault_suite.py).
-    "nan_reward": ({"fault": "nan_reward"}, "ValueError", "reward nan is not a finite number"),
+    # Malformed observations and rewards are ValueErrors of the copy, as the reset's failure
+    # below is an error of the game: tests/games/adapter/test_fault_suite.py has each of them.
     "reset": ({"reset_fails_every": 2}, "RuntimeError", "the level failed to load"),
 }
 
