@@ -17,7 +17,7 @@ from typing import Literal, Mapping, Sequence, Union
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from games.core.base import actor_type
+from games.core.navigation import actor_type
 
 Expectation = Union[float, Literal["changed"]]
 

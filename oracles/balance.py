@@ -24,7 +24,9 @@ from typing import Literal
 import numpy as np
 from pydantic import Field
 
-from games.core.base import GameSpec, actor_type
+from games.core.base import GameSpec
+
+from games.core.navigation import actor_type
 from games.core.record import RolloutBatch
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context

@@ -2,11 +2,6 @@
 compare commands; :mod:`evo.cli.plans`, :mod:`evo.cli.traces` and :mod:`evo.cli.vision` the
 plan, shrink/regress and vision commands."""
 
-import time
-
-STARTED = time.perf_counter()
-"""When the command started: ``evo run``'s wall budget counts from here, imports included."""
-
 
 def main(argv: list[str] | None = None) -> int:
     """The ``evo`` console script (kept light: the commands import what they need)."""

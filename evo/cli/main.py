@@ -13,6 +13,7 @@ import contextlib
 import signal
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Iterator, Sequence
 
@@ -21,7 +22,6 @@ from rich.console import Console
 from evo.run.user_paths import ConfigError
 from evo.run.extras import MissingExtra
 from evo.run.reaper import Reaper
-from evo.cli import STARTED
 from evo.cli.console_tables import (
     evaluation_pairs, evaluation_table, metric_table, pairwise_table, print_whole, summary_table,
 )
@@ -136,6 +136,7 @@ def worker_cause(exc: BaseException) -> BaseException:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    args.started = time.perf_counter()  # evo run's wall budget counts from here, imports included
     console = Console(highlight=False, soft_wrap=True)
     commands = {"run": _run, "compare": _compare, "report": _report, "evaluate": _evaluate,
                 "plan": plan_command, "shrink": trace_command, "regress": trace_command,
@@ -187,7 +188,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     if idle is not None and not args.quiet:
         console.print(idle, style="dim", highlight=False)
     with ProgressPrinter(console, exp, quiet=args.quiet) as printer:
-        search = search_for(exp, run_dir, progress=printer, begun=STARTED)
+        search = search_for(exp, run_dir, progress=printer, begun=args.started)
         try:
             search.run(resume=args.resume is not None)
         except (FileNotFoundError, CheckpointError) as exc:

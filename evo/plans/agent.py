@@ -18,7 +18,8 @@ import numpy as np
 from evo.search.agents.base import check_copies
 from evo.plans.base import Condition, Node, Plan, Rule
 from oracles.action_checks import Validator, Verdict, event_kind
-from games.core.base import GameSpec, Manoeuvre, Navigator, Route
+from games.core.base import GameSpec
+from games.core.navigation import Manoeuvre, Navigator, Route
 from oracles.base import Bug
 
 LogLine = Callable[[int, int, str], None]

@@ -7,8 +7,8 @@ it (bound to an event or to a delay, with a timeout). Validations are registered
 action, not per node, so rules may reorder actions freely and every action is still
 checked (the article's decoupling of validation from reproduction steps).
 
-A game that plans can run on offers a :class:`games.core.base.Navigator` (the game contract,
-with :class:`~games.core.base.Route` and :data:`~games.core.base.Target`); nothing here imports a game.
+A game that plans can run on offers a :class:`games.core.navigation.Navigator` (the game contract,
+with :class:`~games.core.navigation.Route` and :data:`~games.core.navigation.Target`); nothing here imports a game.
 """
 
 from __future__ import annotations

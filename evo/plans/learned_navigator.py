@@ -24,7 +24,8 @@ from evo.search.finetune.loop import finetune
 from evo.plans.base import Node, Plan
 from evo.search.policy import PolicySpec, forward
 from evo.search.play import play
-from games.core.base import GameSpec, Route, VecStep
+from games.core.base import GameSpec, VecStep
+from games.core.navigation import Route
 from games.registry import GameFactory
 
 GOAL_DIM = 6

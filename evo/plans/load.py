@@ -14,7 +14,8 @@ import pydantic
 from evo.run.config import ConfigError, _format_error
 from evo.plans.base import Plan
 from evo.run.user_paths import read_yaml
-from games.core.base import GameSpec, Navigator
+from games.core.base import GameSpec
+from games.core.navigation import Navigator
 
 
 def parse_plan(raw: Any, source: str = "plan") -> Plan:

@@ -26,7 +26,7 @@ from evo.search.agents.script import ScriptAgent
 from evo.run.config import ConfigError
 from evo.plans.base import ExpectedBug, GameRef, Node, Plan
 from evo.search.play import play
-from games.core.base import Navigator
+from games.core.navigation import Navigator
 from games.registry import GameFactory
 from games.core.record import Rollout
 from oracles.action_checks import Validation

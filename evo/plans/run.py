@@ -11,7 +11,8 @@ from evo.plans.agent import LogLine, PlanAgent, PlanResult
 from evo.plans.base import ExpectedBug, Plan
 from evo.plans.load import check_plan
 from evo.search.play import play
-from games.core.base import GameSpec, Navigator
+from games.core.base import GameSpec
+from games.core.navigation import Navigator
 from games.registry import GameFactory
 from games.core.record import Rollout, RolloutBatch
 from oracles.base import Bug

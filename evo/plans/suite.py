@@ -16,7 +16,7 @@ from evo.plans.agent import PlanResult
 from evo.plans.base import Plan
 from evo.plans.load import load_plan
 from evo.plans.run import run_plan
-from games.core.base import Navigator
+from games.core.navigation import Navigator
 from games.registry import GameFactory
 
 SUITE_COLUMNS = ["plan", "passed", "steps", "failure"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import resource
 import threading
 import zlib
 import time
@@ -23,10 +22,11 @@ from gymnasium import spaces
 
 from games.core.base import GameError, GameSpec, GameSpecError
 from games.core.frame_cost import StepTimer
-from games.core.record import OBS_DIGEST_KEY, PEAK_GROWTH_KEY
+from games.core.record import OBS_DIGEST_KEY, PEAK_GROWTH_KEY, plain_info
 from games.adapter.spec import EnvFacts, derive
 from games.adapter.observation_parts import numeric_parts
 from games.adapter.wrapper_attrs import game_attr
+from games.core.process_memory import peak_mb
 from games.core.process_tree import CopyProcesses
 
 
@@ -86,8 +86,9 @@ class GameCopy:
 
     Args:
         make_env: Makes a fresh env.
-        info_keys: Keys of ``info`` to hand on; :data:`games.core.record.OBS_DIGEST_KEY`
-            among them adds the CRC-32 of each step's flat observation under that key.
+        info_keys: Keys of ``info`` to hand on; :data:`games.core.record.OBS_DIGEST_KEY` and
+            ``PEAK_GROWTH_KEY`` among them add the engine's own (the observation's CRC-32, the
+            step's rise of the process's peak memory).
         spec: The spec every copy of this game shares, when the engine knows it already
             (learned cells included): the copy takes it instead of deriving its own, so a
             game without a spec is not reset to count its features again.
@@ -95,7 +96,7 @@ class GameCopy:
             the game died in it tries the next).
 
     Raises:
-        GameSpecError: From the constructor: the game's spec contradicts its spaces or its
+        GameSpecError: From the constructor: the spec contradicts the spaces or
             ``state_features``, or a game without a spec could not be reset at all.
     """
 
@@ -250,12 +251,11 @@ class GameCopy:
     def step(self, action: int) -> StepResult:
         try:
             with self._marked():
-                peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss if self._peak else 0
+                peak = peak_mb() if self._peak else 0.0
                 self._timer.start()
                 obs, reward, terminated, truncated, info = self.env.step(self._action_start + action)
                 elapsed_ms = self._timer.stop_ms()
-                if self._peak:  # KiB on Linux
-                    peak = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak) / 1024.0
+                grew = peak_mb() - peak if self._peak else 0.0
             flat, feats = self.convert(obs, info)
             reward = float(reward)
             if not abs(reward) <= MAX_ABS_REWARD:  # NaN fails this too
@@ -268,7 +268,7 @@ class GameCopy:
             if self._digest:  # the engine's own key, over whatever the game put there
                 kept[OBS_DIGEST_KEY] = zlib.crc32(flat)
             if self._peak:
-                kept[PEAK_GROWTH_KEY] = peak
+                kept[PEAK_GROWTH_KEY] = grew
             return StepResult(
                 flat, reward, bool(terminated), bool(truncated), feats, frame_ms,
                 [str(v) for v in violations], kept, time.monotonic(),
@@ -320,27 +320,6 @@ def close_env(env: Any, timeout_s: float = CLOSE_TIMEOUT_S) -> bool:
         return True
     log.warning("game %s: close did not return within %g s; left behind", type(env).__name__, timeout_s)
     return False
-
-
-def plain_info(info: dict[str, Any], keys: Sequence[str]) -> dict[str, Any]:
-    """The values of ``keys`` in a step's ``info`` that a record column can hold: numbers and
-    strings as they are, a sequence of strings (events) as a tuple; anything else is the
-    game's mistake, raised as a ValueError naming the key (a bug of this copy)."""
-    out: dict[str, Any] = {}
-    for key in keys:
-        if key not in info:
-            continue
-        value = info[key]
-        if isinstance(value, (bool, int, float, str, np.number, np.bool_)):
-            out[key] = value.item() if isinstance(value, (np.number, np.bool_)) else value
-        elif isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
-            out[key] = tuple(value)
-        else:
-            raise ValueError(
-                f"info[{key!r}] is a {type(value).__name__}; a recorded info value must be a "
-                "number, a string or a sequence of strings"
-            )
-    return out
 
 
 def info_column(values: Sequence[Any]) -> np.ndarray:

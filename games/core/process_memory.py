@@ -97,3 +97,11 @@ def machine_mb() -> tuple[float, float] | None:
         return int(fields["MemTotal"].split()[0]) / 1024, int(fields["MemAvailable"].split()[0]) / 1024
     except (OSError, KeyError, ValueError, IndexError):
         return None
+
+
+def peak_mb() -> float:
+    """The highest resident memory this process has held so far, MiB (``getrusage``: a
+    microsecond, cheap enough to read around every step of a game)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # KiB on Linux

@@ -7,7 +7,7 @@ what play hands to objectives and oracles. Nothing here knows evolution.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -321,3 +321,24 @@ def with_events(
     """
     rows = sorted(set(batch.errors) | set(batch.violations))
     return [(i, batch.errors.get(i), batch.violations.get(i, ())) for i in rows]
+
+
+def plain_info(info: dict[str, Any], keys: Sequence[str]) -> dict[str, Any]:
+    """The values of ``keys`` in a step's ``info`` that a record column can hold: numbers and
+    strings as they are, a sequence of strings (events) as a tuple; anything else is the
+    game's mistake, raised as a ValueError naming the key (a bug of this copy)."""
+    out: dict[str, Any] = {}
+    for key in keys:
+        if key not in info:
+            continue
+        value = info[key]
+        if isinstance(value, (bool, int, float, str, np.number, np.bool_)):
+            out[key] = value.item() if isinstance(value, (np.number, np.bool_)) else value
+        elif isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+            out[key] = tuple(value)
+        else:
+            raise ValueError(
+                f"info[{key!r}] is a {type(value).__name__}; a recorded info value must be a "
+                "number, a string or a sequence of strings"
+            )
+    return out

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from games.core.base import actor_type
+from games.core.navigation import actor_type
 
 # Tiles of the static grid.
 FLOOR, WALL, DOOR, LAVA = range(4)

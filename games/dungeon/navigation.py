@@ -13,7 +13,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from games.core.base import Route, Target
+from games.core.navigation import Route, Target
 from games.dungeon.layout import (
     ATTACK, CATEGORIES, DOOR, FLOOR, JUMP, LAVA, MOVES, Actor, DungeonLayout,
 )

@@ -17,7 +17,9 @@ from typing import Any, NoReturn, Sequence
 
 import numpy as np
 
-from games.core.base import GameError, GameSpec, InjectedBug, Route, VecStep, straight_move
+from games.core.base import GameError, GameSpec, InjectedBug, VecStep
+
+from games.core.navigation import Route, straight_move
 from games.core.frame_cost import BatchClock, flood_fill
 from games.maze.layout import (
     CRASH, LOGIC_ASSERT, LOGIC_IN_BLOCK, LOGIC_SCORE, MIN_BUG_DISTANCE, MOVES, NONE, OBS_SIZE,
@@ -260,7 +262,7 @@ class BlockMazeVector:
         return found
 
     action_names = ("N", "S", "E", "W")  # MOVES, in order
-    # What a plan agent navigates by (games.core.base.Navigator): places only, no actors.
+    # What a plan agent navigates by (games.core.navigation.Navigator): places only, no actors.
     actor_names: tuple[str, ...] = ()
     actor_types: tuple[str, ...] = ()
     removal_events: tuple[str, ...] = ()

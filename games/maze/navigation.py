@@ -11,7 +11,7 @@ from collections import deque
 
 import numpy as np
 
-from games.core.base import Route
+from games.core.navigation import Route
 from games.maze.layout import MOVES
 
 

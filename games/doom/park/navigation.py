@@ -26,7 +26,7 @@ from typing import Sequence
 
 import numpy as np
 
-from games.core.base import Route, Target, actor_type
+from games.core.navigation import Route, Target, actor_type
 from games.doom.park.layout import CELL, OOI_TYPES, ParkLayout
 
 Cell = tuple[int, int]
@@ -195,7 +195,7 @@ def circle_step(features: np.ndarray, target: tuple[float, float], radius: float
 
 class Circle:
     """A plan node's ``circle``: once round an object, looking at it (PPGTA's 360-degree test),
-    a :class:`games.core.base.Manoeuvre`. Done when the bearing from the object to the player
+    a :class:`games.core.navigation.Manoeuvre`. Done when the bearing from the object to the player
     has turned a full circle; given up after :data:`CIRCLE_STEPS` steps."""
 
     def __init__(self, place: tuple[float, float], radius: float = CIRCLE_RADIUS) -> None:
@@ -229,7 +229,7 @@ class Circle:
 
 
 class ParkNavigator:
-    """The park's :class:`games.core.base.Navigator`: OOIs by name and type, places in map
+    """The park's :class:`games.core.navigation.Navigator`: OOIs by name and type, places in map
     units, A* over the walkable cells, steering by bearing (see the module).
 
     Attributes:
@@ -264,7 +264,7 @@ class ParkNavigator:
         self._places = {name: (float(o.x), float(o.y)) for name, o in zip(self.actor_names, layout.oois)}
 
     def manoeuvre(self, name: str, actor: str) -> Circle:
-        """A new ``circle`` of the OOI ``actor`` (a :class:`games.core.base.Manoeuvre`)."""
+        """A new ``circle`` of the OOI ``actor`` (a :class:`games.core.navigation.Manoeuvre`)."""
         if name not in self.manoeuvres or actor not in self._places:
             raise ValueError(f"the park's manoeuvres are {self.manoeuvres} of an OOI, got {name!r} of {actor!r}")
         return Circle(self._places[actor])

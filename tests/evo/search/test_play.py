@@ -112,7 +112,8 @@ def test_play_keeps_only_the_columns_objectives_require(requires, tiny_config, t
         tiny_config["budget"] = {"generations": 2}
         search = Search(parse_experiment(tiny_config), tmp_path / "run")
         watcher = search.built.objectives[-1]
-        assert search.built.columns == requires | {"info.step_clock"}  # and when each step ended, to date bugs
+        # and when each step ended, to date bugs; and the performance oracle's peak memory rise
+        assert search.built.columns == requires | {"info.step_clock", "info.peak_grew_mb"}
         search.run()
     finally:
         del objectives_base.REGISTRY["watching"]
