@@ -25,7 +25,6 @@ import numpy as np
 from pydantic import Field
 
 from games.core.base import GameSpec
-
 from games.core.navigation import actor_type
 from games.core.record import RolloutBatch
 from oracles.base import Bug, OracleConfig, register

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
@@ -202,7 +203,7 @@ class Reproducer:
                 for j, i in enumerate(chunk):
                     mine = batch[j * repeats : (j + 1) * repeats]
                     oracle.forget_visits()  # each script judged on its own evidence
-                    bugs = [b for b in oracle.check(mine) if b.signature == record["signature"]]
+                    bugs = [b for b in oracle.check(mine) if same_fault(b.signature, record["signature"])]
                     yield i, Replayed(bugs, mine)
 
     def reproduces(self, record: Mapping[str, Any], scripts: Sequence[Sequence[int]]) -> list[bool]:
@@ -226,3 +227,15 @@ class Reproducer:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+_CRASH_AT = re.compile(r"^(crash:[^:]*:[^:]*:[^:]*):\d+:")
+"""A crash signature's ``type:file:function:line:`` head (``oracles.crash``)."""
+
+
+def same_fault(found: str, recorded: str) -> bool:
+    """Whether a replay's bug is the recorded one: the same signature, where a crash's may
+    have moved to another line of the same function (the game's file edited since, a new
+    build under ``evo regress``: before, a block above the raise made an old run's crash
+    "not reproduce")."""
+    return found == recorded or _CRASH_AT.sub(r"\1:", found) == _CRASH_AT.sub(r"\1:", recorded)

@@ -25,7 +25,6 @@ from typing import Any, Sequence
 import numpy as np
 
 from games.core.base import GameSpec, InjectedBug, VecStep
-
 from games.core.navigation import Route, Target, straight_move
 from games.dungeon.layout import (
     ACTION_NAMES, ACTION_TARGETS, ACTOR_NAMES, ACTOR_TYPES, ATTACK, BUGS, CATEGORIES, DOOR, ENEMY_STATS,

@@ -18,7 +18,6 @@ from typing import Any, NoReturn, Sequence
 import numpy as np
 
 from games.core.base import GameError, GameSpec, InjectedBug, VecStep
-
 from games.core.navigation import Route, straight_move
 from games.core.frame_cost import BatchClock, flood_fill
 from games.maze.layout import (
