@@ -41,7 +41,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from evo.search.agents import PopulationSpec  # noqa: E402
 from evo.run.config import load_experiment  # noqa: E402
-from evo.run.parallel import Executor, ParallelConfig, chunks  # noqa: E402
+from evo.run.chunks import chunks  # noqa: E402
+from evo.run.parallel import Executor, ParallelConfig  # noqa: E402
 from evo.search.tasks import PlayTask, run_play  # noqa: E402
 from evo.search.policy import PolicySpec  # noqa: E402
 from evo.run.loop import Search  # noqa: E402

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core.base import GameSpec
+from games.core.base import GameError, GameSpec
 from games.core.record import Rollout, RolloutBatch, with_events
 from oracles.base import Bug, OracleConfig, register
 from oracles.component import Component, Context
@@ -57,26 +57,41 @@ class CrashOracle(Component):
     def check(self, rollouts: RolloutBatch) -> list[Bug]:
         """One ``crash`` bug per rollout whose game raised, died or hung.
 
-        The signature keeps the exception type, where it was raised and its message, so one
-        fault reached by many policies is one bug while two faults are two.
+        The signature is :func:`crash_signature`.
         """
         bugs: list[Bug] = []
         seen: set[str] = set()  # the archive keeps the first of a signature; so can we
         for i, err, _ in with_events(rollouts):
             if err is None or err.is_assertion:
                 continue
-            signature = f"crash:{err.type}:{err.where}:{err.message}"
+            signature = crash_signature(err)
             if signature in seen:
                 continue
             seen.add(signature)
             rollout = rollouts[i]
-            step = max(rollout.length - 1, 0)
-            bugs.append(at_last_step(
-                rollout,
-                kind="crash",
-                oracle=self.name,
-                signature=signature,
-                message=f"{err.type} at step {step}: {err.message}" + (f" ({err.detail})" if err.detail else ""),
-                data={"type": err.type, "where": err.where, **({"detail": err.detail} if err.detail else {})},
-            ))
+            bugs.append(at_last_step(rollout, kind="crash", oracle=self.name, signature=signature,
+                                     **_told(err, max(rollout.length - 1, 0))))
         return bugs
+
+    def report(self, err: GameError, *, step: int, state: tuple[float, ...], next_state: tuple[float, ...],
+               policy: int, episode_seed: int, actions: tuple[int, ...]) -> Bug:
+        """The bug :meth:`check` reports for an episode that ended with ``err`` at ``step``,
+        from the episode's parts alone: a fault told the moment it happened
+        (:mod:`evo.search.faults`), before its batch is over."""
+        return Bug(kind="crash", oracle=self.name, signature=crash_signature(err), step=int(step),
+                   state=state, next_state=next_state, policy=int(policy), episode_seed=int(episode_seed),
+                   actions=tuple(actions), **_told(err, step))
+
+
+def crash_signature(err: GameError) -> str:
+    """The exception type, where it was raised and its message: one fault reached by many
+    policies is one bug while two faults are two (``detail`` varies and is left out)."""
+    return f"crash:{err.type}:{err.where}:{err.message}"
+
+
+def _told(err: GameError, step: int) -> dict[str, Any]:
+    """A crash bug's message and data."""
+    return {
+        "message": f"{err.type} at step {step}: {err.message}" + (f" ({err.detail})" if err.detail else ""),
+        "data": {"type": err.type, "where": err.where, **({"detail": err.detail} if err.detail else {})},
+    }

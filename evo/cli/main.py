@@ -188,7 +188,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     if idle is not None and not args.quiet:
         console.print(idle, style="dim", highlight=False)
     with ProgressPrinter(console, exp, quiet=args.quiet) as printer:
-        search = search_for(exp, run_dir, progress=printer, begun=args.started)
+        search = search_for(exp, run_dir, progress=printer, begun=args.started, on_bugs=printer.found)
         try:
             search.run(resume=args.resume is not None)
         except (FileNotFoundError, CheckpointError) as exc:

@@ -25,6 +25,8 @@ class GenerationReport:
 
 
 ProgressFn = Callable[[GenerationReport], None]
+BugsFn = Callable[[list[ArchivedBug]], None]
+"""Told of bugs archived while a generation still plays (:mod:`evo.run.early_faults`)."""
 
 
 @dataclass

@@ -36,7 +36,8 @@ from evo.run.config import Experiment, dump_experiment
 from evo.run.device import check_runnable
 from evo.search.explore.frontier import Frontier, Plan
 from evo.search.finetune import Diagnostics
-from evo.run.parallel import Executor, chunks, play_chunks, run_batch, usable_cores
+from evo.run.chunks import chunks, play_chunks, run_batch
+from evo.run.parallel import Executor, usable_cores
 from evo.run.scalars import ScalarLog, check_installed
 from evo.search.tasks import DenseReward, PlayTask, TuneTask, run_play, run_tune
 from evo.search.operators import Operators, Population, episode_cases
@@ -44,7 +45,8 @@ from games.core.record import RolloutBatch
 from games.core.seeds import POLICY_SEED_MAX, Stream, stream_rng
 from objectives.coverage import CoverageTracker
 from evo.run.checks import Checks, background_safe
-from evo.run.counters import Counters, GenerationReport, ProgressFn
+from evo.run.counters import BugsFn, Counters, GenerationReport, ProgressFn
+from evo.run.early_faults import EarlyFaults
 from evo.run.replays import Replays
 from evo.run.tail import GenerationTail, Tail
 from oracles import calibrate_all
@@ -60,16 +62,17 @@ class Search(GenerationTail):
     """One run of an experiment into one run directory."""
 
     def __init__(self, exp: Experiment, run_dir: Path, progress: ProgressFn | None = None,
-                 begun: float | None = None) -> None:
+                 begun: float | None = None, on_bugs: BugsFn | None = None) -> None:
         """``begun``: when the run began (``time.perf_counter()``; ``evo run``: its start), for
-        its wall budget; None: now."""
+        its wall budget; None: now. ``on_bugs``: told of bugs archived while a generation
+        plays (a fault of the game's process), else they come with its report."""
         if exp.logging.tensorboard:
             check_installed()  # one line before anything is built or written
         check_runnable(exp)  # a run starts on its device; opening it later need not (evo.run.device)
         self._begun = time.perf_counter() if begun is None else begun
         self.exp = exp
         self.run_dir = Path(run_dir)
-        self.progress = progress
+        self.progress, self.on_bugs = progress, on_bugs
         self.built = Built.from_experiment(exp, self.run_dir)
         self.exp = exp = self.built.exp  # fitted to the game (evo.run.fit): what config.yaml records
         try:
@@ -91,6 +94,10 @@ class Search(GenerationTail):
             stream_rng(exp.seed, s) for s in (Stream.VARIATION, Stream.PLAY, Stream.FINETUNE, Stream.INIT)
         )
         self.executor = Executor(exp.parallel, exp.torch_threads)
+        self.early = EarlyFaults(self.built.oracles, self.run_dir)
+        """Faults of the game's processes, archived as the workers tell them (evo.run.early_faults)."""
+        self._early: list[ArchivedBug] = []
+        """Those archived since the last settle, which the components hear of there."""
         self.checks = Checks(self.built.oracles, background_safe(self.built.objectives))
         """The oracles' checks, beside the objectives' work on the same batch (evo.run.checks)."""
         self.replays = Replays(self.built.factory, self.spec.n_actions, self.built.columns, run_batch(exp))
@@ -130,6 +137,7 @@ class Search(GenerationTail):
             self._scorers = None
         self.checks.close()
         self.replays.close()
+        self.early.close()
         self.executor.close()
         if self.scalars is not None:
             self.scalars.close()
@@ -147,12 +155,12 @@ class Search(GenerationTail):
             tasks.append(PlayTask(
                 self.built.factory, agent if plan is None else plan.spec(agent, copies), ids[c], seeds[c],
                 episodes, self.built.columns, None if plan is None else plan.seeds[copies], self._deadline(),
-                None if limits is None else limits[copies],
+                None if limits is None else limits[copies], self.early.log,
             ))
         with self._timed("evaluation"):
             results = self.executor.start(run_play, tasks)
             self._drain()  # the last generation's tail, while this one plays
-            played = results()
+            played = self.early.collect(results, self.counters, len(ids) * episodes, self._keep_early)
             rollouts = RolloutBatch.concat([result.rollouts for result in played])
         self._cut = self._cut or any(result.cut for result in played)
         self._observe(rollouts, plan)
@@ -235,13 +243,13 @@ class Search(GenerationTail):
         seeds = self.rng_tune.integers(0, POLICY_SEED_MAX, size=len(ids))
         tasks = [
             TuneTask(self.built.factory, self.built.policy_spec, genomes[c], ids[c], seeds[c], cfg.algorithm,
-                     cfg.settings, reward, self.built.columns, self.exp.device, self._deadline())
+                     cfg.settings, reward, self.built.columns, self.exp.device, self._deadline(), self.early.log)
             for c in chunks(len(ids), self.executor.parts)
         ]
         with self._timed("fine-tuning"):
             tuned = self.executor.start(run_tune, tasks)
             self._drain()  # the rest of the last generation's tail, while the policies learn
-            results = tuned()
+            results = self.early.collect(tuned, self.counters, len(ids) * cfg.settings.episodes, self._keep_early)
         self._cut = self._cut or any(r.cut for r in results)
         # Per policy, in population order: the same means however the population was cut.
         self._rl = (self.counters.generation, Diagnostics.concat([r.diagnostics for r in results]).means())

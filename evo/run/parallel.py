@@ -1,7 +1,8 @@
 """Parallel evaluation and fine-tuning through joblib: local processes, Ray or Dask.
 
-The population is cut into contiguous chunks, one task each (:mod:`evo.search.tasks`). Because every policy draws its random numbers from its own seed, a run gives the same
-results serially, with any number of local workers, and on a Ray or Dask cluster.
+The population is cut into tasks (:mod:`evo.run.chunks`, :mod:`evo.search.tasks`). Because
+every policy draws its random numbers from its own seed, a run gives the same results
+serially, with any number of local workers, and on a Ray or Dask cluster.
 
 Backends (``parallel:`` in the YAML):
 - ``serial``: in this process, no pickling (what tests and tiny runs use). Where the game
@@ -29,7 +30,6 @@ import os
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any, Callable, Iterator, Literal, Sequence, TypeVar
 
-import numpy as np
 import torch
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -43,6 +43,10 @@ _ABORT_WAIT_S = 60.0
 """Longest wait, when a run ends under way, for its joblib call to end once its workers are stopped."""
 T = TypeVar("T")
 R = TypeVar("R")
+
+
+class StillRunning(Exception):
+    """A call's results asked for with a timeout, before its tasks are over (:meth:`Executor.start`)."""
 
 
 class ParallelConfig(BaseModel):
@@ -122,31 +126,6 @@ def idle_cores(config: ParallelConfig) -> str | None:
 
 
 # ---------------------------------------------------------------------------------- executor
-def chunks(n: int, parts: int) -> list[slice]:
-    """``parts`` contiguous, near-equal slices of ``range(n)`` (fewer if ``n`` is small)."""
-    parts = max(1, min(parts, n))
-    bounds = np.linspace(0, n, parts + 1).round().astype(int)
-    return [slice(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
-
-
-ISOLATED_COPIES_PER_TASK = 16
-"""Most copies of an isolated game one play task steps together. Each copy is a process: a
-generation of 120 copies in two tasks started 120 of them (highway-env on 2 cores: 103 s for
-its first generation's 1,237 steps; 49.7 s in tasks of 16), where 16 a task keep two cores
-busy. The rest of the batch plays in further tasks, on the copies the workers already started."""
-
-
-def play_chunks(policies: int, episodes: int, parts: int, isolated: bool) -> list[slice]:
-    """The policies of each play task: :func:`chunks` over the workers' ``parts``, and for an
-    isolated game as many more (a multiple of ``parts``, so that every worker gets as many) as
-    keep each task within :data:`ISOLATED_COPIES_PER_TASK` copies. A policy's episodes stay in
-    one task, and what a policy plays does not depend on its task."""
-    if not isolated:
-        return chunks(policies, parts)
-    tasks = -(-policies // max(1, ISOLATED_COPIES_PER_TASK // max(1, episodes)))
-    return chunks(policies, max(parts, -(-tasks // parts) * parts))
-
-
 def _run(fn: Callable[[T], R], task: T, torch_threads: int, parent: int | None = None) -> R:
     """Worker side of every task: torch gets ``torch_threads`` threads, then ``fn`` runs.
 
@@ -166,7 +145,7 @@ def _run(fn: Callable[[T], R], task: T, torch_threads: int, parent: int | None =
     return fn(task)
 
 
-def _in_lanes(fn: Callable[[T], R], tasks: Sequence[T], lanes: int, pool: Any) -> Callable[[], list[R]]:
+def _in_lanes(fn: Callable[[T], R], tasks: Sequence[T], lanes: int, pool: Any) -> Callable[..., list[R]]:
     """``[fn(t) for t in tasks]`` begun on ``pool``'s threads, task ``i`` in lane ``i % lanes``,
     each lane's tasks in order; the function returned waits for the results. Every lane
     finishes before anything is returned or raised, so that no lane still plays a game the
@@ -178,8 +157,9 @@ def _in_lanes(fn: Callable[[T], R], tasks: Sequence[T], lanes: int, pool: Any) -
 
     futures = [pool.submit(lane, k) for k in range(min(lanes, len(tasks)))]
 
-    def results() -> list[R]:
-        wait(futures)
+    def results(timeout: float | None = None) -> list[R]:
+        if wait(futures, timeout).not_done:
+            raise StillRunning
         out: list[Any] = [None] * len(tasks)
         for k, future in enumerate(futures):
             out[k::lanes] = future.result()  # the first lane's error, if any, raises here
@@ -298,8 +278,9 @@ class Executor:
         backend's tasks run here, task ``i`` in lane ``i % lanes``)."""
         return self.start(fn, tasks)()
 
-    def start(self, fn: Callable[[T], R], tasks: Sequence[T]) -> Callable[[], list[R]]:
-        """:meth:`map` begun; the function returned waits for its results (or raises its error).
+    def start(self, fn: Callable[[T], R], tasks: Sequence[T]) -> Callable[..., list[R]]:
+        """:meth:`map` begun; the function returned waits for its results (or raises its error),
+        or for ``timeout`` seconds where given (then :class:`StillRunning` while they run).
 
         Where the tasks run off this thread (a joblib backend's workers, the serial backend's
         lanes), this thread is free until it asks for them: the loop does a generation's
@@ -312,11 +293,17 @@ class Executor:
             return _in_lanes(fn, tasks, self.config.lanes, self._lanes)
         if self.config.backend == "serial" or len(tasks) <= 1:
             out = [fn(t) for t in tasks]
-            return lambda: out
+            return lambda timeout=None: out
         if self._waiter is None:
             self._waiter = ThreadPoolExecutor(1, thread_name_prefix="evo-play")
-        self._in_flight = self._waiter.submit(self._joblib_map, fn, tasks)
-        return self._in_flight.result
+        self._in_flight = future = self._waiter.submit(self._joblib_map, fn, tasks)
+
+        def results(timeout: float | None = None) -> list[R]:
+            if wait([future], timeout).not_done:
+                raise StillRunning
+            return future.result()
+
+        return results
 
     def _joblib_map(self, fn: Callable[[T], R], tasks: Sequence[T]) -> list[R]:
         from joblib import delayed
@@ -389,11 +376,3 @@ class Executor:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def run_batch(exp: Any) -> int:
-    """Copies one worker of the run stepped at once: the larger of the population's and the
-    offspring's episodes, cut into the run's chunks."""
-    episodes = max(exp.search.population, exp.search.offspring) * exp.search.episodes
-    parts = exp.parallel.lanes if exp.parallel.backend == "serial" else exp.parallel.n_jobs
-    return -(-episodes // parts)

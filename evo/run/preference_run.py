@@ -22,6 +22,7 @@ import torch
 from evo.run import rundir
 from evo.run.checkpoint import CheckpointError
 from evo.run.config import ConfigError, Experiment, dump_experiment
+from evo.run.counters import BugsFn
 from evo.run.loop import ProgressFn, Search
 from evo.search.finetune.preference_ppo import ActorCritic, UpdateStats, preference_updates
 from evo.search.operators import Population
@@ -39,10 +40,10 @@ def is_preference_run(exp: Experiment) -> bool:
 
 
 def search_for(exp: Experiment, run_dir: Path, progress: ProgressFn | None = None,
-               begun: float | None = None) -> Search:
+               begun: float | None = None, on_bugs: BugsFn | None = None) -> Search:
     """The run of ``exp``: PPGTA's one agent (:class:`PreferenceSearch`) or an evolved
     population (:class:`Search`); what ``evo run`` and ``evo compare`` start."""
-    return (PreferenceSearch if is_preference_run(exp) else Search)(exp, run_dir, progress, begun)
+    return (PreferenceSearch if is_preference_run(exp) else Search)(exp, run_dir, progress, begun, on_bugs)
 
 
 def check_preference_experiment(exp: Experiment) -> None:
@@ -60,9 +61,9 @@ class PreferenceSearch(Search):
     """One run of PPGTA's agent into one run directory (see the module)."""
 
     def __init__(self, exp: Experiment, run_dir: Path, progress: ProgressFn | None = None,
-                 begun: float | None = None) -> None:
+                 begun: float | None = None, on_bugs: BugsFn | None = None) -> None:
         check_preference_experiment(exp)
-        super().__init__(exp, run_dir, progress, begun)
+        super().__init__(exp, run_dir, progress, begun, on_bugs)
         self._overlaps = False  # its updates play in this process: each tail runs at once
         names = [o.name for o in self.built.objectives]
         self.objective = self.built.objectives[names.index("preference_kl")]

@@ -10,12 +10,14 @@ nothing, and output that is not a terminal never gets the bar.
 from __future__ import annotations
 
 from types import TracebackType
+from typing import Sequence
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskID, TextColumn
 
 from evo.run.config import Experiment
 from evo.run.counters import GenerationReport
+from oracles.archive import ArchivedBug
 
 _STEPS = 1000
 """Resolution of the bar: the budget's share spent, in thousandths."""
@@ -86,13 +88,20 @@ class ProgressPrinter:
             shares.append(report.env_steps / b.env_steps)
         return min(max(shares), 1.0)
 
-    def __call__(self, report: GenerationReport) -> None:
+    def found(self, bugs: Sequence[ArchivedBug]) -> None:
+        """One line per new bug: at once for one found while its generation plays (a fault of
+        the game's process), else with its generation's line."""
         if self.quiet:
             return
-        for bug in report.new_bugs:
+        for bug in bugs:
             b = bug.bug
             tag = "" if bug.injected_id is None else f" (injected #{bug.injected_id})"
             self.console.print(f"  [red]+ {b.kind}[/red] {b.message}{tag}")
+
+    def __call__(self, report: GenerationReport) -> None:
+        if self.quiet:
+            return
+        self.found(report.new_bugs)
         row = report.row
         objectives = "  ".join(
             f"{o.name} {row[f'{o.name}_max']:.3g}" for o in self.exp.objectives if f"{o.name}_max" in row

@@ -37,6 +37,7 @@ from evo.search.finetune import DIAGNOSTICS
 from evo.search.operators import Population, hypervolume
 from games.core.base import BUG_KINDS
 from games.core.record import RolloutBatch
+from oracles import Bug
 
 
 @dataclass
@@ -74,6 +75,10 @@ class GenerationTail:
             c = self.counters
             generation = c.generation if generation is None else generation
             wall_s = c.wall_s if wall_s is None else wall_s
+            if self._early:  # archived as they happened: the components hear of them first
+                for component in self.built.components:
+                    component.found(self._early)
+                self._early = []
             for bugs, env_steps, clock in self.checks.settle(self.replays):
                 new = self.archive.add(bugs, generation=generation, env_steps=env_steps, wall_s=wall_s,
                                        match=self.built.match, when=None if clock is None else clock.when)
@@ -82,6 +87,16 @@ class GenerationTail:
                     for component in self.built.components:
                         component.found(new)
                 self._new_bugs.extend(new)
+
+    def _keep_early(self, bug: Bug, env_steps: int, wall_s: float) -> None:
+        """Archive a fault the workers told while the generation plays (:mod:`evo.run.
+        early_faults`): in ``bugs.jsonl`` and told at once."""
+        new = self.archive.add([bug], generation=self.counters.generation, env_steps=env_steps, wall_s=wall_s,
+                               match=self.built.match)
+        if new:
+            rundir.append_bugs(self.run_dir, new)
+            self._early.extend(new)
+            (self.on_bugs or self._new_bugs.extend)(new)
 
     def _row(self, tail: Tail) -> dict[str, Any]:
         pop, c = tail.pop, self.counters

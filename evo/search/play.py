@@ -19,6 +19,7 @@ from typing import Sequence
 import numpy as np
 
 from evo.search.agents.base import Agent
+from evo.search.faults import FaultLog
 from games.core.base import GameError, VectorGame
 from games.core.record import CLOCK_KEY, OPTIONAL_COLUMNS, RolloutBatch, blank, info_keys, unknown_columns
 from games.core.seeds import EPISODE_SEED_MAX
@@ -57,6 +58,7 @@ def play(
     columns: frozenset[str] = frozenset(),
     deadline: float | None = None,
     limits: Sequence[int] | None = None,
+    faults: FaultLog | None = None,
 ) -> EvalResult:
     """Play one episode in every copy of ``game`` until all are over.
 
@@ -76,6 +78,8 @@ def play(
             wall budget holds during play, not only between generations.
         limits: Per copy, the steps its episode plays at most (truncated there): Go-Explore's
             exploration segment after a return (``search.explore_steps``).
+        faults: Where a fault of the game's process is told the moment a copy meets it
+            (:mod:`evo.search.faults`); None: only in the rollouts.
     """
     unknown = unknown_columns(columns)
     if unknown:
@@ -177,10 +181,11 @@ def play(
         ended = np.asarray(step.terminated, dtype=bool)
         if step.errors:
             ended = ended.copy()
-            for i, err in step.errors.items():
-                if alive[i]:
-                    errors[i] = err
-                    ended[i] = True
+            met = {i: err for i, err in step.errors.items() if alive[i]}
+            errors.update(met)
+            ended[list(met)] = True
+            if faults is not None and met:
+                faults.tell(met, t, policy_ids, seeds, actions_t, features_t, lengths + alive)
         for i, msgs in step.violations.items():
             if alive[i]:
                 violations[i].extend((t, m) for m in msgs)

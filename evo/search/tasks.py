@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from evo.search.agents.base import AgentSpec
+from evo.search.faults import FaultLog
 from evo.search.finetune import Diagnostics, UpdateConfig, finetune
 from evo.search.game_cache import WORKER_GAMES
 from evo.search.policy import PolicySpec
@@ -47,6 +48,8 @@ class PlayTask:
     """Wall clock time (``time.time()``) after which no step starts: the run's wall budget."""
     limits: np.ndarray | None = None
     """``[P * episodes]`` the steps each episode plays at most (``search.explore_steps``)."""
+    faults: FaultLog | None = None
+    """Where faults of the game's process are told as they happen (:mod:`evo.search.faults`)."""
 
 
 @dataclass
@@ -66,7 +69,7 @@ def run_play(task: PlayTask) -> PlayResult:
     chosen = task.episode_seeds
     seeds = draws.seeds if chosen is None else np.where(chosen >= 0, chosen, draws.seeds)
     result = play(game, seeds, np.repeat(task.ids, task.episodes), agent, columns=task.columns,
-                  deadline=task.deadline, limits=task.limits)
+                  deadline=task.deadline, limits=task.limits, faults=task.faults)
     if result.game_broken:
         WORKER_GAMES.drop(task.factory, n)
     return PlayResult(result.rollouts, result.cut)
@@ -106,6 +109,8 @@ class TuneTask:
     """Where the weights and updates live (the experiment's ``device``)."""
     deadline: float | None = None
     """Wall clock time (``time.time()``) after which no step starts: the run's wall budget."""
+    faults: FaultLog | None = None
+    """Where faults of the game's process are told as they happen (:mod:`evo.search.faults`)."""
 
 
 @dataclass
@@ -127,7 +132,7 @@ def run_tune(task: TuneTask) -> TuneResult:
     tuned, stats = finetune(
         task.genomes, task.policy_spec, WORKER_GAMES.get(task.factory, n), task.algorithm, task.config,
         task.reward, task.seeds, task.ids, on_rollouts=batches.append, columns=task.columns,
-        device=task.device, deadline=task.deadline,
+        device=task.device, deadline=task.deadline, faults=task.faults,
     )
     if stats.game_broken:
         WORKER_GAMES.drop(task.factory, n)

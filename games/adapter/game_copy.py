@@ -292,8 +292,8 @@ class GameCopy:
         only the process it started itself, not what that one started)."""
         with self._marked():
             close_env(self.env)
-        if self.processes is not None:
-            self.processes.end()
+        if self.processes is not None:  # an isolated copy's worker scans for the rest once it exits
+            self.processes.end(scan=not self.processes.own_tree)
 
 
 def close_env(env: Any, timeout_s: float = CLOSE_TIMEOUT_S) -> bool:

@@ -26,7 +26,7 @@ from games.core.base import GameError, GameSpec
 from games.adapter.game_copy import GAME_FAULTS, GameCopy, game_error
 from games.core.lifetime import die_with_parent, startable
 from games.core.process_memory import descendants, rss_mb
-from games.core.process_tree import MARK, CopyProcesses, become_subreaper
+from games.core.process_tree import MARK, CopyProcesses, become_subreaper, end_together
 
 CLOSE_GRACE_S = 1.0
 STOPPED = "stopped"
@@ -243,10 +243,10 @@ class Worker:
             return GameError(type="GameProcessDied", message=f"game process was killed by {name}{why}")
         return GameError(type="GameProcessDied", message=f"game process exited with code {code}")
 
-    def kill(self) -> None:
+    def kill(self, end_processes: bool = True) -> CopyProcesses | None:
         """SIGKILL and reap, so no zombie remains, with every process the copy started (a
         worker killed mid-step leaves its game's processes to init); the worker restarts on
-        the next reset."""
+        the next reset. ``end_processes`` False: those are left to the caller, and returned."""
         if self.process is not None:
             if self.process.is_alive():
                 self.process.kill()
@@ -254,9 +254,11 @@ class Worker:
             self.process.close()
         if self.conn is not None:
             self.conn.close()
-        if self.processes is not None:
-            self.processes.end()
+        processes = self.processes
+        if processes is not None and end_processes:
+            processes.end()
         self.process, self.conn, self.processes = None, None, None
+        return processes
 
     def stop(self) -> None:
         """Ask the worker to exit; :meth:`kill` it if it has not within the grace time."""
@@ -273,7 +275,9 @@ def stop_workers(workers: list[Worker]) -> None:
         if w.running:
             w.send(("close", None))
     deadline = time.monotonic() + CLOSE_GRACE_S
+    left = []
     for w in workers:
         if w.process is not None:
             w.process.join(max(deadline - time.monotonic(), 0.0))
-        w.kill()
+        left.append(w.kill(end_processes=False))
+    end_together([p for p in left if p is not None])

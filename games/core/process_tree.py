@@ -42,7 +42,7 @@ import secrets
 import select
 import signal
 import sys
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Collection, Iterable, Iterator, Sequence
 
 MARK = "EVO_GAME_COPY"
 """Environment variable that names the copy a process belongs to: ``<run token>/<copy id>``."""
@@ -70,10 +70,12 @@ def run_token() -> str:
     return token
 
 
-def carriers(value: str, prefix: bool = False, spare: Iterable[int] = (), name: str = MARK) -> list[int]:
+def carriers(value: str | Collection[str], prefix: bool = False, spare: Iterable[int] = (),
+             name: str = MARK) -> list[int]:
     """Live processes of this user whose environment holds ``name=value`` (any value starting
-    with ``value`` when ``prefix``), except those in ``spare``; none without ``/proc``."""
-    needle = f"{name}={value}".encode()
+    with ``value`` when ``prefix``; any of several values, read in one pass over ``/proc``),
+    except those in ``spare``; none without ``/proc``."""
+    needles = tuple(f"{name}={v}".encode() for v in ([value] if isinstance(value, str) else value))
     skip = set(spare)
     uid = os.getuid()
     found: list[int] = []
@@ -93,7 +95,7 @@ def carriers(value: str, prefix: bool = False, spare: Iterable[int] = (), name: 
             continue
         # A zombie's environ reads empty: it has ended already.
         for var in env.split(b"\0"):
-            if var == needle or (prefix and var.startswith(needle)):
+            if var in needles or (prefix and var.startswith(needles)):
                 found.append(int(entry))
                 break
     return found
@@ -217,9 +219,22 @@ class CopyProcesses:
             found.extend(pid for pid in _descendants(me) if pid not in found)
         return found
 
-    def end(self) -> int:
+    def end(self, scan: bool = True) -> int:
         """SIGKILL every process of the copy and reap those that are children of this one;
-        returns how many were killed."""
-        killed = kill_all(self.find)
+        returns how many were killed. ``scan`` False (an isolated copy closing, whose worker
+        ends its marked processes once it has exited): only the processes below this one,
+        without reading every process's environment."""
+        me = os.getpid()
+        killed = kill_all(self.find if scan or not self.own_tree else lambda: _descendants(me))
         reap(killed)
         return len(killed)
+
+
+def end_together(copies: Sequence[CopyProcesses]) -> int:
+    """:meth:`CopyProcesses.end` for many copies (none ``own_tree``) in one pass over ``/proc``
+    a round, not one per copy: a vector game of 60 copies closed in 3.4 s, scanning ``/proc``
+    120 times among the processes its engines had left."""
+    values = [c.value for c in copies]
+    killed = kill_all(lambda: carriers(values, spare={os.getpid()})) if values else []
+    reap(killed)
+    return len(killed)

@@ -40,11 +40,14 @@ def _run(path: Path, tmp_path: Path) -> Path:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", ["OwnFeatures", "WideObservation", "PixelWalk"])
+# A game whose features are its frame's cells runs the default experiment in
+# tests/cli/test_untuned_games.py (Glide: no map from above, its report) and Wuji's conv policy
+# in tests/cli/test_pixel_games.py.
+@pytest.mark.parametrize("game", ["OwnFeatures", "WideObservation"])
 def test_a_new_game_runs_the_default_experiment_and_reports_coverage(game: str, tmp_path: Path) -> None:
     # Wuji's settings but a population of 8: what is checked is the game's path through the
-    # engine (features, cells, fine-tuning, report), and fine-tuning 30 policies over the
-    # 1000-step horizon (policies of 1.4M weights on pixels) takes a minute of CPU.
+    # engine (features, cells, fine-tuning, report), and fine-tuning 30 policies over a
+    # 1000-step horizon takes a minute of CPU.
     path = _default_with({"entry_point": f"tests.games.plugin_envs:{game}"}, tmp_path, population=8, offspring=8)
     run_dir = _run(path, tmp_path)
     run = load_run(run_dir)
@@ -56,16 +59,15 @@ def test_a_new_game_runs_the_default_experiment_and_reports_coverage(game: str, 
     report = evo("report", str(run_dir), "--html", cwd=tmp_path)
     assert report.returncode == 0 and "Traceback" not in report.stderr, report.stderr[-2000:]
     assert (run_dir / "report.html").is_file()
-    # A map from above where the state features say where the agent is; the pixel game's are
-    # the cells of its frame, and it gets none.
-    assert (run_dir / "plots" / "coverage_map.png").is_file() == (game != "PixelWalk")
+    # A map from above where the state features say where the agent is.
+    assert (run_dir / "plots" / "coverage_map.png").is_file()
 
 
 @pytest.mark.slow
 def test_an_atari_game_by_its_gymnasium_id_runs_and_reports_coverage(tmp_path: Path) -> None:
     """ALE's ids work when ale-py is installed (the atari extra): Pong from its 128 RAM bytes,
     by the ``-ram`` id that older Gymnasium versions had and ale-py 0.12 no longer registers."""
-    game = {"gym_id": "ALE/Pong-ram-v5", "kwargs": {"max_num_frames_per_episode": 1200}}
+    game = {"gym_id": "ALE/Pong-ram-v5", "kwargs": {"max_num_frames_per_episode": 500}}
     path = _default_with(game, tmp_path, population=4, offspring=4, episodes=1)
     result = evo("run", str(path), "--out", "run", cwd=tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]

@@ -27,12 +27,26 @@ def evo(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 def evo_run(config: dict[str, Any], folder: Path) -> Path:
     """``evo run`` of an experiment given as a dict, written to ``folder/exp.yaml``; asserts
     it succeeded and returns its run directory."""
+    return evo_runs([(config, folder)])[0]
+
+
+def evo_runs(runs: list[tuple[dict[str, Any], Path]]) -> list[Path]:
+    """:func:`evo_run` of each ``(config, folder)``, all at once (independent runs that each
+    keep about one core busy); asserts each succeeded."""
     import yaml
 
-    (folder / "exp.yaml").write_text(yaml.safe_dump(config))
-    result = evo("run", "exp.yaml", "--out", "run", cwd=folder)
-    assert result.returncode == 0, result.stderr
-    return folder / "run"
+    started = []
+    for config, folder in runs:
+        (folder / "exp.yaml").write_text(yaml.safe_dump(config))
+        started.append(subprocess.Popen(
+            [sys.executable, "-m", "evo.cli", "run", "exp.yaml", "--out", "run"], cwd=folder, text=True,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            env={**__import__("os").environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"},
+        ))
+    for process in started:
+        _, err = process.communicate(timeout=600)
+        assert process.returncode == 0, err
+    return [folder / "run" for _, folder in runs]
 
 
 @pytest.fixture(scope="module")
@@ -161,6 +175,9 @@ def test_a_game_that_raises_hangs_or_dies_is_a_crash_bug(tmp_path: Path, fault: 
         "objectives": [{"name": "coverage"}],
         "oracles": [{"name": "crash"}],
         "finetune": {"algorithm": "none"},
+        # Played by the run's process, its copies isolated in processes of their own: loky's
+        # workers meeting faults are tests/evo/run/test_early_faults.py's.
+        "parallel": {"backend": "serial"},
     }
     (tmp_path / "exp.yaml").write_text(yaml.safe_dump(config))
     result = evo("run", "exp.yaml", "--out", "run", cwd=tmp_path)

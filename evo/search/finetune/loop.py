@@ -21,6 +21,7 @@ import torch
 from evo.search.finetune.base import REGISTRY, Batch, Diagnostics, UpdateConfig
 from evo.search.policy import PolicySpec
 from evo.search.agents.population import PopulationAgent
+from evo.search.faults import FaultLog
 from evo.search.play import draw_episodes, play
 from games.core.base import VectorGame
 from games.core.device import torch_device
@@ -70,6 +71,7 @@ def finetune(
     columns: frozenset[str] = frozenset(),
     device: str = "cpu",
     deadline: float | None = None,
+    faults: FaultLog | None = None,
 ) -> tuple[np.ndarray, FinetuneStats]:
     """Fine-tune P policies together with ``algorithm`` and return their new genomes.
 
@@ -95,6 +97,7 @@ def finetune(
         deadline: A wall clock time (``time.time()``): a batch whose play it cut is handed to
             ``on_rollouts`` (its bugs count) but not learned from, and no update follows
             (``FinetuneStats.cut``).
+        faults: Where a fault of the game's process is told as it happens (:mod:`evo.search.faults`).
 
     Returns:
         ``(genomes [P, D] float32, stats)``.
@@ -136,7 +139,8 @@ def finetune(
         # 1. Play a batch of full episodes with the current weights.
         draws = draw_episodes([g.integers(0, POLICY_SEED_MAX) for g in streams], episodes, max_steps, n_actions)
         agent = PopulationAgent(weights.detach().cpu().numpy().copy(), spec, episodes, draws.gumbel, device=device)
-        result = play(game, draws.seeds, copy_ids, agent, columns=columns | {"obs"}, deadline=deadline)
+        result = play(game, draws.seeds, copy_ids, agent, columns=columns | {"obs"}, deadline=deadline,
+                      faults=faults)
         if on_rollouts is not None:  # what the oracles asked for, not the observations we need
             seen = result.rollouts if "obs" in columns else replace(result.rollouts, obs=None)
             on_rollouts(seen)

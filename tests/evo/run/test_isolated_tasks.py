@@ -10,7 +10,7 @@ import pandas as pd
 
 from evo.run.config import parse_experiment
 from evo.run.loop import Search
-from evo.run.parallel import ISOLATED_COPIES_PER_TASK, chunks, play_chunks
+from evo.run.chunks import ISOLATED_COPIES_PER_TASK, chunks, play_chunks
 from tests.evo.run.test_loop import comparable_bugs, comparable_generations
 
 

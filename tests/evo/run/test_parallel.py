@@ -25,7 +25,8 @@ import pytest
 import torch
 
 from evo.run.config import parse_experiment
-from evo.run.parallel import Executor, ParallelConfig, chunks
+from evo.run.chunks import chunks
+from evo.run.parallel import Executor, ParallelConfig
 from evo.run.loop import Search
 from tests.evo.run.test_loop import comparable_bugs, comparable_generations
 
@@ -184,15 +185,12 @@ def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RayHead]:
         log.close()
 
 
-def test_ray_cluster_gives_the_serial_results(tiny_config, serial_run: Path, ray_head: RayHead, tmp_path: Path) -> None:
-    parallel = {"backend": "ray", "n_jobs": 2, "address": ray_head.client}
-    assert_same_run(serial_run, run(tiny_config, parallel, tmp_path / "run"))
-
-
 def test_ray_cluster_workers_render_in_processes_of_their_own(tiny_config, serial_run: Path, ray_head: RayHead,
                                                             tmp_path: Path) -> None:
     """Sample Factory's shape on each node of a cluster: a worker's copies render in processes
-    it starts there, and the run is the serial one."""
+    it starts there, and the run is the serial one (on a cluster over ``ray://``; a run over
+    the head's own address, whose copies render where they play, is the serial one too in
+    :func:`test_ray_runs_the_call_again_when_a_worker_dies`)."""
     parallel = {"backend": "ray", "n_jobs": 2, "address": ray_head.client, "render_processes": 2}
     assert_same_run(serial_run, run(tiny_config, parallel, tmp_path / "run"))
 
@@ -225,15 +223,10 @@ def dask_scheduler() -> Iterator[str]:
         yield cluster.scheduler_address
 
 
-def test_dask_cluster_gives_the_serial_results(
-    tiny_config, serial_run: Path, dask_scheduler: str, tmp_path: Path
-) -> None:
-    parallel = {"backend": "dask", "n_jobs": 2, "address": dask_scheduler}
-    assert_same_run(serial_run, run(tiny_config, parallel, tmp_path / "run"))
-
-
 def test_dask_cluster_workers_render_in_processes_of_their_own(tiny_config, serial_run: Path, dask_scheduler: str,
                                                              tmp_path: Path) -> None:
+    """As on Ray; copies that render where they play give the serial run in
+    :func:`test_dask_runs_a_task_again_when_its_worker_dies`."""
     parallel = {"backend": "dask", "n_jobs": 2, "address": dask_scheduler, "render_processes": 2}
     assert_same_run(serial_run, run(tiny_config, parallel, tmp_path / "run"))
 

@@ -48,13 +48,13 @@ def _tiny(name: str, **search: int) -> dict:
 @pytest.mark.slow
 def test_the_study_scores_every_agent_from_the_same_starts(tmp_path: Path) -> None:
     pytest.importorskip("vizdoom")
-    from tests.cli.test_cli import evo, evo_run
+    from tests.cli.test_cli import evo, evo_runs
 
     ppgta = _tiny("ppgta_park.yaml")
     ppgta["finetune"]["ppo"]["episodes"] = 2
     for d in ("a", "b"):
         (tmp_path / d).mkdir()
-    runs = [evo_run(ppgta, tmp_path / "a"), evo_run(_tiny("ppgta_park_novelty.yaml", population=2), tmp_path / "b")]
+    runs = evo_runs([(ppgta, tmp_path / "a"), (_tiny("ppgta_park_novelty.yaml", population=2), tmp_path / "b")])
     result = evo("study", "ppgta", *map(str, runs), "random", "imitation", "--episodes", "3", "--steps", "25", "--preset", "small",
                  "--batch", "2", "--out", "study", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
