@@ -4,8 +4,8 @@ later freeze by another independent tester, and a sixth after a later freeze by 
 against since, so a development set now): by pattern,
 the plans they give are the plans a tester meant, and pass on the bug-free build. One test per
 set and pattern, each allowing the misses measured (``benchmarks/text_plans.py`` prints them).
-The park's texts of the seventh set are run too (a ViZDoom episode each); those of the others
-are read, not run (the benchmark runs them: CI has little headroom)."""
+The park's texts are read, not run (the benchmark runs them, a ViZDoom episode each: CI has
+little headroom)."""
 
 from __future__ import annotations
 
@@ -64,10 +64,10 @@ Set 9 is held out from this pipeline: its misses are allowed as measured (91% / 
 97% park)."""
 
 
-RUN = {"dungeon_3", "dungeon_4", "dungeon_5", "dungeon_6", "dungeon_7", "park_7"}
+RUN = {"dungeon_3", "dungeon_4", "dungeon_5", "dungeon_6", "dungeon_7"}
 """The sets of the third to seventh whose plans are run on the bug-free build in the suite: every
-dungeon set and the seventh park set; the other park sets are read, not run, to keep CI within
-its time (``benchmarks/text_plans.py`` runs them all, every plan read right passing)."""
+dungeon set; the park sets are read, not run (a ViZDoom episode a text: set 7's alone took 30 s
+of CI's 35 minutes), and ``benchmarks/text_plans.py`` runs them all, every plan read right passing."""
 
 
 READ_AS_TRAINED = {"hit the switch"}
