@@ -1,5 +1,5 @@
-"""End to end: RELINE's three ViZDoom experiments, as shipped, on a tiny budget (short
-episodes, a few policies): each runs through the CLI and writes its tables."""
+"""End to end: RELINE's ViZDoom experiment, as shipped, on a tiny budget (short episodes, a few
+policies): it runs through the CLI and writes its tables."""
 
 from __future__ import annotations
 
@@ -15,14 +15,14 @@ pytest.importorskip("vizdoom")
 TINY = ("budget.generations=2", "game.kwargs.max_steps=60", "parallel.backend=serial")
 
 
+# RELINE's agent; its RL and random baselines differ from it in their search and objectives
+# alone, which the CartPole and MsPacman tests run end to end (tests/cli/test_reline_*.py), and
+# every shipped experiment parses (tests/evo/run/test_config.py).
 @pytest.mark.parametrize(
     ("experiment", "overrides", "objectives"),
     [
         ("reline_vizdoom", ("search.population=4", "search.offspring=4",
                             "finetune.a2c.episodes=2"), {"winning", "fps_drop"}),
-        ("reline_vizdoom_rl", ("finetune.a2c.episodes=4",), {"winning"}),
-        ("reline_vizdoom_random", ("search.population=4", "search.offspring=4"),
-         {"winning", "fps_drop"}),
     ],
 )
 def test_reline_vizdoom_experiment_runs(
