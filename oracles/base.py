@@ -64,12 +64,12 @@ class Bug:
             oracle=oracle,
             signature=signature,
             message=message,
-            step=int(step),
+            step=rollout.start + int(step),  # from the reset, where the record began later
             state=tuple(float(x) for x in rollout.features[step]),
             next_state=tuple(float(x) for x in rollout.features[step + 1]),
             policy=int(rollout.policy),
             episode_seed=int(rollout.episode_seed),
-            actions=tuple(int(a) for a in rollout.actions[: step + 1]),
+            actions=rollout.replay_actions(step + 1),
             data=dict(data or {}),
         )
 

@@ -34,9 +34,9 @@ def at_last_step(
     if rollout.length == 0:
         start = tuple(float(x) for x in rollout.features[0])
         return Bug(
-            kind=kind, oracle=oracle, signature=signature, message=message, step=0,
+            kind=kind, oracle=oracle, signature=signature, message=message, step=rollout.start,
             state=start, next_state=start, policy=int(rollout.policy),
-            episode_seed=int(rollout.episode_seed), actions=(), data=dict(data or {}),
+            episode_seed=int(rollout.episode_seed), actions=rollout.replay_actions(0), data=dict(data or {}),
         )
     return Bug.at_step(
         rollout, rollout.length - 1, kind=kind, oracle=oracle, signature=signature,

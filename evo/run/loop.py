@@ -35,6 +35,7 @@ from evo.run.built import Built
 from evo.run.config import Experiment, dump_experiment
 from evo.run.device import check_runnable
 from evo.search.explore.frontier import Frontier, Plan
+from evo.search.explore.snapshot_check import snapshot_every
 from evo.search.finetune import Diagnostics
 from evo.run.chunks import chunks, play_chunks, run_batch
 from evo.run.parallel import Executor, usable_cores
@@ -125,7 +126,9 @@ class Search(GenerationTail):
         """The generation last fine-tuned and its mean RL diagnostics, for its row."""
         self.operators = Operators.from_search(exp.search, len(self.senses))
         share = exp.search.return_share
-        self.frontier = Frontier(self.spec, share, stream_rng(exp.seed, Stream.EXPLORE)) if share else None
+        factory = self.built.factory
+        every = snapshot_every(factory, exp.seed, f"game {factory.label}") if share and exp.search.snapshots else 0
+        self.frontier = Frontier(self.spec, share, stream_rng(exp.seed, Stream.EXPLORE), every) if share else None
         """The cells reached and the returns to them (``search.strategy``, ``frontier_share``)."""
         self.scalars: ScalarLog | None = None
         """TensorBoard scalars of each generation (``logging.tensorboard``), opened by run."""
@@ -156,6 +159,7 @@ class Search(GenerationTail):
                 self.built.factory, agent if plan is None else plan.spec(agent, copies), ids[c], seeds[c],
                 episodes, self.built.columns, None if plan is None else plan.seeds[copies], self._deadline(),
                 None if limits is None else limits[copies], self.early.log,
+                None if plan is None else plan.restores(copies), 0 if self.frontier is None else self.frontier.snapshot_every,
             ))
         with self._timed("evaluation"):
             results = self.executor.start(run_play, tasks)

@@ -28,6 +28,7 @@ import time
 import uuid
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 
@@ -77,10 +78,12 @@ class FaultLog:
     """The reading run's own mark: a process that served an earlier run tells its faults again."""
 
     def tell(self, errors: dict[int, GameError], step: int, policy_ids: np.ndarray, seeds: np.ndarray,
-             actions: np.ndarray, features: np.ndarray, lengths: np.ndarray) -> None:
+             actions: np.ndarray, features: np.ndarray, lengths: np.ndarray,
+             heads: Sequence[np.ndarray] | None = None) -> None:
         """Write each process fault among ``errors`` (copy -> error at ``step``), once per fault
         and process; ``actions`` ``[T, N]`` and ``features`` ``[T + 1, N, F]`` are play's
-        time-major buffers, ``lengths`` what each copy had played."""
+        time-major buffers, ``lengths`` what each copy had played, ``heads`` the actions before
+        a copy's first state where it went on from a snapshot."""
         seen = _told.setdefault(self.token, set())
         lines = []
         for i, err in errors.items():
@@ -88,10 +91,11 @@ class FaultLog:
             if err.type not in PROCESS_FAULTS or key in seen:
                 continue
             seen.add(key)
+            head = () if heads is None else tuple(int(a) for a in heads[i])
             fault = FaultSeen(
-                error=err, step=step, state=tuple(float(x) for x in features[step, i]),
+                error=err, step=len(head) + step, state=tuple(float(x) for x in features[step, i]),
                 next_state=tuple(float(x) for x in features[step + 1, i]), policy=int(policy_ids[i]),
-                episode_seed=int(seeds[i]), actions=tuple(int(a) for a in actions[: step + 1, i]),
+                episode_seed=int(seeds[i]), actions=head + tuple(int(a) for a in actions[: step + 1, i]),
                 played=int(lengths.sum()), copies=len(lengths), time=time.time(),
             )
             lines.append(json.dumps(asdict(fault)) + "\n")

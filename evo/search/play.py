@@ -59,6 +59,9 @@ def play(
     deadline: float | None = None,
     limits: Sequence[int] | None = None,
     faults: FaultLog | None = None,
+    starts: Sequence[bytes | None] | None = None,
+    heads: Sequence[np.ndarray] | None = None,
+    snapshot_every: int = 0,
 ) -> EvalResult:
     """Play one episode in every copy of ``game`` until all are over.
 
@@ -80,6 +83,12 @@ def play(
             exploration segment after a return (``search.explore_steps``).
         faults: Where a fault of the game's process is told the moment a copy meets it
             (:mod:`evo.search.faults`); None: only in the rollouts.
+        starts: Per copy, a snapshot of the game to go on from instead of its reset (None:
+            from the reset); only for a game with ``reset_from``.
+        heads: Per copy, the actions from the reset to where its snapshot was taken (what the
+            record's :attr:`RolloutBatch.head` keeps, so that its bugs replay from the reset).
+        snapshot_every: Ask the game for a snapshot after every this many steps of each copy
+            (0: none); they come back in :attr:`RolloutBatch.snapshots`.
     """
     unknown = unknown_columns(columns)
     if unknown:
@@ -93,7 +102,18 @@ def play(
     if limit is not None:
         horizon = min(horizon, int(limit.max()))
     episode_seeds = [int(s) for s in seeds]
-    obs, feats = game.reset(episode_seeds)
+    restoring = starts is not None and any(s is not None for s in starts)
+    if restoring or snapshot_every:
+        if not hasattr(game, "reset_from"):
+            raise ValueError(f"play: {type(game).__name__} takes no snapshots; play it from the reset")
+        offsets = None if heads is None else [len(h) for h in heads]
+        obs, feats = game.reset_from(episode_seeds, starts, offsets, snapshot_every)  # type: ignore[attr-defined]
+    else:
+        obs, feats = game.reset(episode_seeds)
+    snaps: list[dict[int, bytes]] = [{} for _ in range(n)]
+    for i, start in enumerate(starts or ()):
+        if start is not None and snapshot_every:
+            snaps[i][0] = start
     obs = np.asarray(obs, dtype=spec.obs_dtype).reshape(n, -1)
     agent.reset(episode_seeds)
     infos: dict[str, np.ndarray] = {}
@@ -185,10 +205,13 @@ def play(
             errors.update(met)
             ended[list(met)] = True
             if faults is not None and met:
-                faults.tell(met, t, policy_ids, seeds, actions_t, features_t, lengths + alive)
+                faults.tell(met, t, policy_ids, seeds, actions_t, features_t, lengths + alive, heads)
         for i, msgs in step.violations.items():
             if alive[i]:
                 violations[i].extend((t, m) for m in msgs)
+        for i, snapshot in step.snapshots.items():
+            if alive[i]:
+                snaps[i][t + 1] = snapshot
         lengths[alive] = t + 1
         terminated |= alive & ended
         truncated |= alive & np.asarray(step.truncated, dtype=bool) & ~terminated
@@ -218,6 +241,8 @@ def play(
         probs=probs_t[:used].transpose(1, 0, 2).copy() if probs_t is not None else None,
         info={name: (info_t[name][:used].T.copy() if name in info_t else np.zeros((n, used)))
               for name in kept_info},
+        head=tuple(np.asarray(h, dtype=np.int64) for h in heads) if restoring and heads is not None else None,
+        snapshots=tuple(snaps) if snapshot_every else None,
     )
     return EvalResult(rollouts, int(lengths.sum()), broken, cut)
 

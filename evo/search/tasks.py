@@ -50,6 +50,11 @@ class PlayTask:
     """``[P * episodes]`` the steps each episode plays at most (``search.explore_steps``)."""
     faults: FaultLog | None = None
     """Where faults of the game's process are told as they happen (:mod:`evo.search.faults`)."""
+    restores: tuple[tuple[bytes | None, ...], tuple[np.ndarray, ...]] | None = None
+    """``(starts, heads)``: per copy, the snapshot it goes on from and the actions before it
+    (:meth:`evo.search.explore.frontier.Plan.restores`); None: every copy from its reset."""
+    snapshot_every: int = 0
+    """Steps between the snapshots each copy takes (0: none)."""
 
 
 @dataclass
@@ -68,8 +73,10 @@ def run_play(task: PlayTask) -> PlayResult:
     agent = task.agent.build(task.episodes, draws.gumbel)
     chosen = task.episode_seeds
     seeds = draws.seeds if chosen is None else np.where(chosen >= 0, chosen, draws.seeds)
+    starts, heads = task.restores or (None, None)
     result = play(game, seeds, np.repeat(task.ids, task.episodes), agent, columns=task.columns,
-                  deadline=task.deadline, limits=task.limits, faults=task.faults)
+                  deadline=task.deadline, limits=task.limits, faults=task.faults, starts=starts, heads=heads,
+                  snapshot_every=task.snapshot_every)
     if result.game_broken:
         WORKER_GAMES.drop(task.factory, n)
     return PlayResult(result.rollouts, result.cut)

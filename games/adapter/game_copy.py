@@ -28,6 +28,7 @@ from games.adapter.observation_parts import numeric_parts
 from games.adapter.wrapper_attrs import game_attr
 from games.core.process_memory import peak_mb
 from games.core.process_tree import CopyProcesses
+from games.core import snapshots
 
 
 def game_error(exc: BaseException) -> GameError:
@@ -51,6 +52,9 @@ class StepResult(NamedTuple):
     info: dict[str, Any]
     done_at: float = 0.0
     """``time.monotonic()`` when the step was over (one clock for every process)."""
+    snapshot: bytes | None = None
+    """The game's state after this step (:mod:`games.core.snapshots`), where the copy was asked
+    for one here; ``SNAPSHOT_FAILED`` where its game cannot be pickled."""
 
 
 log = logging.getLogger(__name__)
@@ -136,6 +140,11 @@ class GameCopy:
         self._timer = StepTimer()
         self.env = make_env()
         self.broken = False
+        self.snapshot_every = 0
+        """Snapshot the game after every this many steps of an episode (0: never)."""
+        self._since = 0
+        self._last: tuple[Any, dict[str, Any]] = (None, {})
+        """The game's last observation and info: what a snapshot restores beside the game."""
         try:
             self._bind()
             facts = EnvFacts.of(self.env)
@@ -233,7 +242,8 @@ class GameCopy:
             )
         return flat, feats
 
-    def reset(self, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    def reset(self, seed: int, snapshot_every: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """A new episode from ``seed``, snapshotted after every ``snapshot_every`` steps (0: never)."""
         try:
             if self.broken:
                 self.close()  # and what the broken game started, before its successor starts
@@ -243,10 +253,40 @@ class GameCopy:
                     self._bind()
                     self.broken = False
                 obs, info = self.env.reset(seed=int(seed))
+                self._started(obs, info, snapshot_every)
                 return self.convert(obs, info, at_reset=True)
         except BaseException:
             self.broken = True
             raise
+
+    def restore(self, snapshot: bytes, snapshot_every: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """Go on from a snapshot this game's copies took: the game as it was then replaces this
+        copy's (which is dropped, not closed: a game that pickles owns no process)."""
+        try:
+            env, obs, info = snapshots.load(snapshot)
+            self.env, self.broken = env, False
+            self._bind()
+            self._started(obs, info, snapshot_every)
+            return self.convert(obs, info)
+        except BaseException:
+            self.broken = True
+            raise
+
+    def _started(self, obs: Any, info: dict[str, Any], snapshot_every: int) -> None:
+        self._last, self._since = (obs, info), 0
+        if self.snapshot_every >= 0:  # -1: its game could not be pickled; never again
+            self.snapshot_every = int(snapshot_every)
+
+    def _snapshot(self) -> bytes | None:
+        """The game's state now, where one is due after this step."""
+        self._since += 1
+        if self.snapshot_every <= 0 or self._since % self.snapshot_every:
+            return None
+        try:
+            return snapshots.take((self.env, *self._last))
+        except Exception:  # noqa: BLE001 - a game holding a lock, a socket, a C object
+            self.snapshot_every = -1
+            return snapshots.SNAPSHOT_FAILED
 
     def step(self, action: int) -> StepResult:
         try:
@@ -265,13 +305,15 @@ class GameCopy:
             if isinstance(violations, str):
                 violations = [violations]
             kept = plain_info(info, self._info_keys)
+            self._last = (obs, info)
             if self._digest:  # the engine's own key, over whatever the game put there
                 kept[OBS_DIGEST_KEY] = zlib.crc32(flat)
             if self._peak:
                 kept[PEAK_GROWTH_KEY] = grew
+            done_at = time.monotonic()
             return StepResult(
                 flat, reward, bool(terminated), bool(truncated), feats, frame_ms,
-                [str(v) for v in violations], kept, time.monotonic(),
+                [str(v) for v in violations], kept, done_at, None if terminated or truncated else self._snapshot(),
             )
         except BaseException:
             self.broken = True
@@ -322,63 +364,6 @@ def close_env(env: Any, timeout_s: float = CLOSE_TIMEOUT_S) -> bool:
     return False
 
 
-def info_column(values: Sequence[Any]) -> np.ndarray:
-    """One step's values of an info key across copies, ``[N]``: float64 when every copy that
-    gave one gave a number (0 for the others), else objects (None for the others)."""
-    if all(v is None or isinstance(v, (bool, int, float)) for v in values):
-        return np.array([0.0 if v is None else float(v) for v in values], dtype=np.float64)
-    out = np.empty(len(values), dtype=object)
-    out[:] = list(values)
-    return out
-
-
 Reply = Any
 """What a runner returns per copy: ``(obs, features)``, a :class:`StepResult`, or the
 :class:`GameError` that replaced it."""
-
-
-class InProcessRunner:
-    """The fast path: the envs live in this process and are stepped in a plain loop."""
-
-    def __init__(self, make_env: Callable[[], gym.Env], num_envs: int, info_keys: Sequence[str] = (),
-                 spec: GameSpec | None = None) -> None:
-        self.copies: list[GameCopy] = []
-        try:
-            for _ in range(num_envs):
-                self.copies.append(GameCopy.tracked(make_env, info_keys, spec=spec))
-                spec = self.copies[0].spec  # the first copy's, for every other
-        except BaseException:
-            self.close()
-            raise
-        self.spec = self.copies[0].spec
-
-    def reset(self, seeds: Sequence[int]) -> list[Reply]:
-        out: list[Reply] = []
-        for copy, seed in zip(self.copies, seeds):
-            try:
-                out.append(copy.reset(seed))
-            except GAME_FAULTS as exc:
-                out.append(game_error(exc))
-        return out
-
-    def step(self, indices: Sequence[int], actions: Sequence[int]) -> list[Reply]:
-        out: list[Reply] = []
-        for i, action in zip(indices, actions):
-            try:
-                out.append(self.copies[i].step(action))
-            except GAME_FAULTS as exc:
-                out.append(game_error(exc))
-        return out
-
-    def render(self) -> list[Reply]:
-        out: list[Reply] = []
-        for copy in self.copies:
-            try:
-                out.append(copy.render())
-            except GAME_FAULTS as exc:
-                out.append(game_error(exc))
-        return out
-
-    def close(self) -> None:
-        for copy in self.copies:
-            copy.close()

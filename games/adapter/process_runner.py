@@ -13,7 +13,7 @@ one, or a ``GameFactory.make_env``); scripts that use this mode need the usual
 Steps an agent chose in advance are sent ahead (:meth:`ProcessRunner.plan`): a copy plays them
 from one message and replies step by step, each reply awaited as a step's is.
 
-Copies start a few at a time (:func:`start_slots`, one per usable core), the next as soon as
+Copies start a few at a time (:func:`games.adapter.worker.start_slots`, one per usable core), the next as soon as
 one has answered, and each has ``start_timeout_s`` from its own process's start: 120 copies
 started at once on 2 cores shared them 60 ways, and the last ones missed the one deadline they
 all had. A copy that cannot start (its game raises, its process dies, or it misses its
@@ -39,7 +39,7 @@ from games.core.base import GameError, GameSpec, GameSpecError
 from games.core.start_error import GameStartError
 from games.adapter.game_copy import FIRST_RESETS, Reply
 from games.adapter.step_waits import StepWaits, hang_message
-from games.adapter.worker import STOPPED, Worker, copy_context, stop_workers
+from games.adapter.worker import STOPPED, Worker, copy_context, start_slots, stop_workers
 from games.adapter.memory_watch import MemoryWatch
 
 START_TIMEOUT_S = 60.0
@@ -54,15 +54,6 @@ MIN_WAIT_S = 1.0
 """The least extra wait a copy gets that was still allocating when its wait ran out."""
 WORKER_FAULTS = ("GameHang", "GameProcessDied", "GameOutOfMemory")
 """How a worker's process fails, as opposed to an exception the game raised in it."""
-
-
-def start_slots() -> int:
-    """Copies that start at once: one per core this process may run on (its CPU affinity), at
-    least 1. More would only share those cores, each start slower than the deadline expects."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # no affinity on this system
-        return max(1, os.cpu_count() or 1)
 
 
 class ProcessRunner:
@@ -333,7 +324,9 @@ class ProcessRunner:
             if isinstance(reply, GameError) or reply.terminated or reply.truncated:
                 self._planned.pop(i, None)
 
-    def reset(self, seeds: Sequence[int]) -> list[Reply]:
+    def reset(self, seeds: Sequence[int], starts: Sequence[bytes | None] | None = None,
+              every: int = 0) -> list[Reply]:
+        """As :meth:`games.adapter.in_process.InProcessRunner.reset`."""
         self._drain()
         self._unsent.clear()
         replies: dict[int, Reply] = {}
@@ -343,7 +336,11 @@ class ProcessRunner:
                 if isinstance(reply, GameError):
                     replies[i] = reply
         todo = [i for i in range(len(self.workers)) if i not in replies]
-        sent, dead = self._send_all(todo, "reset", [int(seeds[i]) for i in todo])
+        back = [i for i in todo if starts is not None and starts[i] is not None]
+        fresh = [i for i in todo if i not in back]
+        sent, dead = self._send_all(fresh, "reset", [(int(seeds[i]), every) for i in fresh])
+        restored, gone = self._send_all(back, "restore", [(starts[i], every) for i in back])  # type: ignore[index]
+        sent, dead = sent + restored, {**dead, **gone}
         replies.update(dead)
         replies.update(self._collect(sent, time.monotonic() + max(self.waits.full_s, RESET_TIMEOUT_FLOOR_S), "reset"))
         self.waits.moved_all(replies)

@@ -61,7 +61,8 @@ import gymnasium as gym
 import numpy as np
 
 from games.core.base import GameError, GameSpec, GameSpecError, VecStep
-from games.adapter.game_copy import InProcessRunner, game_error, info_column
+from games.adapter.game_copy import game_error
+from games.adapter.in_process import InProcessRunner, info_column
 from games.adapter.process_runner import ProcessRunner
 from games.adapter.spec import DEFAULT_BINS, DEFAULT_MAX_STEPS, HUGE_BOUND
 
@@ -149,7 +150,16 @@ class GymVectorGame:
         self._closed = False
 
     def reset(self, seeds: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
-        """Start a new episode in every copy (``env.reset(seed=seeds[i])``).
+        """Start a new episode in every copy (``env.reset(seed=seeds[i])``): :meth:`reset_from`
+        without snapshots."""
+        return self.reset_from(seeds)
+
+    def reset_from(self, seeds: Sequence[int], starts: Sequence[bytes | None] | None = None,
+                   offsets: Sequence[int] | None = None, every: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """Start a new episode in every copy (``env.reset(seed=seeds[i])``), or go on from a
+        snapshot of a game of this kind where ``starts[i]`` is one (``offsets[i]`` steps after
+        its reset: the horizon still counts from there). With ``every``, each copy sends a
+        snapshot after every ``every`` steps (:attr:`VecStep.snapshots`, :mod:`games.core.snapshots`).
 
         Copies whose game broke get a fresh game first (a new worker process in isolated
         mode). A game whose own ``game_spec`` contradicts its ``state_features`` raises
@@ -163,7 +173,7 @@ class GymVectorGame:
         if len(seeds) != self.num_envs:
             raise ValueError(f"reset needs {self.num_envs} seeds, got {len(seeds)}")
         self._reset_errors.clear()
-        for i, reply in enumerate(self._runner.reset(list(seeds))):
+        for i, reply in enumerate(self._runner.reset(list(seeds), starts, every)):
             if isinstance(reply, GameError) and reply.type == "GameSpecError":
                 raise GameSpecError(reply.message)  # the game's declaration, not a bug it shows
             if isinstance(reply, GameError):
@@ -173,7 +183,7 @@ class GymVectorGame:
                 self._obs[i], self._features[i] = reply
         self._terminated[:] = False
         self._truncated[:] = False
-        self._steps[:] = 0
+        self._steps[:] = 0 if offsets is None else np.asarray(offsets, dtype=np.int64)
         self._started = True
         return self._shaped(), self._features.copy()
 
@@ -207,6 +217,7 @@ class GymVectorGame:
         errors: dict[int, GameError] = {}
         violations: dict[int, list[str]] = {}
         info: dict[str, list[Any]] = {key: [None] * n for key in self.info_keys}
+        snapshots: dict[int, bytes] = {}
 
         for i, error in self._reset_errors.items():
             errors[i] = error
@@ -234,6 +245,8 @@ class GymVectorGame:
             )
             if reply.violations:
                 violations[i] = reply.violations
+            if reply.snapshot is not None:
+                snapshots[i] = reply.snapshot
             for key, value in reply.info.items():
                 info[key][i] = value
         return VecStep(
@@ -246,6 +259,7 @@ class GymVectorGame:
             errors=errors,
             violations=violations,
             info={key: info_column(values) for key, values in info.items()},
+            snapshots=snapshots,
         )
 
     def plan(self, actions: np.ndarray, counts: np.ndarray) -> None:

@@ -87,8 +87,10 @@ def _worker_main(conn: mp_connection.Connection, make_env: Callable[[], gym.Env]
             try:
                 if command == "render":
                     result = copy.render()
-                else:
-                    result = copy.step(arg) if command == "step" else copy.reset(arg)
+                elif command == "restore":  # (snapshot, snapshot_every)
+                    result = copy.restore(*arg)
+                else:  # reset: (seed, snapshot_every)
+                    result = copy.step(arg) if command == "step" else copy.reset(*arg)
                 reply: tuple[str, Any] = ("ok", result)
             except GAME_FAULTS as exc:
                 reply = ("error", game_error(exc))
@@ -142,6 +144,15 @@ def _leave_fork_server() -> None:
 PRELOAD = ["numpy", "gymnasium", "games.adapter.game_copy"]
 """What the fork server imports once, so that a copy's process starts in milliseconds
 instead of importing them again (about 0.4 s of CPU each)."""
+
+
+def start_slots() -> int:
+    """Copies that start at once: one per core this process may run on (its CPU affinity), at
+    least 1. More would only share those cores, each start slower than the deadline expects."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # no affinity on this system
+        return max(1, os.cpu_count() or 1)
 
 
 def copy_context() -> Any:

@@ -237,6 +237,9 @@ class VecStep:
     errors: dict[int, GameError] = field(default_factory=dict)
     violations: dict[int, list[str]] = field(default_factory=dict)
     info: dict[str, np.ndarray] = field(default_factory=dict)
+    snapshots: dict[int, bytes] = field(default_factory=dict)
+    """copy index -> the game's state after this step, from a game asked for them
+    (``reset_from(..., every=k)``, :mod:`games.core.snapshots`); ``b""``: it cannot be pickled."""
 
 
 @runtime_checkable
@@ -247,7 +250,10 @@ class VectorGame(Protocol):
     return reward 0 with its done flags still set, until the next ``reset``.
 
     Optional, duck-typed: ``render_frames()`` and ``action_names`` (:class:`ShowsFrames`),
-    what a replay video shows.
+    what a replay video shows; ``reset_from(seeds, starts, offsets, every)``, episodes that go
+    on from snapshots of the game and take them
+    (:meth:`games.adapter.vector_game.GymVectorGame.reset_from`), what makes Go-Explore's
+    returns cost nothing.
     """
 
     num_envs: int

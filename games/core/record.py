@@ -96,10 +96,24 @@ class Rollout:
     """``[T, n_actions]`` acting distributions, when recorded."""
     info: dict[str, np.ndarray] = field(default_factory=dict)
     """Named info values after each step, ``[T]`` each, when recorded."""
+    head: np.ndarray | None = None
+    """The actions from the reset to the record's first state, where the episode began from a
+    snapshot of the game (a return, :mod:`evo.search.explore`): its replay from the reset is
+    ``head`` then ``actions``. None: the record begins at the reset."""
 
     @property
     def length(self) -> int:
         return int(self.actions.shape[0])
+
+    @property
+    def start(self) -> int:
+        """Steps from the reset to the record's first state (0 unless it began from a snapshot)."""
+        return 0 if self.head is None else int(self.head.shape[0])
+
+    def replay_actions(self, stop: int) -> tuple[int, ...]:
+        """The actions from the reset through the record's step ``stop - 1``: what replays it."""
+        head = () if self.head is None else tuple(int(a) for a in self.head)
+        return head + tuple(int(a) for a in self.actions[:stop])
 
     @property
     def episode_return(self) -> float:
@@ -135,6 +149,10 @@ class RolloutBatch(Sequence[Rollout]):
         probs: ``[N, T, n_actions]`` float32 acting distributions, or None.
         info: name -> ``[N, T]`` the game's info value after each step (padding: the dtype's
             zero, None for objects), for the ``info.<name>`` columns asked for.
+        head: Per row, the actions from the reset to its first state (:attr:`Rollout.head`),
+            or None when every row begins at the reset.
+        snapshots: Per row, the game's state as bytes after some of its steps (state index ->
+            snapshot, :mod:`games.core.snapshots`), or None when none was taken.
     """
 
     policy: np.ndarray
@@ -151,9 +169,17 @@ class RolloutBatch(Sequence[Rollout]):
     obs: np.ndarray | None = None
     probs: np.ndarray | None = None
     info: dict[str, np.ndarray] = field(default_factory=dict)
+    head: tuple[np.ndarray, ...] | None = None
+    snapshots: tuple[dict[int, bytes], ...] | None = None
 
     def __len__(self) -> int:
         return int(self.lengths.shape[0])
+
+    def starts(self) -> np.ndarray:
+        """``[N]`` steps from the reset to each row's first state (0 where it began there)."""
+        if self.head is None:
+            return np.zeros(len(self), dtype=np.int64)
+        return np.array([h.shape[0] for h in self.head], dtype=np.int64)
 
     @classmethod
     def from_rollouts(cls, rollouts: Sequence[Rollout]) -> "RolloutBatch":
@@ -195,6 +221,8 @@ class RolloutBatch(Sequence[Rollout]):
             errors={i: r.error for i, r in enumerate(rollouts) if r.error is not None},
             violations={i: r.violations for i, r in enumerate(rollouts) if r.violations},
             obs=obs, probs=probs, info=info,
+            head=(tuple(_no_head if r.head is None else r.head for r in rollouts)
+                  if any(r.head is not None for r in rollouts) else None),
         )
 
     def state_keys(self, spec: GameSpec, bins: Sequence[int] | None = None) -> np.ndarray:
@@ -238,6 +266,7 @@ class RolloutBatch(Sequence[Rollout]):
             obs=None if self.obs is None else self.obs[i, : n + 1],
             probs=None if self.probs is None else self.probs[i, :n],
             info={name: column[i, :n] for name, column in self.info.items()},
+            head=None if self.head is None or not self.head[i].shape[0] else self.head[i],
         )
 
     def __getitem__(self, index):  # type: ignore[override]
@@ -255,6 +284,8 @@ class RolloutBatch(Sequence[Rollout]):
                 obs=None if self.obs is None else self.obs[a:b],
                 probs=None if self.probs is None else self.probs[a:b],
                 info={name: column[a:b] for name, column in self.info.items()},
+                head=None if self.head is None else self.head[a:b],
+                snapshots=None if self.snapshots is None else self.snapshots[a:b],
             )
         i = int(index)
         if i < 0:
@@ -308,7 +339,15 @@ class RolloutBatch(Sequence[Rollout]):
             probs=pad([b.probs for b in batches]) if all(b.probs is not None for b in batches) else None,
             info={name: pad([b.info[name] for b in batches])
                   for name in set.intersection(*(set(b.info) for b in batches))},
+            head=(tuple(h for b in batches for h in (b.head or (_no_head,) * len(b)))
+                  if any(b.head is not None for b in batches) else None),
+            snapshots=(tuple(d for b in batches for d in (b.snapshots or ({},) * len(b)))
+                       if any(b.snapshots is not None for b in batches) else None),
         )
+
+
+_no_head = np.zeros(0, dtype=np.int64)
+"""The head of a row that begins at the reset, where other rows of its batch do not."""
 
 
 def with_events(

@@ -137,6 +137,8 @@ class ObservationWrapper(abc.ABC):
     def __getattr__(self, name: str) -> Any:
         if name == "game":  # not set yet: no recursion through __getattr__
             raise AttributeError(name)
+        if name == "reset_from":  # a snapshot holds the game, not what a wrapper keeps of it
+            raise AttributeError(name)
         return getattr(self.game, name)
 
 

@@ -35,6 +35,12 @@ class ExplorationFields(BaseModel):
         "horizon; auto: the horizon or Go-Explore's 100 steps, whichever is fewer (config.yaml records "
         "the number).",
     )
+    snapshots: bool = Field(
+        True, description="A return restores a snapshot of the game taken on the way to its cell, "
+        "then replays at most 9 steps, where the game can be snapshotted (a Gymnasium game that pickles "
+        "and plays on from its copy as from itself, checked at the start); else, and with false, it "
+        "replays the whole way from the reset.",
+    )
     generation_seconds: float | None = Field(
         None, gt=0, description="For a game whose first episodes the run plays to learn its cells (a game "
         "plugged in without a spec): a generation fitted to about this many seconds at the pace those "

@@ -22,6 +22,7 @@ from evo.search.agents.returning import ReturningSpec
 from evo.search.explore.cell_archive import CellArchive
 from games.core.base import GameSpec
 from games.core.record import RolloutBatch
+from games.core.snapshots import SNAPSHOT_FAILED
 
 log = logging.getLogger(__name__)
 
@@ -33,17 +34,27 @@ class Plan:
         copies: ``[R]`` the copies (policy-major) that return.
         rows: ``[R]`` the archive row each of them returns to.
         seeds: ``[N]`` episode seed per copy: the cell's where it returns, -1 where drawn.
-        prefixes: ``[N]`` action prefix per copy, empty where it starts from the reset.
+        prefixes: ``[N]`` the actions each copy plays first: the way to its cell from the reset,
+            or from its snapshot; empty where it starts from the reset.
+        starts: ``[N]`` the snapshot each copy goes on from, None where it starts from the reset.
+        heads: ``[N]`` the actions from the reset to that snapshot (empty without one).
     """
 
     copies: np.ndarray
     rows: np.ndarray
     seeds: np.ndarray
     prefixes: tuple[np.ndarray, ...]
+    starts: tuple[bytes | None, ...] = ()
+    heads: tuple[np.ndarray, ...] = ()
 
     def spec(self, inner: AgentSpec, copies: slice) -> ReturningSpec:
         """The agent spec for a chunk of the batch's copies."""
         return ReturningSpec.of(inner, self.prefixes[copies])
+
+    def restores(self, copies: slice) -> tuple[tuple[bytes | None, ...], tuple[np.ndarray, ...]] | None:
+        """The snapshots and heads of a chunk's copies, None where none of them restores one."""
+        starts = self.starts[copies]
+        return (starts, self.heads[copies]) if any(s is not None for s in starts) else None
 
 
 class Frontier:
@@ -56,12 +67,14 @@ class Frontier:
             :func:`games.core.seeds.stream_rng`).
     """
 
-    def __init__(self, spec: GameSpec, share: float, rng: np.random.Generator) -> None:
+    def __init__(self, spec: GameSpec, share: float, rng: np.random.Generator, snapshot_every: int = 0) -> None:
         self.archive = CellArchive(spec)
         self.share = share
         self.rng = rng
         self.replays = True
         """False once the game failed to replay to a cell: every episode starts from the reset."""
+        self.snapshot_every = snapshot_every
+        """Steps between the snapshots episodes take (:mod:`games.core.snapshots`); 0: returns replay."""
 
     def returning(self, episodes: int) -> int:
         """How many of a policy's ``episodes`` return (at least one when the share is above 0)."""
@@ -80,14 +93,22 @@ class Frontier:
         rows = self.archive.select(copies.size, self.rng)
         seeds = np.full(n, -1, dtype=np.int64)
         seeds[copies] = self.archive.columns["seed"][rows]
-        prefixes: list[np.ndarray] = [np.zeros(0, dtype=np.int32)] * n
+        none = np.zeros(0, dtype=np.int32)
+        prefixes, heads = [none] * n, [none] * n
+        starts: list[bytes | None] = [None] * n
         for c, r in zip(copies.tolist(), rows.tolist()):
-            prefixes[c] = self.archive.prefixes[r]
-        return Plan(copies, rows, seeds, tuple(prefixes))
+            start, at = self.archive.start_of(r) if self.snapshot_every else (None, 0)
+            way = self.archive.prefixes[r]
+            starts[c], heads[c], prefixes[c] = start, way[:at], way[at:]
+        return Plan(copies, rows, seeds, tuple(prefixes), tuple(starts), tuple(heads))
 
     def observe(self, batch: RolloutBatch, generation: int, env_steps: int, plan: Plan | None = None) -> int:
         """Add a batch's cells; for a planned batch, check the returns and credit the cells
         whose exploration found something new. Returns the archive's size."""
+        if batch.snapshots is not None and self.snapshot_every and any(
+                b == SNAPSHOT_FAILED for taken in batch.snapshots for b in taken.values()):
+            self.snapshot_every = 0
+            log.warning("the game could not be snapshotted during play; returns replay from the reset from now on")
         if plan is not None:
             landed = self.archive.landed(batch, plan.rows, plan.copies)
             if not landed.all() and self.replays:
@@ -107,9 +128,11 @@ class Frontier:
             "archive": self.archive.state_dict(),
             "rng": self.rng.bit_generator.state,
             "replays": self.replays,
+            "snapshot_every": self.snapshot_every,
         }
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
         self.archive.load_state_dict(state["archive"])
         self.rng.bit_generator.state = state["rng"]
         self.replays = bool(state["replays"])
+        self.snapshot_every = int(state["snapshot_every"])

@@ -148,19 +148,24 @@ class Kill(Exception):
     pass
 
 
-def test_a_go_explore_run_resumes_as_if_uninterrupted(tiny_config: dict[str, Any], tmp_path: Path) -> None:
-    config = go_explore(tiny_config)
-    Search(parse_experiment(config), tmp_path / "whole").run()
+def assert_resumes_as_if_uninterrupted(config: dict[str, Any], root: Path, killed_after: int) -> None:
+    """Run ``config`` whole into ``root/whole``, and killed after generation ``killed_after``
+    then resumed into ``root/killed``: the same generations and bugs."""
+    Search(parse_experiment(config), root / "whole").run()
 
-    def kill_after_generation_2(report: GenerationReport) -> None:
-        if report.generation == 2:
+    def kill(report: GenerationReport) -> None:
+        if report.generation == killed_after:
             raise Kill
 
     with pytest.raises(Kill):
-        Search(parse_experiment(config), tmp_path / "killed", progress=kill_after_generation_2).run()
-    Search(parse_experiment(config), tmp_path / "killed").run(resume=True)
-    pd.testing.assert_frame_equal(comparable_generations(tmp_path / "whole"), comparable_generations(tmp_path / "killed"))
-    pd.testing.assert_frame_equal(comparable_bugs(tmp_path / "whole"), comparable_bugs(tmp_path / "killed"))
+        Search(parse_experiment(config), root / "killed", progress=kill).run()
+    Search(parse_experiment(config), root / "killed").run(resume=True)
+    pd.testing.assert_frame_equal(comparable_generations(root / "whole"), comparable_generations(root / "killed"))
+    pd.testing.assert_frame_equal(comparable_bugs(root / "whole"), comparable_bugs(root / "killed"))
+
+
+def test_a_go_explore_run_resumes_as_if_uninterrupted(tiny_config: dict[str, Any], tmp_path: Path) -> None:
+    assert_resumes_as_if_uninterrupted(go_explore(tiny_config), tmp_path, killed_after=2)
 
 
 def test_frontier_share_returns_the_last_episodes_of_each_policy(tiny_config: dict[str, Any], tmp_path: Path,
