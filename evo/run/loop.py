@@ -19,6 +19,7 @@ same YAML and seed give the same results; only the clock columns differ.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -126,9 +127,9 @@ class Search(GenerationTail):
         """The generation last fine-tuned and its mean RL diagnostics, for its row."""
         self.operators = Operators.from_search(exp.search, len(self.senses))
         share = exp.search.return_share
-        factory = self.built.factory
-        every = snapshot_every(factory, exp.seed, f"game {factory.label}") if share and exp.search.snapshots else 0
-        self.frontier = Frontier(self.spec, share, stream_rng(exp.seed, Stream.EXPLORE), every) if share else None
+        factory, every = self.built.factory, None if exp.search.snapshots else 0  # None: checked at the first return
+        check = functools.partial(snapshot_every, factory, exp.seed, f"game {factory.label}")
+        self.frontier = Frontier(self.spec, share, stream_rng(exp.seed, Stream.EXPLORE), every, check) if share else None
         """The cells reached and the returns to them (``search.strategy``, ``frontier_share``)."""
         self.scalars: ScalarLog | None = None
         """TensorBoard scalars of each generation (``logging.tensorboard``), opened by run."""
@@ -159,7 +160,8 @@ class Search(GenerationTail):
                 self.built.factory, agent if plan is None else plan.spec(agent, copies), ids[c], seeds[c],
                 episodes, self.built.columns, None if plan is None else plan.seeds[copies], self._deadline(),
                 None if limits is None else limits[copies], self.early.log,
-                None if plan is None else plan.restores(copies), 0 if self.frontier is None else self.frontier.snapshot_every,
+                None if plan is None else plan.restores(copies),
+                (self.frontier.snapshot_every or 0) if self.frontier is not None else 0,
             ))
         with self._timed("evaluation"):
             results = self.executor.start(run_play, tasks)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -65,16 +65,23 @@ class Frontier:
         share: Share of each policy's episodes that return (1 for go_explore).
         rng: The exploration generator (the experiment's ``Stream.EXPLORE``,
             :func:`games.core.seeds.stream_rng`).
+        snapshot_every: See the attribute.
+        check: What says it where it is None
+            (:func:`evo.search.explore.snapshot_check.snapshot_every`).
     """
 
-    def __init__(self, spec: GameSpec, share: float, rng: np.random.Generator, snapshot_every: int = 0) -> None:
+    def __init__(self, spec: GameSpec, share: float, rng: np.random.Generator, snapshot_every: int | None = 0,
+                 check: Callable[[], int] | None = None) -> None:
         self.archive = CellArchive(spec)
         self.share = share
         self.rng = rng
         self.replays = True
         """False once the game failed to replay to a cell: every episode starts from the reset."""
         self.snapshot_every = snapshot_every
-        """Steps between the snapshots episodes take (:mod:`games.core.snapshots`); 0: returns replay."""
+        """Steps between the snapshots episodes take (:mod:`games.core.snapshots`); 0: returns
+        replay; None: ``check()`` says, before the first return (a run over in its first
+        generation never pays for it; until then, none are taken)."""
+        self._check = check
 
     def returning(self, episodes: int) -> int:
         """How many of a policy's ``episodes`` return (at least one when the share is above 0)."""
@@ -88,6 +95,8 @@ class Frontier:
         k = self.returning(episodes)
         if not k or not self.replays or not self.archive.columns["open"].any():
             return None
+        if self.snapshot_every is None:
+            self.snapshot_every = self._check() if self._check is not None else 0
         n = policies * episodes
         copies = (np.arange(policies)[:, None] * episodes + np.arange(episodes - k, episodes)[None, :]).reshape(-1)
         rows = self.archive.select(copies.size, self.rng)
@@ -135,4 +144,4 @@ class Frontier:
         self.archive.load_state_dict(state["archive"])
         self.rng.bit_generator.state = state["rng"]
         self.replays = bool(state["replays"])
-        self.snapshot_every = int(state["snapshot_every"])
+        self.snapshot_every = None if state["snapshot_every"] is None else int(state["snapshot_every"])
