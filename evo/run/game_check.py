@@ -50,10 +50,13 @@ def check_game(exp: Any, say: Callable[[str], None]) -> list[tuple[str, str]]:
             ("start", f"{start_s:.2f} s for one copy"),
             ("step", f"{rate:,.0f} steps/s with {PROBE_EPISODES} copies side by side"),
             ("ground truth", f"{len(built.facts.injected)} injected bugs" if built.facts.has_truth else "none declared"),
-            ("a generation", f"{generation} episodes exploring up to {length} steps each (after a return's "
-                             f"prefix): about {generation * length:,} steps, {generation * length / rate:,.0f} s "
+            ("a generation", f"{generation} episodes exploring up to {length} steps each (after its "
+                             f"return): about {generation * length:,} steps, {generation * length / rate:,.0f} s "
                              "at this pace"),
         ]
+        if search.return_share:
+            rows.append(("returns", _returns(built.factory, exp.seed) if search.snapshots
+                         else "replay the way from the reset (search.snapshots: false)"))
         faults = sorted({f"{e.type}: {e.message}"[:120] for _, e in batch.errors.items()})
         if faults:
             rows.append(("faults in the probe", "; ".join(faults)))
@@ -63,6 +66,17 @@ def check_game(exp: Any, say: Callable[[str], None]) -> list[tuple[str, str]]:
         return rows
     finally:
         built.close()
+
+
+def _returns(factory: Any, seed: int) -> str:
+    from evo.search.explore.snapshot_check import snapshot_every
+
+    every = snapshot_every(factory, seed)
+    if every:
+        return (f"restore a snapshot of the game taken on the way (one every {every} steps), then replay "
+                f"at most {every - 1} steps")
+    return ("replay the way from the reset: the game's snapshot does not play on as the game does, "
+            "or the game cannot be pickled")
 
 
 def _isolation(factory: Any) -> str:

@@ -19,6 +19,7 @@ def test_a_game_is_checked_features_cells_and_pace(capsys: pytest.CaptureFixture
     assert "2: feature0, feature1 [open, cells learned]" in out  # the game's own two numbers
     assert "cells reached" in out and "steps of random play" in out
     assert "no: in the engine's process" in out and "a generation" in out
+    assert "restore a snapshot of the game taken on the way" in out  # a game in Python pickles
     assert "warning" not in out
 
 

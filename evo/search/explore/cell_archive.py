@@ -263,14 +263,17 @@ class CellArchive:
     def load_state_dict(self, state: dict[str, Any]) -> None:
         """Restore what :meth:`state_dict` returned (tensors or arrays)."""
         self.bins = tuple(int(b) for b in state["bins"])
-        self.columns = {name: np.asarray(state["columns"][name], dtype=np.int64).copy() for name in COLUMNS}
+        n = len(np.asarray(state["columns"]["key"]))
+        unsnapped = {"snap": np.full(n, -1), "snap_at": np.zeros(n)}  # a run begun before returns by snapshot
+        self.columns = {name: np.asarray(state["columns"].get(name, unsnapped.get(name)), dtype=np.int64).copy()
+                        for name in COLUMNS}
         self.features = np.asarray(state["features"], dtype=np.float64).reshape(-1, self.spec.n_features).copy()
         flat = np.asarray(state["prefixes"], dtype=np.int32)
         bounds = np.cumsum(self.columns["length"])[:-1]
         self.prefixes = [p.copy() for p in np.split(flat, bounds)] if len(self) else []
-        *ids, self._next_id = (int(i) for i in np.asarray(state["snapshot_ids"]))
-        data = np.asarray(state["snapshots"], dtype=np.uint8).tobytes()
-        ends = np.cumsum(np.asarray(state["snapshot_sizes"], dtype=np.int64))
+        *ids, self._next_id = (int(i) for i in np.asarray(state.get("snapshot_ids", [0])))
+        data = np.asarray(state.get("snapshots", []), dtype=np.uint8).tobytes()
+        ends = np.cumsum(np.asarray(state.get("snapshot_sizes", []), dtype=np.int64))
         self.snapshots = {i: data[a:b] for i, a, b in zip(ids, np.concatenate([[0], ends[:-1]]), ends)}
         self._ids = {snapshot: i for i, snapshot in self.snapshots.items()}
         self._bytes = int(ends[-1]) if len(ends) else 0

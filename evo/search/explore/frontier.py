@@ -144,4 +144,5 @@ class Frontier:
         self.archive.load_state_dict(state["archive"])
         self.rng.bit_generator.state = state["rng"]
         self.replays = bool(state["replays"])
-        self.snapshot_every = None if state["snapshot_every"] is None else int(state["snapshot_every"])
+        every = state.get("snapshot_every", 0)  # 0: a run begun before returns by snapshot replays
+        self.snapshot_every = None if every is None else int(every)
