@@ -3,7 +3,8 @@
     python benchmarks/montezuma_rooms.py RUN_DIR_OR_COMPARISON [...]
 
 Montezuma's Revenge has no injected bugs, so a run there is measured by how far it got:
-the rooms of the pyramid (and levels) its episodes entered. Every state a run visits is in
+the rooms of the pyramid (and levels) its episodes entered, and when (``rooms@5m``: rooms
+reached in the first 5 minutes, read from the archive's cells and when they were found). Every state a run visits is in
 its coverage record (the run's visited buckets, checkpointed); at the game's own resolution
 those are dense keys, the mixed-radix numbers of (x, y, room, level, items) bucket indices
 (``games.core.base.GameSpec.bucket_keys``), so the room of each visited bucket is read back from
@@ -51,7 +52,28 @@ def run_row(run_dir: Path) -> dict[str, object]:
         "wall_s": round(float(last["wall_s"])), "generations": int(last["generation"]) + 1,
         "cells": int(len(index)), "rooms": len(rooms), "levels": len(set(level.tolist())),
         "room_ids": " ".join(map(str, rooms)),
+        **rooms_over_time(ckpt.meta.get("frontier"), generations),
     }
+
+
+MARKS_S = (60, 120, 300, 600, 1200, 1800)
+"""When the over-time columns count the rooms reached (seconds of the run)."""
+
+
+def rooms_over_time(frontier: dict | None, generations: pd.DataFrame) -> dict[str, object]:
+    """Rooms reached by each of :data:`MARKS_S` the run lasted: a room is reached at the end
+    of the generation its first archived cell was found in (runs that keep an archive:
+    go_explore and the frontier population; "-" for random play, which keeps none)."""
+    ends = generations.set_index("generation")["wall_s"]
+    last = float(generations["wall_s"].iloc[-1])
+    marks = [m for m in MARKS_S if m <= last + 1]
+    if frontier is None:
+        return {f"rooms@{m // 60}m": "-" for m in marks}
+    archive = frontier["archive"]
+    found_s = ends.reindex(np.asarray(archive["columns"]["generation"])).to_numpy()
+    room = np.asarray(archive["features"])[:, FEATURES.index("room")]
+    first = pd.Series(found_s).groupby(room).min()
+    return {f"rooms@{m // 60}m": int((first <= m).sum()) for m in marks}
 
 
 def run_dirs(paths: list[Path]) -> list[Path]:

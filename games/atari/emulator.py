@@ -69,17 +69,18 @@ class Start(NamedTuple):
     screens: np.ndarray
 
 
-def deterministic_ale(rom: str) -> ALEInterface:
+def deterministic_ale(rom: str, sticky: float = 0.0) -> ALEInterface:
     """An ALE with ``rom`` loaded and reset, sticky actions off (the emulator is then
     deterministic given the actions), one frame per ``act`` and no frame cap (the game's
-    ``max_steps`` is the horizon). Montezuma's Revenge uses it too."""
+    ``max_steps`` is the horizon). Montezuma's Revenge uses it too, with ``sticky`` (ALE's
+    ``repeat_action_probability``) where it is asked to be a game that does not replay."""
     path = roms.get_rom_path(rom)
     if path is None:  # pragma: no cover - the ROMs ship in ale-py's wheel
         raise FileNotFoundError(f"ale-py has no {rom} ROM (ale_py.roms.get_rom_path)")
     ALEInterface.setLoggerMode(LoggerMode.Error)
     ale = ALEInterface()
     ale.setInt("random_seed", 0)
-    ale.setFloat("repeat_action_probability", 0.0)
+    ale.setFloat("repeat_action_probability", float(sticky))
     ale.setInt("frame_skip", 1)
     ale.setInt("max_num_frames_per_episode", 0)
     ale.loadROM(str(path))

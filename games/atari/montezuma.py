@@ -18,12 +18,16 @@ That is 10 x 8 x 24 x 3 x 9 = 51,840 buckets, dense keys. Coverage maps draw x a
 
 Episodes: the minimal action set (all 18 Atari actions), each held for ``frameskip`` frames
 (4, as in Go-Explore and DQN); reward the score gained; terminated at game over (all six
-lives lost), truncated after ``max_steps`` agent steps. Sticky actions are off
+lives lost), truncated after ``max_steps`` agent steps. Sticky actions are off by default
 (``repeat_action_probability=0``), so the emulator is deterministic: ``reset`` restores a
 snapshot taken once after the ROM's own reset and plays 0..``noop_max`` NOOP frames drawn
 from the seed (0 by default: every episode starts in the same state, as Go-Explore's did),
-and an episode replays exactly from its seed and actions. Observations: the 128 RAM bytes,
-uint8 (a quarter of the memory in the record; agents see them as float32 0..255).
+and an episode replays exactly from its seed and actions. With ``sticky=0.25`` (Machado et al.,
+2018; Gymnasium's ``ALE/...-v5``) each frame repeats the previous action with that chance,
+drawn from the emulator's own generator, which neither ``reset`` nor a snapshot restores: the
+same seed and actions no longer replay, as in a game whose inputs or physics do not.
+Observations: the 128 RAM bytes, uint8 (a quarter of the memory in the record; agents see
+them as float32 0..255).
 
 The game has no injected bugs: what a run finds here is measured as rooms reached.
 """
@@ -34,6 +38,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from games.core import snapshots
 from games.core.base import GameSpec, VecStep
 from games.core.scalar_env import VectorEnv
 
@@ -63,9 +68,9 @@ def features_of(ram: np.ndarray) -> np.ndarray:
     return out
 
 
-def _new_ale() -> tuple[ALEInterface, Any]:
+def _new_ale(sticky: float = 0.0) -> tuple[ALEInterface, Any]:
     """An ALE with the ROM loaded once, and the snapshot every ``reset`` restores."""
-    ale = deterministic_ale("montezuma_revenge")
+    ale = deterministic_ale("montezuma_revenge", sticky)
     return ale, ale.cloneState()
 
 
@@ -77,16 +82,21 @@ class MontezumaVector:
         max_steps: Episode horizon in agent steps (truncation).
         frameskip: Frames per agent step, the action held; rewards are summed.
         noop_max: Most NOOP frames played at reset (drawn from the seed).
+        sticky: Chance that a frame repeats the previous action (ALE's
+            ``repeat_action_probability``; 0.25 in Machado et al.'s protocol): episodes no
+            longer replay.
     """
 
     def __init__(self, num_envs: int, *, max_steps: int = MAX_STEPS, frameskip: int = FRAMESKIP,
-                 noop_max: int = 0) -> None:
+                 noop_max: int = 0, sticky: float = 0.0) -> None:
         for name, value, least in (("num_envs", num_envs, 1), ("max_steps", max_steps, 1),
                                    ("frameskip", frameskip, 1), ("noop_max", noop_max, 0)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
                 raise ValueError(f"{name} must be an integer of at least {least}, got {value!r}")
         self.num_envs, self.frameskip, self.noop_max = int(num_envs), int(frameskip), int(noop_max)
-        made = [_new_ale() for _ in range(self.num_envs)]
+        if isinstance(sticky, bool) or not isinstance(sticky, (int, float)) or not 0.0 <= sticky < 1.0:
+            raise ValueError(f"sticky must be a chance from 0 up to (not including) 1, got {sticky!r}")
+        made = [_new_ale(float(sticky)) for _ in range(self.num_envs)]
         self.ales = [ale for ale, _ in made]
         self._snapshots = [state for _, state in made]
         self._codes = list(self.ales[0].getMinimalActionSet())
@@ -98,20 +108,38 @@ class MontezumaVector:
         n = self.num_envs
         self._ram = np.zeros((n, 128), dtype=np.uint8)
         self._steps = np.zeros(n, dtype=np.int64)
+        self._since = np.zeros(n, dtype=np.int64)
+        """Steps each copy played since its reset or restore: a snapshot after every ``_every``."""
+        self._every = 0
         self._terminated = np.zeros(n, dtype=bool)
         self._truncated = np.zeros(n, dtype=bool)
 
     def reset(self, seeds: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """Restore the start and play the seed's NOOP frames in every copy."""
+        return self.reset_from(seeds)
+
+    def reset_from(self, seeds: Sequence[int], starts: Sequence[bytes | None] | None = None,
+                   offsets: Sequence[int] | None = None, every: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """Start every copy from the reset of its seed, or from the emulator state ``starts[i]``
+        (a snapshot these copies sent, ``offsets[i]`` steps after its reset: the horizon still
+        counts from the reset). With ``every``, each copy sends the emulator's state after every
+        ``every`` steps it plays from here (:attr:`VecStep.snapshots`): ALE's ``cloneState``,
+        4 KB compressed, 0.15 ms to take."""
         if len(seeds) != self.num_envs:
             raise ValueError(f"reset got {len(seeds)} seeds for {self.num_envs} copies")
         for i, seed in enumerate(seeds):
             ale = self.ales[i]
-            ale.restoreState(self._snapshots[i])
-            for _ in range(int(np.random.default_rng(int(seed)).integers(0, self.noop_max + 1))):
-                ale.act(self._codes[0])
+            start = None if starts is None else starts[i]
+            if start is not None:
+                ale.restoreState(snapshots.load(start))
+            else:
+                ale.restoreState(self._snapshots[i])
+                for _ in range(int(np.random.default_rng(int(seed)).integers(0, self.noop_max + 1))):
+                    ale.act(self._codes[0])
             ale.getRAM(self._ram[i])
-        self._steps.fill(0)
+        self._steps[:] = 0 if offsets is None else np.asarray(offsets, dtype=np.int64)
+        self._since.fill(0)
+        self._every = int(every)
         self._terminated.fill(False)
         self._truncated.fill(False)
         return self._ram.copy(), features_of(self._ram)
@@ -134,10 +162,15 @@ class MontezumaVector:
             reward[i] = score
             self._terminated[i] = ale.game_over()
         self._steps += active
+        self._since += active
         self._truncated |= active & ~self._terminated & (self._steps >= self.game_spec.max_steps)
+        taken = {}
+        if self._every:
+            due = active & ~(self._terminated | self._truncated) & (self._since % self._every == 0)
+            taken = {i: snapshots.take(self.ales[i].cloneState()) for i in np.flatnonzero(due).tolist()}
         return VecStep(
             obs=self._ram.copy(), reward=reward, terminated=self._terminated.copy(),
-            truncated=self._truncated.copy(), features=features_of(self._ram),
+            truncated=self._truncated.copy(), features=features_of(self._ram), snapshots=taken,
         )
 
     def close(self) -> None:
@@ -156,9 +189,11 @@ class Montezuma(VectorEnv):
         max_steps: Episode horizon in agent steps (truncation).
         frameskip: Frames per agent step, the action held; rewards are summed.
         noop_max: Most NOOP frames played at reset (drawn from the seed).
+        sticky: Chance that a frame repeats the previous action (see :class:`MontezumaVector`).
     """
 
-    def __init__(self, max_steps: int = MAX_STEPS, frameskip: int = FRAMESKIP, noop_max: int = 0) -> None:
-        game = MontezumaVector(1, max_steps=max_steps, frameskip=frameskip, noop_max=noop_max)
+    def __init__(self, max_steps: int = MAX_STEPS, frameskip: int = FRAMESKIP, noop_max: int = 0,
+                 sticky: float = 0.0) -> None:
+        game = MontezumaVector(1, max_steps=max_steps, frameskip=frameskip, noop_max=noop_max, sticky=sticky)
         super().__init__(game, low=0.0, high=255.0)
         self.ale = game.ales[0]

@@ -51,3 +51,46 @@ def test_the_same_seed_and_actions_replay_the_same_episode() -> None:
 def test_bad_kwargs_are_one_line() -> None:
     with pytest.raises(ValueError, match="frameskip must be an integer of at least 1, got 0"):
         MontezumaVector(1, frameskip=0)
+
+
+def test_a_restored_snapshot_plays_on_as_the_emulator_did() -> None:
+    """Go-Explore's returns restore the emulator's state: the snapshot a copy sent after 20
+    steps, restored into another copy, plays the same actions into the same states, and the
+    horizon still counts from the reset."""
+    rng = np.random.default_rng(1)
+    actions = rng.integers(0, 18, size=60)
+    game = MontezumaVector(1, noop_max=30, max_steps=50)
+    game.reset_from([7], None, None, every=10)
+    trace, taken = [], {}
+    for t, a in enumerate(actions[:50]):
+        step = game.step(np.array([a]))
+        trace.append(step.features[0])
+        taken.update({t + 1: s for s in step.snapshots.values()})
+    assert sorted(taken) == [10, 20, 30, 40]  # none at the horizon: the episode is over
+    assert step.truncated[0]
+    other = MontezumaVector(2, max_steps=50)
+    _, start = other.reset_from([0, 0], [taken[20], None], [20, 0])
+    np.testing.assert_array_equal(start[0], trace[19])
+    for t, a in enumerate(actions[20:50], start=20):
+        step = other.step(np.array([a, 0]))
+        np.testing.assert_array_equal(step.features[0], trace[t])
+    assert step.truncated.tolist() == [True, False]
+
+
+def test_with_sticky_actions_an_episode_does_not_replay_but_its_snapshots_restore() -> None:
+    """ALE's sticky actions draw from the emulator's generator, which a reset does not bring
+    back: the same seed and actions walk Joe elsewhere the second time. A snapshot still
+    restores the state it was taken in, so the run's check keeps returns by snapshot."""
+    from evo.search.explore.snapshot_check import snapshot_every
+    from games.registry import GameFactory
+
+    actions = np.random.default_rng(2).integers(0, 18, size=80)
+    game = MontezumaVector(1, sticky=0.25)
+    traces = []
+    for _ in range(2):
+        game.reset([3])
+        traces.append(np.stack([game.step(np.array([a])).features[0] for a in actions]))
+    assert not np.array_equal(traces[0], traces[1])
+    assert snapshot_every(GameFactory(name="montezuma", kwargs=(("sticky", 0.25),)), 0) == 10
+    with pytest.raises(ValueError, match="sticky must be a chance from 0 up to"):
+        MontezumaVector(1, sticky=1.0)

@@ -83,6 +83,35 @@ class DriftingLine:
         pass
 
 
+class SlippingLine(DriftingLine):
+    """The line, where the first copy's reset slips one step to the right, whatever the seed:
+    some returns miss their cell by one, as in a game with sticky inputs."""
+
+    def reset(self, seeds: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        self.x = np.zeros(self.num_envs)
+        self.x[0] = 1.0
+        return self._obs()
+
+
+def test_returns_that_miss_now_and_then_explore_from_where_they_landed(caplog: pytest.LogCaptureFixture) -> None:
+    game = SlippingLine(4)
+    frontier = Frontier(game.game_spec, 1.0, stream_rng(0, Stream.EXPLORE))
+    first, _ = explore(game, frontier, 2, 2, seed=0)
+    frontier.observe(first, 0, first.env_steps)
+    with caplog.at_level(logging.WARNING, logger="evo.search.explore.frontier"):
+        for generation in (1, 2, 3):
+            batch, plan = explore(game, frontier, 2, 2, seed=5 * generation)
+            assert plan is not None  # returns go on
+            frontier.observe(batch, generation, 64, plan)
+    (record,) = caplog.records  # said once
+    assert "did not replay to its archived cell in" in record.getMessage()
+    assert "explore from where they landed" in record.getMessage()
+    assert frontier.replays and frontier.returns == 12 and 6 <= frontier.landings < 12
+    again = Frontier(game.game_spec, 1.0, stream_rng(0, Stream.EXPLORE))
+    again.load_state_dict(frontier.state_dict())
+    assert (again.returns, again.landings, again.replays) == (12, frontier.landings, True)
+
+
 def test_a_game_that_does_not_replay_is_caught_on_the_first_return(caplog: pytest.LogCaptureFixture) -> None:
     game = DriftingLine(4)
     frontier = Frontier(game.game_spec, 1.0, stream_rng(0, Stream.EXPLORE))
