@@ -7,6 +7,8 @@ played in several copies and must be slow in most of them. Those copies are as m
 worker stepped at once in the run (at least ``repeats``): a game with real frame times
 renders each frame slower with more copies sharing the cores and caches (ViZDoom's engines
 do), so the replay measures the frame under the run's load, against the run's threshold.
+Every other bug is judged in each copy alone as well, and the message says in how many it
+showed ("reproduced in 7 of 10 replays"): a game that does not replay exactly shows it in some.
 """
 
 from __future__ import annotations
@@ -20,9 +22,14 @@ from evo.bugs.reproduce import Reproducer, find_bug, run_batch
 
 @dataclass(frozen=True)
 class ReplayResult:
+    """Whether the bug showed again, and in how many of the replays it showed (``showed`` of
+    ``played``; None where its oracle judges the replays together)."""
+
     reproduced: bool
     bug: dict[str, Any]
     message: str
+    showed: int | None = None
+    played: int = 0
 
 
 def replay(run_dir: str | Path, bug_id: int, repeats: int = 3) -> ReplayResult:
@@ -37,11 +44,15 @@ def replay(run_dir: str | Path, bug_id: int, repeats: int = 3) -> ReplayResult:
     with Reproducer(run_dir, repeats) as reproducer:
         replayed = reproducer.replay(record)
         copies = reproducer.copies(record)
+        showed = reproducer.showed(record, replayed)
     if replayed.bugs:
-        return ReplayResult(True, record, f"bug {bug_id} reproduced: {replayed.bugs[0].message}")
+        rate = f"in {showed} of {copies} replays" if showed is not None else f"judged over {copies} replays"
+        return ReplayResult(True, record, f"bug {bug_id} reproduced {rate}: {replayed.bugs[0].message}",
+                            showed, copies)
     short = [r for r in replayed.episodes if r.length < len(record["actions"])]
     why = f"; {len(short)} of {copies} replays ended early" if short else ""
-    return ReplayResult(False, record, f"bug {bug_id} did not reproduce ({record['signature']}){why}")
+    return ReplayResult(False, record, f"bug {bug_id} did not reproduce in {copies} replays ({record['signature']}){why}",
+                        0, copies)
 
 
 __all__ = ["ReplayResult", "find_bug", "replay", "run_batch"]

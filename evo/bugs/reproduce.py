@@ -196,6 +196,20 @@ class Reproducer:
         judged = dict(self._judged(record, [actions]))
         return judged.get(0, Replayed([], RolloutBatch.from_rollouts([])))
 
+    def showed(self, record: Mapping[str, Any], replayed: Replayed) -> int | None:
+        """In how many of the replayed copies the bug showed, each judged alone: a game that
+        does not replay (sticky inputs, physics on threads) shows it in some. None for an
+        oracle that judges across copies (:attr:`oracles.base.Oracle.statistical`, or one
+        that sees nothing in a single episode)."""
+        if not replayed.bugs or self._statistical(record):
+            return None
+        oracle, episodes = self._oracle(record), replayed.episodes
+        count = 0
+        for k in range(len(episodes)):
+            oracle.forget_visits()
+            count += any(same_fault(b.signature, record["signature"]) for b in oracle.check(episodes[k : k + 1]))
+        return count or None
+
     def _judged(self, record: Mapping[str, Any],
                 scripts: Sequence[Sequence[int]]) -> Iterator[tuple[int, Replayed]]:
         """Each script (its index) with its copies' reports of the bug; empty scripts are

@@ -58,7 +58,8 @@ def _parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="replay a bug of a run and say whether it reproduced")
     replay.add_argument("run_dir", type=Path)
     replay.add_argument("bug_id", type=int)
-    replay.add_argument("--repeats", type=int, default=3, help="replays judged together (default 3)")
+    replay.add_argument("--repeats", type=int, default=3,
+                        help="replays played (default 3); says in how many the bug showed")
     replay.add_argument("--video", type=Path, metavar="FILE",
                         help="write the replay as a video (.mp4 or .gif) instead of checking it")
     compare = sub.add_parser(

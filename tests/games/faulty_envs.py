@@ -60,6 +60,8 @@ class LineWalk(gym.Env[np.ndarray, int]):
         max_steps: Episode horizon; the game truncates there.
         slip: Probability that a move does nothing, drawn from the seeded ``np_random``, so
             that different seeds give different episodes.
+        unseeded_slip: The same, drawn from a generator no seed reaches (as physics on
+            threads): the same seed and actions do not replay.
         frame_ms: When set, reported as ``info["frame_ms"]`` (a game that times its own
             frames); otherwise the engine measures the step.
         step_delay_s: Sleep this long in every step (a slow frame).
@@ -86,6 +88,7 @@ class LineWalk(gym.Env[np.ndarray, int]):
         n_actions: int = 3,
         max_steps: int = 50,
         slip: float = 0.0,
+        unseeded_slip: float = 0.0,
         frame_ms: float | None = None,
         step_delay_s: float = 0.0,
         reset_fault_seed: int | None = None,
@@ -105,6 +108,8 @@ class LineWalk(gym.Env[np.ndarray, int]):
         self.length = int(length)
         self.max_steps = int(max_steps)
         self.slip = float(slip)
+        self.unseeded_slip = float(unseeded_slip)
+        self._unseeded = np.random.default_rng()
         self.frame_ms = frame_ms
         self.step_delay_s = float(step_delay_s)
         self.reset_fault_seed = reset_fault_seed
@@ -151,7 +156,8 @@ class LineWalk(gym.Env[np.ndarray, int]):
         if self.step_delay_s > 0:
             time.sleep(self.step_delay_s)
         move = (-1, 1)[int(action)] if self.action_space.n == 2 else int(action) - 1
-        if self.slip > 0 and self.np_random.random() < self.slip:
+        if (self.slip > 0 and self.np_random.random() < self.slip) or (
+                self.unseeded_slip > 0 and self._unseeded.random() < self.unseeded_slip):
             move = 0
         self.position = min(max(self.position + move, 0), self.length - 1)
         self.steps += 1

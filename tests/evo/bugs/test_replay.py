@@ -51,3 +51,25 @@ def test_a_custom_oracle_declared_statistical_is_replayed_in_the_runs_copies(
     Search(parse_experiment(tiny_config), tmp_path / "run").run()
     result = replay(tmp_path / "run", 0)  # 3 repeats asked; a statistical oracle's bug gets 12
     assert result.reproduced is reproduced, result.message
+
+
+@pytest.mark.parametrize(("unseeded_slip", "repeats"), [(0.0, 3), (0.5, 40)])
+def test_a_replay_says_in_how_many_copies_the_bug_showed(
+    tiny_config: dict[str, Any], tmp_path: Path, unseeded_slip: float, repeats: int,
+) -> None:
+    """A game that replays shows its crash in every replay; one whose moves slip by a
+    generator no seed reaches (physics on threads) shows it in some, and the message says
+    in how many, each copy judged alone."""
+    tiny_config.update(
+        game={"entry_point": "tests.games.faulty_envs:LineWalk", "isolated": False,
+              "kwargs": {"fault": "raise", "at_position": 3, "unseeded_slip": unseeded_slip}},
+        oracles=[{"name": "crash"}], budget={"generations": 1}, finetune={"algorithm": "none"},
+    )
+    Search(parse_experiment(tiny_config), tmp_path / "run").run()
+    result = replay(tmp_path / "run", 0, repeats=repeats)
+    assert result.reproduced and result.played == repeats, result.message
+    if unseeded_slip:
+        assert 0 < result.showed < repeats  # 24 to 29 of 40 measured: all alike about once in 10^7
+    else:
+        assert result.showed == repeats
+    assert result.message.startswith(f"bug 0 reproduced in {result.showed} of {repeats} replays: RuntimeError")
