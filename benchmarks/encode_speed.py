@@ -22,12 +22,12 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from games.core.component import Context  # noqa: E402
 from games.core.base import GameSpec  # noqa: E402
 from games.doom.park.doom_park import DoomParkVector  # noqa: E402
 from games.core.record import RolloutBatch  # noqa: E402
 from games.vision.encoder import downscale, encode, load_encoder  # noqa: E402
 from objectives.rnd_novelty import RndNovelty, RndNoveltyConfig  # noqa: E402
-from oracles.component import Context  # noqa: E402
 
 
 def park_frames(n: int) -> tuple[np.ndarray, GameSpec]:

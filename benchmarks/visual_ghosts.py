@@ -27,12 +27,12 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from games.core.component import Context  # noqa: E402
 from games.doom.park.doom_park import DoomParkVector  # noqa: E402
 from games.core.record import Rollout, RolloutBatch  # noqa: E402
 from games.vision.base import DETECTIONS_KEY  # noqa: E402
 from games.vision.detector import load_detector  # noqa: E402
 from evo.run.game_facts import GameFacts  # noqa: E402
-from oracles.component import Context  # noqa: E402
 from oracles.visual import VisualConfig, VisualOracle  # noqa: E402
 
 BINS = (0, 200, 300, 384, 500, 600, 800, 10_000)

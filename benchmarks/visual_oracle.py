@@ -34,6 +34,7 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from games.core.component import Context  # noqa: E402
 from games.doom.park.doom_park import DoomParkVector  # noqa: E402
 from games.doom.park.truth import ooi_near, report_place  # noqa: E402
 from games.core.record import Rollout, RolloutBatch  # noqa: E402
@@ -41,7 +42,6 @@ from games.vision.base import DETECTIONS_KEY, Detections  # noqa: E402
 from games.vision.park_walks import circle_walk  # noqa: E402
 from games.vision.texture import crop  # noqa: E402
 from evo.run.game_facts import GameFacts  # noqa: E402
-from oracles.component import Context  # noqa: E402
 from oracles.visual import VisualConfig, VisualOracle  # noqa: E402
 
 SETTINGS: tuple[tuple[str, dict], ...] = (

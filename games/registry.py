@@ -11,12 +11,12 @@ import dataclasses
 import importlib
 import inspect
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from typing import Any, Callable
 
 import gymnasium as gym
 
 from games.adapter.action_grid import DEFAULT_LEVELS, discrete_actions
+from games.common.registry import Registry
 from games.core.base import GameSpec, VectorGame
 from games.core.wrappers import wrap
 from games.gym_ids import GymIdNotFound, resolve_gym_id
@@ -39,18 +39,20 @@ class GameEntry:
     vector_entry_point: str | None = None
 
 
-_GAMES: dict[str, GameEntry] = {}
+GAMES: Registry[GameEntry] = Registry("game", "evo.games", resolve=GameEntry, error=GameNotFound)
+"""Games by the name a YAML gives them (``game: {name: <name>}``); installed packages add theirs
+through the ``evo.games`` entry-point group (``name = "package.module:Class"``), kept as strings
+until the game is made."""
 
 
 def register(name: str, entry_point: str, vector_entry_point: str | None = None) -> None:
     """Make a game available to YAMLs as ``game: {name: <name>}``."""
-    _GAMES[name] = GameEntry(name, entry_point, vector_entry_point)
+    GAMES.add(name, GameEntry(name, entry_point, vector_entry_point))
 
 
 def registered() -> list[str]:
     """Names of the registered games, plugins included."""
-    _load_plugins()
-    return sorted(_GAMES)
+    return GAMES.names()
 
 
 def load_entry_point(entry_point: str) -> Callable[..., Any]:
@@ -66,12 +68,6 @@ def load_entry_point(entry_point: str) -> Callable[..., Any]:
         return getattr(module, attr)
     except AttributeError as exc:
         raise GameNotFound(f"entry_point {entry_point!r}: {module_name!r} has no {attr!r}") from exc
-
-
-def _load_plugins() -> None:
-    for ep in entry_points(group="evo.games"):
-        if ep.name not in _GAMES:
-            _GAMES[ep.name] = GameEntry(ep.name, ep.value)
 
 
 @dataclass(frozen=True)
@@ -118,13 +114,10 @@ class GameFactory:
     def _entry(self) -> GameEntry | None:
         if self.name is None:
             return None
-        if self.name not in _GAMES:
-            _load_plugins()
-        if self.name not in _GAMES:
-            raise GameNotFound(
-                f"game.name {self.name!r} is not registered; known games: {', '.join(registered())}"
-            )
-        return _GAMES[self.name]
+        try:
+            return GAMES[self.name]
+        except GameNotFound as exc:
+            raise GameNotFound(f"game.name: {exc}") from None
 
     def validate(self) -> None:
         """Fail early, with a message naming the key, if the game or its kwargs are wrong."""

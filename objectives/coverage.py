@@ -12,11 +12,11 @@ from typing import Any, Literal, Sequence
 import numpy as np
 from pydantic import Field
 
+from games.core.component import Context
 from games.core.base import GameSpec
 from games.core.buckets import count_keys, tally
 from games.core.record import Rollout, RolloutBatch
-from objectives.base import ObjectiveConfig, register
-from oracles.component import Component, Context
+from objectives.base import Objective, ObjectiveConfig, register
 
 
 class CoverageConfig(ObjectiveConfig):
@@ -36,7 +36,7 @@ def visited_keys(spec: GameSpec, bins: Sequence[int], batch: RolloutBatch) -> np
 
 
 @register("coverage", CoverageConfig)
-class Coverage(Component):
+class Coverage(Objective):
     """Distinct state buckets visited across a policy's episodes (larger is better).
 
     Dense reward for RL: +1 on each step that enters a bucket not yet seen in the episode,

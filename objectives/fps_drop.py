@@ -39,11 +39,11 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from games.core.component import Context
 from games.core.base import GameSpec
 from games.core.buckets import count_keys
 from games.core.record import Rollout, RolloutBatch
-from objectives.base import ObjectiveConfig, register
-from oracles.component import Component, Context
+from objectives.base import Objective, ObjectiveConfig, register
 from oracles.frame_threshold import FrameThreshold, finite
 
 BONUS_FACTOR = 10.0
@@ -118,7 +118,7 @@ def _frames(batch: RolloutBatch) -> np.ndarray:
 
 
 @register("fps_drop", FpsDropConfig)
-class FpsDrop(Component):
+class FpsDrop(Objective):
     """Distinct points where a frame rendered slower than the calibrated threshold.
 
     ``score`` (larger is better) counts the points (buckets of the state after a step) with

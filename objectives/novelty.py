@@ -18,11 +18,11 @@ import numpy as np
 import torch
 from pydantic import Field, field_validator
 
+from games.core.component import Context
 from games.core.base import GameSpec
 from games.core.buckets import count_keys
 from games.core.record import Rollout, RolloutBatch
-from objectives.base import ObjectiveConfig, register
-from oracles.component import Component, Context
+from objectives.base import Objective, ObjectiveConfig, register
 
 
 class NoveltyConfig(ObjectiveConfig):
@@ -48,7 +48,7 @@ class NoveltyConfig(ObjectiveConfig):
 
 
 @register("novelty", NoveltyConfig)
-class Novelty(Component):
+class Novelty(Objective):
     """Count-based novelty of the buckets a policy visited (larger is better).
 
     Dense reward for RL: on each step that enters a bucket for the first time in the

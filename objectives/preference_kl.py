@@ -27,14 +27,14 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 from pydantic import Field
 
+from games.core.component import Context
 from games.core.base import GameSpec
 from games.core.record import Rollout, RolloutBatch
 from games.vision.encode_wrapper import FRAME64_KEY
 from games.vision.encoder import downscale
 from games.vision.imitation import load_policy, trajectory_probs
-from objectives.base import ObjectiveConfig, register
+from objectives.base import Objective, ObjectiveConfig, register
 from objectives.rnd_novelty import RndNovelty, RndNoveltyConfig
-from oracles.component import Component, Context
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -104,7 +104,7 @@ def alpha_schedule(novelty: np.ndarray, start: float = 0.8, low: float = 0.5, do
 
 
 @register("preference_kl", PreferenceKlConfig)
-class PreferenceKl(Component):
+class PreferenceKl(Objective):
     """The mean style reward of a policy's steps (larger is better; at most 0)."""
 
     name = "preference_kl"

@@ -32,13 +32,13 @@ import torch
 from pydantic import Field
 from torch import nn
 
+from games.core.component import Context
 from games.core.base import GameSpec
 from games.core.device import torch_device
 from games.core.record import Rollout, RolloutBatch
 from games.vision.encode_wrapper import FRAME64_KEY
 from games.vision.encoder import downscale, encode, fingerprint, load_encoder
-from objectives.base import ObjectiveConfig, register
-from oracles.component import Component, Context
+from objectives.base import Objective, ObjectiveConfig, register
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -102,7 +102,7 @@ class MLPEnsemble(nn.Module):
 
 
 @register("rnd_novelty", RndNoveltyConfig)
-class RndNovelty(Component):
+class RndNovelty(Objective):
     """Ensemble disagreement on the frames a policy saw (larger is better).
 
     ``score``: the novelty of every step of the policy's episodes, summed. ``step_rewards``:

@@ -6,10 +6,10 @@ from typing import Literal
 
 import numpy as np
 
+from games.core.component import Context
 from games.core.base import GameSpec
 from games.core.record import Rollout, RolloutBatch
-from objectives.base import ObjectiveConfig, register
-from oracles.component import Component, Context
+from objectives.base import Objective, ObjectiveConfig, register
 
 
 class WinningConfig(ObjectiveConfig):
@@ -17,7 +17,7 @@ class WinningConfig(ObjectiveConfig):
 
 
 @register("winning", WinningConfig)
-class Winning(Component):
+class Winning(Objective):
     """Mean episode return over the policy's episodes.
 
     Wuji drives the population towards completing the mission, because some bugs only show

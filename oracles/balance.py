@@ -24,11 +24,11 @@ from typing import Literal
 import numpy as np
 from pydantic import Field
 
+from games.core.component import Context
 from games.core.base import GameSpec
 from games.core.navigation import actor_type
 from games.core.record import RolloutBatch
-from oracles.base import Bug, OracleConfig, register
-from oracles.component import Component, Context
+from oracles.base import Bug, Oracle, OracleConfig, register
 
 MAD_TO_SD = 1.4826
 """The MAD of a normal sample times this estimates its standard deviation."""
@@ -75,7 +75,7 @@ class BalanceConfig(OracleConfig):
 
 
 @register("balance", BalanceConfig)
-class BalanceOracle(Component):
+class BalanceOracle(Oracle):
     """Reports a ``balance`` bug per actor type whose damage per encounter is an outlier.
 
     The signature is ``balance:<type>``; the replay handle ends with the last blow of the

@@ -11,13 +11,15 @@ were slow, so that one hiccup of the machine is not a bug.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Protocol, runtime_checkable
+import abc
+from typing import Any, Callable
 
 from pydantic import BaseModel, ConfigDict
 
+from games.core.component import Component, ComponentEntry, Context, Replay, registering
+from games.common.registry import Registry
 from games.core.base import GameSpec
 from games.core.record import Rollout, RolloutBatch
-from oracles.component import Context, Replay
 
 
 @dataclass(frozen=True)
@@ -74,39 +76,38 @@ class Bug:
         )
 
 
-@runtime_checkable
-class Oracle(Protocol):
-    """Reports bugs seen in rollouts.
+class Oracle(Component, abc.ABC):
+    """Reports bugs seen in rollouts: the base of every oracle.
 
-    Every built oracle derives from :class:`oracles.component.Component`, whose hooks the
-    loop calls on all of them: ``calibrate(rollouts)`` (once, with the warm-up rollouts,
-    before any check: thresholds), ``update``, ``state_dict`` / ``load_state_dict`` (so a
-    resumed run and a replay see the same thresholds and counts) and ``tables`` (the
-    performance oracle's ``low_fps_points``).
+    The hooks the loop calls on every component come from
+    :class:`games.core.component.Component`: ``calibrate(rollouts)`` (once, with the
+    warm-up rollouts, before any check: thresholds), ``update``, ``state_dict`` /
+    ``load_state_dict`` (so a resumed run and a replay see the same thresholds and counts) and
+    ``tables`` (the performance oracle's ``low_fps_points``). An oracle implements
+    :meth:`check` and overrides the defaults below that it needs.
     """
 
-    name: str
-    statistical: bool
+    statistical: bool = False
     """True for an oracle that judges across visits (the performance oracle: a place most of
     whose visits were slow), so that one replay proves nothing: a replay of its bug is played,
     one script at a time, in as many copies as one worker of the run stepped at once (at least
     the replay's repeats), its frames measured under the run's load (:mod:`evo.bugs.reproduce`).
-    Default False (:class:`oracles.component.Component`): the replay's repeats."""
+    Default False: the replay's repeats, one showing is enough."""
 
-    def confirm(self, bugs: list[Bug], replay: Replay) -> list[Bug]:
-        """The reports of :meth:`check` that hold when played again, before the run keeps
-        them (the performance oracle: a place slow again in most replays). ``replay(seed,
-        actions, copies)`` plays a report's actions from its seed in that many copies.
-        Default (:class:`oracles.component.Component`): every report as it is."""
-        ...
-
+    @abc.abstractmethod
     def check(self, rollouts: RolloutBatch) -> list[Bug]:
         """Bugs shown by these rollouts (duplicates allowed; the archive dedups).
 
         A run calls it on a thread of its own, batch after batch in the order played, while
         the objectives score and learn from the same batch (:mod:`evo.run.checks`): it reads
         the rollouts and its own state only, and changes nothing but its own state."""
-        ...
+
+    def confirm(self, bugs: list[Bug], replay: Replay) -> list[Bug]:
+        """The reports of :meth:`check` that hold when played again, before the run keeps
+        them (the performance oracle: a place slow again in most replays). ``replay(seed,
+        actions, copies)`` plays a report's actions from its seed in that many copies.
+        Default: every report as it is."""
+        return bugs
 
 
 class OracleConfig(BaseModel):
@@ -118,19 +119,12 @@ class OracleConfig(BaseModel):
 OracleFactory = Callable[[GameSpec, Any, Context], Oracle]
 """Builds an oracle from the game's spec, its validated config and its context."""
 
-REGISTRY: dict[str, tuple[type[OracleConfig], OracleFactory]] = {}
+ORACLES: Registry[ComponentEntry] = Registry("oracle", "evo.oracles")
+"""Oracles by the name a YAML gives them; installed packages add theirs through the
+``evo.oracles`` entry-point group."""
 
 
-def register(name: str, config: type[OracleConfig]) -> Callable[[OracleFactory], OracleFactory]:
-    """Class decorator: make an oracle available to YAMLs as ``{name: <name>}``.
-
-    The oracle class is called as ``cls(spec, config, context)`` (see
-    :class:`oracles.component.Context`) and must derive from
-    :class:`oracles.component.Component`.
-    """
-
-    def wrap(factory: OracleFactory) -> OracleFactory:
-        REGISTRY[name] = (config, factory)
-        return factory
-
-    return wrap
+register = registering(ORACLES)
+"""Class decorator ``@register(name, config)``: make an oracle available to YAMLs as
+``{name: <name>}``. The class is called as ``cls(spec, config, context)`` (see
+:class:`games.core.component.Context`) and must derive from :class:`Oracle`."""

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core.component import Context
 from games.core.base import GameError, GameSpec
 from games.core.record import Rollout, RolloutBatch, with_events
-from oracles.base import Bug, OracleConfig, register
-from oracles.component import Component, Context
+from oracles.base import Bug, Oracle, OracleConfig, register
 
 
 class CrashConfig(OracleConfig):
@@ -45,7 +45,7 @@ def at_last_step(
 
 
 @register("crash", CrashConfig)
-class CrashOracle(Component):
+class CrashOracle(Oracle):
     """Reports every rollout that ended in an error that is not an ``AssertionError``."""
 
     name = "crash"

@@ -8,10 +8,10 @@ episode; ``info["violations"]`` lists invariants a step broke without stopping t
 from __future__ import annotations
 
 
+from games.core.component import Context
 from games.core.base import GameSpec
 from games.core.record import RolloutBatch, with_events
-from oracles.base import Bug, OracleConfig, register
-from oracles.component import Component, Context
+from oracles.base import Bug, Oracle, OracleConfig, register
 from oracles.crash import at_last_step
 
 
@@ -20,7 +20,7 @@ class LogicConfig(OracleConfig):
 
 
 @register("logic", LogicConfig)
-class LogicOracle(Component):
+class LogicOracle(Oracle):
     """Reports failed assertions (at the last step) and every reported violation."""
 
     name = "logic"

@@ -10,7 +10,7 @@ no bugs (its ``check`` returns none): it is a scorer, and reads ground truth to 
 - ``info.visible`` (the ids of the OOIs in each frame, from the game's labels buffer: the
   park's ``visible``) and the first two state features, the map position in the units of the
   objects' places;
-- the game's scene from its context (:attr:`oracles.component.Context.scene`,
+- the game's scene from its context (:attr:`games.core.component.Context.scene`,
   :class:`games.core.scene.Scene`): the OOIs (id, type, place) and the preferred area (a grid
   of cells indexed by the buckets of the first two state features);
 - the game's ground truth from its facts (``injected``): an OOI is bugged when an injected
@@ -40,13 +40,13 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 from pydantic import Field
 
+from games.core.component import Context
 from games.core.base import GameSpec
 from games.core.record import RolloutBatch
 from games.core.scene import object_near, objects_with_bugs, report_place
 from oracles import objects_report
 from oracles.archive import ArchivedBug
-from oracles.base import Bug, OracleConfig, register
-from oracles.component import Component, Context
+from oracles.base import Bug, Oracle, OracleConfig, register
 from oracles.executed_tests import close_views
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ class ObjectsConfig(OracleConfig):
 
 
 @register("objects", ObjectsConfig)
-class ObjectsTested(Component):
+class ObjectsTested(Oracle):
     """Seen, tested and reported per OOI; preferred-area coverage per generation (see module)."""
 
     name = "objects"
@@ -96,11 +96,11 @@ class ObjectsTested(Component):
         objects = tuple(scene.objects) if scene is not None else ()
         if not objects:
             raise ValueError(
-                "oracle objects: the game places no objects of interest (its scene has no "
+                "the game places no objects of interest (its scene has no "
                 "objects, games.core.scene); it scores games that do, such as doom_park"
             )
         if spec.n_features < 2:
-            raise ValueError(f"oracle objects: needs the map position as the first two state features; "
+            raise ValueError(f"needs the map position as the first two state features; "
                              f"the game has {spec.n_features}")
         self.spec, self.config, self.objects = spec, config, objects
         self.match_radius = scene.match_radius

@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 from pydantic import Field
 
+from games.core.component import Context, Replay
 from games.core.base import GameSpec
 from games.core.buckets import tally
 from games.core.record import PEAK_GROWTH_KEY, RolloutBatch
-from oracles.base import Bug, OracleConfig, register
-from oracles.component import Component, Context, Replay
+from oracles.base import Bug, Oracle, OracleConfig, register
 from oracles.describe import describe_point, describe_state
 
 ALLOCATING_MB = 16.0
@@ -138,7 +138,7 @@ class PointStats:
 
 
 @register("performance", PerformanceConfig)
-class PerformanceOracle(Component):
+class PerformanceOracle(Oracle):
     """Reports each point once when most of its visits so far rendered slowly."""
 
     name = "performance"

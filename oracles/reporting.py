@@ -2,7 +2,7 @@
 
 ``evo report`` and ``evo compare`` read run directories; they build no game and no component.
 They ask each component *class* the run lists in ``config.yaml`` (its registered factory, a
-:class:`oracles.component.Component`) what it adds, handing it the run as a
+:class:`games.core.component.Component`) what it adds, handing it the run as a
 :class:`ComponentRun`:
 
 - ``report_columns``: the columns of its ``metrics()`` whose last value a comparison carries

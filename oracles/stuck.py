@@ -42,10 +42,10 @@ from __future__ import annotations
 import numpy as np
 from pydantic import Field
 
+from games.core.component import Context
 from games.core.base import GameSpec
 from games.core.record import OBS_DIGEST_KEY, RolloutBatch
-from oracles.base import Bug, OracleConfig, register
-from oracles.component import Component, Context
+from oracles.base import Bug, Oracle, OracleConfig, register
 from oracles.describe import describe_point
 
 
@@ -66,7 +66,7 @@ class StuckConfig(OracleConfig):
 
 
 @register("stuck", StuckConfig)
-class StuckOracle(Component):
+class StuckOracle(Oracle):
     """Reports, once per rollout, the first step at which the game ignored ``window`` steps."""
 
     name = "stuck"

@@ -20,10 +20,10 @@ import numpy as np
 import yaml
 from pydantic import Field, model_validator
 
+from games.core.component import Context
 from games.core.base import GameSpec
 from games.core.record import Rollout, RolloutBatch
-from oracles.base import Bug, OracleConfig, register
-from oracles.component import Component, Context
+from oracles.base import Bug, Oracle, OracleConfig, register
 from oracles.action_checks import Validation, Validator, Verdict
 
 AIM_KEY = "aim"
@@ -63,7 +63,7 @@ class ValidationConfig(OracleConfig):
 
 
 @register("validation", ValidationConfig)
-class ValidationOracle(Component):
+class ValidationOracle(Oracle):
     """Reports a ``logic`` bug per failed validation of an action the search played.
 
     The signature names the action, the actor it was aimed at and the expected change

@@ -49,12 +49,12 @@ from typing import Any
 import numpy as np
 from pydantic import Field
 
+from games.core.component import Context
 from games.core.base import GameSpec
 from games.core.record import Rollout, RolloutBatch
 from games.core.scene import Camera
 from games.vision.base import DETECTIONS_KEY
-from oracles.base import Bug, OracleConfig, register
-from oracles.component import Component, Context
+from oracles.base import Bug, Oracle, OracleConfig, register
 
 DISTANCE_ERROR = 0.3
 """Share of a view's distance its place may be off by: a box a few pixels off in height at
@@ -182,7 +182,7 @@ def triangulate(group: list[View]) -> tuple[float, float]:
 
 
 @register("visual", VisualConfig)
-class VisualOracle(Component):
+class VisualOracle(Oracle):
     """Reports objects whose texture views from several sides call bugged (see the module)."""
 
     name = "visual"

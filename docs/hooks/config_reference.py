@@ -133,25 +133,27 @@ def experiment_reference() -> str:
     return "\n".join(lines)
 
 
-def components_reference(registry: dict[str, tuple[type[BaseModel], Any]]) -> str:
-    """Each registered component's ``kwargs``, by name."""
+def components_reference(registry: Any) -> str:
+    """Each registered component's ``kwargs``, by name (a registry of
+    :class:`games.core.component.ComponentEntry`)."""
     lines: list[str] = []
-    for name, (config, _) in sorted(registry.items()):
+    for name, entry in sorted(registry.items()):
+        config = entry.config
         lines += [f"### `{name}`", "", _doc(config), ""]
         lines += fields_table(config) if config.model_fields else ["It takes no `kwargs`.", ""]
     return "\n".join(lines)
 
 
 def _objectives() -> str:
-    from objectives import REGISTRY
+    from objectives import OBJECTIVES
 
-    return components_reference(REGISTRY)
+    return components_reference(OBJECTIVES)
 
 
 def _oracles() -> str:
-    from oracles import REGISTRY
+    from oracles import ORACLES
 
-    return components_reference(REGISTRY)
+    return components_reference(ORACLES)
 
 
 MARKERS: dict[str, Callable[[], str]] = {

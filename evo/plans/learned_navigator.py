@@ -19,7 +19,7 @@ import numpy as np
 import torch
 
 from evo.search.agents.uniform import UniformAgent
-from evo.search.finetune.base import REGISTRY
+from evo.search.finetune.base import ALGORITHMS
 from evo.search.finetune.loop import finetune
 from evo.plans.base import Node, Plan
 from evo.search.policy import PolicySpec, forward
@@ -177,7 +177,7 @@ def train_navigator(factory: GameFactory, *, updates: int = 100, episodes: int =
     task = ReachTask(factory.make_vector(episodes), places, radius, seed)
     spec = PolicySpec(GOAL_DIM, task.game_spec.n_actions, tuple(hidden))
     genomes = spec.init_genomes(1, np.random.default_rng(seed))
-    config = REGISTRY[algorithm].config(updates=1, episodes=episodes)
+    config = ALGORITHMS[algorithm].config(updates=1, episodes=episodes)
     curve: list[float] = []
 
     def rewards(batch: Any, horizon: int) -> np.ndarray:

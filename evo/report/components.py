@@ -1,7 +1,7 @@
 """The components of a run, asked what they add to its report (:mod:`oracles.reporting`).
 
 A run's ``config.yaml`` lists its objectives and oracles by name; their registered classes
-(:class:`oracles.component.Component`) answer for them: the columns comparisons carry, a
+(:class:`games.core.component.Component`) answer for them: the columns comparisons carry, a
 section of the run's page, marks on the scene map. A name nobody registered now (a plug-in
 no longer installed) or a factory that is not a component class adds nothing. No component
 is built: a report needs neither the game nor torch's networks.
@@ -12,16 +12,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from oracles.component import Component
+from games.core.component import Component
 from oracles.reporting import ComponentRun
 
 SECTIONS = ("objectives", "oracles")
 """The config's component lists, in the order a checkpoint keeps their states."""
 
 
-def _registries() -> dict[str, dict[str, Any]]:
-    from objectives import REGISTRY as OBJECTIVES
-    from oracles import REGISTRY as ORACLES
+def _registries() -> dict[str, Any]:
+    from objectives import OBJECTIVES
+    from oracles import ORACLES
 
     return {"objectives": OBJECTIVES, "oracles": ORACLES}
 
@@ -32,7 +32,8 @@ def component_classes(config: dict[str, Any]) -> Iterator[tuple[str, int, type[C
     registries = _registries()
     for section in SECTIONS:
         for index, entry in enumerate(config.get(section) or ()):
-            factory = registries[section].get(entry.get("name"), (None, None))[1]
+            name = entry.get("name")
+            factory = registries[section][name].factory if name in registries[section] else None
             if isinstance(factory, type) and issubclass(factory, Component):
                 yield section, index, factory, dict(entry.get("kwargs") or {})
 
@@ -47,8 +48,9 @@ def report_columns(config: dict[str, Any]) -> list[str]:
 
 def known_report_columns() -> set[str]:
     """Every column some registered component has comparisons carry."""
-    return {c for registry in _registries().values() for _, factory in registry.values()
-            if isinstance(factory, type) and issubclass(factory, Component) for c in factory.report_columns}
+    return {c for registry in _registries().values() for entry in registry.values()
+            if isinstance(entry.factory, type) and issubclass(entry.factory, Component)
+            for c in entry.factory.report_columns}
 
 
 def _state_loader(path: Path) -> Callable[[str, int], dict[str, Any] | None]:

@@ -110,7 +110,7 @@ def _component_tables(run_dir: Path, shown: frozenset[str] = frozenset()) -> lis
 
 
 def _sections(run: RunData, figures: Sequence[Path]) -> list[dict[str, Any]]:
-    """The sections the run's components add (:meth:`oracles.component.Component.report_section`),
+    """The sections the run's components add (:meth:`games.core.component.Component.report_section`),
     in the config's order, their figure inlined and their tables rendered."""
     by_name = {Path(p).name: p for p in figures}
     out = []

@@ -22,7 +22,7 @@ from evo.run.game_facts import GameFacts
 from evo.search.operators import to_minimisation
 from evo.report.scene_map import scene_map
 from evo.report.tables import RunData, found_curve, game_facts
-from objectives import REGISTRY as OBJECTIVES
+from objectives import OBJECTIVES
 from oracles.reporting import SCENE_MAP
 
 KIND_COLOURS = {
@@ -139,7 +139,7 @@ def pareto_fronts(runs: Sequence[RunData], path: str | Path) -> Path:
                 skipped.append(name)
                 continue
             F = np.concatenate([f[:, :2] for f in finals])
-            senses = [OBJECTIVES[n][1].sense for n in names]
+            senses = [OBJECTIVES[n].factory.sense for n in names]
             ax.scatter(F[:, 0], F[:, 1], s=10, alpha=0.35, color=_colour(i))
             front = _front(F, senses)
             ax.plot(front[:, 0], front[:, 1], color=_colour(i), marker="o", markersize=4,

@@ -10,7 +10,7 @@ under ``plots/``) is both, for a run on any game whose scene places objects of i
   (``render_map``);
 - each object of interest where it stands, drawn as a star when an injected bug is on it
   (ground truth); visual reports as crosses at the place they name;
-- what the run's components mark on it (:meth:`oracles.component.Component.map_marks`): the
+- what the run's components mark on it (:meth:`games.core.component.Component.map_marks`): the
   objects oracle shades the cells the run visited, draws the traces of the latest
   generation's best walkers, colours each object tested / seen / never seen and rings those
   a visual bug was reported on.

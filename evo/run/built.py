@@ -20,6 +20,7 @@ from evo.run.game_facts import GameFacts, game_label, read_game_facts
 from evo.run.fit import fitted
 from evo.search.probe import few_places, learn_cells, play_probe
 from evo.search.policy import PolicySpec
+from games.core.component import Component, Context
 from games.core.base import GameSpec, GameSpecError, InjectedBug
 from games.adapter.game_copy import close_env
 from games.adapter.observation_parts import numeric_parts
@@ -31,7 +32,6 @@ from games.core.record import CLOCK_KEY, RolloutBatch, info_keys
 from games.core.wrappers import unpublished
 from objectives import Objective, build_objectives
 from oracles import Oracle, build_oracles
-from oracles.component import Component, Context
 
 log = logging.getLogger(__name__)
 
@@ -316,7 +316,7 @@ class Built:
     @property
     def components(self) -> list[Component]:
         """Objectives then oracles: everything the loop calibrates, updates and saves (each
-        derives from :class:`Component`: :func:`oracles.component.check_component`)."""
+        derives from :class:`Component`: :func:`games.core.component.check_component`)."""
         return [*self.objectives, *self.oracles]  # type: ignore[list-item]
 
     @property

@@ -21,9 +21,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Sequence
 
 from evo.run.bug_times import BatchClock
+from games.core.component import Component, Replay
 from games.core.record import RolloutBatch
-from oracles import Bug, Component
-from oracles.component import Replay
+from oracles import Bug
 
 
 def check_each(oracles: Sequence[Component], rollouts: RolloutBatch) -> list[list[Bug]]:
@@ -34,7 +34,7 @@ def check_each(oracles: Sequence[Component], rollouts: RolloutBatch) -> list[lis
 
 def background_safe(objectives: Sequence[Component]) -> bool:
     """Whether the checks may run beside the objectives: none of them overrides
-    :meth:`~oracles.component.Component.found`, which the bugs would reach later than without
+    :meth:`~games.core.component.Component.found`, which the bugs would reach later than without
     the thread."""
     return all(type(o).found is Component.found for o in objectives)
 

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from evo.run.checkpoint import CheckpointConfig
 from games.core.device import check_spelling
 from evo.run.user_paths import ConfigError, read_yaml
-from evo.search.finetune import REGISTRY as FINETUNE_ALGORITHMS
+from evo.search.finetune import ALGORITHMS as FINETUNE_ALGORITHMS
 from evo.search.finetune import A2CConfig, PPOConfig, UpdateConfig
 from evo.search.explore.config import ExplorationFields
 from evo.run.game_config import GameConfig
@@ -287,23 +287,20 @@ def load_experiment(path: str | Path, overrides: Sequence[str] = ()) -> Experime
 
 def validate_names(exp: Experiment) -> None:
     """Unknown objectives, oracles, games and their options fail here, before any run."""
+    from games.common.registry import UnknownName
     from games.registry import GameNotFound
-    from objectives import REGISTRY as OBJECTIVES
-    from oracles import REGISTRY as ORACLES
+    from objectives import OBJECTIVES
+    from oracles import ORACLES
 
     for section, entries, registry in (
         ("objectives", exp.objectives, OBJECTIVES),
         ("oracles", exp.oracles, ORACLES),
     ):
         for i, entry in enumerate(entries):
-            if entry.name not in registry:
-                raise ConfigError(
-                    f"{section}[{i}].name: unknown {section[:-1]} {entry.name!r}; "
-                    f"expected one of {', '.join(sorted(registry))}"
-                )
-            config_model, _ = registry[entry.name]
             try:
-                config_model(**entry.kwargs)
+                registry[entry.name].resolved_kwargs(entry.kwargs)
+            except UnknownName as exc:
+                raise ConfigError(f"{section}[{i}].name: {exc}") from None
             except pydantic.ValidationError as exc:
                 raise ConfigError(_format_error(exc, f"{section}[{i}].kwargs")) from None
     try:

@@ -221,7 +221,7 @@ class Search(GenerationTail):
         on threads, one each, on the cores the workers leave idle now; the others in turn."""
         objectives = self.built.objectives
         F = np.zeros((len(policies), len(objectives)))
-        threaded = {k for k, o in enumerate(objectives) if getattr(o, "scores_on_threads", False)} if len(policies) > 1 else set()
+        threaded = {k for k, o in enumerate(objectives) if o.scores_on_threads} if len(policies) > 1 else set()
         if threaded and self._scorers is None:
             self._scorers = ThreadPoolExecutor(min(usable_cores(), MAX_SCORING_THREADS), thread_name_prefix="evo-score")
         for k in sorted(threaded):

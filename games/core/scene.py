@@ -5,7 +5,7 @@ through a ``scene`` attribute, a :class:`Scene` (:class:`games.core.base.Game`):
 its objects of interest and how tall and wide each stands, where every object is, the camera
 that draws them, and the area a tester prefers to walk. The engine keeps it in the run
 directory's ``game.json`` and hands it to the components that read it
-(:attr:`oracles.component.Context.scene`): the visual oracle places what a detector boxed from
+(:attr:`games.core.component.Context.scene`): the visual oracle places what a detector boxed from
 the camera and the types' heights, the objects oracle counts the objects seen and tested,
 and ``evo report`` draws the scene from above.
 

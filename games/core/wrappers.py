@@ -23,48 +23,35 @@ from __future__ import annotations
 
 import abc
 import dataclasses
-import importlib
 import inspect
 from typing import Any, Callable, ClassVar, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from games.common.registry import Registry
 from games.core.base import GameSpec, VecStep, VectorGame
 
-WRAPPERS: dict[str, type["ObservationWrapper"]] = {}
-"""Wrapper classes by the name a YAML gives them."""
-
-LAZY_WRAPPERS: dict[str, str] = {
-    "detect": "games.vision.detect_wrapper:Detect",
-    "encode": "games.vision.encode_wrapper:Encode",
-}
-"""Wrappers that carry torch models (:mod:`games.vision`), as ``"module:Class"``: imported the
-first time a YAML names them, so plain games never load the models' code."""
+WRAPPERS: Registry[type["ObservationWrapper"]] = Registry("wrapper", "evo.wrappers")
+"""Wrapper classes by the name a YAML gives them; installed packages add theirs through the
+``evo.wrappers`` entry-point group. Wrappers that carry torch models (:mod:`games.vision`) are
+registered as ``"module:Class"``, imported the first time a YAML names them, so plain games
+never load the models' code."""
+WRAPPERS.add_lazy("detect", "games.vision.detect_wrapper:Detect")
+WRAPPERS.add_lazy("encode", "games.vision.encode_wrapper:Encode")
 
 
 def wrapper_class(name: str) -> type["ObservationWrapper"]:
     """The wrapper class a YAML calls ``name``.
 
     Raises:
-        ValueError: no wrapper has that name.
+        ValueError: no wrapper has that name (one line, listing the known ones).
     """
-    if name not in WRAPPERS and name in LAZY_WRAPPERS:
-        module, _, attr = LAZY_WRAPPERS[name].partition(":")
-        WRAPPERS[name] = getattr(importlib.import_module(module), attr)
-    if name not in WRAPPERS:
-        names = sorted(set(WRAPPERS) | set(LAZY_WRAPPERS))
-        raise ValueError(f"unknown wrapper {name!r}; expected one of {', '.join(names)}")
     return WRAPPERS[name]
 
 
 def register_wrapper(name: str) -> Callable[[type["ObservationWrapper"]], type["ObservationWrapper"]]:
     """Make a wrapper class available to YAMLs as ``{name: <name>, kwargs: {...}}``."""
-
-    def add(cls: type["ObservationWrapper"]) -> type["ObservationWrapper"]:
-        WRAPPERS[name] = cls
-        return cls
-
-    return add
+    return WRAPPERS.register(name)
 
 
 class ObservationWrapper(abc.ABC):
@@ -279,7 +266,7 @@ def unpublished(columns: Iterable[str], wrapper_specs: Sequence[WrapperSpec]) ->
     wanted = {key: column for key, column in wanted.items() if key not in listed}
     if not wanted:
         return {}
-    names = sorted(set(WRAPPERS) | set(LAZY_WRAPPERS))
+    names = WRAPPERS.names()
     return {column: by for key, column in sorted(wanted.items())
             if (by := [n for n in names if key in wrapper_class(n).publishes])}
 

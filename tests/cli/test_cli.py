@@ -131,7 +131,7 @@ def _error(result: subprocess.CompletedProcess[str]) -> str:
         (["run", "missing.yaml"], "missing.yaml: no such experiment file"),
         (["run", "exp.yaml", "search.populaton=3"], "search.populaton: unknown key"),
         (["run", "exp.yaml", "search.population=lots"], "search.population: "),
-        (["run", "exp.yaml", "game.name=tetris"], "game.name 'tetris' is not registered"),
+        (["run", "exp.yaml", "game.name=tetris"], "game.name: unknown game 'tetris'; expected one of "),
         (["run", "exp.yaml", "objectives=[{name: fun}]"], "objectives[0].name: unknown objective 'fun'"),
         (["run", "exp.yaml", "oracles=[{name: psychic}]"], "oracles[0].name: unknown oracle 'psychic'"),
         (["run", "exp.yaml", "game.kwargs.colour=red"], "game.kwargs do not fit block_maze"),

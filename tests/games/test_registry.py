@@ -96,7 +96,7 @@ def test_register_makes_a_game_available_by_name() -> None:
 @pytest.mark.parametrize(
     ("factory", "message"),
     [
-        (GameFactory(name="nope"), "game.name 'nope' is not registered"),
+        (GameFactory(name="nope"), "game.name: unknown game 'nope'; expected one of "),
         (GameFactory(entry_point="no_colon"), "not of the form 'package.module:Class'"),
         (GameFactory(entry_point="games.maze.block_maze:Nope"), "has no 'Nope'"),
         (GameFactory(gym_id="NoSuchGame-v9"), "is not a Gymnasium id"),

@@ -13,10 +13,10 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
+from games.core.component import Context
 from games.core.base import GameError, GameSpec
 from games.core.record import Rollout, RolloutBatch
 from oracles.base import Bug
-from oracles.component import Context
 from oracles.crash import CrashConfig, CrashOracle
 from oracles.logic import LogicConfig, LogicOracle
 from oracles.stuck import StuckConfig, StuckOracle

@@ -10,11 +10,11 @@ import numpy as np
 import pydantic
 import pytest
 
+from games.core.component import Context
 from games.core.base import GameSpec
 from games.core.record import Rollout, RolloutBatch
 from objectives import build_objectives
 from objectives.fps_drop import FpsDrop, FpsDropConfig
-from oracles.component import Context
 
 # A 4 x 4 grid over [0, 4) x [0, 4): one bucket per unit cell.
 SPEC = GameSpec(

@@ -9,12 +9,12 @@ import numpy as np
 import pydantic
 import pytest
 
+from games.core.component import Context
 from games.core.base import GameSpec
 from games.core.record import Rollout
-from objectives import REGISTRY, Objective, build_objectives, step_rewards
+from objectives import OBJECTIVES, Objective, build_objectives, step_rewards
 from objectives.coverage import Coverage, CoverageConfig, CoverageTracker
 from objectives.winning import Winning, WinningConfig
-from oracles.component import Component, Context
 from games.core.record import RolloutBatch
 
 # A 4 x 4 grid over [0, 4) x [0, 4): one bucket per unit cell.
@@ -118,7 +118,7 @@ def test_coverage_step_rewards_follow_the_configured_intervals() -> None:
     np.testing.assert_array_equal(step_rewards(coverage(2), ep), [0.0, 1.0, 0.0])
 
 
-class Terse(Component):
+class Terse(Objective):
     """An objective that declares only what it must: its hooks keep their defaults."""
 
     name = "terse"
@@ -171,9 +171,9 @@ def test_build_objectives_keeps_yaml_order_and_options() -> None:
 def test_build_objectives_rejects_an_unknown_name_listing_the_known_ones() -> None:
     with pytest.raises(KeyError, match="unknown objective 'speed'") as info:
         build_objectives([("winning", {}), ("speed", {})], SPEC)
-    for name in REGISTRY:
+    for name in OBJECTIVES:
         assert name in str(info.value)
-    assert {"coverage", "winning"} <= set(REGISTRY)
+    assert {"coverage", "winning"} <= set(OBJECTIVES)
 
 
 @pytest.mark.parametrize(

@@ -16,13 +16,13 @@ pytest.importorskip("vizdoom")
 from evo.search.agents.uniform import UniformAgent  # noqa: E402
 from evo.run.checkpoint import Checkpoint, load_checkpoint, save_checkpoint  # noqa: E402
 from evo.search.play import draw_episodes, play  # noqa: E402
+from games.core.component import Context  # noqa: E402
 from games.doom.park.doom_park import DoomParkVector  # noqa: E402
 from games.core.record import RolloutBatch  # noqa: E402
 from games.vision.encode_wrapper import Encode  # noqa: E402
 from games.core.wrappers import wrapped_spec  # noqa: E402
 from objectives import build_objectives  # noqa: E402
 from objectives.rnd_novelty import RndNovelty  # noqa: E402
-from oracles.component import Context  # noqa: E402
 
 
 def park_batch(level: int, seed: int, copies: int = 4, steps: int = 30, encode: bool = False,
@@ -122,7 +122,7 @@ def test_feature_observations_are_read_not_encoded_again(park_spec) -> None:
     assert objective.score(batch) == pytest.approx(again.score(batch), rel=1e-4)
     with pytest.raises(ValueError, match="the encode wrapper publishes"):
         again.score(park_batch(3, 0, copies=1, steps=5, columns=frozenset({"info.frame64"})))
-    with pytest.raises(ValueError, match=r"objectives\[0\].kwargs: rnd_novelty source obs needs uint8 RGB"):
+    with pytest.raises(ValueError, match=r"objectives\[0\] \(rnd_novelty\): rnd_novelty source obs needs uint8 RGB"):
         rnd(spec, source="obs")
 
 

@@ -13,10 +13,10 @@ import oracles
 from evo.search.agents.uniform import UniformAgent
 from evo.search.play import play
 from games import GameFactory, RolloutBatch
+from games.core.component import Context
 from games.core.base import GameSpec
 from games.core.record import Rollout
 from oracles.balance import BalanceOracle, parse_event
-from oracles.component import Context
 
 EPISODES = 256
 

@@ -9,11 +9,11 @@ import pytest
 
 import objectives
 import oracles
+from games.core.component import Component, ComponentEntry, Context
 from games.core.base import GameSpec
 from games.core.record import Rollout
-from objectives.base import ObjectiveConfig
-from oracles.base import Bug, OracleConfig
-from oracles.component import Component, Context
+from objectives.base import Objective, ObjectiveConfig
+from oracles.base import Bug, Oracle, OracleConfig
 
 SPEC = GameSpec(obs_shape=(2,), n_actions=4, feature_names=("x", "y"), feature_low=(0.0, 0.0),
                 feature_high=(4.0, 4.0), feature_bins=(4, 4), max_steps=10)
@@ -23,7 +23,7 @@ class RecorderConfig(ObjectiveConfig):
     """No options."""
 
 
-class Recorder(Component):
+class Recorder(Objective):
     """An objective that keeps the context it was built with."""
 
     name = "recorder"
@@ -40,7 +40,7 @@ class WatcherConfig(OracleConfig):
     """No options."""
 
 
-class Watcher(Component):
+class Watcher(Oracle):
     """An oracle that keeps the context it was built with."""
 
     name = "watcher"
@@ -54,8 +54,8 @@ class Watcher(Component):
 
 @pytest.fixture(autouse=True)
 def registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(objectives.REGISTRY, "recorder", (RecorderConfig, Recorder))
-    monkeypatch.setitem(oracles.REGISTRY, "watcher", (WatcherConfig, Watcher))
+    monkeypatch.setitem(objectives.OBJECTIVES, "recorder", ComponentEntry(RecorderConfig, Recorder))
+    monkeypatch.setitem(oracles.ORACLES, "watcher", ComponentEntry(WatcherConfig, Watcher))
 
 
 def seeds(entries: list[str], seed: int) -> list[int]:
@@ -104,6 +104,6 @@ def test_a_factory_that_makes_no_component_is_refused(monkeypatch: pytest.Monkey
         def __init__(self, spec: GameSpec, config: WatcherConfig, context: Context) -> None:
             pass
 
-    monkeypatch.setitem(oracles.REGISTRY, "bare", (WatcherConfig, Bare))
+    monkeypatch.setitem(oracles.ORACLES, "bare", ComponentEntry(WatcherConfig, Bare))
     with pytest.raises(TypeError, match="oracle 'bare' built a Bare, which does not derive from"):
         oracles.build_oracles([("bare", {})], SPEC)

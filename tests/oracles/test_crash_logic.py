@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from games.core.component import Context
 from games.core.base import GameError, GameSpec
 from oracles.crash import CrashConfig, CrashOracle
 from oracles.logic import LogicConfig, LogicOracle
-from oracles.component import Context
 from games.core.record import RolloutBatch
 
 PATH = [(0.5, 0.5), (1.5, 0.5), (2.5, 0.5), (3.5, 0.5)]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from games.core.component import Context
 from games.core.base import GameSpec
 from games.core.record import RolloutBatch
-from oracles.component import Context
 from oracles.describe import describe_point, describe_state
 from oracles.stuck import StuckConfig, StuckOracle
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from games.core.component import Context
 from games.core.base import GameSpec
 from games.core.record import Rollout, RolloutBatch
 from objectives.fps_drop import FpsDrop, FpsDropConfig
-from oracles.component import Context
 from oracles.frame_threshold import FrameThreshold, slow_threshold
 from oracles.performance import PerformanceConfig, PerformanceOracle
 

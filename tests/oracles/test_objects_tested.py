@@ -14,13 +14,13 @@ import yaml
 from evo.run.built import Built
 from evo.run.config import ConfigError, load_experiment
 from evo.run.game_facts import GameFacts
+from games.core.component import Context
 from games.core.base import GameSpec, InjectedBug
 from games.core.record import Rollout, RolloutBatch
 from games.core.scene import Scene, SceneObject
 from oracles import build_oracles
 from oracles.archive import ArchivedBug
 from oracles.base import Bug
-from oracles.component import Context
 from oracles.objects_tested import OBJECT_COLUMNS
 
 SPEC = GameSpec(obs_shape=(3, 8, 8), n_actions=9, feature_names=("x", "y", "angle"),
@@ -158,4 +158,4 @@ def test_a_game_without_objects_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as caught:
         Built.from_experiment(load_experiment(tmp_path / "exp.yaml"))
     line = str(caught.value)
-    assert line.startswith("oracle objects: the game places no objects of interest") and "\n" not in line
+    assert line.startswith("oracles[0] (objects): the game places no objects of interest") and "\n" not in line

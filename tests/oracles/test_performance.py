@@ -7,10 +7,10 @@ import json
 import numpy as np
 import pytest
 
+from games.core.component import Context
 from games.core.base import GameSpec
 from oracles.frame_threshold import slow_threshold
 from oracles.performance import ALLOCATING_MB, PerformanceConfig, PerformanceOracle
-from oracles.component import Context
 from games.core.record import PEAK_GROWTH_KEY, RolloutBatch
 
 SLOW_CELL = (5, 5)

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
+from games.core.component import Context
 from games.core.base import GameSpec
 from oracles.stuck import StuckConfig, StuckOracle
-from oracles.component import Context
 from games.core.record import RolloutBatch
 
 

@@ -16,7 +16,7 @@ from evo.plans import load_plan
 from evo.plans.agent import PlanAgent
 from evo.search.play import play
 from games import GameFactory
-from oracles.component import Context
+from games.core.component import Context
 
 ROOT = Path(__file__).resolve().parents[2]
 VALIDATIONS = str(ROOT / "plans" / "dungeon" / "validations.yaml")

@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("vizdoom")
 torch = pytest.importorskip("torch")
 
+from games.core.component import Context  # noqa: E402
 from games.doom.park.doom_park import DoomParkVector  # noqa: E402
 from games.doom.park.layout import OOI_TYPES  # noqa: E402
 from games.core.record import Rollout, RolloutBatch  # noqa: E402
@@ -20,7 +21,6 @@ from games.vision.base import DETECTIONS_KEY, Detections  # noqa: E402
 from games.vision.park_walks import Walk, circle_walk  # noqa: E402
 from games.vision.texture import crop, judgeable  # noqa: E402
 from oracles import build_oracles  # noqa: E402
-from oracles.component import Context  # noqa: E402
 from oracles.visual import place_of  # noqa: E402
 from evo.run.game_facts import GameFacts  # noqa: E402
 from games.doom.park.scene import OBJECT_HEIGHTS, park_camera  # noqa: E402

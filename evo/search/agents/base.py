@@ -18,6 +18,7 @@ from typing import Callable, Mapping, Protocol, Sequence, runtime_checkable
 import numpy as np
 
 from evo.search.policy import PolicySpec
+from games.common.registry import Registry
 
 
 @runtime_checkable
@@ -105,25 +106,20 @@ AgentKindFactory = Callable[[PolicySpec, str], AgentKind]
 """``(policy architecture, device) -> kind``: the device (``cpu``, ``cuda``, ``cuda:N``) is
 where a kind's networks run, for the kinds that have any."""
 
-AGENT_KINDS: dict[str, AgentKindFactory] = {}
-"""``search.policy`` name -> factory of the kind, given the experiment's policy architecture."""
+AGENT_KINDS: Registry[AgentKindFactory] = Registry("agent kind", "evo.agents")
+"""``search.policy`` name -> factory of the kind, given the experiment's policy architecture;
+installed packages add kinds through the ``evo.agents`` entry-point group."""
 
 
 def register_kind(name: str) -> Callable[[AgentKindFactory], AgentKindFactory]:
     """Decorator: make an agent kind available to YAMLs as ``search.policy: <name>``."""
-
-    def wrap(factory: AgentKindFactory) -> AgentKindFactory:
-        AGENT_KINDS[name] = factory
-        return factory
-
-    return wrap
+    return AGENT_KINDS.register(name)
 
 
 def check_kind(name: str) -> None:
     """Raise ``ValueError`` (one line, listing the registered kinds) unless ``name`` is one:
     what ``search.policy`` may be is what :data:`AGENT_KINDS` holds."""
-    if name not in AGENT_KINDS:
-        raise ValueError(f"unknown agent kind {name!r}; expected one of {', '.join(sorted(AGENT_KINDS))}")
+    AGENT_KINDS.check(name)
 
 
 def agent_kind(name: str, policy_spec: PolicySpec, device: str = "cpu") -> AgentKind:

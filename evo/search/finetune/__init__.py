@@ -8,7 +8,7 @@ from evo.search.finetune import a2c, ppo  # noqa: F401  (register themselves)
 from evo.search.finetune.a2c import A2CConfig
 from evo.search.finetune.base import (
     DIAGNOSTICS,
-    REGISTRY,
+    ALGORITHMS,
     Batch,
     Diagnostics,
     UpdateConfig,
@@ -26,7 +26,7 @@ __all__ = [
     "Diagnostics",
     "FinetuneStats",
     "PPOConfig",
-    "REGISTRY",
+    "ALGORITHMS",
     "RewardFn",
     "UpdateConfig",
     "Updater",

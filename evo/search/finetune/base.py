@@ -27,6 +27,7 @@ import pydantic
 import torch
 
 from evo.search.policy import PolicySpec, forward
+from games.common.registry import Registry
 from games.core.record import RolloutBatch
 
 
@@ -214,19 +215,16 @@ class Algorithm:
     update: Updater
 
 
-REGISTRY: dict[str, Algorithm] = {}
+ALGORITHMS: Registry[Algorithm] = Registry("fine-tuning algorithm", "evo.finetuners")
+"""Fine-tuning algorithms by the name ``finetune.algorithm`` gives them; installed packages add
+theirs through the ``evo.finetuners`` entry-point group."""
 
 
 def register(
     name: str, config: type[UpdateConfig], optimizer: OptimizerFactory
 ) -> Callable[[Updater], Updater]:
     """Decorator of an update function: make it the algorithm ``finetune.algorithm: <name>``."""
-
-    def wrap(update: Updater) -> Updater:
-        REGISTRY[name] = Algorithm(config, optimizer, update)
-        return update
-
-    return wrap
+    return ALGORITHMS.register(name, lambda update: Algorithm(config, optimizer, update))
 
 
 def compute_gae(
@@ -370,7 +368,7 @@ __all__ = [
     "Batch",
     "DIAGNOSTICS",
     "Diagnostics",
-    "REGISTRY",
+    "ALGORITHMS",
     "UpdateConfig",
     "Updater",
     "approx_kl",

@@ -3,7 +3,7 @@
 Wuji (Zheng et al., ASE 2019, Sec. IV-D) sharpens every offspring with advantage actor-critic
 between generations, all of them "asynchronously and simultaneously". Here they are trained
 in one batch: the genomes ``[P, D]`` are the single leaf tensor, one vector game holds
-``P * episodes`` copies, and the algorithm's update (found in :data:`evo.search.finetune.base.REGISTRY`
+``P * episodes`` copies, and the algorithm's update (found in :data:`evo.search.finetune.base.ALGORITHMS`
 by name: ``a2c``, ``ppo``) does one batched forward pass for all policies. Fine-tuning a policy
 next to B or next to C gives the same result; its random numbers come from its own seed.
 
@@ -18,7 +18,7 @@ from typing import Callable, Sequence
 import numpy as np
 import torch
 
-from evo.search.finetune.base import REGISTRY, Batch, Diagnostics, UpdateConfig
+from evo.search.finetune.base import ALGORITHMS, Batch, Diagnostics, UpdateConfig
 from evo.search.policy import PolicySpec
 from evo.search.agents.population import PopulationAgent
 from evo.search.faults import FaultLog
@@ -106,9 +106,10 @@ def finetune(
         ValueError: An unknown ``algorithm``, a ``config`` of another algorithm, or
             ``policy_ids``, ``seeds`` or ``game.num_envs`` that do not match the genomes.
     """
-    if algorithm not in REGISTRY:
-        raise ValueError(f"finetune: unknown algorithm {algorithm!r}; expected one of {', '.join(sorted(REGISTRY))}")
-    algo = REGISTRY[algorithm]
+    try:
+        algo = ALGORITHMS[algorithm]
+    except KeyError as exc:
+        raise ValueError(f"finetune: {exc}") from None
     if not isinstance(config, algo.config):
         raise ValueError(f"finetune: {algorithm} needs a {algo.config.__name__}, got a {type(config).__name__}")
     n_policies, n_params = genomes.shape

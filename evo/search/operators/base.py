@@ -17,6 +17,8 @@ from typing import Any, Callable, Protocol, Sequence, TypeVar
 
 import numpy as np
 
+from games.common.registry import Registry
+
 
 def to_minimisation(F: np.ndarray, senses: Sequence[str]) -> np.ndarray:
     """Objective matrix ``[n, M]`` in each objective's sense -> all minimised (pymoo's form)."""
@@ -137,30 +139,26 @@ class Mutation(Protocol):
 OperatorFactory = Callable[[OperatorSettings], Any]
 """A registered operator: called with the settings, returns the operator."""
 
-SURVIVAL: dict[str, OperatorFactory] = {}
-SELECTION: dict[str, OperatorFactory] = {}
-CROSSOVER: dict[str, OperatorFactory] = {}
-MUTATION: dict[str, OperatorFactory] = {}
+SURVIVAL: Registry[OperatorFactory] = Registry("survival operator", "evo.operators.survival")
+SELECTION: Registry[OperatorFactory] = Registry("selection operator", "evo.operators.selection")
+CROSSOVER: Registry[OperatorFactory] = Registry("crossover operator", "evo.operators.crossover")
+MUTATION: Registry[OperatorFactory] = Registry("mutation operator", "evo.operators.mutation")
 
-REGISTRIES: dict[str, dict[str, OperatorFactory]] = {
+REGISTRIES: dict[str, Registry[OperatorFactory]] = {
     "survival": SURVIVAL,
     "selection": SELECTION,
     "crossover": CROSSOVER,
     "mutation": MUTATION,
 }
-"""The four registries by the YAML key that names their operator (``search.operators.<key>``)."""
+"""The four registries by the YAML key that names their operator (``search.operators.<key>``);
+installed packages add operators through the entry-point groups ``evo.operators.<key>``."""
 
 F_ = TypeVar("F_", bound=OperatorFactory)
 
 
-def register(registry: dict[str, OperatorFactory], name: str) -> Callable[[F_], F_]:
+def register(registry: Registry[OperatorFactory], name: str) -> Callable[[F_], F_]:
     """Class decorator: make an operator available to YAMLs under ``name``."""
-
-    def wrap(factory: F_) -> F_:
-        registry[name] = factory
-        return factory
-
-    return wrap
+    return registry.register(name)
 
 
 def check_name(kind: str, name: str) -> None:
@@ -170,12 +168,9 @@ def check_name(kind: str, name: str) -> None:
         kind: A key of :data:`REGISTRIES` (``survival``, ``selection``, ...).
         name: The operator's registered name.
     """
-    registry = REGISTRIES[kind]
-    if name not in registry:
-        raise ValueError(f"unknown {kind} operator {name!r}; expected one of {', '.join(sorted(registry))}")
+    REGISTRIES[kind].check(name)
 
 
 def build(kind: str, name: str, settings: OperatorSettings) -> Any:
     """The operator ``name`` of ``kind``, built from ``settings``."""
-    check_name(kind, name)
-    return REGISTRIES[kind][name](settings)
+    return REGISTRIES[kind].build(name, settings)

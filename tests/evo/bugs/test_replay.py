@@ -10,9 +10,9 @@ import pytest
 from evo.bugs.replay import replay, run_batch
 from evo.run.config import parse_experiment
 from evo.run.loop import Search
+from games.core.component import ComponentEntry
 from games.core.record import RolloutBatch
-from oracles.base import REGISTRY, Bug, OracleConfig
-from oracles.component import Component
+from oracles.base import ORACLES, Bug, Oracle, OracleConfig
 
 
 def test_run_batch_is_the_copies_one_worker_stepped(tiny_config: dict[str, Any]) -> None:
@@ -23,7 +23,7 @@ def test_run_batch_is_the_copies_one_worker_stepped(tiny_config: dict[str, Any])
     assert run_batch(parse_experiment(tiny_config)) == 4  # 18 episodes in 5 chunks: 4, 4, 4, 3, 3
 
 
-class Crowd(Component):
+class Crowd(Oracle):
     """An oracle that sees its bug only in a batch of at least 12 episodes (the tiny run's
     generation: 6 policies, 2 episodes each), whatever the bug's kind."""
 
@@ -46,7 +46,7 @@ class StatisticalCrowd(Crowd):
 def test_a_custom_oracle_declared_statistical_is_replayed_in_the_runs_copies(
     tiny_config: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, oracle: type, reproduced: bool,
 ) -> None:
-    monkeypatch.setitem(REGISTRY, "crowd", (OracleConfig, oracle))
+    monkeypatch.setitem(ORACLES, "crowd", ComponentEntry(OracleConfig, oracle))
     tiny_config.update(oracles=[{"name": "crowd"}], budget={"generations": 1}, finetune={"algorithm": "none"})
     Search(parse_experiment(tiny_config), tmp_path / "run").run()
     result = replay(tmp_path / "run", 0)  # 3 repeats asked; a statistical oracle's bug gets 12

@@ -40,7 +40,7 @@ GARDEN = {
 
 @pytest.fixture
 def garden(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry._GAMES, "garden", registry.GameEntry(
+    monkeypatch.setitem(registry.GAMES, "garden", registry.GameEntry(
         "garden", "tests.games.scene_envs:Garden", "tests.games.scene_envs:GardenVector"))
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from evo.run import checks
 from evo.run.checks import Checks, background_safe
-from oracles import Component
+from games.core.component import Component
 from tests.evo.run.test_loop import comparable_bugs, comparable_generations, run
 
 

@@ -20,11 +20,11 @@ import objectives
 import oracles
 from evo.run.config import parse_experiment
 from evo.run.loop import GenerationReport, Search
+from games.core.component import ComponentEntry, Context
 from games.core.base import GameSpec
 from games.core.record import Rollout
-from objectives.base import ObjectiveConfig
-from oracles.base import Bug, OracleConfig
-from oracles.component import Component, Context
+from objectives.base import Objective, ObjectiveConfig
+from oracles.base import Bug, Oracle, OracleConfig
 from tests.evo.run.test_loop import comparable_bugs, comparable_generations
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -36,7 +36,7 @@ class SurpriseConfig(ObjectiveConfig):
     """No options."""
 
 
-class ReturnSurprise(Component):
+class ReturnSurprise(Objective):
     """How far a policy's mean return is from the running mean of every episode so far:
     an objective that learns a tensor (sum and count of returns) across generations."""
 
@@ -70,7 +70,7 @@ class TallyConfig(OracleConfig):
     """No options."""
 
 
-class EpisodeTally(Component):
+class EpisodeTally(Oracle):
     """An oracle with no bugs and one table: episodes seen per policy."""
 
     name = "tally"
@@ -90,8 +90,8 @@ class EpisodeTally(Component):
 
 @pytest.fixture
 def registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(objectives.REGISTRY, "surprise", (SurpriseConfig, ReturnSurprise))
-    monkeypatch.setitem(oracles.REGISTRY, "tally", (TallyConfig, EpisodeTally))
+    monkeypatch.setitem(objectives.OBJECTIVES, "surprise", ComponentEntry(SurpriseConfig, ReturnSurprise))
+    monkeypatch.setitem(oracles.ORACLES, "tally", ComponentEntry(TallyConfig, EpisodeTally))
 
 
 class Kill(Exception):

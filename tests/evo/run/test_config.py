@@ -83,7 +83,7 @@ def test_device_cuda_is_accepted_where_torch_sees_one(tiny_config, monkeypatch) 
         (lambda c: c["search"].update(populaton=3), "search.populaton: unknown key"),
         (lambda c: c["search"].update(population="many"), "search.population: "),
         (lambda c: c.pop("budget"), "budget: required key is missing"),
-        (lambda c: c["game"].update(name="no_such_game"), "game.name 'no_such_game' is not registered"),
+        (lambda c: c["game"].update(name="no_such_game"), "game.name: unknown game 'no_such_game'; expected one of block_maze"),
         (lambda c: c["objectives"].append({"name": "fun"}), "objectives[2].name: unknown objective 'fun'"),
         (lambda c: c["oracles"].append({"name": "psychic"}), "oracles[4].name: unknown oracle 'psychic'"),
         (lambda c: c["oracles"][1].update(kwargs={"windw": 3}), "oracles[1].kwargs.windw: unknown key"),

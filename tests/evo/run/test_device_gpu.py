@@ -79,7 +79,7 @@ def test_rnd_novelty_learns_and_scores_the_same_on_the_gpu(park_frames: np.ndarr
     from games.core.base import GameSpec
     from games.vision.encoder import downscale
     from objectives.rnd_novelty import RndNovelty, RndNoveltyConfig
-    from oracles.component import Context
+    from games.core.component import Context
 
     spec = GameSpec((3, 120, 160), 8, (), (), (), (), 200, obs_dtype="uint8")
     frames64 = downscale(park_frames)

@@ -130,9 +130,10 @@ def test_parents_are_scored_again_when_an_objective_learns(tiny_config, tmp_path
     survivors play again each generation, so the population's scores are this generation's."""
     import objectives.base as objectives_base
     from objectives.base import ObjectiveConfig
-    from oracles.component import Component
+    from games.core.component import ComponentEntry
+    from objectives.base import Objective
 
-    class Fading(Component):
+    class Fading(Objective):
         name, sense, rescores_parents = "fading", "max", True
 
         def __init__(self, spec, config, context) -> None:  # noqa: ANN001
@@ -144,14 +145,14 @@ def test_parents_are_scored_again_when_an_objective_learns(tiny_config, tmp_path
         def update(self, rollouts) -> None:  # noqa: ANN001
             self.updates += 1
 
-    objectives_base.REGISTRY["fading"] = (ObjectiveConfig, Fading)
+    objectives_base.OBJECTIVES["fading"] = ComponentEntry(ObjectiveConfig, Fading)
     try:
         tiny_config["objectives"] = [{"name": "fading"}]
         tiny_config["budget"] = {"generations": 3}
         tiny_config["search"]["hv_ref"] = [0]
         run(tiny_config, tmp_path / "run")
     finally:
-        del objectives_base.REGISTRY["fading"]
+        del objectives_base.OBJECTIVES["fading"]
     maxima = load_run(tmp_path / "run").generations["fading_max"].tolist()
     # Generation g is scored after g updates: 100, 50, 33; a stale parent would keep 100.
     assert maxima[0] > 99 and maxima[1] < 51 and maxima[2] < 34, maxima

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from evo.run.players import EvaluationError, pick
-from oracles.component import Component
+from games.core.component import Component
 
 
 class Scored(Component):

@@ -12,12 +12,12 @@ import oracles
 from evo.run.built import Built
 from evo.run.config import parse_experiment
 from evo.search.play import play
+from games.core.component import ComponentEntry, Context
 from games.core.base import GameSpec
 from games.adapter.vector_game import GymVectorGame
 from games.core.record import RolloutBatch, unknown_columns
 from games.core.wrappers import wrap
-from oracles.base import Bug, OracleConfig
-from oracles.component import Component, Context
+from oracles.base import Bug, Oracle, OracleConfig
 from tests.games.plugin_envs import CoinWalk, PixelWalk
 
 
@@ -108,7 +108,7 @@ class CoinConfig(OracleConfig):
     """No options."""
 
 
-class CoinLedger(Component):
+class CoinLedger(Oracle):
     """An oracle that requires the ``info.coins`` column and keeps the most coins seen."""
 
     name = "coin_ledger"
@@ -127,7 +127,7 @@ def test_a_component_that_requires_an_info_column_gets_it_from_a_gymnasium_game(
 ) -> None:
     from evo.run.loop import Search
 
-    monkeypatch.setitem(oracles.REGISTRY, "coin_ledger", (CoinConfig, CoinLedger))
+    monkeypatch.setitem(oracles.ORACLES, "coin_ledger", ComponentEntry(CoinConfig, CoinLedger))
     tiny_config["game"] = {"entry_point": "tests.games.plugin_envs:CoinWalk"}
     tiny_config["oracles"] = [{"name": "crash"}, {"name": "coin_ledger"}]
     tiny_config["budget"] = {"generations": 2}
@@ -147,7 +147,7 @@ class Careless(CoinLedger):
 def test_a_component_requiring_a_column_that_does_not_exist_is_refused_when_built(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setitem(oracles.REGISTRY, "careless", (CoinConfig, Careless))
+    monkeypatch.setitem(oracles.ORACLES, "careless", ComponentEntry(CoinConfig, Careless))
     spec = GymVectorGame(CoinWalk, 1).game_spec
     with pytest.raises(TypeError, match=r"requires record columns \['info.'\]"):
         oracles.build_oracles([("careless", {})], spec, Context(0, "cpu", None))

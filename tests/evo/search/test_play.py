@@ -82,10 +82,9 @@ def test_a_game_failing_as_a_whole_is_a_crash_of_every_running_copy() -> None:
 
 # ------------------------------------------------------------------ optional record columns
 def _watching_objective(requires: frozenset[str]):
-    from objectives.base import ObjectiveConfig
-    from oracles.component import Component
+    from objectives.base import Objective, ObjectiveConfig
 
-    class Watching(Component):
+    class Watching(Objective):
         name, sense = "watching", "max"
 
         def __init__(self, spec, config, context) -> None:
@@ -102,11 +101,12 @@ def _watching_objective(requires: frozenset[str]):
 @pytest.mark.parametrize("requires", [frozenset(), frozenset({"probs"}), frozenset({"obs", "probs"})])
 def test_play_keeps_only_the_columns_objectives_require(requires, tiny_config, tmp_path) -> None:
     import objectives.base as objectives_base
+    from games.core.component import ComponentEntry
     from evo.run.config import parse_experiment
     from evo.run.loop import Search
 
     Watching, Config = _watching_objective(requires)
-    objectives_base.REGISTRY["watching"] = (Config, Watching)
+    objectives_base.OBJECTIVES["watching"] = ComponentEntry(Config, Watching)
     try:
         tiny_config["objectives"].append({"name": "watching"})
         tiny_config["budget"] = {"generations": 2}
@@ -116,7 +116,7 @@ def test_play_keeps_only_the_columns_objectives_require(requires, tiny_config, t
         assert search.built.columns == requires | {"info.step_clock", "info.peak_grew_mb"}
         search.run()
     finally:
-        del objectives_base.REGISTRY["watching"]
+        del objectives_base.OBJECTIVES["watching"]
     batch = watcher.batches[-1]
     spec = search.built.spec
     if "probs" in requires:
@@ -139,7 +139,7 @@ def test_play_keeps_only_the_columns_objectives_require(requires, tiny_config, t
 
 
 def test_a_component_requiring_an_unknown_column_is_refused() -> None:
-    from oracles.component import Component, check_component
+    from games.core.component import Component, check_component
 
     class Wants(Component):
         requires = frozenset({"pixels"})

@@ -6,7 +6,7 @@ import numpy as np
 
 from evo.search.tasks import DenseReward
 from games.core.record import Rollout, RolloutBatch
-from oracles.component import Component
+from objectives.base import Objective
 
 
 def _episode(length: int) -> Rollout:
@@ -16,7 +16,7 @@ def _episode(length: int) -> Rollout:
     )
 
 
-class Steps(Component):
+class Steps(Objective):
     """An objective whose dense reward is the step index."""
 
     name, sense = "steps", "max"
@@ -28,7 +28,7 @@ class Steps(Component):
         return np.arange(rollout.length, dtype=np.float32)
 
 
-class Plain(Component):
+class Plain(Objective):
     """An objective that declares no dense reward."""
 
     name, sense = "plain", "min"

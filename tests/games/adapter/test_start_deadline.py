@@ -21,7 +21,7 @@ import pytest
 import games.adapter.process_runner as process_runner
 from games.adapter.process_runner import GameStartError
 from games.core.base import GameError
-from games.registry import GameEntry, GameFactory, _GAMES
+from games.registry import GAMES, GameEntry, GameFactory
 from tests.games.faulty_envs import LineWalk
 
 SLOW = "tests.games.adapter.test_start_deadline:SlowStart"
@@ -118,7 +118,7 @@ def test_the_error_names_the_game_as_the_user_did_and_pickles_whole(monkeypatch:
     The error crosses from a loky worker to the run pickled."""
     import pickle
 
-    monkeypatch.setitem(_GAMES, "slow_walk", GameEntry("slow_walk", SLOW))
+    monkeypatch.setitem(GAMES, "slow_walk", GameEntry("slow_walk", SLOW))
     factory = GameFactory(name="slow_walk", kwargs=(("start_s", 3.0),), step_timeout_s=10, start_timeout_s=0.5)
     with pytest.raises(GameStartError) as info:
         factory.make_vector(1)

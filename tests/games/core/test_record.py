@@ -9,12 +9,12 @@ import pytest
 
 from evo.search.agents import UniformAgent
 from evo.search.play import draw_episodes, play
+from games.core.component import Context
 from games.maze.block_maze import BlockMazeVector
 from games.core.record import RolloutBatch
 from objectives.coverage import Coverage, CoverageConfig
 from objectives.winning import Winning, WinningConfig
 from oracles import build_oracles
-from oracles.component import Context
 
 ALL = [("crash", {}), ("stuck", {"window": 4}), ("logic", {}), ("performance", {"floor_ms": 1.0})]
 

@@ -16,7 +16,7 @@ import pytest
 
 import evo.search.finetune
 from evo.run.config import ConfigError, parse_experiment
-from evo.search.finetune import DIAGNOSTICS, REGISTRY, A2CConfig, Diagnostics, PPOConfig, compute_gae
+from evo.search.finetune import ALGORITHMS, DIAGNOSTICS, A2CConfig, Diagnostics, PPOConfig, compute_gae
 from evo.report.tables import load_run
 from evo.run.loop import Search
 from games.maze.block_maze import MOVES
@@ -73,7 +73,7 @@ def test_every_module_is_under_400_lines() -> None:
 
 
 def test_both_algorithms_register_with_their_config() -> None:
-    assert REGISTRY["a2c"].config is A2CConfig and REGISTRY["ppo"].config is PPOConfig
+    assert ALGORITHMS["a2c"].config is A2CConfig and ALGORITHMS["ppo"].config is PPOConfig
     assert not issubclass(PPOConfig, A2CConfig)  # siblings under the shared config
 
 

@@ -1,34 +1,38 @@
-"""What every objective and oracle is built with and answers to: the component contract.
+"""What every objective and oracle is built with and answers to: the shared component protocol.
 
 Objectives and oracles are both *components* of an experiment: made by a factory from the
 game's spec, their validated config and a :class:`Context`; calibrated on the warm-up
 rollouts, updated once per generation, checkpointed, and able to hand tables to the run
 directory. :class:`Component` gives each of these hooks a default that does nothing, so the
 generation loop calls them on every component alike, with no name looked up and no
-``hasattr``.
+``hasattr``. What only an objective has (``score``, ``step_rewards``, ...) is defaulted by
+:class:`objectives.base.Objective`, what only an oracle has (``check``, ``confirm``, ...) by
+:class:`oracles.base.Oracle`; a component derives from one of the two.
 
-This module lives in ``oracles/`` because both packages can reach it without importing
-``evo/``: objectives already import from oracles (the slow-frame threshold of
-:mod:`oracles.frame_threshold`), oracles import nothing of objectives, and ``games/`` knows
-no components. It imports neither torch nor pandas at module level, so the CLI starts fast.
+Both sections are registered and built alike (:class:`ComponentEntry`, :func:`build_components`):
+a name, a pydantic model of the component's kwargs (unknown keys are errors), and a factory
+called as ``factory(spec, config, context)``.
+
+It imports neither torch nor pandas at module level, so the CLI starts fast.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-import numpy as np
+import pydantic
 
-from games.core.record import OPTIONAL_COLUMNS, Rollout, RolloutBatch, unknown_columns
+from games.common.registry import Registry
+from games.core.base import GameSpec
+from games.core.record import OPTIONAL_COLUMNS, RolloutBatch, unknown_columns
 from games.core.seeds import component_seed
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from games.core.scene import Scene
-    from oracles.reporting import ComponentRun, MapMarks, ReportSection
 
 
 Replay = Callable[[int, Sequence[int], int], RolloutBatch]
@@ -81,7 +85,7 @@ def contexts(base: Context, section: str, names: Sequence[str]) -> list[Context]
 
 
 class Component:
-    """Base of every objective and oracle: the hooks the loop calls, each a no-op here.
+    """The hooks the loop calls on every objective and oracle, each a no-op here.
 
     Override what the component needs:
         ``calibrate(rollouts)``: once, with the run's first rollouts (the warm-up), before
@@ -109,31 +113,13 @@ class Component:
     (:data:`games.core.record.OPTIONAL_COLUMNS`: ``obs``, ``probs``, ``info.<name>``); play records them only
     when some component requires them, so an unused column costs nothing.
 
-    Hooks of one section, declared by its contract and defaulted here so that every component
-    has them: an objective's ``step_rewards``, ``rescores_parents``, ``ranks_players`` and
-    ``scores_on_threads``
-    (:class:`objectives.base.Objective`), an oracle's ``statistical`` and ``confirm``
-    (:class:`oracles.base.Oracle`).
+    The hooks of one section are declared and defaulted by its base:
+    :class:`objectives.base.Objective` and :class:`oracles.base.Oracle`.
     """
 
+    name: str = ""
+    """The name the component is registered under."""
     requires: frozenset[str] = frozenset()
-
-    rescores_parents: bool = False
-    """Default of :attr:`objectives.base.Objective.rescores_parents`: scores that do not drift."""
-    ranks_players: bool = False
-    """Default of :attr:`objectives.base.Objective.ranks_players`."""
-    scores_on_threads: bool = False
-    """Default of :attr:`objectives.base.Objective.scores_on_threads`: scored in turn."""
-    statistical: bool = False
-    """Default of :attr:`oracles.base.Oracle.statistical`: one replay can show the bug."""
-
-    def confirm(self, bugs: list[Any], replay: Replay) -> list[Any]:
-        """Default of :meth:`oracles.base.Oracle.confirm`: one showing is enough."""
-        return bugs
-
-    def step_rewards(self, rollout: Rollout) -> np.ndarray:
-        """Default of :meth:`objectives.base.Objective.step_rewards`: zeros, no dense reward."""
-        return np.zeros(rollout.length, dtype=np.float64)
 
     def calibrate(self, rollouts: RolloutBatch) -> None:
         """Set thresholds from the warm-up rollouts; nothing to set by default."""
@@ -169,27 +155,94 @@ class Component:
     ``runs.csv``, and their mean over seeds into ``summary.csv``; none by default."""
 
     @classmethod
-    def report_section(cls, run: "ComponentRun") -> "ReportSection | None":
-        """Its section of the run's HTML page, read from the run directory; none by default."""
+    def report_section(cls, run: Any) -> Any:
+        """Its section of the run's HTML page (:class:`oracles.reporting.ReportSection`), read
+        from the run (:class:`oracles.reporting.ComponentRun`); none by default."""
         return None
 
     @classmethod
-    def map_marks(cls, run: "ComponentRun") -> "MapMarks | None":
-        """What it draws on the scene map of the run's game; nothing by default."""
+    def map_marks(cls, run: Any) -> Any:
+        """What it draws on the scene map of the run's game (:class:`oracles.reporting.MapMarks`);
+        nothing by default."""
         return None
 
 
-def check_component(built: Any, section: str, name: str) -> Any:
-    """``built`` itself when it is a :class:`Component`.
+@dataclass(frozen=True)
+class ComponentEntry:
+    """A registered objective or oracle: the pydantic model of its kwargs and its factory,
+    called as ``factory(spec, config, context)`` (its class, as a rule)."""
+
+    config: type[pydantic.BaseModel]
+    factory: Callable[[GameSpec, Any, Context], Any]
+
+    def resolved_kwargs(self, kwargs: Mapping[str, Any] | None) -> dict[str, Any]:
+        """``kwargs`` validated, with every default filled in (for ``config.yaml``).
+
+        Raises:
+            pydantic.ValidationError: a key the component does not take, or a wrong type.
+        """
+        return self.config.model_validate(dict(kwargs or {})).model_dump(mode="json")
+
+
+def registering(registry: Registry[ComponentEntry]) -> Callable[[str, type[pydantic.BaseModel]], Callable[[Any], Any]]:
+    """The class decorator ``register(name, config)`` of one section (objectives, oracles):
+    it registers the decorated class with its config model in ``registry``."""
+
+    def register(name: str, config: type[pydantic.BaseModel]) -> Callable[[Any], Any]:
+        return registry.register(name, lambda cls: ComponentEntry(config, cls))
+
+    return register
+
+
+def build_components(
+    registry: Registry[ComponentEntry], base: type, entries: Sequence[tuple[str, Mapping[str, Any] | None]],
+    spec: GameSpec, context: Context | None = None,
+) -> list[Any]:
+    """The components of one section of an experiment (``objectives``, ``oracles``), in order.
+
+    Every name is checked before any is built; each component gets its own context
+    (:meth:`Context.for_component`) and is checked to derive from the section's ``base``.
+
+    Args:
+        registry: The section's registry (:data:`objectives.base.OBJECTIVES`, :data:`oracles.base.ORACLES`).
+        base: The section's base class (:class:`objectives.base.Objective`, :class:`oracles.base.Oracle`).
+        entries: ``(name, kwargs)`` per component.
+        spec: The game's spec.
+        context: The experiment's context; default: seed 0, cpu, no run directory.
+
+    Raises:
+        UnknownName: a name nobody registered (the message lists the known ones).
+        pydantic.ValidationError: kwargs of the wrong name or type.
+        ValueError: kwargs or a game that do not fit a component, named ``<section>[i] (<name>)``.
+        TypeError: a factory that built something else than the section's base.
+    """
+    section = f"{registry.kind}s"
+    for name, _ in entries:
+        registry.check(name)
+    names = [name for name, _ in entries]
+    built = []
+    for i, ((name, kwargs), ctx) in enumerate(zip(entries, contexts(context or Context(), section, names))):
+        entry = registry[name]
+        config = entry.config.model_validate(dict(kwargs or {}))
+        try:
+            component = entry.factory(spec, config, ctx)
+        except ValueError as exc:  # options or a game that do not fit the component
+            raise ValueError(f"{section}[{i}] ({name}): {exc}") from None
+        built.append(check_component(component, registry.kind, name, base))
+    return built
+
+
+def check_component(built: Any, section: str, name: str, base: type = Component) -> Any:
+    """``built`` itself when it derives from ``base`` (the section's: ``Objective``, ``Oracle``).
 
     Raises:
         TypeError: a factory that made something else (names it and the fix), or one that
             requires a record column that does not exist.
     """
-    if not isinstance(built, Component):
+    if not isinstance(built, base):
         raise TypeError(
             f"{section} {name!r} built a {type(built).__name__}, which does not derive from "
-            f"oracles.component.Component (the hooks the loop calls)"
+            f"{base.__module__}.{base.__qualname__} (the hooks the loop calls)"
         )
     unknown = unknown_columns(built.requires)
     if unknown:

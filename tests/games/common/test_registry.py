@@ -1,0 +1,121 @@
+"""One registry for every kind of part: unknown names in one line, lazy parts imported when
+first asked for, and parts of an installed package found through its entry-point group, so a
+new objective, oracle or agent kind is one file with one register call."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from importlib.metadata import EntryPoint
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import games.common.registry as registry_module
+from games.common.registry import Registry, UnknownName
+
+
+def test_an_unknown_name_is_one_line_listing_the_known_ones() -> None:
+    shapes = Registry[int]("shape")
+    shapes.add("circle", 1)
+    shapes.add("square", 4)
+    with pytest.raises(UnknownName) as caught:
+        shapes["triangle"]
+    assert str(caught.value) == "unknown shape 'triangle'; expected one of circle, square"
+    assert isinstance(caught.value, KeyError) and isinstance(caught.value, ValueError)
+    assert shapes.get("triangle") is None and shapes["square"] == 4
+
+
+def test_a_lazy_part_is_imported_the_first_time_it_is_asked_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "lazy_shapes.py").write_text("SIDES = 3\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    shapes = Registry[int]("shape")
+    shapes.add_lazy("triangle", "lazy_shapes:SIDES")
+    shapes.add_lazy("hexagon", "lazy_shapes:MISSING")
+    assert "triangle" in shapes and shapes.names() == ["hexagon", "triangle"]
+    assert "lazy_shapes" not in sys.modules  # listed, not imported
+    assert shapes["triangle"] == 3
+    with pytest.raises(UnknownName, match=r"^shape 'hexagon' \(lazy_shapes:MISSING\) cannot be loaded: "
+                                          r"'lazy_shapes' has no 'MISSING'$"):
+        shapes["hexagon"]
+    monkeypatch.delitem(sys.modules, "lazy_shapes")
+
+
+SURVIVAL = '''
+from objectives.base import Objective, ObjectiveConfig, register
+from oracles import base as oracles
+
+class SurvivalConfig(ObjectiveConfig):
+    """Options (unknown keys are rejected)."""
+
+@register("survival", SurvivalConfig)
+class Survival(Objective):
+    name, sense = "survival", "max"
+    def __init__(self, spec, config, context): ...
+    def score(self, rollouts):
+        return float(sum(r.length for r in rollouts)) / len(rollouts)
+
+class HighReturnConfig(oracles.OracleConfig):
+    max_return: float = 100.0
+
+@oracles.register("high_return", HighReturnConfig)
+class HighReturnOracle(oracles.Oracle):
+    name = "high_return"
+    def __init__(self, spec, config, context): self.config = config
+    def check(self, rollouts):
+        return [oracles.Bug.at_step(r, r.length - 1, kind="logic", oracle=self.name,
+                                    signature="high_return", message=f"return {r.episode_return}")
+                for r in rollouts if r.episode_return > self.config.max_return]
+'''
+"""The objective and the oracle of the guides (docs/guides/add-an-objective.md,
+add-an-oracle.md), in a package of their own."""
+
+
+@pytest.fixture
+def installed_survival(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A package that declares ``survival = "my_tests_survival:Survival"`` in the
+    ``evo.objectives`` entry-point group and ``high_return`` in ``evo.oracles``, as its
+    ``pyproject.toml`` would."""
+    (tmp_path / "my_tests_survival.py").write_text(textwrap.dedent(SURVIVAL))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    plugins = {"evo.objectives": [EntryPoint("survival", "my_tests_survival:Survival", "evo.objectives")],
+               "evo.oracles": [EntryPoint("high_return", "my_tests_survival:HighReturnOracle", "evo.oracles")]}
+    real = registry_module.entry_points
+    monkeypatch.setattr(registry_module, "entry_points", lambda group: plugins.get(group) or real(group=group))
+    from objectives import OBJECTIVES
+    from oracles import ORACLES
+
+    for parts in (OBJECTIVES, ORACLES):
+        monkeypatch.setattr(parts, "_plugins_read", False)
+    yield
+    OBJECTIVES.pop("survival", None)
+    ORACLES.pop("high_return", None)
+    sys.modules.pop("my_tests_survival", None)
+
+
+def test_an_installed_objective_and_oracle_run_by_their_names_alone(installed_survival: None, tiny_config: dict[str, Any],
+                                                      tmp_path: Path) -> None:
+    from evo.report.tables import load_run
+    from evo.run.config import parse_experiment
+    from evo.run.loop import Search
+    from objectives import OBJECTIVES
+
+    assert "survival" in OBJECTIVES.names()
+    tiny_config["objectives"] = [{"name": "survival"}, {"name": "coverage"}]
+    tiny_config["oracles"] = [{"name": "high_return", "kwargs": {"max_return": -1.0}}]
+    tiny_config["budget"] = {"generations": 2}
+    Search(parse_experiment(tiny_config), tmp_path / "run").run()
+    run = load_run(tmp_path / "run")
+    assert (run.generations["survival_max"] > 0).all()
+    assert run.bugs["oracle"].tolist() == ["high_return"]
+
+
+def test_a_misspelt_objective_fails_before_the_run_naming_the_installed_ones(installed_survival: None,
+                                                                            tiny_config: dict[str, Any]) -> None:
+    from evo.run.config import ConfigError, parse_experiment, validate_names
+
+    tiny_config["objectives"] = [{"name": "survial"}]
+    with pytest.raises(ConfigError, match=r"^objectives\[0\]\.name: unknown objective 'survial'; expected one of "
+                                          r"coverage, .*survival, winning$"):
+        validate_names(parse_experiment(tiny_config))
