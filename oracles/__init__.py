@@ -52,11 +52,3 @@ __all__ = [
     "OracleConfig", "append_jsonl", "build_oracles", "calibrate_all", "check_all", "from_record",
     "register", "resolved_kwargs", "to_record",
 ]
-
-from games.core.moved import install as install_moved  # noqa: E402
-
-# Modules that moved (0.2, issue 27): old names in YAMLs, entry points and run directories
-# still import, with a DeprecationWarning (games/core/moved.py).
-install_moved({
-    "oracles.validator": "oracles.action_checks",
-})

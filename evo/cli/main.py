@@ -1,6 +1,6 @@
 """The ``evo`` command line.
 
-Commands: run, check, replay, compare, report, evaluate, plan, shrink, regress (options: --help).
+Commands: run, check, replay, compare, report, evaluate, plan, shrink, regress, migrate (options: --help).
 
 Bad input (a missing file, an unknown key, a wrong type, an unknown name) is one line on
 stderr and exit code 2, never a traceback.
@@ -99,6 +99,9 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--jobs", type=int, help="worker processes (default: the first run's parallel.n_jobs)")
     ev.add_argument("--out", type=Path, help="output folder (default RUN_DIR/evaluation for one run, "
                     "evaluation/<stamp> for several)")
+    migrate = sub.add_parser("migrate", help="rename what an experiment YAML or a run directory written "
+                             "before 0.2 names by its old name (modules, keys, the scene in game.json)")
+    migrate.add_argument("paths", type=Path, nargs="+", metavar="PATH", help="experiment YAML or run directory")
     add_check_parser(sub)
     add_plan_parser(sub)
     add_trace_parsers(sub)
@@ -142,11 +145,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = {"run": _run, "compare": _compare, "report": _report, "evaluate": _evaluate,
                 "plan": plan_command, "shrink": trace_command, "regress": trace_command,
                 "vision": vision_command, "demos": demos_command, "record": demos_command,
-                "study": study_command, "check": check_command}
+                "study": study_command, "check": check_command, "replay": _replay, "migrate": _migrate}
     try:
         # What the games start ends with the command, even a SIGKILLed one (evo/run/reaper.py).
         with _sigterm_interrupts(args.command), Reaper.for_games():
-            return commands.get(args.command, _replay)(args, console)
+            return commands[args.command](args, console)
     # GameStartError: an isolated copy that could not start, at any point of a run (its probe,
     # a worker's first game), is the game's one line too.
     except (UserError, ConfigError, GameSpecError, GameStartError, MissingExtra) as exc:
@@ -197,6 +200,19 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     injected = len(search.built.injected) if search.built.truth is not None else None
     console.print(metric_table(summary(load_run(run_dir), injected), f"{exp.name} (seed {exp.seed})"))
     console.print(f"run directory: {run_dir}")
+    return 0
+
+
+def _migrate(args: argparse.Namespace, console: Console) -> int:
+    from evo.run.migrate import BACKUP_SUFFIX, migrate
+
+    for path in args.paths:
+        lines = migrate(path)
+        for line in lines:
+            console.print(line, markup=False)
+        if not lines:
+            console.print(f"{path}: nothing to migrate", markup=False)
+    console.print(f"(each file changed is kept as it was beside it, as <file>{BACKUP_SUFFIX})", style="dim")
     return 0
 
 

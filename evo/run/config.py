@@ -25,7 +25,8 @@ from evo.search.finetune import A2CConfig, PPOConfig, UpdateConfig
 from evo.search.explore.config import ExplorationFields
 from evo.run.game_config import GameConfig
 from evo.run.parallel import ParallelConfig
-from evo.run.raw_experiment import apply_overrides, renamed, renamed_override
+from evo.run.migrate import check_current
+from evo.run.raw_experiment import apply_overrides
 from evo.run.scalars import LoggingConfig
 
 
@@ -266,8 +267,9 @@ def parse_experiment(raw: Any, source: str = "experiment") -> Experiment:
     """Validate a raw dict into an :class:`Experiment`, then check names against registries."""
     if not isinstance(raw, dict):
         raise ConfigError(f"{source}: expected a mapping of keys at the top level")
+    check_current(raw, source)
     try:
-        exp = Experiment.model_validate(renamed(raw, source))
+        exp = Experiment.model_validate(raw)
     except pydantic.ValidationError as exc:
         raise ConfigError(_format_error(exc)) from None
     validate_names(exp)
@@ -280,9 +282,8 @@ def load_experiment(path: str | Path, overrides: Sequence[str] = ()) -> Experime
     raw = read_yaml(path, "experiment file") or {}
     if not isinstance(raw, dict):
         raise ConfigError(f"{path}: expected a mapping of keys at the top level")
-    # Old names renamed in the file and in the overrides alike, so that either overrides the other.
-    overrides = [renamed_override(item) for item in overrides]
-    return parse_experiment(apply_overrides(renamed(raw, str(path)), overrides), str(path))
+    check_current(raw, str(path))
+    return parse_experiment(apply_overrides(raw, overrides), str(path))
 
 
 def validate_names(exp: Experiment) -> None:

@@ -7,8 +7,8 @@ interest, their types, the camera, the preferred area; :mod:`games.core.scene`) 
 directory and never build a live game: a game that is slow to start, needs an engine, or is
 no longer installed still reports. A run directory written before ``game.json`` existed falls
 back to building its game once; one whose ``game.json`` holds the park's objects of interest
-and preferred area in their first shape (``objects`` with ``bugged``, ``preferred``) reads them
-as its scene (:mod:`evo.run.scene_json`).
+and preferred area at its top (before 0.2) is moved to today's shape by ``evo migrate``
+(:mod:`evo.run.migrate`).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from evo.run.scene_json import scene_from_json, scene_to_json
+from evo.run.user_paths import ConfigError
 from games.adapter.wrapper_attrs import WrappedGame
 from games.core.base import GameSpec, InjectedBug
 from games.core.scene import Scene
@@ -106,7 +107,7 @@ class GameFacts:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "GameFacts":
-        """The inverse of :meth:`to_json`; a scene in its first shape read too (the module)."""
+        """The inverse of :meth:`to_json`."""
         names = {f.name for f in dataclasses.fields(GameSpec)}
         spec = GameSpec(**{k: tuple(v) if isinstance(v, list) else v
                            for k, v in data["spec"].items() if k in names})
@@ -144,7 +145,13 @@ def _plain(value: Any) -> Any:
 def read_game_facts(run_dir: Path) -> GameFacts | None:
     """The run's ``game.json``, None for a run directory written without one."""
     path = run_dir / GAME
-    return GameFacts.from_json(json.loads(path.read_text())) if path.is_file() else None
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text())
+    if "scene" not in data and ("objects" in data or "preferred" in data):
+        raise ConfigError(f"{path}: written before 0.2 (the scene at the top of the file); "
+                          f"run evo migrate {run_dir} to move it")
+    return GameFacts.from_json(data)
 
 
 def build_game_facts(config: dict[str, Any]) -> GameFacts:

@@ -2,14 +2,9 @@
 
 ``game.json["scene"]``: ``types`` (name, height, width each), ``objects`` (id, type, x, y
 each), ``camera`` (``hfov_degrees``, ``pixel_aspect``, ``frame_size``; null without one),
-``preferred`` (a nested list of 0 and 1; null without one) and ``match_radius``.
-
-Run directories written before the scene was part of the game contract kept the park's
-objects of interest and preferred area at the top of ``game.json``: ``objects`` (id, type,
-x, y, and ``bugged`` and ``bug``, ground truth that :attr:`evo.run.game_facts.GameFacts.injected`
-holds too: each bugged object's injected bug is located at it) and ``preferred``. They are
-read as a scene of those objects and that area, without types or camera: what their reports
-draw and count.
+``preferred`` (a nested list of 0 and 1; null without one) and ``match_radius``. Run
+directories written before 0.2 kept the park's objects and preferred area at the top of
+``game.json``; ``evo migrate`` moves them here (:mod:`evo.run.migrate`).
 """
 
 from __future__ import annotations
@@ -46,26 +41,20 @@ def _preferred(grid: Any) -> np.ndarray | None:
 
 
 def scene_from_json(facts: dict[str, Any]) -> Scene | None:
-    """The scene of a ``game.json`` (its content ``facts``), in either shape (see the
-    module); None for a game without one."""
-    if "scene" in facts:
-        data = facts["scene"]
-        if data is None:
-            return None
-        camera = data.get("camera")
-        return Scene(
-            types=tuple(ObjectType(str(t["name"]), float(t["height"]), float(t.get("width", 0.0)))
-                        for t in data.get("types") or ()),
-            objects=_objects(data.get("objects")),
-            camera=None if camera is None else Camera(
-                float(camera["hfov_degrees"]), float(camera.get("pixel_aspect", 1.0)),
-                None if camera.get("frame_size") is None else tuple(int(v) for v in camera["frame_size"]),
-                tuple(float(v) for v in camera.get("tilt") or ()),
-                tuple(float(v) for v in camera.get("tilt_range") or (0.0, 0.0))),  # type: ignore[arg-type]
-            preferred=_preferred(data.get("preferred")),
-            match_radius=None if data.get("match_radius") is None else float(data["match_radius"]),
-        )
-    objects, preferred = _objects(facts.get("objects")), _preferred(facts.get("preferred"))
-    if not objects and preferred is None:  # the first shape, of a game without either
+    """The scene of a ``game.json`` (its content ``facts``); None for a game without one."""
+    data = facts.get("scene")
+    if data is None:
         return None
-    return Scene(objects=objects, preferred=preferred)
+    camera = data.get("camera")
+    return Scene(
+        types=tuple(ObjectType(str(t["name"]), float(t["height"]), float(t.get("width", 0.0)))
+                    for t in data.get("types") or ()),
+        objects=_objects(data.get("objects")),
+        camera=None if camera is None else Camera(
+            float(camera["hfov_degrees"]), float(camera.get("pixel_aspect", 1.0)),
+            None if camera.get("frame_size") is None else tuple(int(v) for v in camera["frame_size"]),
+            tuple(float(v) for v in camera.get("tilt") or ()),
+            tuple(float(v) for v in camera.get("tilt_range") or (0.0, 0.0))),  # type: ignore[arg-type]
+        preferred=_preferred(data.get("preferred")),
+        match_radius=None if data.get("match_radius") is None else float(data["match_radius"]),
+    )

@@ -2,13 +2,12 @@
 park (:mod:`tests.games.scene_envs`): the objects oracle scores the garden's statues from its
 scene alone, and ``evo report`` shows the oracle's section, its counts and the scene map; a
 park run directory written before scenes (``tests/data/park_run_before_scene``, its objects of
-interest in ``game.json``'s first shape) still reports the same way."""
+interest at the top of ``game.json``) reports the same way once ``evo migrate`` moved them."""
 
 from __future__ import annotations
 
 import json
 import shutil
-import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -86,23 +85,21 @@ def test_a_game_without_a_scene_gets_no_scene_map_and_no_section(tmp_path: Path)
     assert not (run_dir / "plots" / "park_map.png").exists() and 'id="park"' not in page
 
 
-def test_a_park_run_written_before_scenes_still_reports(tmp_path: Path) -> None:
+def test_a_park_run_written_before_scenes_reports_once_migrated(tmp_path: Path, capsys) -> None:
     run_dir = tmp_path / "old"
     shutil.copytree(OLD_PARK_RUN, run_dir)
+    assert main(["report", str(run_dir)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"evo: error: {run_dir}/game.json: written before 0.2 (the scene at the top of the file); "
+        f"run evo migrate {run_dir} to move it")
+    assert main(["migrate", str(run_dir)]) == 0
+    assert f"{run_dir}/game.json: its scene moved under scene:" in capsys.readouterr().out
     run = load_run(run_dir)
     assert len(run.game.scene.objects) == 16 and run.game.scene.preferred.shape == (32, 32)
     assert run.game.scene.camera is None  # the first shape kept no camera
+    assert "bugged" not in (run_dir / "game.json").read_text()  # ground truth stays in injected_bugs
     page = _page(run_dir)
     assert '<h2 id="park">' in page and "bugged objects reported 4 of 8" in page
     assert (run_dir / "plots" / "park_map.png").stat().st_size > 10_000
     row = run_metrics(run)
     assert (row["objects_tested"], row["objects_reported"], row["bugs"]) == (5, 4, 4)
-
-
-def test_the_park_map_module_moved_to_the_scene_map() -> None:
-    import evo.report.scene_map as scene_map
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        import evo.report.park_map as old
-    assert old is scene_map

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 
 import pytest
@@ -128,32 +127,42 @@ def test_search_policy_is_any_registered_agent_kind(tiny_config, monkeypatch) ->
     assert parse_experiment(tiny_config).search.policy == "scripted"
 
 
-def test_the_network_section_was_called_policy_and_still_loads_with_one_warning(
-        tiny_config, write_yaml, caplog: pytest.LogCaptureFixture) -> None:
-    new = parse_experiment(tiny_config)
+def test_an_experiment_written_before_0_2_is_one_line_naming_evo_migrate(tiny_config, write_yaml) -> None:
     old = {("policy" if key == "network" else key): value for key, value in tiny_config.items()}
+    old["game"] = {"entry_point": "games.block_maze:BlockMaze", "kwargs": {"preset": "small"}}
     path = write_yaml(old)
-    with caplog.at_level(logging.WARNING, logger="evo.run.raw_experiment"):
-        again = load_experiment(path)
-    assert again == new
-    (line,) = caplog.messages
-    assert line == f"{path}: the key policy: is now network: (the same keys under it); policy: still loads for now"
-    # What the run directory keeps says network:, whichever name the YAML used.
-    written = yaml.safe_load(dump_experiment(again))
-    assert written["network"] == {"conv": [], "hidden": [16]} and "policy" not in written
+    with pytest.raises(ConfigError) as caught:
+        load_experiment(path)
+    assert str(caught.value) == (
+        f"{path}: written before 0.2 (key policy: is network:; game.entry_point games.block_maze:BlockMaze is "
+        f"games.maze.block_maze:BlockMaze); run evo migrate {path} to rename")
 
 
-def test_an_override_of_the_old_name_sets_the_network(tiny_config, write_yaml, caplog) -> None:
-    old = {("policy" if key == "network" else key): value for key, value in tiny_config.items()}
-    for config in (tiny_config, old):
-        for override in ("policy.hidden=[8]", "network.hidden=[8]"):
-            assert load_experiment(write_yaml(config), [override]).network.hidden == [8]
-    assert "override policy.hidden: the key policy is now network; policy still works for now" in caplog.messages
+def test_evo_migrate_renames_an_experiment_keeping_its_comments(tiny_config, tmp_path: Path) -> None:
+    from evo.run.migrate import migrate
+
+    new = tiny_config | {"game": {"entry_point": "games.maze.block_maze:BlockMaze", "kwargs": {"preset": "small"}}}
+    old = {("policy" if key == "network" else key): value for key, value in new.items()}
+    old["game"] = {"entry_point": "games.block_maze:BlockMaze", "kwargs": {"preset": "small"}}
+    path = tmp_path / "exp.yaml"
+    before = "# the network we always used\n" + yaml.safe_dump(old, sort_keys=False)
+    path.write_text(before)
+    (line,) = migrate(path)
+    assert line.startswith(f"{path}: key policy: is network:; game.entry_point games.block_maze:BlockMaze")
+    assert path.read_text().startswith("# the network we always used\n")
+    assert load_experiment(path) == parse_experiment(new)
+    assert (tmp_path / "exp.yaml.before-migrate").read_text() == before
+    assert migrate(path) == []  # nothing old is left: nothing written
 
 
-def test_both_names_at_once_is_one_line(tiny_config) -> None:
-    with pytest.raises(ConfigError, match=r"^policy: renamed to network; give network only$"):
-        parse_experiment({**tiny_config, "policy": {"hidden": [8]}})
+def test_both_names_at_once_is_one_line(tiny_config, tmp_path: Path) -> None:
+    from evo.run.migrate import migrate
+
+    path = tmp_path / "exp.yaml"
+    path.write_text(yaml.safe_dump({**tiny_config, "policy": {"hidden": [8]}}))
+    with pytest.raises(ConfigError, match=r"^both policy: and network: are given; policy: is the old name of "
+                                          r"network:, keep one$"):
+        migrate(path)
 
 
 def test_n_jobs_auto_is_every_core_the_run_may_use_written_as_a_number(
