@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from tests.cli.test_game_processes import BACKENDS, _game
-from tests.cli.test_orphans import end_run, start_run
+from tests.e2e.test_game_processes import BACKENDS, _game
+from tests.e2e.test_orphans import end_run, start_run
 
 
 def main() -> None:

@@ -24,7 +24,7 @@ from evo.run.user_paths import ConfigError
 
 DEFAULT_EXPERIMENT: dict[str, Any] = {
     "name": "check",
-    "search": {"policy": "random", "strategy": "go_explore", "population": 30, "offspring": 30, "episodes": 4,
+    "search": {"agent": "random", "strategy": "go_explore", "population": 30, "offspring": 30, "episodes": 4,
                "explore_steps": "auto", "generation_seconds": 15},
     "budget": {"generations": 1},
     "objectives": [{"name": "winning"}, {"name": "coverage"}],

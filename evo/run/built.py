@@ -327,7 +327,7 @@ class Built:
 
     @property
     def agents(self) -> AgentKind:
-        return agent_kind(self.exp.search.policy, self.policy_spec, self.exp.device)
+        return agent_kind(self.exp.search.agent, self.policy_spec, self.exp.device)
 
     def match(self, bug: Any) -> int | None:
         """The injected bug a report is (its id), None where it is none or the game has no truth."""

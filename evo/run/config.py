@@ -15,14 +15,12 @@ from typing import Annotated, Any, Sequence
 
 import pydantic
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from evo.run.checkpoint import CheckpointConfig
+from evo.run.search_config import FinetuneConfig, SearchConfig, Strict
 from games.core.device import check_spelling
 from evo.run.user_paths import ConfigError, read_yaml
-from evo.search.finetune import ALGORITHMS as FINETUNE_ALGORITHMS
-from evo.search.finetune import A2CConfig, PPOConfig, UpdateConfig
-from evo.search.explore.config import ExplorationFields
 from evo.run.game_config import GameConfig
 from evo.run.parallel import ParallelConfig
 from evo.run.migrate import check_current
@@ -34,12 +32,10 @@ NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}")
 """An experiment's name: a folder name that cannot climb out of runs_dir (no '/', no leading '.')."""
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class NetworkConfig(Strict):
-    """The network every policy of ``search.policy: mlp`` shares (:class:`evo.search.policy.PolicySpec`)."""
+    """The network every policy of ``search.agent: mlp`` shares (:class:`evo.search.policy.PolicySpec`)."""
 
     conv: list[list[int]] = Field(
         default_factory=list,
@@ -84,109 +80,11 @@ class BudgetConfig(Strict):
         return self
 
 
-class OperatorsConfig(Strict):
-    """The search operators by registered name (evo/search/operators/); the defaults are Wuji's loop."""
-
-    survival: str = Field(
-        "nsga2", description="Who survives each generation: nsga2 (rank, then crowding distance) or "
-        "nsga3 (rank, then niches around Das-Dennis reference directions; for many objectives).",
-    )
-    selection: str = Field(
-        "tournament", description="How parents are picked: tournament (binary: domination, then "
-        "crowding) or lexicase (DEAP's automatic epsilon-lexicase over each objective's score on "
-        "each episode, which keeps specialists that a mean hides).",
-    )
-    crossover: str = Field("single_point", description="single_point: one cut, search.crossover_prob.")
-    mutation: str = Field(
-        "gaussian", description="gaussian: N(0, search.mutation_sigma) on each weight with "
-        "probability search.mutation_rate.",
-    )
-    partitions: int | None = Field(
-        None, ge=1, description="nsga3: Das-Dennis partitions of the reference directions "
-        "(null: the most whose number of directions does not exceed search.population).",
-    )
-
-    @field_validator("survival", "selection", "crossover", "mutation")
-    @classmethod
-    def _registered(cls, name: str, info: pydantic.ValidationInfo) -> str:
-        from evo.search.operators import check_name  # lazy: pymoo and DEAP load with the operators
-
-        check_name(str(info.field_name), name)
-        return name
-
-    @model_validator(mode="after")
-    def _partitions_for_nsga3(self) -> "OperatorsConfig":
-        if self.partitions is not None and self.survival != "nsga3":
-            raise ValueError(
-                f"partitions are NSGA-III's reference directions; survival is {self.survival!r}, not nsga3"
-            )
-        return self
-
-
-class SearchConfig(ExplorationFields):
-    """The evolutionary loop (Wuji's defaults: population and offspring 30)."""
-
-    population: int = Field(30, ge=1, description="Policies kept each generation.")
-    offspring: int = Field(30, ge=0, description="Children made each generation (0: no evolution).")
-    episodes: int = Field(4, ge=1, description="Episodes each policy plays per evaluation.")
-    crossover_prob: float = Field(0.9, ge=0, le=1, description="Chance a child is crossed (single point).")
-    mutation_sigma: float = Field(0.3, ge=0, description="Std of Gaussian weight noise.")
-    mutation_rate: float = Field(0.2, ge=0, le=1, description="Chance each weight is mutated.")
-    policy: str = Field(
-        "mlp", description="The agent kind, by its name in evo.search.agents.AGENT_KINDS: mlp, neural "
-        "policies; random, uniform random actions (the baseline).",
-    )
-    hv_ref: list[float] | None = Field(
-        None, description="Hypervolume reference point, one value per objective (default: "
-        "the first generation's worst values)."
-    )
-    operators: OperatorsConfig = Field(
-        default_factory=OperatorsConfig, description="Survival, parent selection, crossover and mutation by name."
-    )
-
-    @field_validator("policy")
-    @classmethod
-    def _registered_kind(cls, name: str) -> str:
-        from evo.search.agents import check_kind  # lazy: the agents load torch
-
-        check_kind(name)
-        return name
-
-
 class NamedConfig(Strict):
     """An objective or oracle by registered name, with its options."""
 
     name: str
     kwargs: dict[str, Any] = Field(default_factory=dict)
-
-
-class FinetuneConfig(Strict):
-    """RL fine-tuning of every offspring between variation and evaluation (Wuji's A2C step,
-    or PPO, which learns more from each game step)."""
-
-    algorithm: str = Field(
-        "a2c", description="A registered algorithm (a2c, ppo), its settings under its own key; none: no fine-tuning; "
-        "preference_ppo: no population, PPGTA's one agent trained by PPO from the imitation policy (settings under ppo).",
-    )
-    reward_weights: dict[str, float] = Field(
-        default_factory=dict,
-        description="Weight of each objective's dense reward (default 1 for each listed objective).",
-    )
-    a2c: A2CConfig = Field(default_factory=A2CConfig, description="Settings of a2c.")
-    ppo: PPOConfig = Field(default_factory=PPOConfig, description="Settings of ppo.")
-
-    @field_validator("algorithm")
-    @classmethod
-    def _registered(cls, name: str) -> str:
-        known = ["none", "preference_ppo", *sorted(n for n in FINETUNE_ALGORITHMS if n in cls.model_fields)]
-        if name not in known:
-            raise ValueError(f"unknown algorithm {name!r}; expected one of {', '.join(known)}")
-        return name
-
-    @property
-    def settings(self) -> UpdateConfig:
-        """The hyperparameters of the chosen algorithm (a2c's when it is ``none``)."""
-        return getattr(self, {"none": "a2c", "preference_ppo": "ppo"}.get(self.algorithm, self.algorithm))
 
 
 class Experiment(Strict):
@@ -197,7 +95,7 @@ class Experiment(Strict):
     seed: int = Field(0, ge=0, description="Every random draw of the run derives from it (numpy's SeedSequence: non-negative).")
     game: GameConfig
     network: NetworkConfig = Field(default_factory=NetworkConfig, description="The policy network's layers "
-                                   "(search.policy: mlp); named policy: before 0.2, which still loads.")
+                                   "(search.agent: mlp).")
     search: SearchConfig = Field(default_factory=SearchConfig)
     budget: BudgetConfig
     objectives: list[NamedConfig] = Field(min_length=1)

@@ -103,7 +103,7 @@ MOVED: dict[str, str] = {
 
 RENAMED_KEYS: dict[str, str] = {"policy": "network"}
 """Top-level experiment keys before 0.2 -> their name now: ``policy:`` held the network's layers,
-which the name confused with ``search.policy``, the agent kind."""
+which the name confused with the agent kind (``search.agent``, then ``search.policy``)."""
 
 BACKUP_SUFFIX = ".before-migrate"
 

@@ -6,7 +6,7 @@ uniform random play, a fixed action script (what a replay plays), and later the 
 and the imitation policy. A task carries an agent's *spec* (frozen, picklable data) to a
 worker, which builds the agent there with the random numbers it drew for the task.
 
-The search does not know which agent it plays: the YAML's ``search.policy`` names an
+The search does not know which agent it plays: the YAML's ``search.agent`` names an
 :class:`AgentKind` in :data:`AGENT_KINDS`, which makes a population's genomes and the spec
 of the agent that plays them.
 """
@@ -82,7 +82,7 @@ class AgentSpec(Protocol):
 
 @runtime_checkable
 class AgentKind(Protocol):
-    """What a population's agents are (``search.policy``): how the search makes and plays them.
+    """What a population's agents are (``search.agent``): how the search makes and plays them.
 
     Attributes:
         evolves: True when the genomes are parameters that variation and fine-tuning
@@ -107,18 +107,18 @@ AgentKindFactory = Callable[[PolicySpec, str], AgentKind]
 where a kind's networks run, for the kinds that have any."""
 
 AGENT_KINDS: Registry[AgentKindFactory] = Registry("agent kind", "evo.agents")
-"""``search.policy`` name -> factory of the kind, given the experiment's policy architecture;
+"""``search.agent`` name -> factory of the kind, given the experiment's policy architecture;
 installed packages add kinds through the ``evo.agents`` entry-point group."""
 
 
 def register_kind(name: str) -> Callable[[AgentKindFactory], AgentKindFactory]:
-    """Decorator: make an agent kind available to YAMLs as ``search.policy: <name>``."""
+    """Decorator: make an agent kind available to YAMLs as ``search.agent: <name>``."""
     return AGENT_KINDS.register(name)
 
 
 def check_kind(name: str) -> None:
     """Raise ``ValueError`` (one line, listing the registered kinds) unless ``name`` is one:
-    what ``search.policy`` may be is what :data:`AGENT_KINDS` holds."""
+    what ``search.agent`` may be is what :data:`AGENT_KINDS` holds."""
     AGENT_KINDS.check(name)
 
 

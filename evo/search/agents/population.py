@@ -1,6 +1,6 @@
 """The evolved population: P policies as flat float32 genomes, one forward pass for all.
 
-``search.policy: mlp``. Every step is one batched forward of every policy on every one of
+``search.agent: mlp``. Every step is one batched forward of every policy on every one of
 its episodes (:class:`evo.search.policy.PopulationActor`). Actions are sampled, not taken greedily:
 A2C and PPO train stochastic policies, and sampling is also what lets the stuck oracle see a
 policy try different actions in place. They are sampled with the Gumbel-max trick from noise
@@ -92,7 +92,7 @@ class PopulationSpec:
 @register_kind("mlp")
 @dataclass(frozen=True)
 class EvolvedPopulation:
-    """``search.policy: mlp``: neural policies whose weights evolve and are fine-tuned."""
+    """``search.agent: mlp``: neural policies whose weights evolve and are fine-tuned."""
 
     policy_spec: PolicySpec
     device: str = "cpu"

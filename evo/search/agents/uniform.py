@@ -1,6 +1,6 @@
 """Uniform random play: Wuji's random-testing baseline (after Monkey), without parameters.
 
-``search.policy: random``. An action is the argmax of pure Gumbel noise, the noise every
+``search.agent: random``. An action is the argmax of pure Gumbel noise, the noise every
 worker draws for its copies anyway, so random play is as repeatable as the population's.
 """
 
@@ -51,7 +51,7 @@ class UniformSpec:
 
 @dataclass(frozen=True)
 class RandomTesting:
-    """``search.policy: random``: a fresh batch of uniform random agents every generation.
+    """``search.agent: random``: a fresh batch of uniform random agents every generation.
 
     The agents have no parameters, so their genomes are empty (``[n, 0]``): nothing to vary,
     nothing to fine-tune, nothing drawn from the search's generators to make them.

@@ -47,7 +47,7 @@ class Operators:
 
     @classmethod
     def from_search(cls, search: Any, n_obj: int) -> "Operators":
-        """The operators of an experiment's ``search`` section (:class:`evo.run.config.SearchConfig`)."""
+        """The operators of an experiment's ``search`` section (:class:`evo.run.search_config.SearchConfig`)."""
         ops = search.operators
         settings = OperatorSettings(
             n_obj, search.population, search.crossover_prob, search.mutation_sigma, search.mutation_rate, ops.partitions

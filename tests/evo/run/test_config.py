@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import logging
+
 from pathlib import Path
 
 import pytest
@@ -92,7 +95,7 @@ def test_device_cuda_is_accepted_where_torch_sees_one(tiny_config, monkeypatch) 
         (lambda c: c["game"].update(gym_id="CartPole-v1"), "give exactly one of name, entry_point, gym_id"),
         (lambda c: c["game"].update(name=None, entry_point="nowhere.at_all:Game"), "cannot import 'nowhere.at_all'"),
         (lambda c: c["search"].update(policy="dqn"),
-         "search.policy: unknown agent kind 'dqn'; expected one of mlp, random"),
+         "search.agent: unknown agent kind 'dqn'; expected one of mlp, random"),
     ],
 )
 def test_bad_input_names_the_key(tiny_config, edit, expected: str) -> None:
@@ -118,13 +121,29 @@ def test_bad_override(write_yaml, tiny_config) -> None:
         load_experiment(write_yaml(tiny_config), ["search.population"])
 
 
-def test_search_policy_is_any_registered_agent_kind(tiny_config, monkeypatch) -> None:
+def test_search_agent_is_any_registered_agent_kind(tiny_config, monkeypatch) -> None:
     """The kinds a YAML may name are the registry's: a kind registered by a plug-in is one."""
     from evo.search.agents import AGENT_KINDS
 
     monkeypatch.setitem(AGENT_KINDS, "scripted", AGENT_KINDS["random"])
-    tiny_config["search"]["policy"] = "scripted"
-    assert parse_experiment(tiny_config).search.policy == "scripted"
+    tiny_config["search"]["agent"] = "scripted"
+    assert parse_experiment(tiny_config).search.agent == "scripted"
+
+
+def test_search_policy_is_the_old_name_of_search_agent_and_loads_with_one_warning(
+        tiny_config, write_yaml, caplog: pytest.LogCaptureFixture) -> None:
+    tiny_config["search"]["agent"] = "random"
+    new = parse_experiment(tiny_config)
+    old = copy.deepcopy(tiny_config)
+    old["search"]["policy"] = old["search"].pop("agent")
+    with caplog.at_level(logging.WARNING):
+        assert load_experiment(write_yaml(old)) == new
+        assert load_experiment(write_yaml(tiny_config), ["search.policy=mlp"]).search.agent == "mlp"
+    assert caplog.messages == ["search.policy: is now search.agent: (the same kinds); search.policy: still loads "
+                               "for now", "override search.policy: is now search.agent; search.policy still works for now"]
+    assert "  agent: random\n" in dump_experiment(new) and "policy" not in dump_experiment(new)
+    with pytest.raises(ConfigError, match=r"search.policy is the old name of search.agent; give agent only"):
+        parse_experiment({**tiny_config, "search": {**tiny_config["search"], "policy": "mlp"}})
 
 
 def test_an_experiment_written_before_0_2_is_one_line_naming_evo_migrate(tiny_config, write_yaml) -> None:

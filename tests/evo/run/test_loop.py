@@ -105,7 +105,7 @@ def test_env_step_budget_stops_the_run(tiny_config, tmp_path: Path) -> None:
 
 
 def test_random_policy_baseline_runs(tiny_config, tmp_path: Path) -> None:
-    tiny_config["search"]["policy"] = "random"
+    tiny_config["search"]["agent"] = "random"
     tiny_config["finetune"] = {"algorithm": "none"}
     run(tiny_config, tmp_path / "r")
     data = load_run(tmp_path / "r")

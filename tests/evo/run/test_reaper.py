@@ -1,6 +1,6 @@
 """The watchdog of a local instance (evo/run/reaper.py): when the run ends, normally or SIGKILLed,
 every process holding a file under the instance's folder is killed and the folder removed;
-other processes are left alone. (tests/cli/test_orphans.py does the same with a real Ray run.)"""
+other processes are left alone. (tests/e2e/test_orphans.py does the same with a real Ray run.)"""
 
 from __future__ import annotations
 

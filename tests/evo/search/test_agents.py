@@ -155,7 +155,7 @@ def random_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
         raise AssertionError("a random agent was fine-tuned")
 
     config = json.loads(json.dumps(TINY))
-    config["search"]["policy"] = "random"
+    config["search"]["agent"] = "random"
     path = tmp_path_factory.mktemp("random") / "run"
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr("evo.run.loop.run_tune", no_tuning)

@@ -207,7 +207,7 @@ def _one_line(result: Any) -> str:
 
 
 def test_evo_run_on_a_game_slower_to_start_than_its_setting_exits_2_with_one_line(tmp_path: Path) -> None:
-    from tests.cli.test_untuned_games import _run_default_on
+    from tests.e2e.test_untuned_games import _run_default_on
 
     game = {"entry_point": SLOW, "kwargs": {"start_s": 3}, "start_timeout_s": 1}
     line = _one_line(_run_default_on(game, tmp_path))
@@ -218,7 +218,7 @@ def test_evo_run_on_a_game_slower_to_start_than_its_setting_exits_2_with_one_lin
 def test_evo_run_whose_workers_cannot_start_the_game_exits_2_with_one_line(tmp_path: Path) -> None:
     """The game's first copy starts; the copies the loky workers start for the first
     generation do not (the issue's case): the same one line, not a worker's traceback."""
-    from tests.cli.test_untuned_games import _run_default_on
+    from tests.e2e.test_untuned_games import _run_default_on
 
     game = {"entry_point": SLOW, "kwargs": {"start_s": 3, "marker": str(tmp_path / "made")}, "start_timeout_s": 1}
     line = _one_line(_run_default_on(game, tmp_path, budget={"wall_seconds": 60}))  # no injected bugs to find

@@ -19,7 +19,7 @@ SMALL = ["budget.generations=1", "search.population=2", "search.episodes=1", "pa
 
 def test_reline_and_random_agents_run_and_the_reline_agent_is_evaluated(tmp_path: Path) -> None:
     # RELINE's agent and random testing, which evaluate compares; the RL baseline runs on
-    # CartPole (tests/cli/test_reline_cartpole.py).
+    # CartPole (tests/e2e/test_reline_cartpole.py).
     for name, extra in (("reline_mspacman", []), ("reline_mspacman_random", ["search.offspring=2"])):
         result = evo("run", str(ROOT / "experiments" / f"{name}.yaml"), *SMALL, *extra, "--quiet", "--out", name,
                      cwd=tmp_path)

@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 from games.adapter.vector_game import GymVectorGame
-from tests.cli.test_any_game import _run
+from tests.e2e.test_any_game import _run
 from tests.cli.test_cli import ROOT, _error, evo
 from tests.games.plugin_envs import PixelWalk
 

@@ -41,8 +41,8 @@ def _run(path: Path, tmp_path: Path) -> Path:
 
 @pytest.mark.slow
 # A game whose features are its frame's cells runs the default experiment in
-# tests/cli/test_untuned_games.py (Glide: no map from above, its report) and Wuji's conv policy
-# in tests/cli/test_pixel_games.py.
+# tests/e2e/test_untuned_games.py (Glide: no map from above, its report) and Wuji's conv policy
+# in tests/e2e/test_pixel_games.py.
 @pytest.mark.parametrize("game", ["OwnFeatures", "WideObservation"])
 def test_a_new_game_runs_the_default_experiment_and_reports_coverage(game: str, tmp_path: Path) -> None:
     # Wuji's settings but a population of 8: what is checked is the game's path through the

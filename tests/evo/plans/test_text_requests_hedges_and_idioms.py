@@ -1,4 +1,4 @@
-"""The families of phrasing set 8 missed, read in general (:mod:`evo.plans.phrasing`): requests
+"""Families of phrasing read in general (:mod:`evo.plans.phrasing`): requests
 and hedges, discourse fillers and order adverbs that belong to no step, "when done" and "after
 which" as "then", stressed conditions ("only after", "not until"), motion idioms, light verbs
 with the deed as a noun, a pronoun inside a phrasal verb, a way through a place, instances
@@ -16,7 +16,7 @@ from evo.plans.phrasing import numbered, plain
 from evo.plans.text import load_pipeline, read_steps, split_sentences
 from tests.evo.plans.heldout.score import SETS, cases
 from tests.evo.plans.test_text import ACTOR_TYPES
-from tests.evo.plans.test_text_set7_causes import TARGETS, TOUCHING
+from tests.evo.plans.test_text_adverbs_coordination_and_rule_words import TARGETS, TOUCHING
 
 
 @pytest.fixture(scope="module")

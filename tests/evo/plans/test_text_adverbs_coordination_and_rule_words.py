@@ -1,4 +1,4 @@
-"""The families of phrasing set 7 missed, read in general: adverbs at a step's end ("as well"),
+"""Families of phrasing read in general: adverbs at a step's end ("as well"),
 a verb read in the sense that fits its object ("kick the lever" works it), coordinated objects
 and rules ("every bat and every zombie"), words that make a rule ("always", "keep X-ing"),
 amounts ("a bit of"), nouns modified by nouns ("the wall lever"), purposes ("to open the gate"),

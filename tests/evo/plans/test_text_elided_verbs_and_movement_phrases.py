@@ -1,5 +1,4 @@
-"""What set 4's misses showed the pipeline did not read, in sentences of our own (none is in a
-held-out set): a step that leaves out its verb, movement phrases of several words, meeting an
+"""Phrasings the pipeline reads, in sentences of our own (none is in a held-out set): a step that leaves out its verb, movement phrases of several words, meeting an
 actor as a trigger, "a" thing as one step, a noun inside "in front of", a state in the
 passive, verbs one step under the game's verb in WordNet, a budget's verb, "turn to the left",
 and the last word of a text with its full stop."""

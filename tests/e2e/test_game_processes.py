@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 import yaml
 
-from tests.cli.test_orphans import Procs, _rows, end_run, marked, start_run
+from tests.e2e.test_orphans import Procs, _rows, end_run, marked, start_run
 
 ENTRY = "tests.games.launcher_envs:LaunchedEngine"
 GAMES: dict[str, dict[str, Any]] = {
