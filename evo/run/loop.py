@@ -32,6 +32,7 @@ import torch
 
 from evo.run import rundir
 from evo.run.checkpoint import CheckpointError, load_latest
+from evo.run.budget import Budget
 from evo.run.built import Built
 from evo.run.config import Experiment, dump_experiment
 from evo.run.device import check_runnable
@@ -126,6 +127,8 @@ class Search(GenerationTail):
         self._rl: tuple[int, dict[str, float]] | None = None
         """The generation last fine-tuned and its mean RL diagnostics, for its row."""
         self.operators = Operators.from_search(exp.search, len(self.senses))
+        self.budget = Budget(exp.budget, len(self.built.injected))
+        """When the run ends (:mod:`evo.run.budget`)."""
         share = exp.search.return_share
         factory, every = self.built.factory, None if exp.search.snapshots else 0  # None: checked at the first return
         check = functools.partial(snapshot_every, factory, exp.seed, f"game {factory.label}")
@@ -332,22 +335,10 @@ class Search(GenerationTail):
         return Population(ckpt.genomes, ckpt.policy_ids, ckpt.F, ckpt.cases)
 
     def _deadline(self) -> float | None:
-        """The wall clock time (``time.time()``) at which the wall budget is spent: play stops
-        there, in every worker, rather than at the end of the generation that passed it."""
-        b = self.exp.budget
-        return None if b.wall_seconds is None else time.time() + (b.wall_seconds - self.counters.wall_s)
+        return self.budget.deadline(self.counters)
 
     def _done(self) -> bool:
-        b = self.exp.budget
-        c = self.counters
-        return (
-            self._cut
-            or (b.generations is not None and c.generation + 1 >= b.generations)
-            or (b.env_steps is not None and c.env_steps >= b.env_steps)
-            or (b.wall_seconds is not None and c.wall_s >= b.wall_seconds)
-            or (b.until_all_found and len(self.built.injected) > 0
-                and self.archive.injected_found() >= len(self.built.injected))
-        )
+        return self.budget.spent(self.counters, self.archive.injected_found(), self._cut)
 
     # ----------------------------------------------------------------- the loop
     def run(self, resume: bool = False) -> Population:

@@ -123,6 +123,9 @@ class FinetuneConfig(Strict):
         return name
 
     @property
-    def settings(self) -> UpdateConfig:
-        """The hyperparameters of the chosen algorithm (a2c's when it is ``none``)."""
-        return getattr(self, {"none": "a2c", "preference_ppo": "ppo"}.get(self.algorithm, self.algorithm))
+    def settings(self) -> UpdateConfig | None:
+        """The hyperparameters of the chosen algorithm (``preference_ppo``: ppo's); None for
+        ``none``, which fine-tunes nothing."""
+        if self.algorithm == "none":
+            return None
+        return getattr(self, "ppo" if self.algorithm == "preference_ppo" else self.algorithm)

@@ -227,3 +227,10 @@ def test_a_run_that_leaves_cores_idle_says_so_once(monkeypatch) -> None:
     assert idle_cores(ParallelConfig(backend="serial")) is None  # one process by choice: lanes, a game's processes
     assert idle_cores(ParallelConfig(backend="dask", n_jobs=4)).startswith("parallel: 4 workers on a machine with 16")
     assert idle_cores(ParallelConfig(backend="ray", n_jobs=4, address="ray://head:10001")) is None  # the cluster's cores
+
+
+def test_no_fine_tuning_has_no_settings(tiny_config) -> None:
+    tiny_config["finetune"] = {"algorithm": "none"}
+    assert parse_experiment(tiny_config).finetune.settings is None
+    tiny_config["finetune"] = {"algorithm": "ppo", "ppo": {"episodes": 3}}
+    assert parse_experiment(tiny_config).finetune.settings.episodes == 3
