@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from rich.console import Console
 
@@ -138,14 +138,19 @@ def worker_cause(exc: BaseException) -> BaseException:
     return cause if isinstance(cause, BaseException) else exc
 
 
+def handlers() -> dict[str, Callable[[argparse.Namespace, Console], int]]:
+    """The function each command of the parser runs, by its name: every command has one."""
+    return {"run": _run, "compare": _compare, "report": _report, "evaluate": _evaluate,
+            "plan": plan_command, "shrink": trace_command, "regress": trace_command,
+            "vision": vision_command, "demos": demos_command, "record": demos_command,
+            "study": study_command, "check": check_command, "replay": _replay, "migrate": _migrate}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     args.started = time.perf_counter()  # evo run's wall budget counts from here, imports included
     console = Console(highlight=False, soft_wrap=True)
-    commands = {"run": _run, "compare": _compare, "report": _report, "evaluate": _evaluate,
-                "plan": plan_command, "shrink": trace_command, "regress": trace_command,
-                "vision": vision_command, "demos": demos_command, "record": demos_command,
-                "study": study_command, "check": check_command, "replay": _replay, "migrate": _migrate}
+    commands = handlers()
     try:
         # What the games start ends with the command, even a SIGKILLed one (evo/run/reaper.py).
         with _sigterm_interrupts(args.command), Reaper.for_games():

@@ -81,3 +81,12 @@ def test_main_runs_off_the_main_thread(tmp_path: Path, monkeypatch) -> None:
     thread.start()
     thread.join(60)
     assert codes == [2]
+
+
+def test_every_command_of_the_parser_runs_its_own_handler() -> None:
+    import argparse
+
+    from evo.cli.main import _parser, handlers
+
+    (sub,) = [a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    assert set(handlers()) == set(sub.choices)
