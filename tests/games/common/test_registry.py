@@ -119,3 +119,69 @@ def test_a_misspelt_objective_fails_before_the_run_naming_the_installed_ones(ins
     with pytest.raises(ConfigError, match=r"^objectives\[0\]\.name: unknown objective 'survial'; expected one of "
                                           r"coverage, .*survival, winning$"):
         validate_names(parse_experiment(tiny_config))
+
+
+EASTWARD = '''
+from dataclasses import dataclass
+
+import numpy as np
+
+from evo.search.agents.base import register_kind
+
+class Eastward:
+    """Every copy steps east (the Block Maze's action 2), every step."""
+    def __init__(self, gumbel):
+        n, _, a = gumbel.shape
+        self.probs = np.eye(a, dtype=np.float32)[np.full(n, 2)]
+    def reset(self, seeds):
+        pass
+    def act(self, obs, features, infos, t):
+        return np.full(len(self.probs), 2), self.probs
+
+@dataclass(frozen=True)
+class EastwardSpec:
+    def build(self, episodes, gumbel):
+        return Eastward(gumbel)
+
+@dataclass(frozen=True)
+class EastwardKind:
+    evolves = False
+    def init_genomes(self, n, rng):
+        return np.empty((n, 0), dtype=np.float32)
+    def spec(self, genomes, temperature=1.0):
+        return EastwardSpec()
+
+@register_kind("eastward")
+def eastward(policy_spec, device="cpu"):
+    return EastwardKind()
+'''
+"""An agent kind in a package of its own (docs/guides/add-an-agent.md): one file, one
+``@register_kind``."""
+
+
+def test_an_installed_agent_kind_plays_by_its_name_alone(tiny_config: dict[str, Any], tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from evo.report.tables import load_run
+    from evo.run.config import parse_experiment
+    from evo.run.loop import Search
+    from evo.search.agents import AGENT_KINDS
+
+    (tmp_path / "my_tests_eastward.py").write_text(textwrap.dedent(EASTWARD))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    real = registry_module.entry_points
+    plugin = [EntryPoint("eastward", "my_tests_eastward:eastward", "evo.agents")]
+    monkeypatch.setattr(registry_module, "entry_points", lambda group: plugin if group == "evo.agents" else real(group=group))
+    monkeypatch.setattr(AGENT_KINDS, "_plugins_read", False)
+    try:
+        tiny_config["search"]["agent"] = "eastward"
+        tiny_config["budget"] = {"generations": 2}
+        tiny_config["finetune"] = {"algorithm": "none"}
+        Search(parse_experiment(tiny_config), tmp_path / "run").run()
+    finally:
+        AGENT_KINDS.pop("eastward", None)
+        sys.modules.pop("my_tests_eastward", None)
+    run = load_run(tmp_path / "run")
+    assert run.config["search"]["agent"] == "eastward"
+    # Every episode walks the same cells east of the start, and no generation adds one.
+    coverage = run.generations["coverage"].tolist()
+    assert len(coverage) == 2 and coverage[0] == coverage[1] <= 3  # random play: dozens
