@@ -4,9 +4,9 @@
     evo record --out demos/mine --level-seed 3 --set path --steps 500
 
 ``demos make`` plays PPGTA's two sets on the park by its navigator
-(:mod:`games.vision.park_demos`); ``record`` opens the park in a window for a person
-(:mod:`games.vision.demo_record`). Both add episodes to the folder's manifest
-(:mod:`games.vision.demos` describes the format). The park and torch load only when one of
+(:mod:`games.perception.park_demos`); ``record`` opens the park in a window for a person
+(:mod:`games.perception.demo_record`). Both add episodes to the folder's manifest
+(:mod:`games.perception.demos` describes the format). The park and torch load only when one of
 them runs.
 """
 
@@ -62,11 +62,11 @@ def demos_command(args: argparse.Namespace, console: Console) -> int:
 
 
 def _make(args: argparse.Namespace, console: Console) -> int:
-    from games.vision.demos import save_demo
-    from games.vision.encoder_train import parse_levels
+    from games.perception.demos import save_demo
+    from games.perception.training.encoder import parse_levels
     import numpy as np
 
-    from games.vision.park_demos import ACTIONS, Corrector, park_demos, parse_region
+    from games.perception.park_demos import ACTIONS, Corrector, park_demos, parse_region
 
     levels = parse_levels(args.levels)
     region = parse_region(args.region)
@@ -77,7 +77,7 @@ def _make(args: argparse.Namespace, console: Console) -> int:
         corrector = Corrector(args.corrections, args.beta, np.random.default_rng([args.seed, 0xDA66]))
     detector = None
     if args.masks == "detector":
-        from games.vision.detector import load_detector
+        from games.perception.detector import load_detector
 
         detector = load_detector()
     for demo in park_demos(levels, args.path, args.object, args.steps, args.seed, region, args.preset, args.anywhere,
@@ -89,9 +89,9 @@ def _make(args: argparse.Namespace, console: Console) -> int:
 
 
 def _record(args: argparse.Namespace, console: Console) -> int:
-    from games.vision.demo_record import SpectatorPark, record
-    from games.vision.demos import save_demo
-    from games.vision.park_demos import ACTIONS, EVAL_LEVEL
+    from games.perception.demo_record import SpectatorPark, record
+    from games.perception.demos import save_demo
+    from games.perception.park_demos import ACTIONS, EVAL_LEVEL
 
     if args.level_seed == EVAL_LEVEL or args.level_seed < 0:
         raise ValueError(f"--level-seed must be a non-negative level other than {EVAL_LEVEL} (the evaluation level), "

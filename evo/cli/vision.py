@@ -1,9 +1,9 @@
 """``evo vision``: train and score the small models that let agents see objects in frames.
 
-    evo vision train detector --out games/vision/weights/detector.pt ...
+    evo vision train detector --out games/perception/weights/detector.pt ...
     evo vision eval detector --weights ... --level-seed 0
 
-Each model kind lives in its own module of :mod:`games.vision` that exposes
+Each model kind lives in its own module of :mod:`games.perception` that exposes
 ``add_train_arguments(parser)``, ``train_command(args, console) -> int`` and, when it can be
 scored, ``add_eval_arguments(parser)`` and ``eval_command(args, console) -> int``. The
 modules load torch and the park, so they are imported only when their command is parsed:
@@ -23,11 +23,11 @@ from rich.console import Console
 from evo.run.user_paths import ConfigError
 
 KINDS: dict[str, str] = {
-    "detector": "games.vision.detector_train",
-    "encoder": "games.vision.encoder_train",
-    "imitation": "games.vision.imitation_train",
-    "texture": "games.vision.texture_train",
-    "test-end": "games.vision.test_end",
+    "detector": "games.perception.training.detector",
+    "encoder": "games.perception.training.encoder",
+    "imitation": "games.perception.training.imitation",
+    "texture": "games.perception.training.texture",
+    "test-end": "games.perception.object_test_end",
 }
 """Model kind -> the module that trains and scores it."""
 

@@ -1,10 +1,10 @@
 """The ``detect`` observation wrapper: PPGTA's OD mask over a game's RGB frames.
 
 Each frame is run through the detector and greyed outside the boxes it found
-(:func:`games.vision.base.od_mask`): the observation keeps its shape and dtype, so anything
+(:func:`games.perception.base.od_mask`): the observation keeps its shape and dtype, so anything
 after it in ``game.wrappers`` (the encoder, a resize) or a pixel policy reads it as a frame.
 The detections themselves are published after every step as ``VecStep.info["detections"]``
-(record column ``info.detections``), one :class:`~games.vision.base.Detections` per copy with
+(record column ``info.detections``), one :class:`~games.perception.base.Detections` per copy with
 its crops cut from the unmasked frame; a copy that did not step holds ``None``, as for every
 object-valued info key. The step contract has no info at reset, so the detections of a
 reset's first frames are kept in :attr:`Detect.detections` (always the latest per copy).
@@ -18,7 +18,7 @@ where the agent stands steps later would misplace its object. ``every: 1`` (the 
 detects every frame.
 
 On a GPU the step's frames are uploaded once: the detector reads them there and the mask is
-made there (:mod:`games.vision.device_frames`, the same bytes as the host's mask). The masked
+made there (:mod:`games.perception.device_frames`, the same bytes as the host's mask). The masked
 frames stay on the device as :attr:`Detect.frames` for an ``encode`` wrapper right above on the
 same device, which shrinks and encodes them there; the host gets its copy of them while the
 device works on.
@@ -37,9 +37,9 @@ import torch
 
 from games.core.base import VecStep, VectorGame
 from games.core.device import torch_device
-from games.vision.base import DETECTIONS_KEY, Detections, no_detections, od_mask
-from games.vision import device_frames
-from games.vision.detector import CNNDetector, load_detector
+from games.perception.base import DETECTIONS_KEY, Detections, no_detections, od_mask
+from games.perception import device_frames
+from games.perception.detector import CNNDetector, load_detector
 from games.core.wrappers import ObservationWrapper
 
 

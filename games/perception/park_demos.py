@@ -3,14 +3,14 @@
     evo demos make --out demos/park --levels 1-4 --path 8 --object 8 --steps 300 --seed 0
 
 - **Path following in a region** (``set: path``): the player is put on a pathway cell of
-  the region (ZDoom's ``warp``, as :mod:`games.vision.park_frames` does) and walks from
+  the region (ZDoom's ``warp``, as :mod:`games.perception.park_frames` does) and walks from
   pathway cell to pathway cell of the region, each leg an A* path over walkable pathway
   cells only (:func:`games.doom.park.navigation.find_path`), steered by bearing as the plan
   agent steers (:func:`games.doom.park.navigation.steer`). The region is a rectangle of the
   park given in shares of its side; PPGTA keeps the demonstrated region out of the evaluation.
 - **Object tests** (``set: object``): the player is put a few cells from an object of
   interest and circles it while looking at it (PPGTA's 360-degree object test,
-  :func:`games.vision.park_walks.circle_step`).
+  :func:`games.perception.park_walks.circle_step`).
 
 Both steer by the state features and the park's layout, ground truth a test driver may read
 (like a plan agent's ``navigate``); what is written is what the player saw and pressed. The
@@ -30,14 +30,14 @@ import numpy as np
 from games.doom.park.doom_park import ACTIONS, HELD, TURN_PER_TIC, DoomParkVector
 from games.doom.park.layout import CELL
 from games.doom.park.navigation import TURN_LEFT, cell_of, find_path, steer, walkable
-from games.vision.base import Detector, od_mask
-from games.vision.demos import Demo, make_demo
-from games.vision.encoder import downscale
-from games.vision.imitation import Playing, load_policy
-from games.vision.park_walks import circle_step
+from games.perception.base import Detector, od_mask
+from games.perception.demos import Demo, make_demo
+from games.perception.encoder import downscale
+from games.perception.imitation import Playing, load_policy
+from games.perception.park_walks import circle_step
 
 EVAL_LEVEL = 0
-"""The level every model of :mod:`games.vision` is scored on; never demonstrated."""
+"""The level every model of :mod:`games.perception` is scored on; never demonstrated."""
 MIN_LEG = 6
 """Cells between a path leg's start and its goal at least (a leg shorter walks in place)."""
 OBJECT_DISTANCE = (3, 6)

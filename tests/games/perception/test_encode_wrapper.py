@@ -16,8 +16,8 @@ from evo.search.agents.population import PopulationAgent  # noqa: E402
 from evo.search.policy import PolicySpec, PopulationActor  # noqa: E402
 from evo.search.play import draw_episodes, play  # noqa: E402
 from games.doom.park.doom_park import DoomParkVector  # noqa: E402
-from games.vision.encode_wrapper import FRAME64_KEY, Encode  # noqa: E402
-from games.vision.encoder import (DEFAULT_WEIGHTS, InverseDynamics, _Inference, encode, load_model,  # noqa: E402
+from games.perception.encode_wrapper import FRAME64_KEY, Encode  # noqa: E402
+from games.perception.encoder import (DEFAULT_WEIGHTS, InverseDynamics, _Inference, encode, load_model,  # noqa: E402
                                   save_model)
 from games.core.wrappers import wrapped_spec  # noqa: E402
 

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 import torch
 
-from games.vision import device_frames
-from games.vision.base import od_mask
-from games.vision.device_frames import downscale_tensor, od_mask_tensor
-from games.vision.encoder import downscale
+from games.perception import device_frames
+from games.perception.base import od_mask
+from games.perception.device_frames import downscale_tensor, od_mask_tensor
+from games.perception.encoder import downscale
 
 
 def frames(n: int, h: int = 120, w: int = 160, seed: int = 0) -> np.ndarray:

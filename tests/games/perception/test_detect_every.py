@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from games.core.base import GameSpec, VecStep
-from games.vision.base import DETECTIONS_KEY, Detections, od_mask
+from games.perception.base import DETECTIONS_KEY, Detections, od_mask
 from games.core.wrappers import wrap
 
 FRAMES = 12

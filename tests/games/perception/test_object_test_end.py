@@ -11,10 +11,10 @@ import torch
 
 pytest.importorskip("vizdoom")
 
-from games.vision.demos import load_demos  # noqa: E402
-from games.vision.imitation import load_policy, trajectory_probs  # noqa: E402
-from games.vision.test_end import END_MIN, END_RUN, done_labels, fires, fit_head, load_end, score_end  # noqa: E402
-from tests.games.vision.imitation_data import make_tiny_demos, make_tiny_policy  # noqa: E402
+from games.perception.demos import load_demos  # noqa: E402
+from games.perception.imitation import load_policy, trajectory_probs  # noqa: E402
+from games.perception.object_test_end import END_MIN, END_RUN, done_labels, fires, fit_head, load_end, score_end  # noqa: E402
+from tests.games.perception.imitation_data import make_tiny_demos, make_tiny_policy  # noqa: E402
 
 
 def test_a_test_ends_after_a_run_of_confident_steps_and_never_too_young() -> None:

@@ -3,7 +3,7 @@
 PPGTA's policies read what its visual feature extractor makes of the (masked) frames, not
 the pixels. This wrapper is that step for any game with RGB frames: each step, every copy's
 frame is shrunk to 64x64 and all of them go through the frozen encoder
-(:mod:`games.vision.encoder`) in one batched forward, so a population of policies reads
+(:mod:`games.perception.encoder`) in one batched forward, so a population of policies reads
 ``[D]`` float32 features and still plays with one forward of its own per step. Put it after
 ``detect`` to encode the OD-masked frames, as PPGTA does::
 
@@ -25,9 +25,9 @@ import numpy as np
 
 from games.core.base import VecStep, VectorGame
 from games.core.device import torch_device
-from games.vision import device_frames
-from games.vision.detect_wrapper import Detect
-from games.vision.encoder import downscale, encode, encode_tensor, fingerprint, load_encoder
+from games.perception import device_frames
+from games.perception.detect_wrapper import Detect
+from games.perception.encoder import downscale, encode, encode_tensor, fingerprint, load_encoder
 from games.core.wrappers import ObservationWrapper
 
 FRAME64_KEY = "frame64"
@@ -49,7 +49,7 @@ class Encode(ObservationWrapper):
 
     Args:
         game: The vector game (or wrapper) with uint8 RGB frames.
-        weights: The encoder's weights file; the shipped ``games/vision/weights/encoder.pt``
+        weights: The encoder's weights file; the shipped ``games/perception/weights/encoder.pt``
             when omitted.
         device: Where the encoder runs: ``cpu``, ``cuda`` or ``cuda:N`` (an experiment's
             ``device`` fills it in); features come back to the host.

@@ -4,7 +4,7 @@ PPGTA (Section VI-B) compares the action distribution of an executed test behavi
 action distribution of all expert demonstrations of that behaviour by the Jensen-Shannon
 divergence, and calls a test successful when the divergence is below a threshold: the mean
 divergence the imitation policy reaches on validation trajectories after its last training
-epoch (:func:`games.vision.imitation_train.success_threshold`).
+epoch (:func:`games.perception.training.imitation.success_threshold`).
 
 Divergences are in bits (base 2), so they lie in [0, 1]: 0 for the same distribution, 1 for
 distributions with no action in common.

@@ -1,10 +1,10 @@
-"""Training and scoring the park's object detector (:mod:`games.vision.detector`).
+"""Training and scoring the park's object detector (:mod:`games.perception.detector`).
 
-    evo vision train detector --out games/vision/weights/detector.pt --levels 1-16,18-25 \\
+    evo vision train detector --out games/perception/weights/detector.pt --levels 1-16,18-25 \\
         --frames 500 --epochs 30 --seed 0
     evo vision eval detector --level-seed 0 --frames 960 --seed 1
 
-Frames and boxes come from :func:`games.vision.park_frames.park_frames` on parks generated
+Frames and boxes come from :func:`games.perception.park_frames.park_frames` on parks generated
 with the ``--levels`` seeds; scoring plays the same kind of walks on a park none of them is
 (level 0 by default). Training is CenterNet's: a focal loss on the heatmaps (penalty-reduced
 by a Gaussian around each centre, alpha 2, beta 4) and an L1 loss on the offsets and log
@@ -29,9 +29,9 @@ import torch
 from rich.console import Console
 from rich.table import Table
 
-from games.vision.base import Detections, box_iou
-from games.vision.detector import STRIDE, WEIGHTS, CenterNet, CNNDetector, frames_tensor, load_detector, save_detector
-from games.vision.park_frames import TYPES, LabelledFrames, park_frames, parse_levels
+from games.perception.base import Detections, box_iou
+from games.perception.detector import STRIDE, WEIGHTS, CenterNet, CNNDetector, frames_tensor, load_detector, save_detector
+from games.perception.park_frames import TYPES, LabelledFrames, park_frames, parse_levels
 
 MIN_HEIGHT = 8
 """Pixels an object's box must be tall to count (see the module)."""

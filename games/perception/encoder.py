@@ -2,16 +2,16 @@
 
 PPGTA fine-tunes a visual feature extractor by predicting the action taken between two
 adjacent frames, one of them greyed outside the detected objects (the OD mask,
-:func:`games.vision.base.od_mask`), so that the features keep what the agent controls and the
+:func:`games.perception.base.od_mask`), so that the features keep what the agent controls and the
 objects it tests. Here the extractor is a small CNN trained from scratch on this machine on
-frames of generated parks (:mod:`games.vision.encoder_train`); nothing is downloaded.
+frames of generated parks (:mod:`games.perception.training.encoder`); nothing is downloaded.
 
 Frames are first shrunk to 64x64 (:func:`downscale`; PPGTA downsizes the novelty model's input
 to 64x64x3, and the encoder shares that input so the two read the same frames). The encoder
 maps ``[N, 3, 64, 64]`` uint8 to ``[N, D]`` float32 features, layer-normalised so a policy's
 first layer gets inputs of unit scale whatever the frame. :class:`InverseDynamics` is the
 encoder plus the head that names the action; only the encoder is used once trained (the
-``encode`` wrapper, :mod:`games.vision.encode_wrapper`; the RND novelty's backbone,
+``encode`` wrapper, :mod:`games.perception.encode_wrapper`; the RND novelty's backbone,
 :mod:`objectives.rnd_novelty`).
 """
 

@@ -23,7 +23,7 @@ jump is kept (steering is what a person does most while walking). A step with no
 not an action of the park: it is left out, and the frame the person saw last before the next
 action is the one kept. The recording ends after ``--steps`` actions or when the window is closed.
 
-What is written is a demonstration as :mod:`games.vision.demos` describes, ``source: person``,
+What is written is a demonstration as :mod:`games.perception.demos` describes, ``source: person``,
 its masked frames made from the labels buffer's boxes. The recording loop reads its keys from
 a :class:`KeySource`: :class:`SpectatorPark` is the window; :class:`FedKeys` plays given key
 rows on the headless park (how the path is tested without a display).
@@ -40,8 +40,8 @@ from games.doom.engine import EngineView, check_settings, new_engine
 from games.doom.park.doom_park import ACTIONS, DEFAULT_FRAME_SKIP, DEFAULT_RESOLUTION, DoomParkVector, label_types
 from games.doom.park.layout import park_layout
 from games.doom.park.wad import MAP_NAME, park_wad_path
-from games.vision.base import od_mask
-from games.vision.demos import Demo, make_demo
+from games.perception.base import od_mask
+from games.perception.demos import Demo, make_demo
 
 BUTTONS: tuple[str, ...] = (
     "MOVE_FORWARD", "MOVE_BACKWARD", "MOVE_LEFT", "MOVE_RIGHT", "TURN_LEFT", "TURN_RIGHT", "LOOK_UP",

@@ -2,7 +2,7 @@
 
 PPGTA's student has four parts, kept here and sized for a CPU:
 
-- the visual feature extractor (:class:`games.vision.encoder.FrameEncoder`, started from the
+- the visual feature extractor (:class:`games.perception.encoder.FrameEncoder`, started from the
   shipped masked-inverse-dynamics encoder and fine-tuned), reading 64x64 frames;
 - a local bidirectional GRU over the last :data:`K` frames' features (PPGTA: 256 units; 64
   here), whose two final states make ``h_l``;
@@ -16,7 +16,7 @@ bidirectional inside it; the global GRU is causal), so the policy that plays ste
 (:func:`trajectory_probs`). At ``t < K - 1`` the window is padded with the first frame.
 
 Training (the student on OD-masked frames, an EMA teacher on full frames, cross-entropy plus
-the teacher-student consistency of PPGTA's Eq. 4) is :mod:`games.vision.imitation_train`.
+the teacher-student consistency of PPGTA's Eq. 4) is :mod:`games.perception.training.imitation`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from games.vision.encoder import FEATURES, FRAME, FrameEncoder
+from games.perception.encoder import FEATURES, FRAME, FrameEncoder
 
 K = 4
 """Frames the local view reads (PPGTA: a stack of 4 frames)."""
@@ -166,7 +166,7 @@ def save_policy(model: ImitationPolicy, path: Path, meta: dict[str, Any],
                 end: dict[str, torch.Tensor] | None = None) -> None:
     """Write ``model`` as tensors and JSON types only (``torch.load(weights_only=True)``
     reads it), with ``meta`` (what it learned from, what it scored, the JS threshold) and, for
-    an object-test policy, the head that ends its tests (:mod:`games.vision.test_end`)."""
+    an object-test policy, the head that ends its tests (:mod:`games.perception.object_test_end`)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     state = {k: v.detach().clone() for k, v in model.state_dict().items()}

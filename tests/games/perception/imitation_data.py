@@ -7,10 +7,10 @@ from pathlib import Path
 
 import torch
 
-from games.vision.demos import load_demos, save_demo
-from games.vision.imitation import save_policy
-from games.vision.imitation_train import train
-from games.vision.park_demos import ACTIONS, park_demos
+from games.perception.demos import load_demos, save_demo
+from games.perception.imitation import save_policy
+from games.perception.training.imitation import train
+from games.perception.park_demos import ACTIONS, park_demos
 
 STEPS = 40
 """Actions per tiny demonstration."""

@@ -1,7 +1,7 @@
 """When an object test is done: a logistic head on the object-test policy's state.
 
-    evo vision train test-end --demos demos/objects --weights games/vision/weights/object_test.pt
-    evo vision eval test-end --demos demos/other --weights games/vision/weights/object_test.pt
+    evo vision train test-end --demos demos/objects --weights games/perception/weights/object_test.pt
+    evo vision eval test-end --demos demos/other --weights games/perception/weights/object_test.pt
 
 A tester (:mod:`evo.search.agents.tester`) hands a copy to the object-test policy for a test.
 A fixed length wastes steps: the demonstrated circle closes in about 40 steps and a test that
@@ -9,7 +9,7 @@ runs 100 keeps circling an object already tested while the explorer waits. Measu
 levels 101 and 102 (never the evaluation level), a test that stops the step the objects oracle
 counts it done tests 7% more objects in 18 episodes than the fixed 100 steps; nothing the
 player's own actions tell (a full turn) does as well. The policy's own state does: its local
-and global GRU states (``h_c``, :meth:`games.vision.imitation.ImitationPolicy.states`) know how
+and global GRU states (``h_c``, :meth:`games.perception.imitation.ImitationPolicy.states`) know how
 far round the object it has come.
 
 The head is a logistic regression on ``h_c``, fit on the object-test demonstrations: a step is
@@ -40,9 +40,9 @@ from torch.nn import functional as F
 
 from games.doom.park.layout import park_layout
 from games.doom.park.navigation import ooi_names
-from games.vision.demos import Demo, load_demos, split_demos
-from games.vision.execution_quality import demonstrated_window
-from games.vision.imitation import OBJECT_TEST_WEIGHTS, ImitationPolicy, load_policy, save_policy
+from games.perception.demos import Demo, load_demos, split_demos
+from games.perception.execution_quality import demonstrated_window
+from games.perception.imitation import OBJECT_TEST_WEIGHTS, ImitationPolicy, load_policy, save_policy
 
 END_P = 0.8
 """Probability of done above which a step counts towards the end."""
@@ -97,7 +97,7 @@ def policy_states(model: ImitationPolicy, demo: Demo) -> torch.Tensor:
 
 def test_stretch(demo: Demo) -> slice:
     """The steps of an object-test demonstration that execute its test by the objects oracle's
-    rule (:func:`games.vision.execution_quality.demonstrated_window`), as an executed test is
+    rule (:func:`games.perception.execution_quality.demonstrated_window`), as an executed test is
     scored; the whole trajectory for a path demonstration, or a test never completed."""
     target, level = demo.meta.get("target"), demo.meta.get("level_seed")
     if not target or level is None:

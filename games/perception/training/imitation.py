@@ -1,11 +1,11 @@
 """Train and score the imitation policy on demonstrations (PPGTA, Section IV-B).
 
     evo demos make --out demos/park --levels 1-4 --path 8 --object 8 --steps 300
-    evo vision train imitation --demos demos/park --set path --out games/vision/weights/imitation.pt
-    evo vision eval imitation --weights games/vision/weights/imitation.pt --demos demos/other
+    evo vision train imitation --demos demos/park --set path --out games/perception/weights/imitation.pt
+    evo vision eval imitation --weights games/perception/weights/imitation.pt --demos demos/other
 
 The demonstrations of one set are split by episode 70/10/20 into training, validation and
-test (:func:`games.vision.demos.split_demos`). The student reads OD-masked frames; a teacher,
+test (:func:`games.perception.demos.split_demos`). The student reads OD-masked frames; a teacher,
 an exponential moving average of the student's weights, reads the full frames; the loss is
 PPGTA's Eq. 4: cross-entropy on the demonstrated action plus ``lambda`` times the
 cross-entropy from the teacher's concatenated state ``h_c`` to the student's, both made
@@ -18,7 +18,7 @@ validation accuracy (early stopping). The encoder starts from the shipped encode
 After training, the success threshold of test execution quality is set as PPGTA sets it: the
 mean Jensen-Shannon divergence between the actions the policy takes on each validation
 trajectory and the action distribution of the training demonstrations
-(:mod:`games.vision.execution_quality`).
+(:mod:`games.perception.execution_quality`).
 """
 
 from __future__ import annotations
@@ -35,11 +35,11 @@ import torch
 from rich.console import Console
 from torch.nn import functional as F
 
-from games.vision.demos import SETS, Demo, action_names, load_demos, split_demos
-from games.vision.encoder import DEFAULT_WEIGHTS as ENCODER_WEIGHTS, load_model
-from games.vision.execution_quality import action_distribution, execution_divergence
-from games.vision.imitation import DEFAULT_WEIGHTS, ImitationPolicy, load_policy, save_policy
-from games.vision.test_end import add_end, test_stretch
+from games.perception.demos import SETS, Demo, action_names, load_demos, split_demos
+from games.perception.encoder import DEFAULT_WEIGHTS as ENCODER_WEIGHTS, load_model
+from games.perception.execution_quality import action_distribution, execution_divergence
+from games.perception.imitation import DEFAULT_WEIGHTS, ImitationPolicy, load_policy, save_policy
+from games.perception.object_test_end import add_end, test_stretch
 
 LAMBDA = 0.1
 """Weight of the consistency loss (PPGTA's lambda; the paper gives no value)."""

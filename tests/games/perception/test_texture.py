@@ -10,10 +10,10 @@ pytest.importorskip("vizdoom")
 torch = pytest.importorskip("torch")
 
 from evo.cli.main import main  # noqa: E402
-from games.vision.texture import (  # noqa: E402
+from games.perception.texture import (  # noqa: E402
     CLASSES, MIN_HEIGHT, TYPES, crop, judgeable, load_texture_judge, save_texture_judge,
 )
-from games.vision.texture_train import crop_scores, level_crops, parse_levels, train_judge  # noqa: E402
+from games.perception.training.texture import crop_scores, level_crops, parse_levels, train_judge  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +22,7 @@ def tiny() -> object:
     torch.set_num_threads(1)
     rng = np.random.default_rng(0)
     sets = [level_crops(level, 320, rng, jitter=0.1) for level in (1, 2)]
-    from games.vision.texture_train import _concat
+    from games.perception.training.texture import _concat
 
     return _concat(sets)
 

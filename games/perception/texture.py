@@ -9,7 +9,7 @@ the frame (how much detail a crop can show at all). It answers three classes, no
 and stretched; the probability of a bug is one minus that of normal.
 
 Trained here on CPU from park levels other than the one scored (``evo vision train texture``,
-:mod:`games.vision.texture_train`); the weights ship in ``weights/texture.pt``.
+:mod:`games.perception.training.texture`); the weights ship in ``weights/texture.pt``.
 """
 
 from __future__ import annotations

@@ -12,10 +12,10 @@ import torch
 
 from evo.cli.main import main
 from games.core.base import GameSpec, VecStep
-from games.vision.base import DETECTIONS_KEY, Detections, box_iou
-from games.vision.detector import WEIGHTS, load_detector
-from games.vision.detector_train import Score, score
-from games.vision.park_frames import TYPES, park_frames, parse_levels
+from games.perception.base import DETECTIONS_KEY, Detections, box_iou
+from games.perception.detector import WEIGHTS, load_detector
+from games.perception.training.detector import Score, score
+from games.perception.park_frames import TYPES, park_frames, parse_levels
 from games.core.wrappers import wrap
 from tests.cli.test_cli import evo_run
 

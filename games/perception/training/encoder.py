@@ -1,6 +1,6 @@
 """Train and score the masked inverse-dynamics encoder on frames of generated parks.
 
-    evo vision train encoder --out games/vision/weights/encoder.pt --levels 1-6 --steps 2000 --seed 0
+    evo vision train encoder --out games/perception/weights/encoder.pt --levels 1-6 --steps 2000 --seed 0
     evo vision eval encoder --level-seed 0
 
 Training frames come from random-ish play (each copy repeats its last action with
@@ -29,14 +29,14 @@ from rich.console import Console
 from rich.table import Table
 
 from games.core.seeds import EPISODE_SEED_MAX
-from games.vision.base import od_mask
-from games.vision.encoder import DEFAULT_WEIGHTS, InverseDynamics, downscale, load_model, save_model
+from games.perception.base import od_mask
+from games.perception.encoder import DEFAULT_WEIGHTS, InverseDynamics, downscale, load_model, save_model
 
 REPEAT = 0.5
 """Probability that a copy repeats its last action (sticky random play walks further than
 independent draws and still gives every action the same share)."""
 EVAL_LEVEL = 0
-"""The level every model of :mod:`games.vision` is scored on; never trained on."""
+"""The level every model of :mod:`games.perception` is scored on; never trained on."""
 
 
 @dataclass(frozen=True)

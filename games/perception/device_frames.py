@@ -1,8 +1,8 @@
 """PPGTA's OD mask and the encoder's 64x64 downscale on torch tensors, where the frames
 already are for the detector: on a GPU, the host no longer touches every pixel twice a step.
 
-Both give, bit for bit, what their numpy forms give on the host (:func:`games.vision.base.od_mask`
-and :func:`games.vision.encoder.downscale`), so a run's frames do not depend on where they were
+Both give, bit for bit, what their numpy forms give on the host (:func:`games.perception.base.od_mask`
+and :func:`games.perception.encoder.downscale`), so a run's frames do not depend on where they were
 masked and shrunk:
 
 - :func:`od_mask_tensor` computes the grey as the host does, one IEEE float32 multiply and add
@@ -27,14 +27,14 @@ from typing import Sequence
 import numpy as np
 import torch
 
-from games.vision.base import _LUMA
+from games.perception.base import _LUMA
 
 _MAX_PRECISION = 22
 """The most fractional bits torch gives a uint8 resize's int16 weights."""
 
 
 def od_mask_tensor(frames: torch.Tensor, boxes: Sequence[np.ndarray]) -> torch.Tensor:
-    """:func:`games.vision.base.od_mask` of ``[N, 3, H, W]`` uint8 frames on any device: each
+    """:func:`games.perception.base.od_mask` of ``[N, 3, H, W]`` uint8 frames on any device: each
     frame grey outside its ``[K, 4]`` ``(x, y, width, height)`` boxes, same device and dtype."""
     if frames.ndim != 4 or frames.shape[1] != 3 or frames.dtype != torch.uint8:
         raise ValueError(f"od_mask_tensor needs uint8 RGB frames [N, 3, H, W], got {frames.dtype} "
@@ -112,7 +112,7 @@ def _pass(x: torch.Tensor, w: torch.Tensor, precision: int, along_rows: bool) ->
 
 
 def downscale_tensor(frames: torch.Tensor, size: int = 64) -> torch.Tensor:
-    """:func:`games.vision.encoder.downscale` of ``[N, 3, H, W]`` uint8 frames on any device:
+    """:func:`games.perception.encoder.downscale` of ``[N, 3, H, W]`` uint8 frames on any device:
     ``[N, 3, size, size]`` uint8, the same bytes as torch's CPU resize gives."""
     if frames.ndim != 4 or frames.shape[1] != 3 or frames.dtype != torch.uint8:
         raise ValueError(f"downscale_tensor needs uint8 RGB frames [N, 3, H, W], got {frames.dtype} "

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from games.vision.detector import CenterNet, CNNDetector, InferenceNet, decode, frames_tensor
+from games.perception.detector import CenterNet, CNNDetector, InferenceNet, decode, frames_tensor
 
 
 def trained_looking(width: int = 8) -> CenterNet:

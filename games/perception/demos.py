@@ -15,12 +15,12 @@ The format (one folder, written by :func:`save_demo` and read by :func:`load_dem
 - one ``<name>.npz`` per episode (compressed):
 
   - ``frames``: ``[T + 1, 3, 64, 64]`` uint8, the frames as the game showed them, shrunk
-    to the 64x64 every network of :mod:`games.vision` reads (:func:`games.vision.encoder.downscale`);
+    to the 64x64 every network of :mod:`games.perception` reads (:func:`games.perception.encoder.downscale`);
     ``frames[t]`` is what the player saw before ``actions[t]``.
   - ``masked``: the same frames OD-masked at full resolution before shrinking (grey outside
-    the objects of interest; :func:`games.vision.base.od_mask`): what the imitation student
+    the objects of interest; :func:`games.perception.base.od_mask`): what the imitation student
     sees. Boxes come from the labels buffer while demonstrating (ground truth, used only to
-    make the training input, as :mod:`games.vision.encoder_train` does); from the detector's
+    make the training input, as :mod:`games.perception.training.encoder` does); from the detector's
     ``info.detections`` for an agent's record.
   - ``actions``: ``[T]`` int64 indices into ``action_names``.
   - ``features``: ``[T + 1, F]`` float64 state features (the park's ``(x, y, angle)``): for
@@ -39,8 +39,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from games.vision.base import od_mask
-from games.vision.encoder import FRAME, downscale
+from games.perception.base import od_mask
+from games.perception.encoder import FRAME, downscale
 
 FORMAT = 1
 MANIFEST = "manifest.json"

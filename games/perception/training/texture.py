@@ -1,9 +1,9 @@
-"""Train and score the texture judge (:mod:`games.vision.texture`) on crops of generated parks.
+"""Train and score the texture judge (:mod:`games.perception.texture`) on crops of generated parks.
 
-    evo vision train texture --out games/vision/weights/texture.pt --levels 1-8 --seed 0
-    evo vision eval texture --weights games/vision/weights/texture.pt --level-seed 0
+    evo vision train texture --out games/perception/weights/texture.pt --levels 1-8 --seed 0
+    evo vision eval texture --weights games/perception/weights/texture.pt --level-seed 0
 
-Crops come from circling walks (:mod:`games.vision.park_walks`) around every OOI of a level,
+Crops come from circling walks (:mod:`games.perception.park_walks`) around every OOI of a level,
 at radii drawn between :data:`RADII` (near and far views, from all sides), cut by the labels
 buffer's boxes; the label of a crop is its OOI's bug in the layout (ground truth, which is
 what training and scoring are for). Training boxes are jittered a little, as a detector's
@@ -25,8 +25,8 @@ from rich.console import Console
 
 from games.doom.park.doom_park import DoomParkVector
 from games.doom.park.layout import PRESETS
-from games.vision.park_walks import circle_walk
-from games.vision.texture import (
+from games.perception.park_walks import circle_walk
+from games.perception.texture import (
     CLASSES, DEFAULT_WEIGHTS, MIN_HEIGHT, TYPES, TextureJudge, TextureNet, crop, judgeable,
     load_texture_judge, prepare, save_texture_judge,
 )

@@ -16,14 +16,14 @@ pytest.importorskip("vizdoom")
 from evo.search.agents.imitation import ImitationSpec  # noqa: E402
 from evo.search.play import draw_episodes, play  # noqa: E402
 from games.doom.park.doom_park import DoomParkVector  # noqa: E402
-from games.vision.demos import load_demos  # noqa: E402
-from games.vision.encoder import downscale  # noqa: E402
-from games.vision.execution_quality import (  # noqa: E402
+from games.perception.demos import load_demos  # noqa: E402
+from games.perception.encoder import downscale  # noqa: E402
+from games.perception.execution_quality import (  # noqa: E402
     action_distribution, execution_divergence, execution_succeeded, js_divergence,
 )
-from games.vision.imitation import Playing, load_policy, save_policy, trajectory_probs  # noqa: E402
-from games.vision.imitation_train import accuracy, success_threshold, train  # noqa: E402
-from tests.games.vision.imitation_data import make_tiny_demos, make_tiny_policy  # noqa: E402
+from games.perception.imitation import Playing, load_policy, save_policy, trajectory_probs  # noqa: E402
+from games.perception.training.imitation import accuracy, success_threshold, train  # noqa: E402
+from tests.games.perception.imitation_data import make_tiny_demos, make_tiny_policy  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +122,7 @@ def test_jensen_shannon_test_success() -> None:
 def test_a_demonstrated_test_is_scored_over_the_steps_that_execute_it() -> None:
     # The threshold an executed test is judged by comes from the same stretch of steps: from the
     # first view within the radius to the view that completes 270 degrees round the object.
-    from games.vision.execution_quality import demonstrated_window
+    from games.perception.execution_quality import demonstrated_window
 
     place = (1000.0, 1000.0)
     walk_in = [(1000.0 - r, 1000.0, 0.0) for r in (700.0, 600.0, 500.0, 400.0, 300.0)]  # facing it, too far

@@ -11,10 +11,10 @@ import torch
 
 pytest.importorskip("vizdoom")
 
-from games.vision.encoder import (  # noqa: E402
+from games.perception.encoder import (  # noqa: E402
     FRAME, InverseDynamics, downscale, encode, load_encoder, load_model, save_model,
 )
-from games.vision.encoder_train import accuracy, collect, parse_levels, split, train  # noqa: E402
+from games.perception.training.encoder import accuracy, collect, parse_levels, split, train  # noqa: E402
 from tests.cli.test_cli import evo  # noqa: E402
 
 

@@ -13,7 +13,7 @@ first design, stride 4 and 36M, took twice ViZDoom's time per step; see the READ
 "Measured").
 
 It is trained here, on CPU, on frames of parks generated with other seeds than the one it is
-scored on (:mod:`games.vision.detector_train`); ``weights/detector.pt`` is the shipped model.
+scored on (:mod:`games.perception.training.detector`); ``weights/detector.pt`` is the shipped model.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from torch import nn
 from torch.nn.utils.fusion import fuse_conv_bn_eval
 
 from games.core.device import torch_device
-from games.vision.base import Detections, no_detections
+from games.perception.base import Detections, no_detections
 
 STRIDE = 8
 """Pixels of the frame per cell of the output map."""
@@ -194,7 +194,7 @@ class InferenceNet(nn.Module):
 
 
 class CNNDetector:
-    """A trained :class:`CenterNet` as a :class:`games.vision.base.Detector`.
+    """A trained :class:`CenterNet` as a :class:`games.perception.base.Detector`.
 
     Args:
         model: The network (put in eval mode here). Detection runs an :class:`InferenceNet`

@@ -1,0 +1,1 @@
+"""Training and scoring of the perception models, one module per model."""
