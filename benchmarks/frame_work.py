@@ -29,7 +29,7 @@ from games.perception.base import od_mask  # noqa: E402
 from games.perception.detector import load_detector  # noqa: E402
 from games.perception.device_frames import downscale_tensor, od_mask_tensor  # noqa: E402
 from games.perception.encoder import downscale  # noqa: E402
-from games.perception.park_frames import park_frames  # noqa: E402
+from games.doom.park.data.frames import park_frames  # noqa: E402
 
 
 def ms_per_call(run: Callable[[], object], steps: int, sync: Callable[[], None]) -> float:

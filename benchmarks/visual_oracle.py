@@ -2,7 +2,7 @@
 
 Agents circle the OOIs of level 0 (the texture judge trained on levels 1-8): for each OOI,
 ``--episodes`` episodes that walk to it from the start and circle it at a radius drawn from
-``--radii`` (:func:`games.perception.park_walks.circle_walk`, with a tenth of the steps random;
+``--radii`` (:func:`games.doom.park.data.walks.circle_walk`, with a tenth of the steps random;
 ``--explore 1`` makes every step random: agents that circle nothing).
 Every step's boxes come from the labels buffer (``--boxes truth``: the oracle alone) or from
 the shipped CNN detector (``--boxes detector``, when ``games/perception/detector.py`` exists),
@@ -39,7 +39,7 @@ from games.doom.park.doom_park import DoomParkVector  # noqa: E402
 from games.doom.park.truth import ooi_near, report_place  # noqa: E402
 from games.core.record import Rollout, RolloutBatch  # noqa: E402
 from games.perception.base import DETECTIONS_KEY, Detections  # noqa: E402
-from games.perception.park_walks import circle_walk  # noqa: E402
+from games.doom.park.data.walks import circle_walk  # noqa: E402
 from games.perception.texture import crop  # noqa: E402
 from evo.run.game_facts import GameFacts  # noqa: E402
 from oracles.visual import VisualConfig, VisualOracle  # noqa: E402

@@ -15,12 +15,13 @@ The format (one folder, written by :func:`save_demo` and read by :func:`load_dem
 - one ``<name>.npz`` per episode (compressed):
 
   - ``frames``: ``[T + 1, 3, 64, 64]`` uint8, the frames as the game showed them, shrunk
-    to the 64x64 every network of :mod:`games.perception` reads (:func:`games.perception.encoder.downscale`);
+    to the 64x64 every network of :mod:`games.perception` reads
+    (:func:`games.perception.encoder.downscale`);
     ``frames[t]`` is what the player saw before ``actions[t]``.
   - ``masked``: the same frames OD-masked at full resolution before shrinking (grey outside
-    the objects of interest; :func:`games.perception.base.od_mask`): what the imitation student
-    sees. Boxes come from the labels buffer while demonstrating (ground truth, used only to
-    make the training input, as :mod:`games.perception.training.encoder` does); from the detector's
+    the objects of interest; :func:`games.perception.base.od_mask`): what the imitation
+    student sees. Boxes come from the labels buffer while demonstrating (ground truth, used only to
+    make the training input, as for the encoder's training); from the detector's
     ``info.detections`` for an agent's record.
   - ``actions``: ``[T]`` int64 indices into ``action_names``.
   - ``features``: ``[T + 1, F]`` float64 state features (the park's ``(x, y, angle)``): for

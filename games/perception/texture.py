@@ -1,12 +1,14 @@
 """The texture judge: a small CNN that tells, from a crop of one object, whether its texture is
-bugged (a low-resolution or a stretched copy of the decoration's sprite).
+bugged (in the park: a low-resolution or a stretched copy of the decoration's sprite).
 
 PPGTA only finds objects; judging how they look is this project's visual oracle
 (:mod:`oracles.visual`). The judge sees a crop letterboxed into a square (so a stretched
 sprite keeps its too-wide shape) and resized to :data:`CROP_SIZE`, with three numbers beside
 it: the object's type (as the detector named it), the crop's aspect ratio and its height in
-the frame (how much detail a crop can show at all). It answers three classes, normal, lowres
-and stretched; the probability of a bug is one minus that of normal.
+the frame (how much detail a crop can show at all). It answers which class the texture is in:
+normal first, then the game's bug kinds (the park's: lowres, stretched); the probability of a
+bug is one minus that of normal. The object types and the classes are the game's, saved with
+the weights, so the judge imports no game.
 
 Trained here on CPU from park levels other than the one scored (``evo vision train texture``,
 :mod:`games.perception.training.texture`); the weights ship in ``weights/texture.pt``.
@@ -24,17 +26,14 @@ import torch.nn.functional as F
 from torch import nn
 
 from games.core.device import torch_device
-from games.doom.park.layout import BUG_KINDS, OOI_TYPES
 
 CROP_SIZE = 32
 """Side of the square a crop is resized to."""
 MIN_HEIGHT = 8
 """Crops shorter than this (pixels) are not judged: at 160x120 such an object is a few blobs
 of colour, too far for any texture to show."""
-CLASSES: tuple[str, ...] = ("normal", *BUG_KINDS)
-"""What the judge answers: the crop's texture is normal, low-resolution or stretched."""
-TYPES: tuple[str, ...] = tuple(t.name for t in OOI_TYPES)
-"""The object types the judge knows (the park's OOI types, as the detector names them)."""
+NORMAL = "normal"
+"""The judge's first class: the crop's texture is as it should be (the others are bugs)."""
 DEFAULT_WEIGHTS = Path(__file__).parent / "weights" / "texture.pt"
 
 
@@ -61,21 +60,23 @@ def crop(frame: np.ndarray, box: Sequence[int]) -> np.ndarray:
     return np.ascontiguousarray(frame[:, y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)])
 
 
-def prepare(crops: Sequence[np.ndarray], types: Sequence[int], frame_height: int) -> tuple[torch.Tensor, torch.Tensor]:
+def prepare(crops: Sequence[np.ndarray], types: Sequence[int], frame_height: int,
+            n_types: int) -> tuple[torch.Tensor, torch.Tensor]:
     """The judge's inputs for a batch of crops.
 
     Args:
         crops: ``[3, h, w]`` uint8 crops.
-        types: Index of each crop's type in :data:`TYPES`.
+        types: Index of each crop's type among the judge's ``n_types`` types.
         frame_height: Height of the frames they were cut from (heights are judged relative
             to it).
+        n_types: Object types the judge knows.
 
     Returns:
         ``([N, 3, CROP_SIZE, CROP_SIZE]`` float32 in [0, 1] letterboxed crops,
-        ``[N, len(TYPES) + 2]`` float32: type one-hot, log aspect ratio, relative height).
+        ``[N, n_types + 2]`` float32: type one-hot, log aspect ratio, relative height).
     """
     images = torch.zeros((len(crops), 3, CROP_SIZE, CROP_SIZE))
-    extra = torch.zeros((len(crops), len(TYPES) + 2))
+    extra = torch.zeros((len(crops), n_types + 2))
     for i, (c, t) in enumerate(zip(crops, types)):
         h, w = c.shape[1:]
         side = max(h, w)
@@ -85,15 +86,21 @@ def prepare(crops: Sequence[np.ndarray], types: Sequence[int], frame_height: int
         images[i] = F.interpolate(square[None], size=(CROP_SIZE, CROP_SIZE), mode="bilinear",
                                   align_corners=False, antialias=side > CROP_SIZE)[0]
         extra[i, int(t)] = 1.0
-        extra[i, len(TYPES)] = float(np.log(w / h))
-        extra[i, len(TYPES) + 1] = h / float(frame_height)
+        extra[i, n_types] = float(np.log(w / h))
+        extra[i, n_types + 1] = h / float(frame_height)
     return images, extra
 
 
 class TextureNet(nn.Module):
-    """Three conv blocks over the crop, its type and shape joined before the last layers."""
+    """Three conv blocks over the crop, its type and shape joined before the last layers.
 
-    def __init__(self, width: int = 16) -> None:
+    Args:
+        n_types: Object types (the type one-hot's width).
+        n_classes: Texture classes it answers, normal included.
+        width: Channels of the first conv layer.
+    """
+
+    def __init__(self, n_types: int, n_classes: int, width: int = 16) -> None:
         super().__init__()
         self.width = int(width)
         w = self.width
@@ -104,11 +111,11 @@ class TextureNet(nn.Module):
             nn.Flatten(),
         )
         self.head = nn.Sequential(
-            nn.Linear(4 * w * 16 + len(TYPES) + 2, 64), nn.ReLU(), nn.Linear(64, len(CLASSES)),
+            nn.Linear(4 * w * 16 + n_types + 2, 64), nn.ReLU(), nn.Linear(64, n_classes),
         )
 
     def forward(self, images: torch.Tensor, extra: torch.Tensor) -> torch.Tensor:
-        """Logits ``[N, len(CLASSES)]``."""
+        """Logits ``[N, n_classes]``."""
         return self.head(torch.cat([self.features(images), extra], dim=1))
 
 
@@ -118,16 +125,18 @@ class TextureJudge:
 
     Attributes:
         net: The network (eval mode).
-        types: The type names its one-hot columns stand for (:data:`TYPES`).
+        types: The type names its one-hot columns stand for (the detector's).
+        classes: The classes it answers, :data:`NORMAL` first.
     """
 
     net: TextureNet
-    types: tuple[str, ...] = TYPES
+    types: tuple[str, ...]
+    classes: tuple[str, ...]
 
     @torch.no_grad()
     def probabilities(self, crops: Sequence[np.ndarray], types: Sequence[str],
                       frame_height: int) -> np.ndarray:
-        """``[N, len(CLASSES)]`` class probabilities of a batch of crops, one forward pass.
+        """``[N, len(classes)]`` class probabilities of a batch of crops, one forward pass.
 
         Args:
             crops: ``[3, h, w]`` uint8 crops.
@@ -138,12 +147,12 @@ class TextureJudge:
             ValueError: a type the judge does not know.
         """
         if not len(crops):
-            return np.zeros((0, len(CLASSES)), dtype=np.float32)
+            return np.zeros((0, len(self.classes)), dtype=np.float32)
         unknown = sorted(set(types) - set(self.types))
         if unknown:
             raise ValueError(f"the texture judge knows types {', '.join(self.types)}, got {', '.join(unknown)}")
         index = {name: k for k, name in enumerate(self.types)}
-        images, extra = prepare(crops, [index[t] for t in types], frame_height)
+        images, extra = prepare(crops, [index[t] for t in types], frame_height, len(self.types))
         device = next(self.net.parameters()).device  # where load_texture_judge put it
         return torch.softmax(self.net(images.to(device), extra.to(device)), dim=1).cpu().numpy()
 
@@ -157,7 +166,7 @@ def save_texture_judge(judge: TextureJudge, path: str | Path) -> None:
     """Write the weights and the few numbers that rebuild the network (tensors and JSON
     types only, so loading them never runs code)."""
     torch.save({"state_dict": judge.net.state_dict(), "width": judge.net.width,
-                "types": list(judge.types), "classes": list(CLASSES), "crop_size": CROP_SIZE},
+                "types": list(judge.types), "classes": list(judge.classes), "crop_size": CROP_SIZE},
                str(path))
 
 
@@ -174,11 +183,12 @@ def load_texture_judge(path: str | Path | None = None, device: str = "cpu") -> T
         raise ValueError(f"texture judge weights {path} not found (train them: evo vision train texture)")
     try:
         state = torch.load(str(path), map_location="cpu", weights_only=True)
-        if state["classes"] != list(CLASSES) or state["crop_size"] != CROP_SIZE:
+        types, classes = tuple(state["types"]), tuple(state["classes"])
+        if classes[:1] != (NORMAL,) or state["crop_size"] != CROP_SIZE:
             raise KeyError("classes")
-        net = TextureNet(int(state["width"]))
+        net = TextureNet(len(types), len(classes), int(state["width"]))
         net.load_state_dict(state["state_dict"])
     except Exception as exc:  # noqa: BLE001 - any unreadable file is the same bad input
         raise ValueError(f"{path} is not a texture judge's weights ({type(exc).__name__}: {exc})") from None
     net.eval().to(torch_device(device))
-    return TextureJudge(net, tuple(state["types"]))
+    return TextureJudge(net, types, classes)

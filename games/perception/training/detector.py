@@ -1,14 +1,11 @@
-"""Training and scoring the park's object detector (:mod:`games.perception.detector`).
+"""Training and scoring the object detector (:mod:`games.perception.detector`).
 
-    evo vision train detector --out games/perception/weights/detector.pt --levels 1-16,18-25 \\
-        --frames 500 --epochs 30 --seed 0
-    evo vision eval detector --level-seed 0 --frames 960 --seed 1
-
-Frames and boxes come from :func:`games.perception.park_frames.park_frames` on parks generated
-with the ``--levels`` seeds; scoring plays the same kind of walks on a park none of them is
-(level 0 by default). Training is CenterNet's: a focal loss on the heatmaps (penalty-reduced
-by a Gaussian around each centre, alpha 2, beta 4) and an L1 loss on the offsets and log
-sizes at the centres; the frames are mirrored left-right half the time.
+Frames and boxes come from the game (:class:`games.perception.training.data.LabelledFrames`;
+the park's are :func:`games.doom.park.data.frames.park_frames`, levels generated from seeds);
+scoring takes the same kind of frames on a level none of them is (level 0 by default).
+Training is CenterNet's: a focal loss on the heatmaps (penalty-reduced by a Gaussian around
+each centre, alpha 2, beta 4) and an L1 loss on the offsets and log sizes at the centres; the
+frames are mirrored left-right half the time.
 
 Which objects count when scoring (and which are taught): the labels buffer boxes every OOI
 with at least a pixel in view, down to 1 x 1 specks at the horizon. An object counts from
@@ -20,18 +17,16 @@ out of precision (as the Caltech pedestrian benchmark treats its ignore regions)
 
 from __future__ import annotations
 
-import argparse
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 import torch
-from rich.console import Console
-from rich.table import Table
 
 from games.perception.base import Detections, box_iou
-from games.perception.detector import STRIDE, WEIGHTS, CenterNet, CNNDetector, frames_tensor, load_detector, save_detector
-from games.perception.park_frames import TYPES, LabelledFrames, park_frames, parse_levels
+from games.perception.detector import STRIDE, CenterNet, CNNDetector, frames_tensor
+from games.perception.training.data import LabelledFrames
 
 MIN_HEIGHT = 8
 """Pixels an object's box must be tall to count (see the module)."""
@@ -126,11 +121,14 @@ def loss_terms(out: torch.Tensor, target: dict[str, torch.Tensor], n_types: int
     return focal, reg
 
 
-def train(data: LabelledFrames, config: TrainConfig, console: Console | None = None) -> CenterNet:
-    """A :class:`CenterNet` fitted to ``data`` as ``config`` says."""
+def train(data: LabelledFrames, config: TrainConfig,
+          log: Callable[[int, float, float, float], None] | None = None) -> CenterNet:
+    """A :class:`CenterNet` fitted to ``data`` as ``config`` says; ``log(epoch, heatmap loss,
+    box loss, seconds so far)`` after each epoch."""
     torch.manual_seed(config.seed)  # the network's initialisation; every draw after is rng's
     rng = np.random.default_rng([config.seed, 0xDE7])
-    model = CenterNet(len(TYPES), config.width)
+    n_types = len(data.type_names)
+    model = CenterNet(n_types, config.width)
     n = len(data)
     steps = config.epochs * -(-n // config.batch_size)
     optim = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=1e-4)
@@ -145,15 +143,14 @@ def train(data: LabelledFrames, config: TrainConfig, console: Console | None = N
             rows = order[start: start + config.batch_size]
             frames, boxes, types = mirrored(data, rows, rng.random(len(rows)) < 0.5)
             out = model(frames_tensor(frames))
-            focal, reg = loss_terms(out, targets(boxes, types, len(TYPES), grid), len(TYPES))
+            focal, reg = loss_terms(out, targets(boxes, types, n_types, grid), n_types)
             optim.zero_grad()
             (focal + reg).backward()
             optim.step()
             sched.step()
             sums += (focal.item() * len(rows), reg.item() * len(rows))
-        if console is not None:
-            console.print(f"epoch {epoch + 1}/{config.epochs}: heatmap loss {sums[0] / n:.3f}, "
-                          f"box loss {sums[1] / n:.3f} ({time.perf_counter() - t0:.0f} s)")
+        if log is not None:
+            log(epoch, sums[0] / n, sums[1] / n, time.perf_counter() - t0)
     return model.eval()
 
 
@@ -184,7 +181,7 @@ def score(found: list[Detections], data: LabelledFrames, min_height: int = MIN_H
     matches, greedily by score, an unmatched labelled box of its type counted as an object
     (at least ``min_height`` tall); one that matches a smaller box, or is itself smaller, is
     ignored; any other is a false alarm."""
-    counts = np.zeros((len(TYPES), 3), dtype=np.int64)  # tp, fp, fn
+    counts = np.zeros((len(data.type_names), 3), dtype=np.int64)  # tp, fp, fn
     for det, boxes, types in zip(found, data.boxes, data.types):
         counted = boxes[:, 3] >= min_height
         used = np.zeros(len(boxes), dtype=bool)
@@ -199,7 +196,7 @@ def score(found: list[Detections], data: LabelledFrames, min_height: int = MIN_H
             elif det.boxes[k, 3] >= min_height:
                 counts[det.types[k], 1] += 1
         np.add.at(counts[:, 2], types[counted & ~used], 1)
-    table = {name: Score(*counts[t].tolist()) for t, name in enumerate(TYPES)}
+    table = {name: Score(*counts[t].tolist()) for t, name in enumerate(data.type_names)}
     table["all"] = Score(*counts.sum(axis=0).tolist())
     return table
 
@@ -222,78 +219,6 @@ def above(found: list[Detections], threshold: float) -> list[Detections]:
 def pick_threshold(model: CenterNet, data: LabelledFrames) -> float:
     """The score threshold (0.1 to 0.9 in steps of 0.05) with the best F1 on ``data``
     (frames of a held-out park, neither trained on nor the evaluation level)."""
-    found = detect_all(CNNDetector(model, TYPES, threshold=0.05), data.frames)
+    found = detect_all(CNNDetector(model, data.type_names, threshold=0.05), data.frames)
     candidates = np.round(np.arange(0.1, 0.91, 0.05), 2).tolist()
     return max(candidates, key=lambda t: score(above(found, t), data)["all"].f1)
-
-
-def add_train_arguments(parser: argparse.ArgumentParser) -> None:
-    """``evo vision train detector``'s options."""
-    parser.add_argument("--out", default=str(WEIGHTS), help="where to write the weights")
-    parser.add_argument("--levels", default="1-16,18-25", help="park level seeds to train on, e.g. 1-12")
-    parser.add_argument("--frames", type=int, default=500, help="frames taken per level")
-    parser.add_argument("--epochs", type=int, default=TrainConfig.epochs)
-    parser.add_argument("--batch-size", type=int, default=TrainConfig.batch_size)
-    parser.add_argument("--lr", type=float, default=TrainConfig.lr)
-    parser.add_argument("--width", type=int, default=TrainConfig.width, help="channels at stride 4")
-    parser.add_argument("--val-level", type=int, default=17,
-                        help="held-out park on which the score threshold is chosen")
-    parser.add_argument("--val-frames", type=int, default=240, help="frames taken on it")
-    parser.add_argument("--seed", type=int, default=0)
-
-
-def _positive(name: str, value: int) -> int:
-    if value < 1:
-        raise ValueError(f"--{name} must be at least 1, got {value}")
-    return value
-
-
-def train_command(args: argparse.Namespace, console: Console) -> int:
-    """Take frames of the training parks, train, write the weights; exit code 0."""
-    levels = parse_levels(args.levels)
-    if args.val_level in levels or args.val_level < 0:
-        raise ValueError(f"--val-level must be a park seed not in --levels, got {args.val_level}")
-    config = TrainConfig(epochs=_positive("epochs", args.epochs),
-                         batch_size=_positive("batch-size", args.batch_size), lr=float(args.lr),
-                         width=_positive("width", args.width), seed=int(args.seed))
-    t0 = time.perf_counter()
-    data = park_frames(levels, _positive("frames", args.frames), seed=config.seed)
-    objects = sum(int((b[:, 3] >= MIN_HEIGHT).sum()) for b in data.boxes)
-    console.print(f"{len(data)} frames of {len(levels)} parks, {objects} objects at least "
-                  f"{MIN_HEIGHT} px tall ({time.perf_counter() - t0:.0f} s)")
-    model = train(data, config, console)
-    held_out = park_frames([args.val_level], _positive("val-frames", args.val_frames), seed=config.seed)
-    threshold = pick_threshold(model, held_out)
-    save_detector(args.out, model, TYPES, config.width, threshold)
-    console.print(f"threshold {threshold} (best F1 on park {args.val_level}); wrote {args.out}")
-    return 0
-
-
-def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
-    """``evo vision eval detector``'s options."""
-    parser.add_argument("--weights", default=None, help="weights to score (default: the shipped ones)")
-    parser.add_argument("--level-seed", type=int, default=0, help="the park to score on (unseen in training)")
-    parser.add_argument("--frames", type=int, default=960, help="frames taken on it")
-    parser.add_argument("--threshold", type=float, default=None, help="score threshold (default: the saved one)")
-    parser.add_argument("--min-height", type=int, default=MIN_HEIGHT, help="pixels an object must be tall to count")
-    parser.add_argument("--seed", type=int, default=1, help="seeds the walks on the park")
-
-
-def eval_command(args: argparse.Namespace, console: Console) -> int:
-    """Print precision and recall at IoU 0.5 per type on the park; exit code 0."""
-    if args.level_seed < 0:
-        raise ValueError(f"--level-seed must be a non-negative integer, got {args.level_seed}")
-    detector = load_detector(args.weights, args.threshold)
-    data = park_frames([args.level_seed], _positive("frames", args.frames), seed=int(args.seed))
-    t0 = time.perf_counter()
-    found = detect_all(detector, data.frames)
-    seconds = time.perf_counter() - t0
-    table = Table(title=f"detector on park {args.level_seed}: {len(data)} frames, objects at "
-                        f"least {args.min_height} px tall, IoU {IOU}, threshold {detector.threshold}")
-    for column in ("type", "objects", "found", "false alarms", "precision", "recall"):
-        table.add_column(column, justify="left" if column == "type" else "right")
-    for name, s in score(found, data, _positive("min-height", args.min_height)).items():
-        table.add_row(name, str(s.tp + s.fn), str(s.tp), str(s.fp), f"{s.precision:.3f}", f"{s.recall:.3f}")
-    console.print(table)
-    console.print(f"detect: {len(data) / seconds:.0f} frames/s in batches of 64")
-    return 0

@@ -10,7 +10,7 @@ import torch
 from games.perception.demos import load_demos, save_demo
 from games.perception.imitation import save_policy
 from games.perception.training.imitation import train
-from games.perception.park_demos import ACTIONS, park_demos
+from games.doom.park.data.demos import ACTIONS, park_demos
 
 STEPS = 40
 """Actions per tiny demonstration."""

@@ -14,7 +14,9 @@ pytest.importorskip("vizdoom")
 from games.perception.encoder import (  # noqa: E402
     FRAME, InverseDynamics, downscale, encode, load_encoder, load_model, save_model,
 )
-from games.perception.training.encoder import accuracy, collect, parse_levels, split, train  # noqa: E402
+from games.perception.training.encoder import accuracy, split, train  # noqa: E402
+from games.doom.park.data.transitions import collect  # noqa: E402
+from evo.cli.vision_encoder import parse_levels  # noqa: E402
 from tests.cli.test_cli import evo  # noqa: E402
 
 

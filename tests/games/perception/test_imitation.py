@@ -23,6 +23,7 @@ from games.perception.execution_quality import (  # noqa: E402
 )
 from games.perception.imitation import Playing, load_policy, save_policy, trajectory_probs  # noqa: E402
 from games.perception.training.imitation import accuracy, success_threshold, train  # noqa: E402
+from games.doom.park.data.demos import object_place  # noqa: E402
 from tests.games.perception.imitation_data import make_tiny_demos, make_tiny_policy  # noqa: E402
 
 
@@ -43,7 +44,7 @@ def test_training_on_tiny_demonstrations_learns_their_actions(demos: Path) -> No
     twice = train(path[:2], path[2:], epochs=1, seed=4, batch_size=2)
     assert all(torch.equal(a, b) for a, b in zip(once.state_dict().values(), twice.state_dict().values()))
     # The success threshold is a divergence: in [0, 1].
-    threshold = success_threshold(model, path[:1], action_distribution(actions, 9))
+    threshold = success_threshold(model, path[:1], action_distribution(actions, 9), object_place)
     assert 0.0 <= threshold <= 1.0
 
 

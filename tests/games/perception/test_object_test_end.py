@@ -13,7 +13,9 @@ pytest.importorskip("vizdoom")
 
 from games.perception.demos import load_demos  # noqa: E402
 from games.perception.imitation import load_policy, trajectory_probs  # noqa: E402
-from games.perception.object_test_end import END_MIN, END_RUN, done_labels, fires, fit_head, load_end, score_end  # noqa: E402
+from games.perception.object_test_end import END_MIN, END_RUN, fires, load_end  # noqa: E402
+from games.perception.training.object_test_end import done_labels, fit_head, score_end  # noqa: E402
+from games.doom.park.data.demos import object_place  # noqa: E402
 from tests.games.perception.imitation_data import make_tiny_demos, make_tiny_policy  # noqa: E402
 
 
@@ -49,7 +51,7 @@ def test_the_command_fits_the_end_into_the_policy_file_and_leaves_the_policy_alo
     objects = load_demos(demos, "object")
     before = trajectory_probs(model, objects[0].masked[:-1])
     assert load_end(weights) is None
-    assert any(done_labels(d) is not None for d in objects)
+    assert any(done_labels(d, object_place) is not None for d in objects)
     result = evo("vision", "train", "test-end", "--demos", str(demos), "--weights", str(weights), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert f"wrote the test end into {weights}" in result.stdout
@@ -61,7 +63,8 @@ def test_the_command_fits_the_end_into_the_policy_file_and_leaves_the_policy_alo
     scored = evo("vision", "eval", "test-end", "--demos", str(demos), "--weights", str(weights), cwd=tmp_path)
     assert scored.returncode == 0, scored.stderr
     assert "object tests: AUC" in scored.stdout
-    assert score_end(head, after, objects)["episodes"] == sum(done_labels(d) is not None for d in objects)
+    assert score_end(head, after, objects, object_place)["episodes"] == sum(
+        done_labels(d, object_place) is not None for d in objects)
 
 
 def test_a_policy_without_an_end_or_demos_without_a_completed_test_is_one_line(tmp_path: Path) -> None:

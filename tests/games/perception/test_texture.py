@@ -11,9 +11,11 @@ torch = pytest.importorskip("torch")
 
 from evo.cli.main import main  # noqa: E402
 from games.perception.texture import (  # noqa: E402
-    CLASSES, MIN_HEIGHT, TYPES, crop, judgeable, load_texture_judge, save_texture_judge,
+    MIN_HEIGHT, crop, judgeable, load_texture_judge, save_texture_judge,
 )
-from games.perception.training.texture import crop_scores, level_crops, parse_levels, train_judge  # noqa: E402
+from games.perception.training.texture import concat, crop_scores, train_judge  # noqa: E402
+from games.doom.park.data.walks import CLASSES, TYPES, level_crops  # noqa: E402
+from evo.cli.vision_texture import parse_levels  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -22,9 +24,7 @@ def tiny() -> object:
     torch.set_num_threads(1)
     rng = np.random.default_rng(0)
     sets = [level_crops(level, 320, rng, jitter=0.1) for level in (1, 2)]
-    from games.perception.training.texture import _concat
-
-    return _concat(sets)
+    return concat(sets)
 
 
 def test_crops_are_whole_tall_boxes_labelled_by_their_ooi_s_bug(tiny) -> None:

@@ -13,11 +13,12 @@ pytest.importorskip("vizdoom")
 
 from games.doom.park.layout import park_layout  # noqa: E402
 from games.doom.park.navigation import ooi_names  # noqa: E402
-from games.perception.demo_record import FedKeys, SpectatorPark, action_of, record  # noqa: E402
+from games.doom.park.data.demo_record import FedKeys, SpectatorPark, action_of, record  # noqa: E402
 from games.perception.demos import MANIFEST, Demo, load_demos, save_demo, split_demos  # noqa: E402
 from games.doom.park.doom_park import DoomParkVector  # noqa: E402
 from games.doom.park.navigation import TURN_LEFT  # noqa: E402
-from games.perception.park_demos import ACTIONS, parse_region, turn_left_by  # noqa: E402
+from games.doom.park.data.demos import ACTIONS, turn_left_by  # noqa: E402
+from evo.cli.demos import parse_region  # noqa: E402
 from tests.cli.test_cli import evo  # noqa: E402
 from tests.games.perception.imitation_data import STEPS, make_tiny_demos  # noqa: E402
 
@@ -59,7 +60,7 @@ def test_path_demonstrations_walk_the_pathways_and_object_tests_circle_their_obj
 
 def test_path_demonstrations_from_anywhere_walk_onto_the_pathway_first() -> None:
     # What an agent evaluated from uniformly random starts must learn: find the path, then follow it.
-    from games.perception.park_demos import park_demos
+    from games.doom.park.data.demos import park_demos
 
     found = 0
     for demo in park_demos((3,), 4, 0, 120, seed=2, region=(0, 0, 1, 1), anywhere=True):
@@ -76,7 +77,7 @@ def test_corrected_episodes_go_where_the_student_plays_and_keep_the_navigators_l
                                                                                       tmp_path: Path) -> None:
     from games.doom.park.doom_park import DoomParkVector
     from games.doom.park.navigation import circle_step
-    from games.perception.park_demos import OBJECT_RADIUS, Corrector, object_demo
+    from games.doom.park.data.demos import OBJECT_RADIUS, Corrector, object_demo
     from tests.games.perception.imitation_data import make_tiny_policy
 
     weights = make_tiny_policy(demos, tmp_path / "student.pt", epochs=1)
@@ -103,7 +104,7 @@ def test_detector_masked_demonstrations_differ_from_labelled_ones_in_their_masks
     # the labels buffer's exact boxes are another input from the one it meets at play.
     from games.doom.park.doom_park import DoomParkVector
     from games.perception.detector import load_detector
-    from games.perception.park_demos import object_demo
+    from games.doom.park.data.demos import object_demo
 
     game = DoomParkVector(1, level_seed=2, max_steps=60)
     try:

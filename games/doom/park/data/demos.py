@@ -3,63 +3,46 @@
     evo demos make --out demos/park --levels 1-4 --path 8 --object 8 --steps 300 --seed 0
 
 - **Path following in a region** (``set: path``): the player is put on a pathway cell of
-  the region (ZDoom's ``warp``, as :mod:`games.perception.park_frames` does) and walks from
+  the region (ZDoom's ``warp``, as :mod:`games.doom.park.data.frames` does) and walks from
   pathway cell to pathway cell of the region, each leg an A* path over walkable pathway
   cells only (:func:`games.doom.park.navigation.find_path`), steered by bearing as the plan
   agent steers (:func:`games.doom.park.navigation.steer`). The region is a rectangle of the
   park given in shares of its side; PPGTA keeps the demonstrated region out of the evaluation.
 - **Object tests** (``set: object``): the player is put a few cells from an object of
   interest and circles it while looking at it (PPGTA's 360-degree object test,
-  :func:`games.perception.park_walks.circle_step`).
+  :func:`games.doom.park.navigation.circle_step`).
 
 Both steer by the state features and the park's layout, ground truth a test driver may read
 (like a plan agent's ``navigate``); what is written is what the player saw and pressed. The
 first frame is taken one step after the warp (the engine shows the new place on the next
 tic); that step's action is not part of the demonstration. Level seed 0 is the evaluation
-level and is refused.
+level and is refused. What is written is a demonstration as :mod:`games.perception.demos`
+describes; where a demonstrated object stands is :func:`object_place`.
 """
 
 from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
 
 from games.doom.park.doom_park import ACTIONS, HELD, TURN_PER_TIC, DoomParkVector
-from games.doom.park.layout import CELL
-from games.doom.park.navigation import TURN_LEFT, cell_of, find_path, steer, walkable
+from games.doom.park.layout import CELL, park_layout
+from games.doom.park.navigation import TURN_LEFT, cell_of, circle_step, find_path, ooi_names, steer, walkable
 from games.perception.base import Detector, od_mask
 from games.perception.demos import Demo, make_demo
 from games.perception.encoder import downscale
 from games.perception.imitation import Playing, load_policy
-from games.perception.park_walks import circle_step
+from games.perception.training.data import EVAL_LEVEL
 
-EVAL_LEVEL = 0
-"""The level every model of :mod:`games.perception` is scored on; never demonstrated."""
 MIN_LEG = 6
 """Cells between a path leg's start and its goal at least (a leg shorter walks in place)."""
 OBJECT_DISTANCE = (3, 6)
 """Cells from an object at which an object test starts (it walks in to the circle)."""
 OBJECT_RADIUS = 160.0
 """Map units at which an object test circles (PPGTA's test keeps the object large in view)."""
-
-
-def parse_region(text: str) -> tuple[float, float, float, float]:
-    """``"0,0,0.5,0.5"`` -> ``(x0, y0, x1, y1)`` shares of the park's side.
-
-    Raises:
-        ValueError: not four numbers with 0 <= x0 < x1 <= 1 and 0 <= y0 < y1 <= 1.
-    """
-    try:
-        x0, y0, x1, y1 = (float(v) for v in str(text).split(","))
-        if not (0 <= x0 < x1 <= 1 and 0 <= y0 < y1 <= 1):
-            raise ValueError
-    except ValueError:
-        raise ValueError(f"--region must be x0,y0,x1,y1 shares of the park with 0 <= x0 < x1 <= 1 and "
-                         f"0 <= y0 < y1 <= 1, got {text!r}") from None
-    return x0, y0, x1, y1
 
 
 def region_cells(game: DoomParkVector, region: Sequence[float]) -> np.ndarray:
@@ -272,4 +255,19 @@ def park_demos(levels: Sequence[int], paths: int, objects: int, steps: int, seed
             game.close()
 
 
-__all__ = ["ACTIONS", "Corrector", "park_demos", "parse_region", "path_demo", "object_demo", "turn_left_by"]
+def object_place(meta: Mapping[str, Any]) -> tuple[float, float] | None:
+    """Where the object a demonstration's test circles stands (map units): its ``target`` on
+    its level; None for a path demonstration, or a name the level has no object of."""
+    target, level = meta.get("target"), meta.get("level_seed")
+    if not target or level is None:
+        return None
+    layout = park_layout(str(meta.get("preset", "small")), int(level))
+    names = ooi_names(layout)
+    if target not in names:
+        return None
+    ooi = layout.oois[names.index(target)]
+    return ooi.x, ooi.y
+
+
+__all__ = ["ACTIONS", "EVAL_LEVEL", "Corrector", "object_demo", "object_place", "park_demos", "path_demo",
+           "turn_left_by"]

@@ -1,4 +1,5 @@
-"""Labelled frames of generated parks: what the detector learns from and is scored on.
+"""Labelled frames of generated parks: what the detector learns from and is scored on
+(:class:`games.perception.training.data.LabelledFrames`).
 
 Random actions from the player start see few objects of interest (OOIs): a park is large and
 they stand along its pathways. So the frames are taken where a tester walks: at spots drawn
@@ -15,13 +16,13 @@ Everything drawn comes from one generator seeded by the caller: same seeds, same
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
 
 from games.doom.park.doom_park import ACTIONS, DoomParkVector
 from games.doom.park.layout import CELL, OOI_TYPES, ROCK
+from games.perception.training.data import LabelledFrames
 
 TYPES: tuple[str, ...] = tuple(t.name for t in OOI_TYPES)
 """The OOI types a detector finds, in the order of their indices."""
@@ -39,45 +40,6 @@ _MAX_PITCH_STEPS = 2
 _TURN, _MOVE, _LOOK = 0.6, 0.3, 0.1
 """Chances of each kind of action in a walk."""
 _A = {name: i for i, name in enumerate(ACTIONS)}
-
-
-@dataclass(frozen=True, eq=False)
-class LabelledFrames:
-    """Frames and the OOIs the labels buffer boxed in them.
-
-    Attributes:
-        frames: ``[N, 3, H, W]`` uint8 RGB.
-        boxes: Per frame ``[K, 4]`` int32 ``(x, y, width, height)``.
-        types: Per frame ``[K]`` int64 indices into :data:`TYPES`.
-        levels: ``[N]`` the level seed each frame was taken on.
-    """
-
-    frames: np.ndarray
-    boxes: tuple[np.ndarray, ...]
-    types: tuple[np.ndarray, ...]
-    levels: np.ndarray
-
-    def __len__(self) -> int:
-        return int(self.frames.shape[0])
-
-
-def parse_levels(text: str) -> list[int]:
-    """``"1-12"``, ``"0"`` or ``"1,3,5-7"`` -> level seeds, each once, in order.
-
-    Raises:
-        ValueError: not such a list of non-negative integers.
-    """
-    levels: list[int] = []
-    try:
-        for part in str(text).split(","):
-            lo, _, hi = part.strip().partition("-")
-            first, last = int(lo), int(hi) if hi else int(lo)
-            if first < 0 or last < first:
-                raise ValueError
-            levels += [s for s in range(first, last + 1) if s not in levels]
-    except ValueError:
-        raise ValueError(f"levels must be level seeds such as '1-12' or '1,3,5', got {text!r}") from None
-    return levels
 
 
 def _spots(game: DoomParkVector, rng: np.random.Generator, count: int) -> list[tuple[float, float]]:
@@ -167,4 +129,4 @@ def park_frames(levels: Sequence[int], frames_per_level: int, seed: int,
         finally:
             game.close()
     return LabelledFrames(np.stack(frames), tuple(boxes), tuple(types),
-                          np.array(level_of, dtype=np.int64))
+                          np.array(level_of, dtype=np.int64), TYPES)
