@@ -22,10 +22,10 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games.vision.base import od_mask  # noqa: E402
-from games.vision.detector import load_detector  # noqa: E402
-from games.vision.encoder import downscale, encode, load_encoder  # noqa: E402
-from games.vision.park_frames import park_frames  # noqa: E402
+from games.perception.base import od_mask  # noqa: E402
+from games.perception.detector import load_detector  # noqa: E402
+from games.perception.encoder import downscale, encode, load_encoder  # noqa: E402
+from games.doom.park.data.frames import park_frames  # noqa: E402
 
 
 def measure(run, frames: np.ndarray, batch: int, repeats: int) -> tuple[float, float]:

@@ -26,7 +26,7 @@ from games.core.component import Context  # noqa: E402
 from games.core.base import GameSpec  # noqa: E402
 from games.doom.park.doom_park import DoomParkVector  # noqa: E402
 from games.core.record import RolloutBatch  # noqa: E402
-from games.vision.encoder import downscale, encode, load_encoder  # noqa: E402
+from games.perception.encoder import downscale, encode, load_encoder  # noqa: E402
 from objectives.rnd_novelty import RndNovelty, RndNoveltyConfig  # noqa: E402
 
 

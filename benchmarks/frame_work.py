@@ -1,6 +1,6 @@
 """The frame work around the park's networks, per step of N copies: PPGTA's OD mask and the
 64x64 downscale in numpy on the host (what the CPU runs) against their tensor forms on a device
-(what a GPU runs, ``games.vision.device_frames``), the frames' upload included.
+(what a GPU runs, ``games.perception.device_frames``), the frames' upload included.
 
     python benchmarks/frame_work.py [--device cuda] [--steps 50]
 
@@ -25,11 +25,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from games.core.device import torch_device  # noqa: E402
-from games.vision.base import od_mask  # noqa: E402
-from games.vision.detector import load_detector  # noqa: E402
-from games.vision.device_frames import downscale_tensor, od_mask_tensor  # noqa: E402
-from games.vision.encoder import downscale  # noqa: E402
-from games.vision.park_frames import park_frames  # noqa: E402
+from games.perception.base import od_mask  # noqa: E402
+from games.perception.detector import load_detector  # noqa: E402
+from games.perception.device_frames import downscale_tensor, od_mask_tensor  # noqa: E402
+from games.perception.encoder import downscale  # noqa: E402
+from games.doom.park.data.frames import park_frames  # noqa: E402
 
 
 def ms_per_call(run: Callable[[], object], steps: int, sync: Callable[[], None]) -> float:

@@ -30,10 +30,10 @@ from games.core.wrappers import wrap  # noqa: E402
 from games.doom.park.doom_park import DEFAULT_FRAME_SKIP, TURN_PER_TIC, DoomParkVector  # noqa: E402
 from games.doom.park.layout import CELL  # noqa: E402
 from games.doom.park.navigation import TURN_LEFT, walkable  # noqa: E402
-from games.vision.encoder import downscale  # noqa: E402
-from games.vision.imitation import OBJECT_TEST_WEIGHTS, Playing, load_policy  # noqa: E402
-from games.vision.park_demos import OBJECT_DISTANCE, OBJECT_RADIUS, turn_left_by  # noqa: E402
-from games.vision.park_walks import circle_step  # noqa: E402
+from games.perception.encoder import downscale  # noqa: E402
+from games.perception.imitation import OBJECT_TEST_WEIGHTS, Playing, load_policy  # noqa: E402
+from games.doom.park.data.demos import OBJECT_DISTANCE, OBJECT_RADIUS, turn_left_by  # noqa: E402
+from games.doom.park.data.walks import circle_step  # noqa: E402
 from oracles.executed_tests import execution_divergences, executed_tests  # noqa: E402
 
 

@@ -29,7 +29,7 @@ from games.core.record import RolloutBatch  # noqa: E402
 from games.core.wrappers import wrap  # noqa: E402
 from games.doom.park.doom_park import DoomParkVector  # noqa: E402
 from games.doom.park.layout import CELL  # noqa: E402
-from games.vision.imitation import load_policy  # noqa: E402
+from games.perception.imitation import load_policy  # noqa: E402
 from objectives import build_objectives  # noqa: E402
 
 

@@ -30,8 +30,8 @@ sys.path.insert(0, str(ROOT))
 from games.core.component import Context  # noqa: E402
 from games.doom.park.doom_park import DoomParkVector  # noqa: E402
 from games.core.record import Rollout, RolloutBatch  # noqa: E402
-from games.vision.base import DETECTIONS_KEY  # noqa: E402
-from games.vision.detector import load_detector  # noqa: E402
+from games.perception.base import DETECTIONS_KEY  # noqa: E402
+from games.perception.detector import load_detector  # noqa: E402
 from evo.run.game_facts import GameFacts  # noqa: E402
 from oracles.visual import VisualConfig, VisualOracle  # noqa: E402
 

@@ -2,10 +2,10 @@
 
 Agents circle the OOIs of level 0 (the texture judge trained on levels 1-8): for each OOI,
 ``--episodes`` episodes that walk to it from the start and circle it at a radius drawn from
-``--radii`` (:func:`games.vision.park_walks.circle_walk`, with a tenth of the steps random;
+``--radii`` (:func:`games.doom.park.data.walks.circle_walk`, with a tenth of the steps random;
 ``--explore 1`` makes every step random: agents that circle nothing).
 Every step's boxes come from the labels buffer (``--boxes truth``: the oracle alone) or from
-the shipped CNN detector (``--boxes detector``, when ``games/vision/detector.py`` exists),
+the shipped CNN detector (``--boxes detector``, when ``games/perception/detector.py`` exists),
 wrapped as the ``detect`` wrapper publishes them (``info.detections``, crops from the
 unmasked frame; ``--every k``: detected every k-th step, as the wrapper's ``every`` does,
 the boxes carried between without crops, so the oracle judges a k-th of the views). The
@@ -38,9 +38,9 @@ from games.core.component import Context  # noqa: E402
 from games.doom.park.doom_park import DoomParkVector  # noqa: E402
 from games.doom.park.truth import ooi_near, report_place  # noqa: E402
 from games.core.record import Rollout, RolloutBatch  # noqa: E402
-from games.vision.base import DETECTIONS_KEY, Detections  # noqa: E402
-from games.vision.park_walks import circle_walk  # noqa: E402
-from games.vision.texture import crop  # noqa: E402
+from games.perception.base import DETECTIONS_KEY, Detections  # noqa: E402
+from games.doom.park.data.walks import circle_walk  # noqa: E402
+from games.perception.texture import crop  # noqa: E402
 from evo.run.game_facts import GameFacts  # noqa: E402
 from oracles.visual import VisualConfig, VisualOracle  # noqa: E402
 
@@ -96,7 +96,7 @@ def play(level: int, episodes: int, steps: int, radii: tuple[float, float], boxe
     game = DoomParkVector(1, level_seed=level, max_steps=steps)
     detector = None
     if boxes == "detector":
-        from games.vision.detector import load_detector
+        from games.perception.detector import load_detector
 
         detector = load_detector()
         types = tuple(detector.types)
@@ -165,7 +165,7 @@ def main() -> None:
     if args.every > 1 and args.boxes != "detector":
         parser.error("--every needs --boxes detector (the labels buffer's boxes come every step)")
     if args.boxes == "detector" and not (ROOT / "games" / "vision" / "detector.py").exists():
-        parser.error("--boxes detector needs games/vision/detector.py (not in this checkout)")
+        parser.error("--boxes detector needs games/perception/detector.py (not in this checkout)")
     t0 = time.perf_counter()
     game, batch, types = play(args.level, args.episodes, args.steps, tuple(args.radii), args.boxes,
                               args.jitter, args.seed, args.explore, args.every)

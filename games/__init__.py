@@ -23,6 +23,7 @@ register(
     "doom_park",
     entry_point="games.doom.park.doom_park:DoomPark",
     vector_entry_point="games.doom.park.doom_park:DoomParkVector",
+    perception_data="games.doom.park.data.source:PARK_DATA",
 )
 register(
     "dungeon",

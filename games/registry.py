@@ -32,11 +32,15 @@ class GameEntry:
 
     ``vector_entry_point`` names a class called as ``cls(num_envs=N, **kwargs)`` that
     implements :class:`games.core.base.VectorGame` with the same kwargs as the scalar game.
+    ``perception_data`` names what the game lends the training of the perception models and
+    their demonstrations (:class:`games.perception.training.data.GameData`), for a game whose
+    frames they learn from.
     """
 
     name: str
     entry_point: str
     vector_entry_point: str | None = None
+    perception_data: str | None = None
 
 
 GAMES: Registry[GameEntry] = Registry("game", "evo.games", resolve=GameEntry, error=GameNotFound)
@@ -45,9 +49,10 @@ through the ``evo.games`` entry-point group (``name = "package.module:Class"``),
 until the game is made."""
 
 
-def register(name: str, entry_point: str, vector_entry_point: str | None = None) -> None:
+def register(name: str, entry_point: str, vector_entry_point: str | None = None,
+             perception_data: str | None = None) -> None:
     """Make a game available to YAMLs as ``game: {name: <name>}``."""
-    GAMES.add(name, GameEntry(name, entry_point, vector_entry_point))
+    GAMES.add(name, GameEntry(name, entry_point, vector_entry_point, perception_data))
 
 
 def registered() -> list[str]:

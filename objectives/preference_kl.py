@@ -2,7 +2,7 @@
 
 A tester prefers to explore in a style (along the pathways, around each object), shown by a
 few demonstrations; the imitation policy ``pi_pref`` learns it
-(:mod:`games.vision.imitation`). The style reward of a step is
+(:mod:`games.perception.imitation`). The style reward of a step is
 
     r_p(t) = -KL(pi_explore(t) || pi_pref(t))
 
@@ -30,9 +30,9 @@ from pydantic import Field
 from games.core.component import Context
 from games.core.base import GameSpec
 from games.core.record import Rollout, RolloutBatch
-from games.vision.encode_wrapper import FRAME64_KEY
-from games.vision.encoder import downscale
-from games.vision.imitation import load_policy, trajectory_probs
+from games.perception.encode_wrapper import FRAME64_KEY
+from games.perception.encoder import downscale
+from games.perception.imitation import load_policy, trajectory_probs
 from objectives.base import Objective, ObjectiveConfig, register
 from objectives.rnd_novelty import RndNovelty, RndNoveltyConfig
 
@@ -54,7 +54,7 @@ class PreferenceKlConfig(ObjectiveConfig):
         "observation is frames, else frame64).")
 
     weights: str | None = Field(None, description="The imitation policy (evo vision train imitation); null for "
-                                "games/vision/weights/imitation.pt.")
+                                "games/perception/weights/imitation.pt.")
     novelty: RndNoveltyConfig | None = Field(
         default_factory=RndNoveltyConfig,
         description="The RND-ensemble novelty mixed into the dense reward (its options as rnd_novelty's); "

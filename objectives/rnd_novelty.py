@@ -9,7 +9,7 @@ predictions (ensemble disagreement), which falls where all of them have learned 
 stays high where they still disagree.
 
 As in PPGTA, target and predictors are the visual feature extractor (here the frozen
-masked-inverse-dynamics encoder, :mod:`games.vision.encoder`) followed by two layers of 512
+masked-inverse-dynamics encoder, :mod:`games.perception.encoder`) followed by two layers of 512
 and 256 units. The extractor is shared and frozen, so the replay buffer of 1024 transitions
 keeps each frame's features, and one forward of the extractor and of the stacked ensemble
 serves every step of a batch. Where the policies observe that same encoder's features (the
@@ -36,8 +36,8 @@ from games.core.component import Context
 from games.core.base import GameSpec
 from games.core.device import torch_device
 from games.core.record import Rollout, RolloutBatch
-from games.vision.encode_wrapper import FRAME64_KEY
-from games.vision.encoder import downscale, encode, fingerprint, load_encoder
+from games.perception.encode_wrapper import FRAME64_KEY
+from games.perception.encoder import downscale, encode, fingerprint, load_encoder
 from objectives.base import Objective, ObjectiveConfig, register
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ class RndNoveltyConfig(ObjectiveConfig):
     lr: float = Field(1e-3, gt=0, description="AdamW learning rate of the predictors.")
     encoder: str | None = Field(
         None, description="Weights of the frozen feature extractor; null for the shipped "
-        "games/vision/weights/encoder.pt.",
+        "games/perception/weights/encoder.pt.",
     )
 
 

@@ -2,7 +2,7 @@
 
 PPGTA (Section VI-B) judges an executed object test by the Jensen-Shannon divergence between
 its action distribution and that of all expert demonstrations of the behaviour
-(:mod:`games.vision.execution_quality`). What an executed test is follows the objects
+(:mod:`games.perception.execution_quality`). What an executed test is follows the objects
 oracle's rule (:mod:`oracles.objects_tested`): an object is tested once, within one episode,
 the agent saw it from directions covering ``degrees`` while standing within ``radius`` of it,
 the direction counted in ``sectors``. The test's steps run from the first such view of the
@@ -10,7 +10,7 @@ object to the one that completes the directions; its actions are those steps' ac
 
 Ground truth (object places, ``info.visible``): for scoring a run, never a policy's input.
 The rule itself (:func:`executed_tests`) lives beside the divergence in
-:mod:`games.vision.execution_quality`, where training also cuts demonstrated tests by it.
+:mod:`games.perception.execution_quality`, where training also cuts demonstrated tests by it.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from games.vision.execution_quality import ExecutedTest, close_views, execution_divergence, executed_tests
+from games.perception.execution_quality import ExecutedTest, close_views, execution_divergence, executed_tests
 
 
 def execution_divergences(actions: np.ndarray, tests: Sequence[ExecutedTest], demonstrated: np.ndarray) -> np.ndarray:

@@ -2,7 +2,7 @@
 objects).
 
 The ``detect`` wrapper publishes, after every step, the objects a detector found in the frame
-with their crops (``info.detections``, :class:`games.vision.base.Detections`). For each
+with their crops (``info.detections``, :class:`games.perception.base.Detections`). For each
 rollout this oracle:
 
 1. places every detected object in the world from where the agent stood and looked (state
@@ -15,7 +15,7 @@ rollout this oracle:
    (:func:`triangulate`); a view whose own place is off the object's by more than its
    error (a box holding only part of the object) is dropped and the object placed again;
 3. judges the largest crops of each object from each direction (``views_per_sector``) with
-   the texture judge (:mod:`games.vision.texture`), all of the batch's in one batched forward
+   the texture judge (:mod:`games.perception.texture`), all of the batch's in one batched forward
    (in chunks of :data:`CHUNK`, which bounds memory);
 4. reports an object as bugged when the views that call it bugged come from at least
    ``min_views`` different directions (sectors of ``sector_degrees`` around the object) and
@@ -53,7 +53,7 @@ from games.core.component import Context
 from games.core.base import GameSpec
 from games.core.record import Rollout, RolloutBatch
 from games.core.scene import Camera
-from games.vision.base import DETECTIONS_KEY
+from games.perception.base import DETECTIONS_KEY
 from oracles.base import Bug, Oracle, OracleConfig, register
 
 DISTANCE_ERROR = 0.3
@@ -72,7 +72,7 @@ class VisualConfig(OracleConfig):
     """Settings of the visual oracle."""
 
     weights: str | None = None
-    """The texture judge's weights; None: the shipped ``games/vision/weights/texture.pt``."""
+    """The texture judge's weights; None: the shipped ``games/perception/weights/texture.pt``."""
     types: list[str] | None = None
     """The detector's type names, in the order ``Detections.types`` indexes them; None: the
     game's scene's object types, in its order."""
@@ -189,7 +189,7 @@ class VisualOracle(Oracle):
     requires = frozenset({f"info.{DETECTIONS_KEY}"})
 
     def __init__(self, spec: GameSpec, config: VisualConfig, context: Context) -> None:
-        from games.vision.texture import load_texture_judge  # torch: only when built
+        from games.perception.texture import load_texture_judge  # torch: only when built
 
         self.config = config
         scene = context.scene

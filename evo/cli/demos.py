@@ -3,11 +3,11 @@
     evo demos make --out demos/park --levels 1-4 --path 8 --object 8 --steps 300
     evo record --out demos/mine --level-seed 3 --set path --steps 500
 
-``demos make`` plays PPGTA's two sets on the park by its navigator
-(:mod:`games.vision.park_demos`); ``record`` opens the park in a window for a person
-(:mod:`games.vision.demo_record`). Both add episodes to the folder's manifest
-(:mod:`games.vision.demos` describes the format). The park and torch load only when one of
-them runs.
+``demos make`` plays PPGTA's two sets on the park by its navigator; ``record`` opens the
+park in a window for a person. Both come from what the park lends the perception commands
+(:func:`evo.cli.vision.park_data`) and add episodes to the folder's manifest
+(:mod:`games.perception.demos` describes the format). The park and torch load only when one
+of them runs.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from evo.cli.vision import park_data
 from evo.run.user_paths import ConfigError
 
 
@@ -61,46 +62,61 @@ def demos_command(args: argparse.Namespace, console: Console) -> int:
         raise ConfigError(str(exc)) from None
 
 
+def parse_region(text: str) -> tuple[float, float, float, float]:
+    """``"0,0,0.5,0.5"`` -> ``(x0, y0, x1, y1)`` shares of the park's side.
+
+    Raises:
+        ValueError: not four numbers with 0 <= x0 < x1 <= 1 and 0 <= y0 < y1 <= 1.
+    """
+    try:
+        x0, y0, x1, y1 = (float(v) for v in str(text).split(","))
+        if not (0 <= x0 < x1 <= 1 and 0 <= y0 < y1 <= 1):
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"--region must be x0,y0,x1,y1 shares of the park with 0 <= x0 < x1 <= 1 and "
+                         f"0 <= y0 < y1 <= 1, got {text!r}") from None
+    return x0, y0, x1, y1
+
+
 def _make(args: argparse.Namespace, console: Console) -> int:
-    from games.vision.demos import save_demo
-    from games.vision.encoder_train import parse_levels
+    from games.perception.demos import save_demo
+    from evo.cli.vision_encoder import parse_levels
     import numpy as np
 
-    from games.vision.park_demos import ACTIONS, Corrector, park_demos, parse_region
-
+    park = park_data()
     levels = parse_levels(args.levels)
     region = parse_region(args.region)
     start = time.perf_counter()
     count = 0
     corrector = None
     if args.corrections is not None:
-        corrector = Corrector(args.corrections, args.beta, np.random.default_rng([args.seed, 0xDA66]))
+        corrector = park.corrector(args.corrections, args.beta, np.random.default_rng([args.seed, 0xDA66]))
     detector = None
     if args.masks == "detector":
-        from games.vision.detector import load_detector
+        from games.perception.detector import load_detector
 
         detector = load_detector()
-    for demo in park_demos(levels, args.path, args.object, args.steps, args.seed, region, args.preset, args.anywhere,
+    for demo in park.demos(levels, args.path, args.object, args.steps, args.seed, region, args.preset, args.anywhere,
                            corrector, detector):
-        save_demo(args.out, demo, ACTIONS)
+        save_demo(args.out, demo, park.actions)
         count += 1
     console.print(f"wrote {count} demonstrations to {args.out} in {time.perf_counter() - start:.0f} s")
     return 0
 
 
 def _record(args: argparse.Namespace, console: Console) -> int:
-    from games.vision.demo_record import SpectatorPark, record
-    from games.vision.demos import save_demo
-    from games.vision.park_demos import ACTIONS, EVAL_LEVEL
+    from games.perception.demos import save_demo
+    from games.perception.training.data import EVAL_LEVEL
 
+    park = park_data()
     if args.level_seed == EVAL_LEVEL or args.level_seed < 0:
         raise ValueError(f"--level-seed must be a non-negative level other than {EVAL_LEVEL} (the evaluation level), "
                          f"got {args.level_seed}")
-    source = SpectatorPark(args.level_seed, args.preset)
+    source = park.spectator(args.level_seed, args.preset)
     console.print("keys: W/S or up/down walk, A/D strafe, left/right arrows or the mouse turn, "
                   "Page Up/Down look, space jumps; close the window to stop")
-    demo = record(source, args.steps, set=args.set, level_seed=args.level_seed, preset=args.preset,
-                  target=args.target)
-    path = save_demo(args.out, demo, ACTIONS)
+    demo = park.record(source, args.steps, set=args.set, level_seed=args.level_seed, preset=args.preset,
+                       target=args.target)
+    path = save_demo(args.out, demo, park.actions)
     console.print(f"recorded {demo.steps} actions to {path}")
     return 0

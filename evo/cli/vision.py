@@ -1,12 +1,14 @@
 """``evo vision``: train and score the small models that let agents see objects in frames.
 
-    evo vision train detector --out games/vision/weights/detector.pt ...
+    evo vision train detector --out games/perception/weights/detector.pt ...
     evo vision eval detector --weights ... --level-seed 0
 
-Each model kind lives in its own module of :mod:`games.vision` that exposes
+Each model kind has its own command module here (``evo.cli.vision_<kind>``) that exposes
 ``add_train_arguments(parser)``, ``train_command(args, console) -> int`` and, when it can be
-scored, ``add_eval_arguments(parser)`` and ``eval_command(args, console) -> int``. The
-modules load torch and the park, so they are imported only when their command is parsed:
+scored, ``add_eval_arguments(parser)`` and ``eval_command(args, console) -> int``; it prints
+what the kind's training module (:mod:`games.perception.training`) returns. The models learn
+from the park's frames, which the park lends through its registry entry (:func:`park_data`).
+The modules load torch and the park, so they are imported only when their command is parsed:
 neither ``evo --help`` nor ``evo run`` loads them.
 """
 
@@ -16,20 +18,32 @@ import argparse
 import importlib
 import importlib.util
 from types import ModuleType
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from rich.console import Console
 
 from evo.run.user_paths import ConfigError
+from games.registry import GAMES, load_entry_point
+
+if TYPE_CHECKING:
+    from games.perception.training.data import GameData
 
 KINDS: dict[str, str] = {
-    "detector": "games.vision.detector_train",
-    "encoder": "games.vision.encoder_train",
-    "imitation": "games.vision.imitation_train",
-    "texture": "games.vision.texture_train",
-    "test-end": "games.vision.test_end",
+    "detector": "evo.cli.vision_detector",
+    "encoder": "evo.cli.vision_encoder",
+    "imitation": "evo.cli.vision_imitation",
+    "texture": "evo.cli.vision_texture",
+    "test-end": "evo.cli.vision_object_test_end",
 }
-"""Model kind -> the module that trains and scores it."""
+"""Model kind -> the command module that trains and scores it."""
+PARK = "doom_park"
+"""The game whose levels the shipped models learn from and are scored on."""
+
+
+def park_data() -> "GameData":
+    """What the park lends the perception commands: its frames, play, crops and
+    demonstrations (the ``perception_data`` of its registry entry)."""
+    return load_entry_point(GAMES[PARK].perception_data)
 
 
 def _module(kind: str) -> ModuleType:

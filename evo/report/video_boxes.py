@@ -41,7 +41,7 @@ def judged_box(record: Mapping[str, Any], detections: Any, features: np.ndarray,
 
     Args:
         record: The bug (``bugs.jsonl``'s line).
-        detections: The frame's :class:`games.vision.base.Detections` (None: nothing detected).
+        detections: The frame's :class:`games.perception.base.Detections` (None: nothing detected).
         features: ``(x, y, angle)`` of the agent in this frame.
         scene: The game's :class:`games.core.scene.Scene` (types, camera, match radius).
         frame_width: Width in pixels of the frames the boxes are in.

@@ -28,7 +28,7 @@ from evo.search.finetune.preference_ppo import ActorCritic, UpdateStats, prefere
 from evo.search.operators import Population
 from games.core.record import RolloutBatch
 from games.core.seeds import POLICY_SEED_MAX
-from games.vision.imitation import save_policy
+from games.perception.imitation import save_policy
 
 POLICY = "policy.pt"
 """The trained actor in a run directory of PPGTA's agent."""

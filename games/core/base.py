@@ -49,7 +49,7 @@ class GameSpec:
             agents are handed them as float32 of the same values either way.
         obs_encoder: Set where the observations are the features a frozen frame encoder
             made of the game's frames (the ``encode`` wrapper): that encoder's fingerprint
-            (:func:`games.vision.encoder.fingerprint`), so a component built on the same
+            (:func:`games.perception.encoder.fingerprint`), so a component built on the same
             encoder reads them instead of encoding the frames again; empty otherwise.
         feature_open: Per feature, True where the game declared no bounds for it: its cells
             are ``(feature_high - feature_low) / feature_bins`` wide and go on past both

@@ -33,11 +33,11 @@ from games.core.base import GameSpec, VecStep, VectorGame
 
 WRAPPERS: Registry[type["ObservationWrapper"]] = Registry("wrapper", "evo.wrappers")
 """Wrapper classes by the name a YAML gives them; installed packages add theirs through the
-``evo.wrappers`` entry-point group. Wrappers that carry torch models (:mod:`games.vision`) are
+``evo.wrappers`` entry-point group. Wrappers that carry torch models (:mod:`games.perception`) are
 registered as ``"module:Class"``, imported the first time a YAML names them, so plain games
 never load the models' code."""
-WRAPPERS.add_lazy("detect", "games.vision.detect_wrapper:Detect")
-WRAPPERS.add_lazy("encode", "games.vision.encode_wrapper:Encode")
+WRAPPERS.add_lazy("detect", "games.perception.detect_wrapper:Detect")
+WRAPPERS.add_lazy("encode", "games.perception.encode_wrapper:Encode")
 
 
 def wrapper_class(name: str) -> type["ObservationWrapper"]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from tests.cli.test_cli import ROOT
 
-HEAVY = ("torch", "pandas", "games.doom.park.doom_park", "games.vision.detector_train", "evo.run.loop")
+HEAVY = ("torch", "pandas", "games.doom.park.doom_park", "games.perception.training.detector", "evo.run.loop")
 
 
 def _fresh(code: str) -> subprocess.CompletedProcess[str]:

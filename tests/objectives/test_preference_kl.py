@@ -16,7 +16,7 @@ from evo.search.play import draw_episodes, play  # noqa: E402
 from games.doom.park.doom_park import DoomParkVector  # noqa: E402
 from objectives import build_objectives  # noqa: E402
 from objectives.preference_kl import alpha_schedule, style_rewards  # noqa: E402
-from tests.games.vision.imitation_data import make_tiny_demos, make_tiny_policy  # noqa: E402
+from tests.games.perception.imitation_data import make_tiny_demos, make_tiny_policy  # noqa: E402
 
 STEPS = 16
 
@@ -103,8 +103,8 @@ def test_options_that_do_not_fit_are_one_line(weights: Path, park_play, tmp_path
 def test_with_the_encode_wrapper_it_reads_the_published_64x64_frames(weights: Path, park_play) -> None:
     import dataclasses
 
-    from games.vision.encode_wrapper import frames_column
-    from games.vision.encoder import downscale
+    from games.perception.encode_wrapper import frames_column
+    from games.perception.encoder import downscale
 
     spec, _, uniform = park_play
     after = np.stack([frames_column(downscale(uniform.obs[i, 1:].reshape(-1, 3, 120, 160))) for i in range(2)])

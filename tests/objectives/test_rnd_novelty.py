@@ -19,7 +19,7 @@ from evo.search.play import draw_episodes, play  # noqa: E402
 from games.core.component import Context  # noqa: E402
 from games.doom.park.doom_park import DoomParkVector  # noqa: E402
 from games.core.record import RolloutBatch  # noqa: E402
-from games.vision.encode_wrapper import Encode  # noqa: E402
+from games.perception.encode_wrapper import Encode  # noqa: E402
 from games.core.wrappers import wrapped_spec  # noqa: E402
 from objectives import build_objectives  # noqa: E402
 from objectives.rnd_novelty import RndNovelty  # noqa: E402
@@ -127,7 +127,7 @@ def test_feature_observations_are_read_not_encoded_again(park_spec) -> None:
 
 
 def test_features_of_another_encoder_are_not_read(park_spec, tmp_path: Path) -> None:
-    from games.vision.encoder import InverseDynamics, save_model
+    from games.perception.encoder import InverseDynamics, save_model
 
     torch.manual_seed(0)
     other = tmp_path / "other.pt"

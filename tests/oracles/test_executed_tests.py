@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from games.vision.execution_quality import action_distribution
+from games.perception.execution_quality import action_distribution
 from oracles.executed_tests import (ExecutedTest, close_views, execution_divergences, executed_tests,
                                     start_outcomes)
 

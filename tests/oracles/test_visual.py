@@ -17,9 +17,9 @@ from games.core.component import Context  # noqa: E402
 from games.doom.park.doom_park import DoomParkVector  # noqa: E402
 from games.doom.park.layout import OOI_TYPES  # noqa: E402
 from games.core.record import Rollout, RolloutBatch  # noqa: E402
-from games.vision.base import DETECTIONS_KEY, Detections  # noqa: E402
-from games.vision.park_walks import Walk, circle_walk  # noqa: E402
-from games.vision.texture import crop, judgeable  # noqa: E402
+from games.perception.base import DETECTIONS_KEY, Detections  # noqa: E402
+from games.doom.park.data.walks import Walk, circle_walk  # noqa: E402
+from games.perception.texture import crop, judgeable  # noqa: E402
 from oracles import build_oracles  # noqa: E402
 from oracles.visual import place_of  # noqa: E402
 from evo.run.game_facts import GameFacts  # noqa: E402

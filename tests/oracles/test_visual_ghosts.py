@@ -29,7 +29,7 @@ from games.core.component import Context  # noqa: E402
 from games.core.base import GameSpec  # noqa: E402
 from games.doom.park.layout import OOI_TYPES  # noqa: E402
 from games.core.record import Rollout, RolloutBatch  # noqa: E402
-from games.vision.base import DETECTIONS_KEY, Detections  # noqa: E402
+from games.perception.base import DETECTIONS_KEY, Detections  # noqa: E402
 from oracles.visual import VisualConfig, VisualOracle  # noqa: E402
 from evo.run.game_facts import GameFacts  # noqa: E402
 from games.core.scene import Scene  # noqa: E402

@@ -17,7 +17,7 @@ from games.core.component import Context  # noqa: E402
 from games.core.base import GameSpec  # noqa: E402
 from games.core.record import Rollout, RolloutBatch  # noqa: E402
 from games.core.scene import Camera, ObjectType, Scene  # noqa: E402
-from games.vision.base import DETECTIONS_KEY, Detections  # noqa: E402
+from games.perception.base import DETECTIONS_KEY, Detections  # noqa: E402
 from oracles.visual import VisualConfig, VisualOracle  # noqa: E402
 
 CAMERA = Camera(hfov_degrees=60.0, pixel_aspect=1.0, frame_size=(200, 150))

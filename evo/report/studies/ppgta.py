@@ -35,7 +35,7 @@ directories:
    (``tests_new``, ``tests_repeated``, ``tests_failed``; :func:`oracles.executed_tests.start_outcomes`):
    an agent that comes close to most objects but tests few needs a better test policy or
    trigger, not a better explorer. ``test_steps_mean``: how long its tests played (a test
-   ends when the test policy's end head says done, :mod:`games.vision.test_end`).
+   ends when the test policy's end head says done, :mod:`games.perception.object_test_end`).
 
 Outputs (``--out``): ``table.csv`` (one row per agent), ``episodes.csv`` (one row per
 episode), ``tests.csv`` (one row per executed test), ``pairwise.csv`` (Mann-Whitney U,
@@ -68,8 +68,8 @@ from evo.search.agents.imitation import ImitationSpec
 from evo.search.agents.tester import TesterSpec
 from evo.search.play import draw_episodes, play
 from games.core.record import RolloutBatch
-from games.vision.imitation import OBJECT_TEST_WEIGHTS, load_policy
-from games.vision.test_end import load_end
+from games.perception.imitation import OBJECT_TEST_WEIGHTS, load_policy
+from games.perception.object_test_end import load_end
 from oracles.executed_tests import (FAILED, NEW, REPEATED, close_views, execution_divergences, executed_tests,
                                     start_outcomes)
 

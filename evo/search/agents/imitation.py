@@ -1,8 +1,8 @@
 """The imitation policy as an agent: it plays the demonstrated style through ``play``.
 
-PPGTA's imitation policy (:mod:`games.vision.imitation`) reads the last frames and the whole
+PPGTA's imitation policy (:mod:`games.perception.imitation`) reads the last frames and the whole
 trajectory so far; this agent keeps that memory per copy between steps
-(:class:`games.vision.imitation.Playing`) and samples from the policy's distribution with the
+(:class:`games.perception.imitation.Playing`) and samples from the policy's distribution with the
 Gumbel noise the worker drew for the copies (so it plays the same in any batch), or takes its
 most likely action at temperature 0. The observations must be the game's RGB frames, OD-masked
 by the ``detect`` wrapper when the policy learned on masked frames (as
@@ -17,8 +17,8 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from evo.search.agents.base import check_copies
-from games.vision.encoder import downscale
-from games.vision.imitation import ImitationPolicy, Playing, load_policy
+from games.perception.encoder import downscale
+from games.perception.imitation import ImitationPolicy, Playing, load_policy
 
 
 class ImitationAgent:
@@ -66,7 +66,7 @@ class ImitationSpec:
 
     Attributes:
         frame_shape: ``(3, H, W)`` of the game's observation.
-        weights: The policy's file (None: ``games/vision/weights/imitation.pt``).
+        weights: The policy's file (None: ``games/perception/weights/imitation.pt``).
         temperature: Sampling temperature (0: greedy).
     """
 

@@ -13,9 +13,9 @@ population, the imitation policy itself):
   and the copy is not in its cool-down; where the explorer tilted the view (the camera's
   :attr:`TesterSpec.tilt`), the copy first looks back level, as the tests were demonstrated;
   for :attr:`TesterSpec.test_steps` steps its actions are then the test policy's, whose
-  memory starts fresh at the test's first frame (:meth:`games.vision.imitation.Playing.step_some`);
+  memory starts fresh at the test's first frame (:meth:`games.perception.imitation.Playing.step_some`);
 - a test ends when the test policy's own state says its circle has closed (the end head
-  shipped with the policy, :mod:`games.vision.test_end`), or after :attr:`TesterSpec.test_steps`
+  shipped with the policy, :mod:`games.perception.object_test_end`), or after :attr:`TesterSpec.test_steps`
   steps at most;
 - after a test the copy explores for :attr:`TesterSpec.cooldown` steps before it may test
   again, to walk away from the object it just tested.
@@ -39,9 +39,9 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from evo.search.agents.base import Agent, AgentSpec, check_copies
-from games.vision.encoder import downscale
-from games.vision.imitation import OBJECT_TEST_WEIGHTS, Playing, load_policy
-from games.vision.test_end import END_MIN, END_P, END_RUN, load_end
+from games.perception.encoder import downscale
+from games.perception.imitation import OBJECT_TEST_WEIGHTS, Playing, load_policy
+from games.perception.object_test_end import END_MIN, END_P, END_RUN, load_end
 
 DETECTIONS = "detections"
 """The info key of the ``detect`` wrapper's per-copy detections."""
@@ -193,7 +193,7 @@ class TesterSpec:
         frame_shape: ``(3, H, W)`` of the observations when they are frames; None when the
             game has the ``encode`` wrapper, whose ``frame64`` info the test policy reads.
         weights: The object-test imitation policy (``evo vision train imitation --set object``;
-            None: the shipped one, :data:`games.vision.imitation.OBJECT_TEST_WEIGHTS`).
+            None: the shipped one, :data:`games.perception.imitation.OBJECT_TEST_WEIGHTS`).
         near: Box height in pixels of the detector's frames from which an object is close
             enough to test: on the park's 160x120 frames, 12 is a barrel 4 cells away, a
             pillar 7, a lamp 10 (the objects oracle's radius is 6 cells).
@@ -208,7 +208,7 @@ class TesterSpec:
             agent's did), so a tilted copy first looks back level, by the tilt its own actions
             made, and then starts its test.
         learned_end: End a test when the end head saved with the test policy says done
-            (:mod:`games.vision.test_end`); False: every test plays ``test_steps``.
+            (:mod:`games.perception.object_test_end`); False: every test plays ``test_steps``.
     """
 
     explore: AgentSpec

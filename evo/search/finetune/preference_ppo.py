@@ -33,8 +33,8 @@ from evo.search.finetune.ppo import ADAM_EPS, PPOConfig
 from evo.search.play import draw_episodes, play
 from games.core.base import VectorGame
 from games.core.record import RolloutBatch
-from games.vision.encoder import downscale
-from games.vision.imitation import ImitationPolicy
+from games.perception.encoder import downscale
+from games.perception.imitation import ImitationPolicy
 
 
 class ActorCritic(nn.Module):

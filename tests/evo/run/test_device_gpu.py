@@ -47,7 +47,7 @@ def park_frames() -> np.ndarray:
 
 @GPU
 def test_the_detector_finds_the_same_boxes_on_the_gpu(park_frames: np.ndarray) -> None:
-    from games.vision.detector import load_detector
+    from games.perception.detector import load_detector
 
     cpu, gpu = load_detector().detect(park_frames), load_detector(device="cuda").detect(park_frames)
     assert sum(len(d) for d in cpu) > 20  # the walks saw objects
@@ -59,9 +59,9 @@ def test_the_detector_finds_the_same_boxes_on_the_gpu(park_frames: np.ndarray) -
 
 @GPU
 def test_the_encoder_and_the_texture_judge_agree_on_the_gpu(park_frames: np.ndarray) -> None:
-    from games.vision.detector import load_detector
-    from games.vision.encoder import downscale, encode, load_encoder
-    from games.vision.texture import load_texture_judge
+    from games.perception.detector import load_detector
+    from games.perception.encoder import downscale, encode, load_encoder
+    from games.perception.texture import load_texture_judge
 
     encoder, frames64 = load_encoder(), downscale(park_frames)
     assert np.allclose(encode(encoder, frames64), encode(encoder, frames64, device="cuda"), atol=TOL)
@@ -77,7 +77,7 @@ def test_the_encoder_and_the_texture_judge_agree_on_the_gpu(park_frames: np.ndar
 @GPU
 def test_rnd_novelty_learns_and_scores_the_same_on_the_gpu(park_frames: np.ndarray) -> None:
     from games.core.base import GameSpec
-    from games.vision.encoder import downscale
+    from games.perception.encoder import downscale
     from objectives.rnd_novelty import RndNovelty, RndNoveltyConfig
     from games.core.component import Context
 
@@ -125,10 +125,10 @@ def test_the_population_plays_and_ppo_tunes_the_same_on_the_gpu() -> None:
 
 @GPU
 def test_the_mask_and_the_downscale_on_the_gpu_are_the_hosts_bytes(park_frames: np.ndarray) -> None:
-    from games.vision.base import od_mask
-    from games.vision.detector import load_detector
-    from games.vision.device_frames import downscale_tensor, od_mask_tensor
-    from games.vision.encoder import downscale
+    from games.perception.base import od_mask
+    from games.perception.detector import load_detector
+    from games.perception.device_frames import downscale_tensor, od_mask_tensor
+    from games.perception.encoder import downscale
 
     boxes = [d.boxes for d in load_detector().detect(park_frames)]
     on = torch.from_numpy(park_frames).cuda()

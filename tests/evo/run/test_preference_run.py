@@ -13,7 +13,7 @@ import yaml
 pytest.importorskip("vizdoom")
 
 from evo.search.agents.imitation import ImitationSpec  # noqa: E402
-from games.vision.imitation import load_policy  # noqa: E402
+from games.perception.imitation import load_policy  # noqa: E402
 from tests.cli.test_cli import evo, evo_run  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -13,10 +13,10 @@ pytest.importorskip("vizdoom")
 
 from evo.search.agents import tester  # noqa: E402
 from evo.search.play import draw_episodes  # noqa: E402
-from games.vision.base import Detections  # noqa: E402
-from games.vision.imitation import load_policy, save_policy, trajectory_probs  # noqa: E402
-from games.vision.test_end import END_MIN, EndHead  # noqa: E402
-from tests.games.vision.imitation_data import make_tiny_demos, make_tiny_policy  # noqa: E402
+from games.perception.base import Detections  # noqa: E402
+from games.perception.imitation import load_policy, save_policy, trajectory_probs  # noqa: E402
+from games.perception.object_test_end import END_MIN, EndHead  # noqa: E402
+from tests.games.perception.imitation_data import make_tiny_demos, make_tiny_policy  # noqa: E402
 
 EXPLORE = 8
 """The fake explorer's only action (jump), which the tiny test policy never prefers."""

@@ -130,7 +130,7 @@ def test_a_tester_setting_out_of_range_is_one_line_and_exit_2(tmp_path: Path) ->
 def test_a_test_policy_without_a_test_end_is_one_line_and_exit_2(tmp_path: Path) -> None:
     pytest.importorskip("vizdoom")
     from tests.cli.test_cli import evo
-    from tests.games.vision.imitation_data import make_tiny_demos, make_tiny_policy
+    from tests.games.perception.imitation_data import make_tiny_demos, make_tiny_policy
 
     weights = make_tiny_policy(make_tiny_demos(tmp_path / "demos"), tmp_path / "test.pt", epochs=1)
     result = evo("study", "ppgta", "random", "--tests-weights", str(weights), "--out", "study", cwd=tmp_path)

@@ -14,9 +14,9 @@ pytest.importorskip("vizdoom")
 from evo.search.finetune.ppo import PPOConfig  # noqa: E402
 from evo.search.finetune.preference_ppo import ActorCritic, preference_ppo  # noqa: E402
 from games.doom.park.doom_park import DoomParkVector  # noqa: E402
-from games.vision.imitation import load_policy  # noqa: E402
+from games.perception.imitation import load_policy  # noqa: E402
 from objectives import build_objectives  # noqa: E402
-from tests.games.vision.imitation_data import make_tiny_demos, make_tiny_policy  # noqa: E402
+from tests.games.perception.imitation_data import make_tiny_demos, make_tiny_policy  # noqa: E402
 
 
 @pytest.fixture(scope="module")
