@@ -24,7 +24,7 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games.core.device import torch_device  # noqa: E402
+from games.common.device import torch_device  # noqa: E402
 from games.perception.base import od_mask  # noqa: E402
 from games.perception.detector import load_detector  # noqa: E402
 from games.perception.device_frames import downscale_tensor, od_mask_tensor  # noqa: E402

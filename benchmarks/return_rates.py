@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from evo.search.agents import UniformSpec  # noqa: E402
 from evo.search.explore.frontier import Frontier  # noqa: E402
-from games.core.seeds import Stream, stream_rng  # noqa: E402
+from games.common.seeds import Stream, stream_rng  # noqa: E402
 from evo.search.play import draw_episodes, play  # noqa: E402
 from games.maze.block_maze import BlockMazeVector  # noqa: E402
 

@@ -164,7 +164,7 @@ def main() -> None:
         parser.error(f"--every must be a positive number of steps, got {args.every}")
     if args.every > 1 and args.boxes != "detector":
         parser.error("--every needs --boxes detector (the labels buffer's boxes come every step)")
-    if args.boxes == "detector" and not (ROOT / "games" / "vision" / "detector.py").exists():
+    if args.boxes == "detector" and not (ROOT / "games" / "perception" / "detector.py").exists():
         parser.error("--boxes detector needs games/perception/detector.py (not in this checkout)")
     t0 = time.perf_counter()
     game, batch, types = play(args.level, args.episodes, args.steps, tuple(args.radii), args.boxes,

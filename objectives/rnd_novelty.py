@@ -34,7 +34,7 @@ from torch import nn
 
 from games.core.component import Context
 from games.core.base import GameSpec
-from games.core.device import torch_device
+from games.common.device import torch_device
 from games.core.record import Rollout, RolloutBatch
 from games.perception.encode_wrapper import FRAME64_KEY
 from games.perception.encoder import downscale, encode, fingerprint, load_encoder

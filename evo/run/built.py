@@ -27,7 +27,7 @@ from games.adapter.observation_parts import numeric_parts
 from games.adapter.spec import learns_cells
 from games.adapter.wrapper_attrs import WrappedGame
 from games.core.start_error import GameStartError
-from games.core.process_tree import CopyProcesses
+from games.common.process_tree import CopyProcesses
 from games.core.record import CLOCK_KEY, RolloutBatch, info_keys
 from games.core.wrappers import unpublished
 from objectives import Objective, build_objectives

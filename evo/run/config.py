@@ -19,7 +19,7 @@ from pydantic import Field, field_validator, model_validator
 
 from evo.run.checkpoint import CheckpointConfig
 from evo.run.search_config import FinetuneConfig, SearchConfig, Strict
-from games.core.device import check_spelling
+from games.common.device import check_spelling
 from evo.run.user_paths import ConfigError, read_yaml
 from evo.run.game_config import GameConfig
 from evo.run.parallel import ParallelConfig

@@ -14,7 +14,7 @@ import logging
 
 from evo.run.config import Experiment
 from evo.run.user_paths import ConfigError
-from games.core.device import CPU, unavailable
+from games.common.device import CPU, unavailable
 
 log = logging.getLogger(__name__)
 

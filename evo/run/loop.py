@@ -45,7 +45,7 @@ from evo.run.scalars import ScalarLog, check_installed
 from evo.search.tasks import DenseReward, PlayTask, TuneTask, run_play, run_tune
 from evo.search.operators import Operators, Population, episode_cases
 from games.core.record import RolloutBatch
-from games.core.seeds import POLICY_SEED_MAX, Stream, stream_rng
+from games.common.seeds import POLICY_SEED_MAX, Stream, stream_rng
 from objectives.coverage import CoverageTracker
 from evo.run.checks import Checks, background_safe
 from evo.run.counters import BugsFn, Counters, GenerationReport, ProgressFn
@@ -92,7 +92,7 @@ class Search(GenerationTail):
         # The run's time starts with the command, its making included (imports, the game's
         # first copy, the probe's play): a wall budget is the whole run's.
         self.counters = Counters(wall_offset=time.perf_counter() - self._begun)
-        # One stream per use (games/core/seeds.py); the names are the checkpoint's keys.
+        # One stream per use (games/common/seeds.py); the names are the checkpoint's keys.
         self.rng_vary, self.rng_play, self.rng_tune, self.rng_init = (
             stream_rng(exp.seed, s) for s in (Stream.VARIATION, Stream.PLAY, Stream.FINETUNE, Stream.INIT)
         )

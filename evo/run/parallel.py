@@ -36,7 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from evo.run.cluster import dask_backend, keep_loky_worker, ray_on_loopback, worker_died_errors
 from evo.run.reaper import Reaper
 from evo.search.game_cache import WORKER_GAMES, in_lane
-from games.core.lifetime import die_with_parent
+from games.common.lifetime import die_with_parent
 
 log = logging.getLogger(__name__)
 _ABORT_WAIT_S = 60.0
@@ -174,7 +174,7 @@ def _stop_loky_workers(kill: bool = False) -> None:
     they idle for 5 minutes, or until the run's interpreter exits. The pool is loky's one reusable executor,
     which joblib keeps in a module global and offers no call to stop; the next call makes a
     new one. ``kill``: workers still playing are killed rather than waited for (their games
-    end with them, :func:`games.core.lifetime.die_with_parent`)."""
+    end with them, :func:`games.common.lifetime.die_with_parent`)."""
     from joblib.externals.loky import reusable_executor
 
     pool = getattr(reusable_executor, "_executor", None)

@@ -26,7 +26,7 @@ from evo.run.device import on_this_machine
 from evo.run.parallel import Executor
 from evo.search.tasks import PlayTask, run_play
 from games.core.record import RolloutBatch
-from games.core.seeds import EPISODE_SEED_MAX
+from games.common.seeds import EPISODE_SEED_MAX
 
 BATCH_EPISODES = 50
 """Episodes one task plays at once (the vector game's copies): large enough for one forward

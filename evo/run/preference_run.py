@@ -27,7 +27,7 @@ from evo.run.loop import ProgressFn, Search
 from evo.search.finetune.preference_ppo import ActorCritic, UpdateStats, preference_updates
 from evo.search.operators import Population
 from games.core.record import RolloutBatch
-from games.core.seeds import POLICY_SEED_MAX
+from games.common.seeds import POLICY_SEED_MAX
 from games.perception.imitation import save_policy
 
 POLICY = "policy.pt"

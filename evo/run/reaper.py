@@ -17,7 +17,7 @@ the folder, until none is left, then removes the folder. A cluster given by ``ad
 to the user and gets no watchdog.
 
 The processes a game starts (an engine, what its launch script backgrounds) carry the run's
-token in their environment (:mod:`games.core.process_tree`); each copy ends its own when it is
+token in their environment (:mod:`games.common.process_tree`); each copy ends its own when it is
 closed, but a SIGKILLed run closes nothing, and a worker killed with its copies inside leaves
 theirs to init. The games' watchdog (:meth:`Reaper.for_games`) SIGKILLs every process of this
 user that carries the run's token when the run ends, in the same way.
@@ -85,10 +85,10 @@ def own_fds(folder: str) -> list[int]:
 
 
 def process_tree() -> ModuleType:
-    """:mod:`games.core.process_tree`, loaded from its file: standard library only, so the watchdog
+    """:mod:`games.common.process_tree`, loaded from its file: standard library only, so the watchdog
     can use it without the ``games`` package (and its imports) or ``site-packages``."""
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    path = os.path.join(root, "games", "core", "process_tree.py")
+    path = os.path.join(root, "games", "common", "process_tree.py")
     spec = importlib.util.spec_from_file_location("evo_reaper_process_tree", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -177,7 +177,7 @@ class Reaper:
 
         Start it before any game copy is made; :meth:`stop` once every copy is closed.
         """
-        from games.core.process_tree import RUN, new_token
+        from games.common.process_tree import RUN, new_token
 
         before = os.environ.get(RUN)
         token = os.environ[RUN] = new_token()

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from evo.run.config import ConfigError
 from evo.run.game_facts import GameFacts, write_game_facts
-from games.core.process_memory import children_rss_mb, rss_mb
+from games.common.process_memory import children_rss_mb, rss_mb
 from oracles.archive import ArchivedBug, BugArchive, append_jsonl, to_record
 from oracles.journal import append_text, complete_text, replace_text
 

@@ -22,7 +22,7 @@ from evo.search.agents.base import Agent
 from evo.search.faults import FaultLog
 from games.core.base import GameError, VectorGame
 from games.core.record import CLOCK_KEY, OPTIONAL_COLUMNS, RolloutBatch, blank, info_keys, unknown_columns
-from games.core.seeds import EPISODE_SEED_MAX
+from games.common.seeds import EPISODE_SEED_MAX
 
 
 PLAN_STEPS = 32

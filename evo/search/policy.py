@@ -36,7 +36,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from games.core.device import torch_device
+from games.common.device import torch_device
 
 
 class ConvShape(NamedTuple):

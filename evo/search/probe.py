@@ -21,7 +21,7 @@ from evo.search.play import draw_episodes, play
 from games.core.base import GameSpec
 from games.adapter.spec import with_learned_cells
 from games.core.record import RolloutBatch
-from games.core.seeds import probe_seed
+from games.common.seeds import probe_seed
 
 PROBE_EPISODES = 8
 """Episodes of uniform random play, played as one batch of copies."""

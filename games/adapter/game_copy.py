@@ -26,8 +26,8 @@ from games.core.record import OBS_DIGEST_KEY, PEAK_GROWTH_KEY, plain_info
 from games.adapter.spec import EnvFacts, derive
 from games.adapter.observation_parts import numeric_parts
 from games.adapter.wrapper_attrs import game_attr
-from games.core.process_memory import peak_mb
-from games.core.process_tree import CopyProcesses
+from games.common.process_memory import peak_mb
+from games.common.process_tree import CopyProcesses
 from games.core import snapshots
 
 
@@ -86,7 +86,7 @@ class GameCopy:
     makes a fresh env first, since the old one may be in any state.
 
     Build it with :meth:`tracked` so that the processes the game starts end with the copy
-    (:mod:`games.core.process_tree`); one built directly leaves them to the game.
+    (:mod:`games.common.process_tree`); one built directly leaves them to the game.
 
     Args:
         make_env: Makes a fresh env.

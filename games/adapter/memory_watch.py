@@ -22,7 +22,7 @@ from typing import Sequence
 
 from games.adapter.worker import Worker
 from games.core.base import GameError
-from games.core.process_memory import children_by_parent, machine_mb
+from games.common.process_memory import children_by_parent, machine_mb
 
 MEMORY_POLL_S = 0.1
 """How often the workers' resident memory is read against the bounds, also while a step

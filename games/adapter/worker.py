@@ -5,8 +5,8 @@
 messages over a ``Pipe``. Workers are forked from a fork server that imported numpy and
 gymnasium once (:func:`copy_context`), so a copy starts in milliseconds, neither importing
 them again nor inheriting the engine's threads; they die with their parent
-(:func:`games.core.lifetime.die_with_parent`), and so does everything their game starts
-(:mod:`games.core.process_tree`).
+(:func:`games.common.lifetime.die_with_parent`), and so does everything their game starts
+(:mod:`games.common.process_tree`).
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ import gymnasium as gym
 
 from games.core.base import GameError, GameSpec
 from games.adapter.game_copy import GAME_FAULTS, GameCopy, game_error
-from games.core.lifetime import die_with_parent, startable
-from games.core.process_memory import descendants, rss_mb
-from games.core.process_tree import MARK, CopyProcesses, become_subreaper, end_together
+from games.common.lifetime import die_with_parent, startable
+from games.common.process_memory import descendants, rss_mb
+from games.common.process_tree import MARK, CopyProcesses, become_subreaper, end_together
 
 CLOSE_GRACE_S = 1.0
 STOPPED = "stopped"
@@ -128,7 +128,7 @@ def _leave_fork_server() -> None:
     The fork server exits when the last holder of that pipe's write end is gone; every
     process it forks holds one, so that it can fork more. A copy forks none, and holding it
     would keep the server alive after the engine died, and the server would keep the copy
-    alive (its death signal, :func:`games.core.lifetime.die_with_parent`, fires when the server
+    alive (its death signal, :func:`games.common.lifetime.die_with_parent`, fires when the server
     exits): a hung copy would outlive a SIGKILLed run.
     """
     from multiprocessing import forkserver

@@ -10,10 +10,10 @@
 - :mod:`games.core.scalar_env`: the scalar ``gymnasium.Env`` derived from a vector game.
 - :mod:`games.core.wrappers`: observation wrappers (what the agent sees, not what it plays).
 - :mod:`games.core.buckets`: state buckets and how to count them.
-- :mod:`games.core.seeds`: the experiment's seed streams (one per use of randomness) and
+- :mod:`games.common.seeds`: the experiment's seed streams (one per use of randomness) and
   the ranges seeds are drawn in.
 - :mod:`games.core.frame_cost`: what a slow frame costs and the clocks that time a step.
-- :mod:`games.core.lifetime`, :mod:`games.core.process_tree`, :mod:`games.core.process_memory`:
+- :mod:`games.common.lifetime`, :mod:`games.common.process_tree`, :mod:`games.common.process_memory`:
   the processes a game starts, and that they end with it.
 
 A game family (``games/maze``, ``games/doom``, ...) imports from here and from the Gymnasium

@@ -27,7 +27,7 @@ import pydantic
 from games.common.registry import Registry
 from games.core.base import GameSpec
 from games.core.record import OPTIONAL_COLUMNS, RolloutBatch, unknown_columns
-from games.core.seeds import component_seed
+from games.common.seeds import component_seed
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -45,7 +45,7 @@ class Context:
     """What a component's factory gets besides the game's spec and its config.
 
     Attributes:
-        seed: The component's own seed (:func:`games.core.seeds.component_seed`); draw every random number
+        seed: The component's own seed (:func:`games.common.seeds.component_seed`); draw every random number
             from it (``np.random.default_rng(seed)``, ``torch.Generator().manual_seed(seed)``).
         device: The torch device its tensors live on (the experiment's ``device``: ``cpu``,
             ``cuda`` or ``cuda:N``), for ``torch.device(context.device)``.

@@ -11,7 +11,7 @@ array (``multiprocessing.RawArray``); the rest of a step (rewards, flags, featur
 is small and comes back through the process's pipe. Copies, seeds and actions are the same as
 in one process, so the same episodes are played: only where they are computed differs.
 
-Each process dies with the one that started it (:func:`games.core.lifetime.die_with_parent`),
+Each process dies with the one that started it (:func:`games.common.lifetime.die_with_parent`),
 and a game's engines with it. A process that dies or a vector game that raises as a whole
 makes the step raise, as a game in one process would: the engine then replaces the game.
 """
@@ -26,7 +26,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from games.core.base import GameSpec, GameSpecError, VecStep, VectorGame
-from games.core.lifetime import die_with_parent, startable
+from games.common.lifetime import die_with_parent, startable
 from games.core.start_error import GameStartError
 
 CLOSE_WAIT_S = 10.0

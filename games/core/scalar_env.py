@@ -18,7 +18,7 @@ import gymnasium as gym
 import numpy as np
 
 from games.core.base import GameError, GameSpec, VectorGame
-from games.core.seeds import EPISODE_SEED_MAX
+from games.common.seeds import EPISODE_SEED_MAX
 
 
 class GameCrash(RuntimeError):

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from games.core.frame_cost import check_clock
-from games.core.lifetime import OWNER, engine_launcher
+from games.common.lifetime import OWNER, engine_launcher
 
 # Defaults chosen by measurement on 2 cores loaded by other work (load average 3-4), without
 # monsters: every 256-unit grid point of a map warped to, 4 view directions, the median of 5
@@ -184,7 +184,7 @@ def new_engine(settings: DoomSettings, *, sectors: bool = False,
     vzd = vizdoom_module()
     game = vzd.DoomGame()
     # The engine is the library's child: started through the launcher, it dies with this
-    # process even when this process is SIGKILLed (games/core/lifetime.py).
+    # process even when this process is SIGKILLed (games/common/lifetime.py).
     engine = game.get_vizdoom_path() or str(Path(vzd.__file__).parent / "vizdoom")
     launcher = engine_launcher(engine) if os.path.isfile(engine) else None
     if launcher is not None:

@@ -36,7 +36,7 @@ import numpy as np
 import torch
 
 from games.core.base import VecStep, VectorGame
-from games.core.device import torch_device
+from games.common.device import torch_device
 from games.perception.base import DETECTIONS_KEY, Detections, no_detections, od_mask
 from games.perception import device_frames
 from games.perception.detector import CNNDetector, load_detector

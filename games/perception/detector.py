@@ -27,7 +27,7 @@ import torch.nn.functional as F
 from torch import nn
 from torch.nn.utils.fusion import fuse_conv_bn_eval
 
-from games.core.device import torch_device
+from games.common.device import torch_device
 from games.perception.base import Detections, no_detections
 
 STRIDE = 8

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from games.core.base import VecStep, VectorGame
-from games.core.device import torch_device
+from games.common.device import torch_device
 from games.perception import device_frames
 from games.perception.detect_wrapper import Detect
 from games.perception.encoder import downscale, encode, encode_tensor, fingerprint, load_encoder

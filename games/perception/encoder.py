@@ -30,7 +30,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from games.core.device import torch_device
+from games.common.device import torch_device
 
 FRAME = 64
 """Side of the square frames the encoder reads (PPGTA: novelty inputs downsized to 64x64x3)."""

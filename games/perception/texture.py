@@ -25,7 +25,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from games.core.device import torch_device
+from games.common.device import torch_device
 
 CROP_SIZE = 32
 """Side of the square a crop is resized to."""

@@ -7,8 +7,8 @@ and ``-cvport`` overrides its port. Its users' most common troubles are binaries
 start, connections refused, hangs, and ports left taken after a crash (``shared/ANCHORS.md``),
 so here: a port that is taken is one clear line before anything starts, a binary that exits
 before it listens is one line naming its log, and every process the binary starts (a launch
-script's children included) ends with the copy (:class:`games.core.process_tree.CopyProcesses`)
-or with this process (``PR_SET_PDEATHSIG``, :mod:`games.core.lifetime`).
+script's children included) ends with the copy (:class:`games.common.process_tree.CopyProcesses`)
+or with this process (``PR_SET_PDEATHSIG``, :mod:`games.common.lifetime`).
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from games.core.lifetime import die_with_parent
-from games.core.process_tree import CopyProcesses
+from games.common.lifetime import die_with_parent
+from games.common.process_tree import CopyProcesses
 
 INI_NAME = "unrealcv.ini"
 

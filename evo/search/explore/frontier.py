@@ -72,7 +72,7 @@ class Frontier:
         spec: The game's spec.
         share: Share of each policy's episodes that return (1 for go_explore).
         rng: The exploration generator (the experiment's ``Stream.EXPLORE``,
-            :func:`games.core.seeds.stream_rng`).
+            :func:`games.common.seeds.stream_rng`).
         snapshot_every: See the attribute.
         check: What says it where it is None
             (:func:`evo.search.explore.snapshot_check.snapshot_every`).

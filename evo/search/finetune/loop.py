@@ -24,9 +24,9 @@ from evo.search.agents.population import PopulationAgent
 from evo.search.faults import FaultLog
 from evo.search.play import draw_episodes, play
 from games.core.base import VectorGame
-from games.core.device import torch_device
+from games.common.device import torch_device
 from games.core.record import RolloutBatch
-from games.core.seeds import POLICY_SEED_MAX
+from games.common.seeds import POLICY_SEED_MAX
 
 RewardFn = Callable[[RolloutBatch, int], np.ndarray]
 """``(record, horizon) -> rewards [N, horizon]``: the dense reward of a batch of episodes,

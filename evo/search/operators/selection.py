@@ -23,7 +23,7 @@ from pymoo.core.problem import Problem
 from pymoo.operators.selection.tournament import TournamentSelection
 
 from evo.search.operators.base import SELECTION, OperatorSettings, Survivors, register, to_minimisation
-from games.core.seeds import POLICY_SEED_MAX
+from games.common.seeds import POLICY_SEED_MAX
 
 
 def tournament(

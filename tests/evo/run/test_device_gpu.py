@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import torch
 
-from games.core.device import torch_device
+from games.common.device import torch_device
 
 GPU = pytest.mark.skipif(not torch.cuda.is_available(),
                          reason="torch sees no CUDA device here: the GPU paths are checked on a machine with one")

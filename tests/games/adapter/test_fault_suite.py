@@ -17,7 +17,7 @@ import pytest
 
 from games.adapter.vector_game import GymVectorGame
 from games.adapter.game_copy import CLOSE_TIMEOUT_S
-from games.core.process_memory import rss_mb
+from games.common.process_memory import rss_mb
 from tests.games.faulty_envs import LineWalk
 
 STAY, RIGHT = 1, 2

@@ -12,7 +12,7 @@ from typing import Sequence
 
 import numpy as np
 
-from games.core.seeds import EPISODE_SEED_MAX
+from games.common.seeds import EPISODE_SEED_MAX
 from games.doom.park.doom_park import ACTIONS, DoomParkVector
 from games.perception.base import od_mask
 from games.perception.encoder import downscale

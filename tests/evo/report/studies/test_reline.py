@@ -108,7 +108,7 @@ def test_best_is_chosen_again_on_fresh_episodes(runs: dict[str, Path]) -> None:
     from evo.run.players import play_tasks, rescore
     from evo.run.parallel import Executor, ParallelConfig
     from evo.search.tasks import PlayTask
-    from games.core.seeds import EPISODE_SEED_MAX
+    from games.common.seeds import EPISODE_SEED_MAX
 
     agent = load_player(runs["tiny_reline"])
     genomes, ids = agent.candidates

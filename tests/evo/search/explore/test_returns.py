@@ -21,7 +21,7 @@ from evo.run.loop import GenerationReport, Search
 from games.core.base import GameSpec, VecStep
 from games.maze.block_maze import BlockMazeVector
 from games.core.record import RolloutBatch
-from games.core.seeds import Stream, stream_rng
+from games.common.seeds import Stream, stream_rng
 from tests.evo.run.test_loop import comparable_bugs, comparable_generations
 
 

@@ -23,7 +23,7 @@ from evo.search.play import draw_episodes, play
 from evo.search.probe import reached_states
 from games.adapter.spec import with_learned_cells
 from games.adapter.vector_game import GymVectorGame
-from games.core.seeds import Stream, stream_rng
+from games.common.seeds import Stream, stream_rng
 from games.registry import GameFactory
 from oracles.base import Bug
 from tests.evo.search.explore.test_returns import assert_resumes_as_if_uninterrupted

@@ -52,7 +52,7 @@ def _libc() -> ctypes.CDLL:
 
 _LAUNCHER = """\
 #!{python} -S
-# Written by evo (games/core/lifetime.py): start the ViZDoom engine so that it dies with its parent.
+# Written by evo (games/common/lifetime.py): start the ViZDoom engine so that it dies with its parent.
 import ctypes, os, sys
 ctypes.CDLL(None).prctl({option}, {signal}, 0, 0, 0)
 owner = os.environ.get("{owner}")

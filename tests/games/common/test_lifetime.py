@@ -96,7 +96,7 @@ def test_the_engine_launcher_is_written_only_where_no_one_else_can_write(
 ) -> None:
     import tempfile
 
-    from games.core.lifetime import engine_launcher
+    from games.common.lifetime import engine_launcher
 
     monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path))
     path = engine_launcher("/opt/engine/vizdoom")

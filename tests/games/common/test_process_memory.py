@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from games.core.process_memory import children_rss_mb, descendants, rss_mb, tree_rss_mb
+from games.common.process_memory import children_rss_mb, descendants, rss_mb, tree_rss_mb
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="reads /proc")
 

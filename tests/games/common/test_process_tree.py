@@ -1,4 +1,4 @@
-"""The processes a game copy starts end with the copy (games/core/process_tree.py), whoever their
+"""The processes a game copy starts end with the copy (games/common/process_tree.py), whoever their
 parent is by then: closed, broken and made again, or its worker process dead. The game here
 starts its engine through a launch script that backgrounds a helper, and its own ``close``
 ends only the engine, as packaged games do (tests/games/launcher_envs.py).

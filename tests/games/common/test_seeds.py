@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.core.seeds import Stream, component_seed, probe_seed, stream_rng
+from games.common.seeds import Stream, component_seed, probe_seed, stream_rng
 
 
 def test_the_search_streams_are_the_children_of_the_experiment_seed() -> None:
