@@ -90,6 +90,13 @@ class SearchConfig(ExplorationFields):
             raw = {("agent" if key == "policy" else key): value for key, value in raw.items()}
         return raw
 
+    @model_validator(mode="after")
+    def _explores_with_random_play(self) -> "SearchConfig":
+        if self.strategy == "go_explore" and self.agent != "random":
+            raise ValueError("strategy go_explore explores with random actions; set agent: random "
+                             "(or keep strategy evolve and set frontier_share)")
+        return self
+
     @field_validator("agent")
     @classmethod
     def _registered_kind(cls, name: str) -> str:

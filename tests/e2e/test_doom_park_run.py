@@ -84,6 +84,7 @@ def test_a_visual_bug_recorded_as_a_plan_is_judged_in_the_runs_wrappers(tmp_path
 
     run_dir = tmp_path / "run"
     shutil.copytree(Path(__file__).resolve().parents[1] / "data" / "park_run_before_scene", run_dir)
+    assert evo("migrate", str(run_dir), cwd=tmp_path).returncode == 0  # written before 0.2
     recorded = evo("plan", "record", str(run_dir), "0", "--out", "plan.yaml", cwd=tmp_path)
     assert recorded.returncode in (0, 1) and "Traceback" not in recorded.stderr, recorded.stderr
     plan = yaml.safe_load((tmp_path / "plan.yaml").read_text())

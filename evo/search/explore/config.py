@@ -20,7 +20,7 @@ class ExplorationFields(BaseModel):
         "evolve", description="evolve: the population plays from the reset (frontier_share of its "
         "episodes from archived cells); go_explore: every episode after the first generation "
         "returns to an archived cell, then explores with random actions (Go-Explore's phase 1; "
-        "needs policy: random).",
+        "needs agent: random).",
     )
     frontier_share: float = Field(
         0.0, ge=0, le=1, description="strategy evolve: share of each policy's evaluation episodes "
@@ -51,9 +51,6 @@ class ExplorationFields(BaseModel):
     @model_validator(mode="after")
     def _strategy_fits(self) -> "ExplorationFields":
         if self.strategy == "go_explore":
-            if getattr(self, "policy", "random") != "random":
-                raise ValueError("strategy go_explore explores with random actions; set policy: random "
-                                 "(or keep strategy evolve and set frontier_share)")
             if self.frontier_share:
                 raise ValueError("frontier_share applies to strategy evolve; go_explore returns in every episode")
         if isinstance(self.explore_steps, int) and self.explore_steps < 1:

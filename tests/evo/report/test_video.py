@@ -15,6 +15,7 @@ from evo.cli.main import main
 from evo.run.config import parse_experiment
 from evo.report.tables import load_run
 from evo.run.loop import Search
+from evo.run.migrate import migrate
 from evo.report.video import hold_frames, played, write_video
 from games import GameFactory
 from evo.report.video_frames import AGENT, BUG, TEXT, band_rows, frame_size, with_overlay
@@ -172,6 +173,7 @@ def test_a_visual_bug_shows_the_agents_frames_the_object_boxed_and_the_map_inset
 
     run = tmp_path / "park"
     shutil.copytree(Path(__file__).resolve().parents[2] / "data" / "park_run_before_scene", run)
+    migrate(run / "config.yaml")  # written before 0.2
     (run / "game.json").unlink()  # written before scenes: the video reads the park's scene from the game
     video = write_video(run, 1, tmp_path / "stump.mp4")
     frames = iio.imread(tmp_path / "stump.mp4")

@@ -1,15 +1,20 @@
-"""A game's scene in ``game.json``: written and read back whole, and the park's objects of
-interest and preferred area in the shape run directories kept them before scenes read as a
-scene (objects and area; the ground truth they also held stays in ``injected_bugs``)."""
+"""A game's scene in ``game.json``: written and read back whole; and the park's objects of
+interest and preferred area in the shape run directories kept them before scenes (0.2): one
+line naming ``evo migrate``, which moves them into a scene (objects and area; the ground truth
+they also held stays in ``injected_bugs``)."""
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from evo.run.game_facts import GameFacts, read_game_facts
+from evo.run.migrate import migrate
+from evo.run.user_paths import ConfigError
 from games.core.base import GameSpec
 from games.core.scene import objects_with_bugs
 from games.doom.park.layout import park_layout
@@ -32,10 +37,15 @@ def test_a_scene_goes_into_game_json_and_comes_back_whole() -> None:
     assert GameFacts.from_json(GameFacts("maze", SPEC, False, (), None).to_json()).scene is None
 
 
-def test_a_game_json_of_the_first_shape_reads_as_a_scene() -> None:
+def test_a_game_json_of_the_first_shape_is_migrated_into_a_scene(tmp_path: Path) -> None:
     old = json.loads((OLD_PARK_RUN / "game.json").read_text())
     assert "scene" not in old and old["objects"][0].keys() >= {"bugged", "bug"}
-    facts = read_game_facts(OLD_PARK_RUN)
+    run_dir = tmp_path / "run"
+    shutil.copytree(OLD_PARK_RUN, run_dir)
+    with pytest.raises(ConfigError, match=r"game.json: written before 0.2 .*; run evo migrate .* to move it$"):
+        read_game_facts(run_dir)
+    migrate(run_dir)
+    facts = read_game_facts(run_dir)
     scene = facts.scene
     assert [(o.id, o.type, o.x, o.y) for o in scene.objects] == [
         (o["id"], o["type"], o["x"], o["y"]) for o in old["objects"]]

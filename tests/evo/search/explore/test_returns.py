@@ -131,9 +131,9 @@ def test_a_game_that_does_not_replay_is_caught_on_the_first_return(caplog: pytes
 
 def test_go_explore_needs_random_play(tiny_config: dict[str, Any]) -> None:
     tiny_config["search"]["strategy"] = "go_explore"
-    with pytest.raises(ConfigError, match="search: .*go_explore explores with random actions; set policy: random"):
+    with pytest.raises(ConfigError, match="search: .*go_explore explores with random actions; set agent: random"):
         parse_experiment(tiny_config)
-    tiny_config["search"].update(policy="random", frontier_share=0.5)
+    tiny_config["search"].update(agent="random", frontier_share=0.5)
     with pytest.raises(ConfigError, match="frontier_share applies to strategy evolve"):
         parse_experiment(tiny_config)
     tiny_config["search"].update(strategy="evolve", frontier_share=1.5)
