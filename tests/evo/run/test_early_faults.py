@@ -49,7 +49,11 @@ def test_a_game_process_that_dies_is_in_bugs_jsonl_while_its_generation_still_pl
     config = {**tiny_config, "budget": {"generations": 1}, "finetune": {"algorithm": "none"},
               "parallel": {"backend": "loky", "n_jobs": 2},
               "game": {"entry_point": LINE, "isolated": True,
-                       "kwargs": {"fault": "die", "at_position": 3, "length": 12, "max_steps": 60}},
+                       # 5 ms a step: the other copies play on well after the death
+                       # (without it a fast machine's generation could end within the fault's delivery)
+                       "kwargs": {"fault": "die", "at_position": 3, "length": 12, "max_steps": 60,
+                                  "step_delay_s": 0.005}},
+              "oracles": [{"name": "crash"}],
               "search": {**tiny_config["search"], "episodes": 4}}
     run_dir = tmp_path / "run"
     told: list[tuple[float, list[str], bool, list[str]]] = []
