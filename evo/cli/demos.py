@@ -80,7 +80,7 @@ def parse_region(text: str) -> tuple[float, float, float, float]:
 
 def _make(args: argparse.Namespace, console: Console) -> int:
     from games.perception.demos import save_demo
-    from evo.cli.vision_encoder import parse_levels
+    from evo.cli.vision import parse_levels
     import numpy as np
 
     park = park_data()

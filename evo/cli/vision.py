@@ -17,6 +17,8 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import time
+from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -44,6 +46,39 @@ def park_data() -> "GameData":
     """What the park lends the perception commands: its frames, play, crops and
     demonstrations (the ``perception_data`` of its registry entry)."""
     return load_entry_point(GAMES[PARK].perception_data)
+
+
+def parse_levels(text: str) -> list[int]:
+    """``"1-12"``, ``"0"`` or ``"1,3,5-7"`` -> level seeds, each once, in order.
+
+    Raises:
+        ValueError: not such a list of non-negative integers.
+    """
+    levels: list[int] = []
+    try:
+        for part in str(text).split(","):
+            lo, sep, hi = part.strip().partition("-")
+            first, last = int(lo), int(hi) if sep else int(lo)
+            if first < 0 or last < first:
+                raise ValueError
+            levels += [s for s in range(first, last + 1) if s not in levels]
+    except ValueError:
+        raise ValueError(f"--levels must be level seeds such as 1-12 or 1,3,5-7 (non-negative, ascending ranges), "
+                         f"got {text!r}") from None
+    return levels
+
+
+def add_scoring_arguments(parser: argparse.ArgumentParser, weights: Path, what: str, demos: str) -> None:
+    """``--weights`` (default ``weights``, ``what`` it is), ``--demos`` (``demos``: what they
+    hold) and ``--threads``: the options of scoring a policy on demonstrations."""
+    parser.add_argument("--weights", type=Path, default=weights, help=what)
+    parser.add_argument("--demos", type=Path, required=True, help=demos)
+    parser.add_argument("--threads", type=int, default=1, help="torch threads")
+
+
+def say_written(console: Console, path: Path, start: float) -> None:
+    """One line: the weights written, their size, and the seconds since ``start`` (``time.perf_counter()``)."""
+    console.print(f"wrote {path} ({Path(path).stat().st_size / 1e6:.2f} MB) in {time.perf_counter() - start:.0f} s")
 
 
 def _module(kind: str) -> ModuleType:

@@ -17,29 +17,11 @@ import time
 from rich.console import Console
 from rich.table import Table
 
-from evo.cli.vision import park_data
+from evo.cli.vision import park_data, parse_levels
 from games.perception.detector import WEIGHTS, load_detector, save_detector
 from games.perception.training.detector import (IOU, MIN_HEIGHT, TrainConfig, detect_all, pick_threshold, score,
                                                 train)
 
-
-def parse_levels(text: str) -> list[int]:
-    """``"1-12"``, ``"0"`` or ``"1,3,5-7"`` -> level seeds, each once, in order.
-
-    Raises:
-        ValueError: not such a list of non-negative integers.
-    """
-    levels: list[int] = []
-    try:
-        for part in str(text).split(","):
-            lo, _, hi = part.strip().partition("-")
-            first, last = int(lo), int(hi) if hi else int(lo)
-            if first < 0 or last < first:
-                raise ValueError
-            levels += [s for s in range(first, last + 1) if s not in levels]
-    except ValueError:
-        raise ValueError(f"levels must be level seeds such as '1-12' or '1,3,5', got {text!r}") from None
-    return levels
 
 
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:

@@ -18,29 +18,11 @@ import torch
 from rich.console import Console
 from rich.table import Table
 
-from evo.cli.vision import park_data
+from evo.cli.vision import park_data, parse_levels, say_written
 from games.perception.encoder import DEFAULT_WEIGHTS, load_model, save_model
 from games.perception.training.data import EVAL_LEVEL
 from games.perception.training.encoder import accuracy, predict, split, train
 
-
-def parse_levels(text: str) -> tuple[int, ...]:
-    """``"1-6"``, ``"3"`` or ``"1,4,7-9"`` -> level seeds in order.
-
-    Raises:
-        ValueError: anything else, or a seed below 0.
-    """
-    levels: list[int] = []
-    try:
-        for part in str(text).split(","):
-            lo, sep, hi = part.strip().partition("-")
-            first, last = int(lo), int(hi) if sep else int(lo)
-            if first < 0 or last < first:
-                raise ValueError
-            levels.extend(range(first, last + 1))
-    except ValueError:
-        raise ValueError(f"--levels must be seeds such as 1-6 or 1,3,5 (non-negative, ascending ranges), got {text!r}") from None
-    return tuple(levels)
 
 
 
@@ -83,7 +65,7 @@ def train_command(args: argparse.Namespace, console: Console) -> int:
             "batch_size": args.batch_size, "lr": args.lr, "seed": args.seed, "preset": args.preset,
             "held_out_accuracy": held_acc, "seconds": round(time.perf_counter() - start, 1)}
     save_model(model, args.out, meta)
-    console.print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB) in {time.perf_counter() - start:.0f} s")
+    say_written(console, args.out, start)
     return 0
 
 

@@ -19,7 +19,7 @@ import numpy as np
 import torch
 from rich.console import Console
 
-from evo.cli.vision import park_data
+from evo.cli.vision import add_scoring_arguments, park_data, say_written
 from evo.cli.vision_object_test_end import fit_and_print
 from games.perception.demos import SETS, action_names, load_demos, split_demos
 from games.perception.execution_quality import action_distribution
@@ -71,15 +71,14 @@ def train_command(args: argparse.Namespace, console: Console) -> int:
     save_policy(model, args.out, meta)
     if args.set == "object":  # its tests end when the policy's state says done
         fit_and_print(args.out, demos, args.seed, console)
-    console.print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB) in {time.perf_counter() - start:.0f} s")
+    say_written(console, args.out, start)
     return 0
 
 
 def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``evo vision eval imitation``."""
-    parser.add_argument("--weights", type=Path, default=DEFAULT_WEIGHTS, help="the imitation policy to score")
-    parser.add_argument("--demos", type=Path, required=True, help="demonstrations to score it on (other levels)")
-    parser.add_argument("--threads", type=int, default=1, help="torch threads")
+    add_scoring_arguments(parser, DEFAULT_WEIGHTS, "the imitation policy to score",
+                          "demonstrations to score it on (other levels)")
 
 
 def eval_command(args: argparse.Namespace, console: Console) -> int:

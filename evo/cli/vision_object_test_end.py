@@ -16,7 +16,7 @@ from typing import Sequence
 import torch
 from rich.console import Console
 
-from evo.cli.vision import park_data
+from evo.cli.vision import add_scoring_arguments, park_data
 from games.perception.demos import Demo, load_demos
 from games.perception.imitation import OBJECT_TEST_WEIGHTS, load_policy
 from games.perception.object_test_end import load_end
@@ -57,9 +57,8 @@ def train_command(args: argparse.Namespace, console: Console) -> int:
 
 def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``evo vision eval test-end``."""
-    parser.add_argument("--weights", type=Path, default=OBJECT_TEST_WEIGHTS, help="the object-test policy")
-    parser.add_argument("--demos", type=Path, required=True, help="object-test demonstrations (other levels)")
-    parser.add_argument("--threads", type=int, default=1, help="torch threads")
+    add_scoring_arguments(parser, OBJECT_TEST_WEIGHTS, "the object-test policy",
+                          "object-test demonstrations (other levels)")
 
 
 def eval_command(args: argparse.Namespace, console: Console) -> int:

@@ -17,28 +17,10 @@ import numpy as np
 import torch
 from rich.console import Console
 
-from evo.cli.vision import park_data
+from evo.cli.vision import park_data, parse_levels
 from games.perception.texture import DEFAULT_WEIGHTS, MIN_HEIGHT, load_texture_judge, save_texture_judge
 from games.perception.training.texture import JITTER, concat, crop_scores, part, train_judge
 
-
-def parse_levels(text: str) -> list[int]:
-    """``"1-8"`` or ``"1,3,5"`` -> level seeds.
-
-    Raises:
-        ValueError: anything else.
-    """
-    try:
-        if "-" in text:
-            first, last = (int(v) for v in text.split("-"))
-            levels = list(range(first, last + 1))
-        else:
-            levels = [int(v) for v in text.split(",")]
-    except ValueError:
-        raise ValueError(f"--levels must be a range such as 1-8 or a list such as 1,3,5, got {text!r}") from None
-    if not levels or min(levels) < 0:
-        raise ValueError(f"--levels must name non-negative level seeds, got {text!r}")
-    return levels
 
 
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:

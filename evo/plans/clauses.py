@@ -35,11 +35,12 @@ TRIGGER = re.compile(r"\b(see|sees|seen|spot|spots|meet|meets|encounter|encounte
 """An actor about: seen or met, near the player, or doing something to the player ("a goblin
 attacks you", "an ogre is next to you", "you are attacked by an ogre")."""
 RELATIVE = re.compile(r"\b(that|which|who)\s+(you\s+)?(see|spot|meet|encounter|find|come|comes|get|gets|"
-                      r"approach|approaches|appear|appears|attack|attacks|show|shows|are|is|cross|crosses)\b",
-                      re.IGNORECASE)
+                      r"approach|approaches|appear|appears|attack|attacks|show|shows|are|is|cross|crosses)\b", re.IGNORECASE)
+"""A relative clause of meeting or seeing ("an ogre that you meet", "a door which opens")."""
 STATE = re.compile(r"\b(?:is|are|gets|get|has been|have been|was|turns|goes)\s+(?:(?:been|turned|switched|set|"
                    r"flipped)\s+)?(\w+)|\b(opens|opened|closes|"
                    r"closed|unlocks|unlocked|lights|lit)\b|\bto\s+(open|close|unlock|light)\b", re.IGNORECASE)
+"""A state an actor is in or comes to ("the door is open", "the lever gets switched on", "opens")."""
 LEADS = frozenset({"then", "next", "now", "first", "firstly", "finally", "please", "afterwards", "carefully",
                    "also", "lastly", "and", "after", "that", "this", "once", "there", "step", "quickly", "just",
                    "always", "constantly", "continuously", "continually", "repeatedly"})

@@ -53,20 +53,22 @@ def check_plan(plan: Plan, game: Any, spec: GameSpec, label: str) -> Navigator:
     actions = tuple(game.action_names)
     moves = actions + tuple(getattr(game, "manoeuvres", ()))  # a node may circle its actor
     features = tuple(spec.feature_names)
+
+    def conditions(key: str, when: Any) -> None:
+        for j, cond in enumerate(when):
+            known(f"{key}.when[{j}].near", cond.near, words, "an actor, actor type or category")
+            known(f"{key}.when[{j}].feature", cond.feature, features, "a state feature")
+
     for i, node in enumerate(plan.nodes):
         known(f"nodes[{i}].target", node.target, words, "an actor, actor type or category")
         known(f"nodes[{i}].action", node.action, moves, "an action")
         if node.action in moves[len(actions):] and node.target is None:
             raise ConfigError(f"nodes[{i}].action: {node.action!r} is done at an actor; give a target")
-        for j, cond in enumerate(node.when):
-            known(f"nodes[{i}].when[{j}].near", cond.near, words, "an actor, actor type or category")
-            known(f"nodes[{i}].when[{j}].feature", cond.feature, features, "a state feature")
+        conditions(f"nodes[{i}]", node.when)
     for i, rule in enumerate(plan.rules):
         known(f"rules[{i}].target", rule.target, words, "an actor, actor type or category")
         known(f"rules[{i}].action", rule.action, actions, "an action")
-        for j, cond in enumerate(rule.when):
-            known(f"rules[{i}].when[{j}].near", cond.near, words, "an actor, actor type or category")
-            known(f"rules[{i}].when[{j}].feature", cond.feature, features, "a state feature")
+        conditions(f"rules[{i}]", rule.when)
     for i, val in enumerate(plan.validations):
         known(f"validations[{i}].action", val.action, actions, "an action")
         known(f"validations[{i}].target_type", val.target_type, words, "an actor, actor type or category")

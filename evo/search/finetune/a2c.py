@@ -14,19 +14,9 @@ import pydantic
 import torch
 import torch.nn.functional as F
 
-from evo.search.finetune.base import (
-    Batch,
-    Diagnostics,
-    UpdateConfig,
-    approx_kl,
-    clip_grad_norm_per_policy_,
-    compute_gae,
-    explained_variance,
-    host_tensor,
-    per_policy,
-    policy_mean,
-    register,
-)
+from evo.search.finetune.base import (Batch, Diagnostics, UpdateConfig, approx_kl,
+                                      compute_gae, explained_variance, host_tensor, per_policy, policy_mean,
+                                      register, step_)
 from evo.search.policy import PolicySpec, forward
 
 # Stable-Baselines3 A2C (and OpenAI baselines before it) use RMSprop with these constants;
@@ -49,14 +39,8 @@ def rmsprop(config: UpdateConfig, params: list[torch.Tensor]) -> torch.optim.Opt
 
 
 @register("a2c", A2CConfig, rmsprop)
-def a2c_update(
-    weights: torch.Tensor,
-    optimizer: torch.optim.Optimizer,
-    spec: PolicySpec,
-    batch: Batch,
-    config: UpdateConfig,
-    streams: Sequence[np.random.Generator],
-) -> Diagnostics:
+def a2c_update(weights: torch.Tensor, optimizer: torch.optim.Optimizer, spec: PolicySpec, batch: Batch,
+               config: UpdateConfig, streams: Sequence[np.random.Generator]) -> Diagnostics:
     """One A2C step on a batch of full episodes: one forward pass over every observation,
     GAE, each policy's loss, one optimizer step. (``streams`` is unused: A2C draws nothing.)
 
@@ -106,12 +90,8 @@ def a2c_update(
     mean_entropy = policy_mean(entropy, mask)
     loss = policy_loss + config.value_coef * value_loss - config.entropy_coef * mean_entropy
 
-    # 4. One step. The sum keeps each row's gradient its own policy's gradient.
-    optimizer.zero_grad()
-    loss.sum().backward()
-    assert weights.grad is not None
-    clip_grad_norm_per_policy_(weights.grad, config.max_grad_norm)
-    optimizer.step()
+    # 4. One step, each policy's gradient its own.
+    step_(optimizer, weights, loss, config.max_grad_norm)
 
     # 5. Diagnostics: how far the step moved each policy, how well its values fit.
     step_obs = host_tensor(batch.obs, weights).view(n_policies, episodes, horizon + 1, -1)[:, :, :horizon]

@@ -190,15 +190,18 @@ class Updater(Protocol):
     for any random draw (PPO's minibatch order).
     """
 
-    def __call__(
-        self,
-        weights: torch.Tensor,
-        optimizer: torch.optim.Optimizer,
-        spec: PolicySpec,
-        batch: Batch,
-        config: UpdateConfig,
-        streams: Sequence[np.random.Generator],
-    ) -> Diagnostics: ...
+    def __call__(self, weights: torch.Tensor, optimizer: torch.optim.Optimizer, spec: PolicySpec, batch: Batch,
+                 config: UpdateConfig, streams: Sequence[np.random.Generator]) -> Diagnostics: ...
+
+
+def step_(optimizer: torch.optim.Optimizer, weights: torch.Tensor, loss: torch.Tensor, max_grad_norm: float) -> None:
+    """One optimizer step on ``loss`` ``[P]``, each policy's gradient clipped on its own. The
+    sum keeps each row's gradient its own policy's gradient."""
+    optimizer.zero_grad()
+    loss.sum().backward()
+    assert weights.grad is not None
+    clip_grad_norm_per_policy_(weights.grad, max_grad_norm)
+    optimizer.step()
 
 
 OptimizerFactory = Callable[[UpdateConfig, list[torch.Tensor]], torch.optim.Optimizer]

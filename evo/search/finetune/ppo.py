@@ -24,18 +24,8 @@ import pydantic
 import torch
 import torch.nn.functional as F
 
-from evo.search.finetune.base import (
-    Batch,
-    Diagnostics,
-    UpdateConfig,
-    approx_kl,
-    clip_grad_norm_per_policy_,
-    compute_gae,
-    explained_variance,
-    host_tensor,
-    per_policy,
-    register,
-)
+from evo.search.finetune.base import (Batch, Diagnostics, UpdateConfig, approx_kl,
+                                      compute_gae, explained_variance, host_tensor, per_policy, register, step_)
 from evo.search.policy import PolicySpec, forward
 
 ADAM_EPS = 1e-5  # CleanRL's ppo.py
@@ -60,14 +50,8 @@ def adam(config: UpdateConfig, params: list[torch.Tensor]) -> torch.optim.Optimi
 
 
 @register("ppo", PPOConfig, adam)
-def ppo_update(
-    weights: torch.Tensor,
-    optimizer: torch.optim.Optimizer,
-    spec: PolicySpec,
-    batch: Batch,
-    config: UpdateConfig,
-    streams: Sequence[np.random.Generator],
-) -> Diagnostics:
+def ppo_update(weights: torch.Tensor, optimizer: torch.optim.Optimizer, spec: PolicySpec, batch: Batch,
+               config: UpdateConfig, streams: Sequence[np.random.Generator]) -> Diagnostics:
     """``config.epochs`` passes of ``config.minibatches`` clipped-surrogate steps over one
     batch of full episodes.
 
@@ -130,11 +114,7 @@ def ppo_update(
             value_loss = (((targets[rows, idx] - values_mb) ** 2) * mask).sum(dim=1) / count
             mean_entropy = (entropy * mask).sum(dim=1) / count
             loss = policy_loss + config.value_coef * value_loss - config.entropy_coef * mean_entropy
-            optimizer.zero_grad()
-            loss.sum().backward()
-            assert weights.grad is not None
-            clip_grad_norm_per_policy_(weights.grad, config.max_grad_norm)
-            optimizer.step()
+            step_(optimizer, weights, loss, config.max_grad_norm)
 
             steps += 1
             for name, term in (("policy_loss", policy_loss), ("value_loss", value_loss), ("entropy", mean_entropy)):

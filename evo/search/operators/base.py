@@ -111,15 +111,8 @@ class ParentSelection(Protocol):
 
     needs_cases: bool
 
-    def __call__(
-        self,
-        F: np.ndarray,
-        senses: Sequence[str],
-        survivors: Survivors,
-        n_pairs: int,
-        rng: np.random.Generator,
-        cases: np.ndarray | None = None,
-    ) -> np.ndarray:
+    def __call__(self, F: np.ndarray, senses: Sequence[str], survivors: Survivors, n_pairs: int,
+                 rng: np.random.Generator, cases: np.ndarray | None = None) -> np.ndarray:
         """``[n_pairs, 2]`` positions into ``survivors.index``."""
         ...
 

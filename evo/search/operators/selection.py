@@ -51,15 +51,8 @@ class Tournament:
     def __init__(self, settings: OperatorSettings) -> None:
         del settings  # binary, no settings
 
-    def __call__(
-        self,
-        F: np.ndarray,
-        senses: Sequence[str],
-        survivors: Survivors,
-        n_pairs: int,
-        rng: np.random.Generator,
-        cases: np.ndarray | None = None,
-    ) -> np.ndarray:
+    def __call__(self, F: np.ndarray, senses: Sequence[str], survivors: Survivors, n_pairs: int,
+                 rng: np.random.Generator, cases: np.ndarray | None = None) -> np.ndarray:
         return tournament(F, senses, survivors, n_pairs, rng)
 
 
@@ -119,15 +112,8 @@ class Lexicase:
     def __init__(self, settings: OperatorSettings) -> None:
         del settings  # the epsilon is automatic (median absolute deviation per case)
 
-    def __call__(
-        self,
-        F: np.ndarray,
-        senses: Sequence[str],
-        survivors: Survivors,
-        n_pairs: int,
-        rng: np.random.Generator,
-        cases: np.ndarray | None = None,
-    ) -> np.ndarray:
+    def __call__(self, F: np.ndarray, senses: Sequence[str], survivors: Survivors, n_pairs: int,
+                 rng: np.random.Generator, cases: np.ndarray | None = None) -> np.ndarray:
         if cases is None:
             raise ValueError("lexicase selection needs each policy's per-episode scores (Population.cases)")
         return lexicase(cases[survivors.index], senses, 2 * n_pairs, rng).reshape(n_pairs, 2)

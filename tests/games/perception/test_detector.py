@@ -16,7 +16,7 @@ from games.perception.base import DETECTIONS_KEY, Detections, box_iou
 from games.perception.detector import WEIGHTS, load_detector
 from games.perception.training.detector import Score, score
 from games.doom.park.data.frames import TYPES, park_frames
-from evo.cli.vision_detector import parse_levels
+from evo.cli.vision import parse_levels
 from games.core.wrappers import wrap
 from tests.cli.test_cli import evo_run
 

@@ -16,7 +16,7 @@ from games.perception.encoder import (  # noqa: E402
 )
 from games.perception.training.encoder import accuracy, split, train  # noqa: E402
 from games.doom.park.data.transitions import collect  # noqa: E402
-from evo.cli.vision_encoder import parse_levels  # noqa: E402
+from evo.cli.vision import parse_levels  # noqa: E402
 from tests.cli.test_cli import evo  # noqa: E402
 
 
@@ -85,7 +85,7 @@ def test_bad_weights_and_levels_are_one_line(tmp_path: Path) -> None:
         load_model(tmp_path / "junk.pt")
     with pytest.raises(ValueError, match="not found"):
         load_encoder(tmp_path / "missing.pt")
-    assert parse_levels("1-3,7") == (1, 2, 3, 7)
+    assert parse_levels("1-3,7") == [1, 2, 3, 7]
     with pytest.raises(ValueError, match="--levels must be"):
         parse_levels("3-1")
     result = evo("vision", "train", "encoder", "--levels", "0-2", "--out", "e.pt", cwd=tmp_path)

@@ -15,7 +15,7 @@ from games.perception.texture import (  # noqa: E402
 )
 from games.perception.training.texture import concat, crop_scores, train_judge  # noqa: E402
 from games.doom.park.data.walks import CLASSES, TYPES, level_crops  # noqa: E402
-from evo.cli.vision_texture import parse_levels  # noqa: E402
+from evo.cli.vision import parse_levels  # noqa: E402
 
 
 @pytest.fixture(scope="module")
