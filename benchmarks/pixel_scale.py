@@ -20,7 +20,7 @@ CSV. Nothing asserts a timing.
   and everything else, done in this process between generations (the objectives' scoring,
   selection; the CSV has the timed phases): time the workers stand idle at the generation's
   barrier. A generation's tail (the objectives' learning, the oracles, the row and checkpoint)
-  runs while the next generation plays (:mod:`evo.run.tail`), so its phases overlap ``play
+  runs while the next generation plays (:mod:`evo.run.recorder`), so its phases overlap ``play
   wait`` where it ran meanwhile.
 
 ``run ms/step`` is the CPU this process spends per env step over the steady generations (all
@@ -69,7 +69,7 @@ sys.path.insert(0, str(ROOT))
 
 PARK = {"preset": "small", "level_seed": 0}
 PHASES = ("evaluation", "scoring", "learning", "oracles", "fine-tuning", "selection", "bookkeeping")
-"""The phases of a generation the engine times (evo.run.loop.Search.seconds)."""
+"""The phases of a generation the engine times (evo.run.phases.Phases)."""
 COLUMNS = ["workers", "device", "raw_steps_per_s", "engine_steps_per_s", "engine_share_of_raw",
            "engine_first_gen_s", "engine_env_steps", *(f"share_{p.replace('-', '_')}" for p in PHASES),
            "share_between_generations", "run_cpu_ms_per_step", "busiest_thread",
@@ -152,7 +152,7 @@ def engine_rate(experiment: Path, workers: int, device: str, args: argparse.Name
     import pandas as pd
 
     from evo.run.config import load_experiment
-    from evo.run.loop import Search
+    from evo.run.kinds.evolve import Evolve
 
     device, batchers = layout_of(device)
     if batchers == 1:  # one process plays every copy, rendered in `workers` processes (one forward for all)
@@ -170,7 +170,7 @@ def engine_rate(experiment: Path, workers: int, device: str, args: argparse.Name
     with tempfile.TemporaryDirectory(prefix="pixel_scale_") as tmp:
         try:
             clock = ThreadClock()
-            search = Search(load_experiment(experiment, overrides), Path(tmp) / "run", clock)
+            search = Evolve(load_experiment(experiment, overrides), Path(tmp) / "run", clock)
             search.run()
         except Exception as exc:  # noqa: BLE001 - said, and the other points still measured
             print(f"evo run failed ({workers} workers, {device}): {type(exc).__name__}: {exc}", flush=True)

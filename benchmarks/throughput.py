@@ -45,7 +45,7 @@ from evo.run.chunks import chunks  # noqa: E402
 from evo.run.parallel import Executor, ParallelConfig  # noqa: E402
 from evo.search.tasks import PlayTask, run_play  # noqa: E402
 from evo.search.policy import PolicySpec  # noqa: E402
-from evo.run.loop import Search  # noqa: E402
+from evo.run.kinds.evolve import Evolve  # noqa: E402
 from games import GameFactory  # noqa: E402
 from games.core.record import RolloutBatch
 from games.maze.block_maze import BlockMaze  # noqa: E402
@@ -213,7 +213,7 @@ def wuji_generation(generations: int) -> dict[str, float]:
             snapshot["start"] = time.perf_counter()
 
     with tempfile.TemporaryDirectory() as tmp:
-        search = Search(exp, Path(tmp) / "run", progress=progress)
+        search = Evolve(exp, Path(tmp) / "run", progress=progress)
         search.run()
         total = time.perf_counter() - snapshot["start"]
     phases = {k: (v - snapshot.get(k, 0.0)) / generations for k, v in search.seconds.items()}

@@ -189,7 +189,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     from evo.run.parallel import idle_cores
     from evo.run.progress import ProgressPrinter
     from evo.report.tables import load_run, summary
-    from evo.run.preference_run import search_for
+    from evo.run.kinds.base import run_for
 
     check_runnable(exp)  # before anything is printed: a missing GPU is the command's one line
     console.print(f"[bold]evo run[/bold] {exp.name} seed {exp.seed} -> {run_dir}")
@@ -197,7 +197,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     if idle is not None and not args.quiet:
         console.print(idle, style="dim", highlight=False)
     with ProgressPrinter(console, exp, quiet=args.quiet) as printer:
-        search = search_for(exp, run_dir, progress=printer, begun=args.started, on_bugs=printer.found)
+        search = run_for(exp, run_dir, progress=printer, begun=args.started, on_bugs=printer.found)
         try:
             search.run(resume=args.resume is not None)
         except (FileNotFoundError, CheckpointError) as exc:

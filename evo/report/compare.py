@@ -1,7 +1,7 @@
 """``evo compare``: run experiments over seeds in parallel, or read runs, and compare them.
 
 Every experiment YAML runs for seeds 0..N-1 (the ``seed`` key overridden), each run through
-the same code path as ``evo run`` (:class:`evo.run.loop.Search`) in a joblib worker (loky
+the same code path as ``evo run`` (:func:`evo.run.kinds.base.run_for`) in a joblib worker (loky
 backend), into ``<out>/runs/<experiment>/seed<k>``. Directories given instead of YAMLs are
 read as they are: a directory with a ``config.yaml`` is a run, any other directory stands for
 the runs found under it. Then ``<out>`` gets:
@@ -120,16 +120,16 @@ def plan(inputs: Sequence[str | Path], seeds: int, out: Path) -> tuple[list[Job]
 
 def run_job(job: Job) -> Finished:
     """Run one experiment with one seed, as ``evo run EXP seed=K --out DIR --quiet`` would."""
-    from evo.run.preference_run import search_for
+    from evo.run.kinds.base import run_for
 
     exp = job.experiment
     started = time.perf_counter()
-    search = search_for(exp, job.run_dir)
-    search.run()
-    found = None
-    if search.built.truth is not None:
-        found = search.archive.injected_found()
-    return Finished(exp.name, exp.seed, len(search.archive), found, time.perf_counter() - started, job.run_dir)
+    run = run_for(exp, job.run_dir)
+    run.run()
+    archive, found = run.state.archive, None
+    if run.built.truth is not None:
+        found = archive.injected_found()
+    return Finished(exp.name, exp.seed, len(archive), found, time.perf_counter() - started, job.run_dir)
 
 
 def _one_process(exp: Experiment) -> Experiment:

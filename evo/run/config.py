@@ -8,6 +8,7 @@ which the CLI prints before exiting with code 2.
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -23,9 +24,11 @@ from games.common.device import check_spelling
 from evo.run.user_paths import ConfigError, read_yaml
 from evo.run.game_config import GameConfig
 from evo.run.parallel import ParallelConfig
-from evo.run.migrate import check_current
+from evo.run.migrate import OLD_SINGLE_AGENT, check_current, single_agent_renamed
 from evo.run.raw_experiment import apply_overrides
 from evo.run.scalars import LoggingConfig
+
+log = logging.getLogger(__name__)
 
 
 NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}")
@@ -93,6 +96,11 @@ class Experiment(Strict):
     name: str = Field(description="Names the run directory runs/<name>/: one folder name of letters, "
                       "digits, '_', '-' and '.', so that no name writes outside runs_dir.")
     seed: int = Field(0, ge=0, description="Every random draw of the run derives from it (numpy's SeedSequence: non-negative).")
+    run: str = Field(
+        "evolve", description="The run kind, by its name in evo.run.kinds.RUN_KINDS: evolve, a population evolved "
+        "by NSGA-II with RL fine-tuning (Wuji); single_agent, PPGTA's one agent trained by PPO on preference_kl's "
+        "reward from its imitation policy.",
+    )
     game: GameConfig
     network: NetworkConfig = Field(default_factory=NetworkConfig, description="The policy network's layers "
                                    "(search.agent: mlp).")
@@ -123,6 +131,24 @@ class Experiment(Strict):
     def _folder_name(cls, name: str) -> str:
         if not NAME.fullmatch(name):
             raise ValueError(f"one folder name of letters, digits, '_', '-' and '.' (it names runs/<name>/), got {name!r}")
+        return name
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_single_agent(cls, raw: Any) -> Any:
+        if isinstance(raw, dict) and isinstance(raw.get("finetune"), dict):
+            raw = {**raw, "finetune": dict(raw["finetune"])}
+            if single_agent_renamed(raw):  # the spelling before run kinds, loaded for one release
+                log.warning("%s: is now run: single_agent with finetune.algorithm: ppo; it still loads for now "
+                            "(evo migrate rewrites it)", OLD_SINGLE_AGENT)
+        return raw
+
+    @field_validator("run")
+    @classmethod
+    def _run_kind(cls, name: str) -> str:
+        from evo.run.kinds import RUN_KINDS  # names only: a kind's module loads when its run starts
+
+        RUN_KINDS.check(name)
         return name
 
     @field_validator("device")
@@ -202,6 +228,9 @@ def validate_names(exp: Experiment) -> None:
                 raise ConfigError(f"{section}[{i}].name: {exc}") from None
             except pydantic.ValidationError as exc:
                 raise ConfigError(_format_error(exc, f"{section}[{i}].kwargs")) from None
+    from evo.run.kinds import RUN_KINDS
+
+    RUN_KINDS[exp.run].check(exp)
     try:
         game_factory(exp).validate()
     except GameNotFound as exc:

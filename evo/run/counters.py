@@ -1,5 +1,5 @@
 """What the loop counts as a run goes on, and what it tells the progress display after
-each generation (:mod:`evo.run.loop`)."""
+each generation (:mod:`evo.run.recorder`)."""
 
 from __future__ import annotations
 

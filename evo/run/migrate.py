@@ -106,6 +106,25 @@ RENAMED_KEYS: dict[str, str] = {"policy": "network"}
 which the name confused with the agent kind (``search.agent``, then ``search.policy``)."""
 
 BACKUP_SUFFIX = ".before-migrate"
+OLD_SINGLE_AGENT = "finetune.algorithm: preference_ppo"
+"""How a run of PPGTA's one agent was asked for before run kinds (``run: single_agent``); it
+still loads for one release, with a warning (:func:`single_agent_renamed`)."""
+
+
+def single_agent_renamed(raw: Any) -> bool:
+    """Rewrite in place ``finetune.algorithm: preference_ppo`` as ``run: single_agent`` with
+    ``finetune.algorithm: ppo`` (the same run); whether there was anything to rewrite.
+
+    Raises:
+        ConfigError: the old spelling beside a ``run:`` of another kind.
+    """
+    finetune = raw.get("finetune") if isinstance(raw, dict) else None
+    if not isinstance(finetune, dict) or finetune.get("algorithm") != "preference_ppo":
+        return False
+    if raw.get("run", "single_agent") != "single_agent":
+        raise ConfigError(f"{OLD_SINGLE_AGENT} is the old spelling of run: single_agent, but run: is {raw['run']}")
+    raw["run"], finetune["algorithm"] = "single_agent", "ppo"
+    return True
 
 
 def new_module(name: str) -> str | None:
@@ -160,6 +179,8 @@ def migrate_experiment(raw: dict[str, Any]) -> list[str]:
     game = raw.get("game")
     if isinstance(game, dict) and isinstance(game.get("entry_point"), str):
         game["entry_point"] = new_entry_point(game["entry_point"]) or game["entry_point"]
+    if single_agent_renamed(raw):
+        changes.append(f"{OLD_SINGLE_AGENT} is run: single_agent with finetune.algorithm: ppo")
     return changes
 
 
@@ -239,6 +260,9 @@ def _migrate_yaml(path: Path) -> list[str]:
         new_text = re.sub(rf"^{re.escape(key)}:", f"{new}:", new_text, flags=re.M)
     if isinstance(entry, str) and entry != raw["game"]["entry_point"]:
         new_text = new_text.replace(entry, raw["game"]["entry_point"])
+    if raw.get("run") == "single_agent" and not re.search(r"^run:", new_text, flags=re.M):
+        new_text = re.sub(r"^(\s+algorithm:\s*)preference_ppo\b", r"\1ppo", new_text, flags=re.M)
+        new_text = re.sub(r"^finetune:", "run: single_agent\nfinetune:", new_text, count=1, flags=re.M)
     if yaml.safe_load(new_text) != raw:
         new_text = yaml.safe_dump(raw, sort_keys=False)
     _rewrite(path, new_text)

@@ -28,7 +28,7 @@ import contextlib
 import logging
 import os
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from typing import Any, Callable, Iterator, Literal, Sequence, TypeVar
+from typing import Any, Callable, Literal, Sequence, TypeVar
 
 import torch
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -284,7 +284,7 @@ class Executor:
 
         Where the tasks run off this thread (a joblib backend's workers, the serial backend's
         lanes), this thread is free until it asks for them: the loop does a generation's
-        bookkeeping while the next one plays (:mod:`evo.run.loop`). Where they run on this
+        bookkeeping while the next one plays (:mod:`evo.run.recorder`). Where they run on this
         thread (the serial backend's single lane, a single task), they have run when this
         returns."""
         if self.config.backend == "serial" and self.config.lanes > 1 and len(tasks) > 1:

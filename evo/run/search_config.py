@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from evo.search.explore.config import ExplorationFields
 from evo.search.finetune import ALGORITHMS as FINETUNE_ALGORITHMS
@@ -44,7 +44,7 @@ class OperatorsConfig(Strict):
 
     @field_validator("survival", "selection", "crossover", "mutation")
     @classmethod
-    def _registered(cls, name: str, info: pydantic.ValidationInfo) -> str:
+    def _registered(cls, name: str, info: ValidationInfo) -> str:
         from evo.search.operators import check_name  # lazy: pymoo and DEAP load with the operators
 
         check_name(str(info.field_name), name)
@@ -111,8 +111,8 @@ class FinetuneConfig(Strict):
     or PPO, which learns more from each game step)."""
 
     algorithm: str = Field(
-        "a2c", description="A registered algorithm (a2c, ppo), its settings under its own key; none: no fine-tuning; "
-        "preference_ppo: no population, PPGTA's one agent trained by PPO from the imitation policy (settings under ppo).",
+        "a2c", description="A registered algorithm (a2c, ppo), its settings under its own key; none: no fine-tuning. "
+        "A run of PPGTA's one agent (run: single_agent) trains by ppo.",
     )
     reward_weights: dict[str, float] = Field(
         default_factory=dict,
@@ -124,15 +124,12 @@ class FinetuneConfig(Strict):
     @field_validator("algorithm")
     @classmethod
     def _registered(cls, name: str) -> str:
-        known = ["none", "preference_ppo", *sorted(n for n in FINETUNE_ALGORITHMS if n in cls.model_fields)]
+        known = ["none", *sorted(n for n in FINETUNE_ALGORITHMS if n in cls.model_fields)]
         if name not in known:
             raise ValueError(f"unknown algorithm {name!r}; expected one of {', '.join(known)}")
         return name
 
     @property
     def settings(self) -> UpdateConfig | None:
-        """The hyperparameters of the chosen algorithm (``preference_ppo``: ppo's); None for
-        ``none``, which fine-tunes nothing."""
-        if self.algorithm == "none":
-            return None
-        return getattr(self, "ppo" if self.algorithm == "preference_ppo" else self.algorithm)
+        """The hyperparameters of the chosen algorithm; None for ``none``, which fine-tunes nothing."""
+        return None if self.algorithm == "none" else getattr(self, self.algorithm)

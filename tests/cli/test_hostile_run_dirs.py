@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from evo.run.config import parse_experiment
-from evo.run.loop import Search
+from evo.run.kinds.evolve import Evolve
 from tests.conftest import TINY
 
 
@@ -21,7 +21,7 @@ from tests.conftest import TINY
 def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One tiny run, copied by each test before it damages it."""
     run_dir = tmp_path_factory.mktemp("hostile") / "run"
-    Search(parse_experiment({**TINY, "budget": {"generations": 2}}), run_dir).run()
+    Evolve(parse_experiment({**TINY, "budget": {"generations": 2}}), run_dir).run()
     return run_dir
 
 

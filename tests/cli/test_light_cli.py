@@ -14,7 +14,7 @@ from typing import Any
 
 from tests.cli.test_cli import ROOT
 
-HEAVY = ("torch", "pandas", "games.doom.park.doom_park", "games.perception.training.detector", "evo.run.loop")
+HEAVY = ("torch", "pandas", "games.doom.park.doom_park", "games.perception.training.detector", "evo.run.kinds.base")
 
 
 def _fresh(code: str) -> subprocess.CompletedProcess[str]:
@@ -44,16 +44,16 @@ def test_a_model_kind_still_parses_its_own_options() -> None:
 def test_main_from_python_puts_back_the_sigterm_handler_and_the_environment(
         tiny_config: dict[str, Any], write_yaml, tmp_path: Path, monkeypatch) -> None:
     from evo.cli import main as cli
-    from evo.run.loop import Search
+    from evo.run.kinds.evolve import Evolve
 
     during: list[Any] = []
-    play = Search.run
+    play = Evolve.run
 
-    def run(self: Search, resume: bool = False) -> Any:
+    def run(self: Evolve, resume: bool = False) -> Any:
         during.append(signal.getsignal(signal.SIGTERM))
         return play(self, resume)
 
-    monkeypatch.setattr(Search, "run", run)
+    monkeypatch.setattr(Evolve, "run", run)
     monkeypatch.setenv("EVO_GAME_RUN", "the-caller's")
 
     def callers(signum: int, frame: object) -> None:

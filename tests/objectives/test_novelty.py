@@ -76,11 +76,11 @@ def test_bad_options_are_one_line(tiny_config: dict[str, Any]) -> None:
 
 
 def test_a_search_optimises_novelty_and_resumes_with_its_counts(tiny_config: dict[str, Any], tmp_path: Path) -> None:
-    from evo.run.loop import Search
+    from evo.run.kinds.evolve import Evolve
 
     tiny_config["objectives"] = [{"name": "winning"}, {"name": "novelty"}]
     tiny_config["budget"] = {"generations": 2}
-    Search(parse_experiment(tiny_config), tmp_path / "run").run()
+    Evolve(parse_experiment(tiny_config), tmp_path / "run").run()
     state = load_checkpoint(sorted((tmp_path / "run" / "checkpoints").glob("*.pt"))[-1]).meta["objectives"][1]
     assert int(state["counts"].sum()) > 0  # every evaluated state counted
 
@@ -91,11 +91,11 @@ def test_parents_are_scored_against_the_same_counts_as_their_children(tiny_confi
     counts grow."""
     import pandas as pd
 
-    from evo.run.loop import Search
+    from evo.run.kinds.evolve import Evolve
 
     tiny_config["objectives"] = [{"name": "winning"}, {"name": "novelty"}]
     tiny_config["finetune"] = {"algorithm": "none"}
     tiny_config["budget"] = {"generations": 4}
-    Search(parse_experiment(tiny_config), tmp_path / "run").run()
+    Evolve(parse_experiment(tiny_config), tmp_path / "run").run()
     best = pd.read_csv(tmp_path / "run" / "generations.csv")["novelty_max"].tolist()
     assert best[-1] < best[0], best

@@ -6,8 +6,8 @@ and reports per agent the preferred-area coverage, the objects tested over the e
 (Figure 8) and the success of the executed tests. ``evo study ppgta`` does that for run
 directories:
 
-1. **Agents.** Each input is one agent: a run of ``finetune.algorithm: preference_ppo``
-   (``experiments/ppgta_park.yaml``) plays its kept actor (``policy.pt``); a run of an evolved
+1. **Agents.** Each input is one agent: a run of PPGTA's agent (``run: single_agent``,
+   ``experiments/ppgta_park.yaml``) plays its kept actor (``policy.pt``); a run of an evolved
    population plays its final Pareto front, the members taking turns (one member for a
    single-objective run such as ``ppgta_park_novelty.yaml``); a random-search run, or the word
    ``random``, plays uniformly random actions. As in PPGTA (and Inspector before it), an agent
@@ -62,7 +62,7 @@ from evo.run.built import Built
 from evo.run.checkpoint import latest_checkpoint, load_checkpoint
 from evo.run.config import Experiment, load_experiment
 from evo.run.players import EvaluationError, pick
-from evo.run.preference_run import POLICY, is_preference_run
+from evo.run.kinds.single_agent import POLICY
 from evo.search.agents import AgentSpec, UniformSpec
 from evo.search.agents.imitation import ImitationSpec
 from evo.search.agents.tester import TesterSpec
@@ -170,7 +170,7 @@ def load_agent(source: str, cfg: StudyConfig, like: Experiment | None = None) ->
     built = Built.from_experiment(exp)
     with contextlib.ExitStack() as failing:  # closed here unless handed on with the agent
         failing.enter_context(built)
-        if is_preference_run(exp):
+        if exp.run == "single_agent":
             if not (run_dir / POLICY).is_file():
                 raise EvaluationError(f"{run_dir}: no {POLICY} (not one update finished)")
             specs: list[AgentSpec] = [ImitationSpec(tuple(built.spec.obs_shape), str(run_dir / POLICY))]

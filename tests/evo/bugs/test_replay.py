@@ -9,7 +9,7 @@ import pytest
 
 from evo.bugs.replay import replay, run_batch
 from evo.run.config import parse_experiment
-from evo.run.loop import Search
+from evo.run.kinds.evolve import Evolve
 from games.core.component import ComponentEntry
 from games.core.record import RolloutBatch
 from oracles.base import ORACLES, Bug, Oracle, OracleConfig
@@ -48,7 +48,7 @@ def test_a_custom_oracle_declared_statistical_is_replayed_in_the_runs_copies(
 ) -> None:
     monkeypatch.setitem(ORACLES, "crowd", ComponentEntry(OracleConfig, oracle))
     tiny_config.update(oracles=[{"name": "crowd"}], budget={"generations": 1}, finetune={"algorithm": "none"})
-    Search(parse_experiment(tiny_config), tmp_path / "run").run()
+    Evolve(parse_experiment(tiny_config), tmp_path / "run").run()
     result = replay(tmp_path / "run", 0)  # 3 repeats asked; a statistical oracle's bug gets 12
     assert result.reproduced is reproduced, result.message
 
@@ -65,7 +65,7 @@ def test_a_replay_says_in_how_many_copies_the_bug_showed(
               "kwargs": {"fault": "raise", "at_position": 3, "unseeded_slip": unseeded_slip}},
         oracles=[{"name": "crash"}], budget={"generations": 1}, finetune={"algorithm": "none"},
     )
-    Search(parse_experiment(tiny_config), tmp_path / "run").run()
+    Evolve(parse_experiment(tiny_config), tmp_path / "run").run()
     result = replay(tmp_path / "run", 0, repeats=repeats)
     assert result.reproduced and result.played == repeats, result.message
     if unseeded_slip:

@@ -11,7 +11,7 @@ import pytest
 from evo.bugs import reproduce
 from evo.bugs.reproduce import Reproducer
 from evo.run.config import parse_experiment
-from evo.run.loop import Search
+from evo.run.kinds.evolve import Evolve
 
 MAX_RSS_MB = 400
 LEAK = {"fault": "leak", "leak_mb": 64, "at_position": 2, "step_delay_s": 0.05}
@@ -22,7 +22,7 @@ memory polls to fall inside a replay's three."""
 @pytest.fixture(scope="module")
 def leaky_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     run_dir = tmp_path_factory.mktemp("leak") / "run"
-    Search(parse_experiment({
+    Evolve(parse_experiment({
         "name": "leak", "game": {"entry_point": "tests.games.faulty_envs:LineWalk", "kwargs": {**LEAK, "max_steps": 6},
                                  "max_rss_mb": MAX_RSS_MB, "step_timeout_s": 5.0},
         "network": {"hidden": [8]}, "search": {"population": 2, "offspring": 2, "episodes": 1},

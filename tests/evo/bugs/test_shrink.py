@@ -10,7 +10,7 @@ import pytest
 
 from evo.run.config import parse_experiment
 from evo.bugs.reproduce import Reproducer
-from evo.run.loop import Search
+from evo.run.kinds.evolve import Evolve
 from evo.bugs.shrink import ddmin, shrink
 
 
@@ -67,7 +67,7 @@ def finished_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from tests.conftest import TINY
 
     out = tmp_path_factory.mktemp("shrink") / "run"
-    Search(parse_experiment(json.loads(json.dumps(TINY))), out).run()
+    Evolve(parse_experiment(json.loads(json.dumps(TINY))), out).run()
     return out
 
 

@@ -13,7 +13,7 @@ from evo.cli.main import main
 from evo.run.config import parse_experiment
 from evo.plans import load_plan
 from evo.report.tables import load_run
-from evo.run.loop import Search
+from evo.run.kinds.evolve import Evolve
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +21,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from tests.conftest import TINY
 
     run = tmp_path_factory.mktemp("export") / "run"
-    Search(parse_experiment(json.loads(json.dumps(TINY))), run).run()
+    Evolve(parse_experiment(json.loads(json.dumps(TINY))), run).run()
     assert main(["plan", "export", str(run)]) == 0
     return run
 

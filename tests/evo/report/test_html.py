@@ -13,7 +13,7 @@ import yaml
 
 from evo.cli.main import main
 from evo.run.config import parse_experiment
-from evo.run.loop import Search
+from evo.run.kinds.evolve import Evolve
 
 pytest.importorskip("jinja2", reason="the report extra (Jinja2) is not installed")
 
@@ -54,7 +54,7 @@ def _run(folder: Path, name: str, objectives: list[str]) -> Path:
     config.update(name=name, objectives=[{"name": o} for o in objectives])
     config["budget"]["generations"] = 2
     path = folder / name
-    Search(parse_experiment(config), path).run()
+    Evolve(parse_experiment(config), path).run()
     return path
 
 

@@ -12,7 +12,7 @@ import yaml
 from evo.report import plots
 from evo.run.config import parse_experiment
 from evo.report.tables import RunData, game_facts, load_run
-from evo.run.loop import Search
+from evo.run.kinds.evolve import Evolve
 from games.maze.block_maze import BlockMaze
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -29,7 +29,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> list[RunData]:
         config.update(name=name, objectives=[{"name": o} for o in objectives])
         config["budget"]["generations"] = 2
         run_dir = tmp_path_factory.mktemp(name) / "run"
-        Search(parse_experiment(config), run_dir).run()
+        Evolve(parse_experiment(config), run_dir).run()
         out.append(load_run(run_dir))
     return out
 

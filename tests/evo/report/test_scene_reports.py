@@ -16,7 +16,7 @@ import pytest
 from evo.cli.main import main
 from evo.report.tables import load_run, run_metrics, summarize
 from evo.run.config import parse_experiment
-from evo.run.loop import Search
+from evo.run.kinds.evolve import Evolve
 from games import registry
 from oracles.objects_tested import OBJECT_COLUMNS, ObjectsTested
 
@@ -50,7 +50,7 @@ def _page(run_dir: Path) -> str:
 
 def test_a_game_with_a_scene_gets_its_objects_scored_and_reported(garden, tmp_path: Path) -> None:
     run_dir = tmp_path / "garden"
-    Search(parse_experiment(GARDEN), run_dir).run()
+    Evolve(parse_experiment(GARDEN), run_dir).run()
     facts = json.loads((run_dir / "game.json").read_text())
     assert facts["scene"]["camera"]["hfov_degrees"] == 60.0 and len(facts["scene"]["objects"]) == 3
     objects = pd.read_csv(run_dir / "objects.csv", keep_default_na=False)
@@ -80,7 +80,7 @@ def test_a_game_without_a_scene_gets_no_scene_map_and_no_section(tmp_path: Path)
 
     config = {**TINY, "budget": {"generations": 1}, "finetune": {"algorithm": "none"}}
     run_dir = tmp_path / "maze"
-    Search(parse_experiment(config), run_dir).run()
+    Evolve(parse_experiment(config), run_dir).run()
     page = _page(run_dir)
     assert not (run_dir / "plots" / "park_map.png").exists() and 'id="park"' not in page
 

@@ -14,7 +14,7 @@ import yaml
 from evo.cli.main import main
 from evo.run.config import parse_experiment
 from evo.report.tables import load_run
-from evo.run.loop import Search
+from evo.run.kinds.evolve import Evolve
 from evo.run.migrate import migrate
 from evo.report.video import hold_frames, played, write_video
 from games import GameFactory
@@ -31,7 +31,7 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     config: dict[str, Any] = yaml.safe_load(yaml.safe_dump(TINY))
     config["budget"]["generations"] = 2
     path = tmp_path_factory.mktemp("video") / "run"
-    Search(parse_experiment(config), path).run()
+    Evolve(parse_experiment(config), path).run()
     assert len(load_run(path).bugs) >= 2
     return path
 

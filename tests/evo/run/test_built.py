@@ -39,7 +39,8 @@ def test_a_run_whose_workers_do_not_start_leaves_no_engine(tiny_config: dict[str
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """A cluster that does not start fails the run after its game was built: the kept copy's
     engine ends with it."""
-    import evo.run.loop as loop
+    import evo.run.kinds.base as base
+    from evo.run.kinds.evolve import Evolve
 
     def no_cluster(*_: Any) -> None:
         raise RuntimeError("scheduler at tcp://10.0.0.1:8786 did not answer")
@@ -52,9 +53,9 @@ def test_a_run_whose_workers_do_not_start_leaves_no_engine(tiny_config: dict[str
         started.append(build(*args, **kwargs))
         return started[-1]
 
-    monkeypatch.setattr(loop, "Executor", no_cluster)
-    monkeypatch.setattr(loop.Built, "from_experiment", kept)
+    monkeypatch.setattr(base, "Executor", no_cluster)
+    monkeypatch.setattr(base.Built, "from_experiment", kept)
     with pytest.raises(RuntimeError, match="did not answer"):
-        loop.Search(parse_experiment(tiny_config), tmp_path / "run")
+        Evolve(parse_experiment(tiny_config), tmp_path / "run")
     assert started and started[0].processes is not None
     assert started[0].processes.find() == []

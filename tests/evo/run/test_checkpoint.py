@@ -16,7 +16,8 @@ import torch
 from evo.run.checkpoint import CheckpointError, load_latest
 from evo.run.config import ConfigError, parse_experiment
 from evo.run.rundir import GENERATIONS, truncate_to_generation
-from evo.run.loop import GenerationReport, Search
+from evo.run.counters import GenerationReport
+from evo.run.kinds.evolve import Evolve
 from tests.evo.run.test_loop import Kill, comparable_bugs, comparable_generations, run
 
 
@@ -53,7 +54,7 @@ def test_a_pruned_run_resumes_from_its_newest_checkpoint(tiny_config, tmp_path: 
     with pytest.raises(Kill):
         run(tiny_config, killed, progress=kill_after_generation_3)
     assert kept(killed) == ["gen_00003.pt"]
-    Search(parse_experiment(tiny_config), killed).run(resume=True)
+    Evolve(parse_experiment(tiny_config), killed).run(resume=True)
     assert kept(killed) == ["gen_00005.pt"]
     pd.testing.assert_frame_equal(comparable_generations(tmp_path / "whole"), comparable_generations(killed))
     pd.testing.assert_frame_equal(comparable_bugs(tmp_path / "whole"), comparable_bugs(killed))
@@ -93,7 +94,7 @@ def test_a_damaged_checkpoint_is_one_line_and_the_one_before_is_used(
     with pytest.raises(Exception):
         torch.load(newest, weights_only=True)
     with caplog.at_level(logging.WARNING, logger="evo.run.checkpoint"):
-        Search(parse_experiment(tiny_config), killed).run(resume=True)
+        Evolve(parse_experiment(tiny_config), killed).run(resume=True)
     warnings = [r.getMessage() for r in caplog.records if r.name == "evo.run.checkpoint"]
     assert len(warnings) == 1 and "gen_00002.pt does not load" in warnings[0]
     assert "\n" not in warnings[0] and "trying the one before" in warnings[0]
@@ -112,7 +113,7 @@ def test_a_run_killed_before_its_first_checkpoint_starts_over(tiny_config, tmp_p
     with pytest.raises(Kill):
         run(tiny_config, killed, progress=kill_at_generation_0)
     (killed / "checkpoints" / "gen_00000.pt").unlink()  # as if the kill came just before it
-    Search(parse_experiment(tiny_config), killed).run(resume=True)
+    Evolve(parse_experiment(tiny_config), killed).run(resume=True)
     pd.testing.assert_frame_equal(comparable_generations(tmp_path / "whole"), comparable_generations(killed))
     pd.testing.assert_frame_equal(comparable_bugs(tmp_path / "whole"), comparable_bugs(killed))
 
@@ -134,5 +135,5 @@ def test_a_run_whose_checkpoints_all_fail_is_refused_and_left_as_it_was(tiny_con
         _cut_short(path)
     before = {p.name: p.read_bytes() for p in (tmp_path / "r").iterdir() if p.is_file()}
     with pytest.raises(CheckpointError, match=r"no checkpoint to resume from \(3 saved, none loads\)"):
-        Search(parse_experiment(tiny_config), tmp_path / "r").run(resume=True)
+        Evolve(parse_experiment(tiny_config), tmp_path / "r").run(resume=True)
     assert {p.name: p.read_bytes() for p in (tmp_path / "r").iterdir() if p.is_file()} == before

@@ -27,7 +27,7 @@ def test_a_run_with_the_oracles_on_their_thread_is_the_run_without(tiny_config, 
     monkeypatch.setattr(checks, "check_each", recorded)
     run(tiny_config, tmp_path / "thread")
     assert threads and all(name.startswith("evo-oracles") for name in threads)
-    monkeypatch.setattr("evo.run.loop.background_safe", lambda objectives: False)
+    monkeypatch.setattr("evo.run.kinds.base.background_safe", lambda objectives: False)
     threads.clear()
     run(tiny_config, tmp_path / "here")
     assert threads and all(name == threading.main_thread().name for name in threads)

@@ -19,7 +19,8 @@ import torch
 import objectives
 import oracles
 from evo.run.config import parse_experiment
-from evo.run.loop import GenerationReport, Search
+from evo.run.counters import GenerationReport
+from evo.run.kinds.evolve import Evolve
 from games.core.component import ComponentEntry, Context
 from games.core.base import GameSpec
 from games.core.record import Rollout
@@ -100,7 +101,7 @@ class Kill(Exception):
 
 def test_a_tensor_state_survives_a_resume_identically(registered, tiny_config, tmp_path: Path) -> None:
     tiny_config["objectives"].append({"name": "surprise"})
-    whole = Search(parse_experiment(tiny_config), tmp_path / "whole")
+    whole = Evolve(parse_experiment(tiny_config), tmp_path / "whole")
     whole.run()
 
     def kill_after_generation_1(report: GenerationReport) -> None:
@@ -109,12 +110,12 @@ def test_a_tensor_state_survives_a_resume_identically(registered, tiny_config, t
 
     killed = tmp_path / "killed"
     with pytest.raises(Kill):
-        Search(parse_experiment(tiny_config), killed, progress=kill_after_generation_1).run()
+        Evolve(parse_experiment(tiny_config), killed, progress=kill_after_generation_1).run()
     raw = torch.load(killed / "checkpoints" / "gen_00001.pt", weights_only=True)
     assert '{"stats": {"__tensor__": ' in raw["meta"]  # a tensor, not a list in the JSON
     assert any(t.dtype == torch.float64 and t.shape == (2,) for t in raw["tensors"].values())
 
-    resumed = Search(parse_experiment(tiny_config), killed)
+    resumed = Evolve(parse_experiment(tiny_config), killed)
     resumed.run(resume=True)
     assert torch.equal(resumed.built.objectives[2].stats, whole.built.objectives[2].stats)
     assert resumed.built.objectives[2].stats[1] > 0
@@ -124,7 +125,7 @@ def test_a_tensor_state_survives_a_resume_identically(registered, tiny_config, t
 
 def test_tables_of_any_component_reach_the_run_directory(registered, tiny_config, tmp_path: Path) -> None:
     tiny_config["oracles"].append({"name": "tally"})
-    search = Search(parse_experiment(tiny_config), tmp_path / "run")
+    search = Evolve(parse_experiment(tiny_config), tmp_path / "run")
     search.run()
     counts = search.built.oracles[-1].counts
     table = pd.read_csv(tmp_path / "run" / "episodes_per_policy.csv")
@@ -144,7 +145,7 @@ def finished_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from tests.conftest import TINY
 
     out = tmp_path_factory.mktemp("finished") / "run"
-    Search(parse_experiment(json.loads(json.dumps(TINY))), out).run()
+    Evolve(parse_experiment(json.loads(json.dumps(TINY))), out).run()
     return out
 
 

@@ -234,3 +234,36 @@ def test_no_fine_tuning_has_no_settings(tiny_config) -> None:
     assert parse_experiment(tiny_config).finetune.settings is None
     tiny_config["finetune"] = {"algorithm": "ppo", "ppo": {"episodes": 3}}
     assert parse_experiment(tiny_config).finetune.settings.episodes == 3
+
+
+def test_the_single_agent_run_before_run_kinds_loads_with_one_warning_and_migrates(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """``finetune.algorithm: preference_ppo`` picked PPGTA's one-agent run before ``run:``
+    named run kinds; it loads as ``run: single_agent`` for one release, and ``evo migrate``
+    rewrites it, the file's comments kept."""
+    from evo.run.migrate import migrate
+
+    shipped = Path(__file__).resolve().parents[3] / "experiments" / "ppgta_park.yaml"
+    text = shipped.read_text()
+    assert "\nrun: single_agent\n" in text and "  algorithm: ppo\n" in text
+    old = text.replace("run: single_agent\n", "").replace("  algorithm: ppo\n", "  algorithm: preference_ppo\n")
+    path = tmp_path / "ppgta_park.yaml"
+    path.write_text(old)
+    with caplog.at_level(logging.WARNING):
+        assert load_experiment(path) == load_experiment(shipped)
+    assert caplog.messages == ["finetune.algorithm: preference_ppo: is now run: single_agent with "
+                               "finetune.algorithm: ppo; it still loads for now (evo migrate rewrites it)"]
+    (line,) = migrate(path)
+    assert line == (f"{path}: finetune.algorithm: preference_ppo is run: single_agent with "
+                    "finetune.algorithm: ppo")
+    assert path.read_text().startswith("# PPGTA's exploring agent")  # its comments kept
+    assert load_experiment(path) == load_experiment(shipped) and migrate(path) == []
+    with pytest.raises(ConfigError, match=r"finetune.algorithm: preference_ppo is the old spelling of "
+                                          r"run: single_agent, but run: is evolve"):
+        parse_experiment({**yaml.safe_load(old), "run": "evolve"})
+
+
+def test_an_unknown_run_kind_is_one_line_naming_the_kinds(tiny_config) -> None:
+    with pytest.raises(ConfigError, match=r"^run: .*unknown run kind 'evolution'; expected one of evolve, "
+                                          r"single_agent$"):
+        parse_experiment({**tiny_config, "run": "evolution"})

@@ -12,7 +12,7 @@ import numpy as np
 
 from evo.run import rundir
 from evo.run.config import parse_experiment
-from evo.run.loop import Search
+from evo.run.kinds.evolve import Evolve
 from evo.search.faults import FaultReader
 from games.core.base import GameError
 
@@ -62,7 +62,7 @@ def test_a_game_process_that_dies_is_in_bugs_jsonl_while_its_generation_still_pl
         written = [r["signature"] for r in rundir.bug_records(run_dir)]
         told.append((time.perf_counter(), [b.bug.signature for b in bugs], rundir.rows_written(run_dir) > 0, written))
 
-    search = Search(parse_experiment(config), run_dir, on_bugs=on_bugs)
+    search = Evolve(parse_experiment(config), run_dir, on_bugs=on_bugs)
     start, returned = search.executor.start, []
 
     def timed(fn, tasks):

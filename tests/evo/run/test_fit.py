@@ -11,7 +11,7 @@ import yaml
 
 from evo.run.config import parse_experiment
 from evo.run.fit import GO_EXPLORE_STEPS, fitted
-from evo.run.loop import Search
+from evo.run.kinds.evolve import Evolve
 from games.core.base import GameSpec
 from tests.cli.test_cli import ROOT
 
@@ -48,7 +48,7 @@ def _steps_per_generation(tmp_path: Path, explore_steps: object) -> tuple[float,
     raw = _default(game, explore_steps=explore_steps, generation_seconds=None)  # sizes not by the pace
     raw["budget"] = {"generations": 3}
     raw["parallel"] = {"n_jobs": 1}
-    Search(parse_experiment(raw), tmp_path / "run").run()
+    Evolve(parse_experiment(raw), tmp_path / "run").run()
     steps = pd.read_csv(tmp_path / "run" / "generations.csv")["env_steps"].to_numpy()
     return float(np.diff(steps).mean()), yaml.safe_load((tmp_path / "run" / "config.yaml").read_text())
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from evo.run.config import parse_experiment
-from evo.run.loop import Search
+from evo.run.kinds.evolve import Evolve
 from evo.run.chunks import ISOLATED_COPIES_PER_TASK, chunks, play_chunks
 from tests.evo.run.test_loop import comparable_bugs, comparable_generations
 
@@ -31,7 +31,7 @@ def test_an_isolated_game_plays_in_small_tasks_and_finds_what_one_process_finds(
               "game": {"entry_point": "tests.games.faulty_envs:LineWalk", "kwargs": {"fault": "raise", "at_position": 3}},
               "search": {**tiny_config["search"], "episodes": 4}}  # 6 policies x 4 = 24 copies
     sizes: list[int] = []
-    isolated = Search(parse_experiment({**config, "game": {**config["game"], "isolated": True}}), tmp_path / "iso")
+    isolated = Evolve(parse_experiment({**config, "game": {**config["game"], "isolated": True}}), tmp_path / "iso")
     start = isolated.executor.start
 
     def counted(fn, tasks):
@@ -40,7 +40,7 @@ def test_an_isolated_game_plays_in_small_tasks_and_finds_what_one_process_finds(
 
     isolated.executor.start = counted  # type: ignore[method-assign]
     isolated.run()
-    Search(parse_experiment({**config, "game": {**config["game"], "isolated": False}}), tmp_path / "one").run()
+    Evolve(parse_experiment({**config, "game": {**config["game"], "isolated": False}}), tmp_path / "one").run()
     assert len(sizes) >= 2 and max(sizes) <= ISOLATED_COPIES_PER_TASK and sum(sizes) == 24
     pd.testing.assert_frame_equal(comparable_generations(tmp_path / "iso"), comparable_generations(tmp_path / "one"))
     bugs = comparable_bugs(tmp_path / "iso")

@@ -16,7 +16,8 @@ from evo.run.built import Built
 from evo.run.config import parse_experiment
 from evo.run.game_facts import read_game_facts
 from evo.search.probe import PROBE_POLICY
-from evo.run.loop import GenerationReport, Search
+from evo.run.counters import GenerationReport
+from evo.run.kinds.evolve import Evolve
 from tests.evo.run.test_loop import Kill, comparable_bugs, comparable_generations, run
 from tests.games.two_room_envs import WALL
 
@@ -78,7 +79,7 @@ def test_a_run_killed_after_a_checkpoint_resumes_to_the_same_results(two_rooms: 
     killed = tmp_path / "killed"
     with pytest.raises(Kill):
         run(two_rooms, killed, progress=kill_after_generation_1)
-    Search(parse_experiment(two_rooms), killed).run(resume=True)
+    Evolve(parse_experiment(two_rooms), killed).run(resume=True)
     pd.testing.assert_frame_equal(comparable_generations(tmp_path / "whole"), comparable_generations(killed))
     pd.testing.assert_frame_equal(comparable_bugs(tmp_path / "whole"), comparable_bugs(killed))
 
@@ -94,6 +95,6 @@ def test_a_run_killed_before_its_first_checkpoint_plays_the_probe_again(two_room
     with pytest.raises(Kill):
         run(two_rooms, killed, progress=kill_at_generation_0)
     (killed / "checkpoints" / "gen_00000.pt").unlink()  # as if the kill came just before it
-    Search(parse_experiment(two_rooms), killed).run(resume=True)
+    Evolve(parse_experiment(two_rooms), killed).run(resume=True)
     pd.testing.assert_frame_equal(comparable_generations(tmp_path / "whole"), comparable_generations(killed))
     pd.testing.assert_frame_equal(comparable_bugs(tmp_path / "whole"), comparable_bugs(killed))

@@ -12,14 +12,15 @@ import pytest
 from evo.run.config import parse_experiment
 from evo.report.tables import load_run
 from evo.run.rundir import MEASURED
-from evo.run.loop import GenerationReport, Search
+from evo.run.counters import GenerationReport
+from evo.run.kinds.evolve import Evolve
 
 # Columns that measure this machine rather than the search.
 TIMING = list(MEASURED)
 
 
-def run(config: dict[str, Any], out: Path, **kwargs: Any) -> Search:
-    search = Search(parse_experiment(config), out, **kwargs)
+def run(config: dict[str, Any], out: Path, **kwargs: Any) -> Evolve:
+    search = Evolve(parse_experiment(config), out, **kwargs)
     search.run()
     return search
 
@@ -91,7 +92,7 @@ def test_killed_run_resumes_as_if_uninterrupted(tiny_config, tmp_path: Path) -> 
         fh.write(json.dumps({**first, "id": 999, "generation": 2, "signature": "later"}) + "\n")
         fh.write('{"id": 1000, "generation": 2, "ki')  # a line cut by the kill
 
-    Search(parse_experiment(tiny_config), killed).run(resume=True)
+    Evolve(parse_experiment(tiny_config), killed).run(resume=True)
     pd.testing.assert_frame_equal(comparable_generations(tmp_path / "whole"), comparable_generations(killed))
     pd.testing.assert_frame_equal(comparable_bugs(tmp_path / "whole"), comparable_bugs(killed))
 

@@ -27,13 +27,13 @@ import torch
 from evo.run.config import parse_experiment
 from evo.run.chunks import chunks
 from evo.run.parallel import Executor, ParallelConfig
-from evo.run.loop import Search
+from evo.run.kinds.evolve import Evolve
 from tests.evo.run.test_loop import comparable_bugs, comparable_generations
 
 
 def run(config: dict[str, Any], parallel: dict[str, Any], out: Path) -> Path:
     config = {**config, "parallel": parallel}
-    Search(parse_experiment(config), out).run()
+    Evolve(parse_experiment(config), out).run()
     return out
 
 
@@ -257,7 +257,7 @@ def test_an_experiment_rendered_in_processes_finds_what_it_finds_in_one(tiny_con
     import pandas as pd
 
     from evo.run.config import parse_experiment
-    from evo.run.loop import Search
+    from evo.run.kinds.evolve import Evolve
 
     tables = []
     for parallel in ({"backend": "serial"}, {"backend": "serial", "render_processes": 2},
@@ -265,7 +265,7 @@ def test_an_experiment_rendered_in_processes_finds_what_it_finds_in_one(tiny_con
         tiny_config["parallel"] = parallel
         tiny_config["budget"] = {"generations": 2}
         out = Path(tempfile.mkdtemp()) / "run"
-        Search(parse_experiment(tiny_config), out).run()
+        Evolve(parse_experiment(tiny_config), out).run()
         gens = pd.read_csv(out / "generations.csv")
         tables.append(gens[[c for c in gens.columns if not c.endswith("_s") and "rss" not in c]])
     assert tables[0].equals(tables[1]) and tables[0].equals(tables[2]) and tables[0]["bugs_total"].iloc[-1] > 0

@@ -10,7 +10,7 @@ from rich.console import Console
 
 from evo.run.config import load_experiment
 from evo.run.progress import ProgressPrinter
-from evo.run.loop import GenerationReport
+from evo.run.counters import GenerationReport
 
 ROOT = Path(__file__).resolve().parents[3]
 BAR = "━"  # what rich draws a bar with

@@ -125,7 +125,7 @@ class CoinLedger(Oracle):
 def test_a_component_that_requires_an_info_column_gets_it_from_a_gymnasium_game(
     monkeypatch: pytest.MonkeyPatch, tiny_config: dict[str, Any], tmp_path
 ) -> None:
-    from evo.run.loop import Search
+    from evo.run.kinds.evolve import Evolve
 
     monkeypatch.setitem(oracles.ORACLES, "coin_ledger", ComponentEntry(CoinConfig, CoinLedger))
     tiny_config["game"] = {"entry_point": "tests.games.plugin_envs:CoinWalk"}
@@ -133,7 +133,7 @@ def test_a_component_that_requires_an_info_column_gets_it_from_a_gymnasium_game(
     tiny_config["budget"] = {"generations": 2}
     exp = parse_experiment(tiny_config)
     assert Built.from_experiment(exp).factory.info_keys == ("coins",)
-    search = Search(exp, tmp_path / "run")
+    search = Evolve(exp, tmp_path / "run")
     search.run()
     assert search.built.oracles[-1].most >= 1
 

@@ -13,7 +13,7 @@ import yaml
 
 from evo.cli.main import main
 from evo.run.config import parse_experiment
-from evo.run.loop import Search
+from evo.run.kinds.evolve import Evolve
 
 pytest.importorskip("tensorboard", reason="the tensorboard extra is not installed")
 
@@ -42,8 +42,8 @@ def test_every_generation_is_a_scalar_event_and_results_do_not_change(tmp_path: 
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
     logged, plain = tmp_path / "logged", tmp_path / "plain"
-    Search(parse_experiment(_config(True)), logged).run()
-    Search(parse_experiment(_config(False)), plain).run()
+    Evolve(parse_experiment(_config(True)), logged).run()
+    Evolve(parse_experiment(_config(False)), plain).run()
     assert not (plain / "tensorboard").exists()
     events = EventAccumulator(str(logged / "tensorboard"))
     events.Reload()

@@ -14,7 +14,7 @@ import pandas as pd
 import yaml
 
 from evo.run.config import parse_experiment
-from evo.run.loop import Search
+from evo.run.kinds.evolve import Evolve
 from tests.cli.test_cli import ROOT
 
 BUDGET_S = 6.0
@@ -33,7 +33,7 @@ def _slow_walk() -> dict:
 
 
 def test_the_wall_budget_cuts_a_generation_short_and_bugs_carry_their_own_time(tmp_path: Path) -> None:
-    search = Search(parse_experiment(_slow_walk()), tmp_path / "run")
+    search = Evolve(parse_experiment(_slow_walk()), tmp_path / "run")
     search.run()
     rows = pd.read_csv(tmp_path / "run" / "generations.csv")
     assert len(rows) == 1  # generation 0, cut: it would have played 120,000 steps

@@ -22,7 +22,7 @@ from evo.search.policy import PolicySpec
 from evo.bugs.replay import replay
 from evo.report.tables import load_run
 from evo.search.play import draw_episodes, play
-from evo.run.loop import Search
+from evo.run.kinds.evolve import Evolve
 from games import GameFactory
 from games.maze.block_maze import BlockMazeVector
 
@@ -158,8 +158,8 @@ def random_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     config["search"]["agent"] = "random"
     path = tmp_path_factory.mktemp("random") / "run"
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("evo.run.loop.run_tune", no_tuning)
-        Search(parse_experiment(config), path).run()
+        patch.setattr("evo.run.evaluator.run_tune", no_tuning)
+        Evolve(parse_experiment(config), path).run()
     return path
 
 
@@ -177,8 +177,8 @@ def test_random_search_without_offspring_plays_the_same_agents_again(
         tiny_config: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     tiny_config["search"].update(policy="random", offspring=0)
     tiny_config["budget"] = {"generations": 2}
-    monkeypatch.setattr("evo.run.loop.run_tune", lambda task: pytest.fail("a random agent was fine-tuned"))
-    pop = Search(parse_experiment(tiny_config), tmp_path / "r").run()
+    monkeypatch.setattr("evo.run.evaluator.run_tune", lambda task: pytest.fail("a random agent was fine-tuned"))
+    pop = Evolve(parse_experiment(tiny_config), tmp_path / "r").run()
     assert pop.genomes.shape == (6, 0) and list(pop.ids) == list(range(6))
 
 

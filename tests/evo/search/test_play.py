@@ -103,14 +103,14 @@ def test_play_keeps_only_the_columns_objectives_require(requires, tiny_config, t
     import objectives.base as objectives_base
     from games.core.component import ComponentEntry
     from evo.run.config import parse_experiment
-    from evo.run.loop import Search
+    from evo.run.kinds.evolve import Evolve
 
     Watching, Config = _watching_objective(requires)
     objectives_base.OBJECTIVES["watching"] = ComponentEntry(Config, Watching)
     try:
         tiny_config["objectives"].append({"name": "watching"})
         tiny_config["budget"] = {"generations": 2}
-        search = Search(parse_experiment(tiny_config), tmp_path / "run")
+        search = Evolve(parse_experiment(tiny_config), tmp_path / "run")
         watcher = search.built.objectives[-1]
         # and when each step ended, to date bugs; and the performance oracle's peak memory rise
         assert search.built.columns == requires | {"info.step_clock", "info.peak_grew_mb"}

@@ -98,14 +98,14 @@ def test_an_installed_objective_and_oracle_run_by_their_names_alone(installed_su
                                                       tmp_path: Path) -> None:
     from evo.report.tables import load_run
     from evo.run.config import parse_experiment
-    from evo.run.loop import Search
+    from evo.run.kinds.evolve import Evolve
     from objectives import OBJECTIVES
 
     assert "survival" in OBJECTIVES.names()
     tiny_config["objectives"] = [{"name": "survival"}, {"name": "coverage"}]
     tiny_config["oracles"] = [{"name": "high_return", "kwargs": {"max_return": -1.0}}]
     tiny_config["budget"] = {"generations": 2}
-    Search(parse_experiment(tiny_config), tmp_path / "run").run()
+    Evolve(parse_experiment(tiny_config), tmp_path / "run").run()
     run = load_run(tmp_path / "run")
     assert (run.generations["survival_max"] > 0).all()
     assert run.bugs["oracle"].tolist() == ["high_return"]
@@ -163,7 +163,7 @@ def test_an_installed_agent_kind_plays_by_its_name_alone(tiny_config: dict[str, 
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     from evo.report.tables import load_run
     from evo.run.config import parse_experiment
-    from evo.run.loop import Search
+    from evo.run.kinds.evolve import Evolve
     from evo.search.agents import AGENT_KINDS
 
     (tmp_path / "my_tests_eastward.py").write_text(textwrap.dedent(EASTWARD))
@@ -176,7 +176,7 @@ def test_an_installed_agent_kind_plays_by_its_name_alone(tiny_config: dict[str, 
         tiny_config["search"]["agent"] = "eastward"
         tiny_config["budget"] = {"generations": 2}
         tiny_config["finetune"] = {"algorithm": "none"}
-        Search(parse_experiment(tiny_config), tmp_path / "run").run()
+        Evolve(parse_experiment(tiny_config), tmp_path / "run").run()
     finally:
         AGENT_KINDS.pop("eastward", None)
         sys.modules.pop("my_tests_eastward", None)

@@ -9,7 +9,7 @@ from games.common.seeds import Stream, component_seed, probe_seed, stream_rng
 
 
 def test_the_search_streams_are_the_children_of_the_experiment_seed() -> None:
-    # What evo/run/loop.py drew before: default_rng of each of SeedSequence(seed).spawn(4).
+    # What the generation loop drew before: default_rng of each of SeedSequence(seed).spawn(4).
     for seed in (0, 7, 2**40 + 3):
         children = np.random.SeedSequence(seed).spawn(4)
         for child, which in zip(children, (Stream.VARIATION, Stream.PLAY, Stream.FINETUNE, Stream.INIT)):

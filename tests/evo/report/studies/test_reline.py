@@ -11,7 +11,7 @@ import pytest
 from evo.run.config import parse_experiment
 from evo.run.players import EvaluationError, load_player
 from evo.report.studies.reline import _spotted, _steps, evaluate
-from evo.run.loop import Search
+from evo.run.kinds.evolve import Evolve
 from games.core.record import Rollout, RolloutBatch
 
 CARTPOLE = {
@@ -35,7 +35,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for name, policy in (("tiny_reline", "mlp"), ("tiny_random", "random")):
         config = {**CARTPOLE, "name": name, "search": {**CARTPOLE["search"], "policy": policy}}
         path = tmp_path_factory.mktemp(name) / "run"
-        Search(parse_experiment(config), path).run()
+        Evolve(parse_experiment(config), path).run()
         out[name] = path
     return out
 

@@ -17,7 +17,8 @@ from evo.run.config import ConfigError, parse_experiment
 from evo.search.explore.frontier import Frontier, Plan
 from evo.bugs.replay import replay
 from evo.search.play import draw_episodes, play
-from evo.run.loop import GenerationReport, Search
+from evo.run.counters import GenerationReport
+from evo.run.kinds.evolve import Evolve
 from games.core.base import GameSpec, VecStep
 from games.maze.block_maze import BlockMazeVector
 from games.core.record import RolloutBatch
@@ -160,7 +161,7 @@ def test_bugs_found_after_a_return_replay(tiny_config: dict[str, Any], tmp_path:
         return made
 
     monkeypatch.setattr(Frontier, "plan", keep)
-    Search(parse_experiment(go_explore(tiny_config)), tmp_path / "run").run()
+    Evolve(parse_experiment(go_explore(tiny_config)), tmp_path / "run").run()
     returns = {(int(p.seeds[c]), tuple(p.prefixes[c].tolist())) for p in plans for c in p.copies if len(p.prefixes[c])}
     bugs = [json.loads(line) for line in (tmp_path / "run" / "bugs.jsonl").read_text().splitlines()]
     after = [b for b in bugs if b["kind"] != "performance"
@@ -180,15 +181,15 @@ class Kill(Exception):
 def assert_resumes_as_if_uninterrupted(config: dict[str, Any], root: Path, killed_after: int) -> None:
     """Run ``config`` whole into ``root/whole``, and killed after generation ``killed_after``
     then resumed into ``root/killed``: the same generations and bugs."""
-    Search(parse_experiment(config), root / "whole").run()
+    Evolve(parse_experiment(config), root / "whole").run()
 
     def kill(report: GenerationReport) -> None:
         if report.generation == killed_after:
             raise Kill
 
     with pytest.raises(Kill):
-        Search(parse_experiment(config), root / "killed", progress=kill).run()
-    Search(parse_experiment(config), root / "killed").run(resume=True)
+        Evolve(parse_experiment(config), root / "killed", progress=kill).run()
+    Evolve(parse_experiment(config), root / "killed").run(resume=True)
     pd.testing.assert_frame_equal(comparable_generations(root / "whole"), comparable_generations(root / "killed"))
     pd.testing.assert_frame_equal(comparable_bugs(root / "whole"), comparable_bugs(root / "killed"))
 
@@ -205,7 +206,7 @@ def test_frontier_share_returns_the_last_episodes_of_each_policy(tiny_config: di
     monkeypatch.setattr(Frontier, "plan", lambda self, p, e: plans.append(plan(self, p, e)) or plans[-1])
     tiny_config["search"]["frontier_share"] = 0.5
     tiny_config["budget"] = {"generations": 3}
-    Search(parse_experiment(tiny_config), tmp_path / "run").run()
+    Evolve(parse_experiment(tiny_config), tmp_path / "run").run()
     assert plans[0] is None  # the first generation has nothing to return to
     assert [p.copies.tolist() for p in plans[1:]] == [[1, 3, 5, 7, 9, 11]] * 2  # 6 offspring, 2 episodes
     assert "cells" in pd.read_csv(tmp_path / "run" / "generations.csv")
@@ -214,7 +215,7 @@ def test_frontier_share_returns_the_last_episodes_of_each_policy(tiny_config: di
 def test_a_run_can_stop_once_every_injected_bug_is_found(tiny_config: dict[str, Any], tmp_path: Path) -> None:
     config = go_explore(tiny_config)
     config["budget"] = {"generations": 400, "until_all_found": True}
-    Search(parse_experiment(config), tmp_path / "run").run()
+    Evolve(parse_experiment(config), tmp_path / "run").run()
     generations = pd.read_csv(tmp_path / "run" / "generations.csv")
     injected = len(json.loads((tmp_path / "run" / "game.json").read_text())["injected_bugs"])
     assert generations["injected_found"].iloc[-1] == injected
@@ -231,6 +232,6 @@ def test_until_all_found_on_a_game_without_injected_bugs_runs_to_its_limits_unwa
     tiny_config["oracles"] = [{"name": "crash"}]
     tiny_config["budget"] = {"generations": 2, "until_all_found": True}
     with caplog.at_level("WARNING", logger="evo.run.built"):
-        Search(parse_experiment(tiny_config), tmp_path / "run").run()
+        Evolve(parse_experiment(tiny_config), tmp_path / "run").run()
     assert "injected bugs" not in caplog.text
     assert len(pd.read_csv(tmp_path / "run" / "generations.csv")) == 2

@@ -15,7 +15,7 @@ import pytest
 
 from evo.bugs.replay import replay
 from evo.run.config import parse_experiment
-from evo.run.loop import Search
+from evo.run.kinds.evolve import Evolve
 from evo.search.agents import UniformSpec
 from evo.search.explore.frontier import Frontier
 from evo.search.explore.snapshot_check import snapshot_every
@@ -132,7 +132,7 @@ def test_a_run_returns_by_snapshot_finds_what_replays_and_resumes_as_if_uninterr
     assert bugs and all(replay(tmp_path / "whole", bug["id"]).reproduced for bug in bugs)
 
     config["search"]["snapshots"] = False  # the same search, every return replayed from the reset
-    Search(parse_experiment(config), tmp_path / "replayed").run()
+    Evolve(parse_experiment(config), tmp_path / "replayed").run()
     by_snapshot = pd.read_csv(tmp_path / "whole" / "generations.csv")
     by_replay = pd.read_csv(tmp_path / "replayed" / "generations.csv")
     # the same number of episodes and exploring steps, fewer steps played in all

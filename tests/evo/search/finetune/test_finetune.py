@@ -18,7 +18,7 @@ import evo.search.finetune
 from evo.run.config import ConfigError, parse_experiment
 from evo.search.finetune import ALGORITHMS, DIAGNOSTICS, A2CConfig, Diagnostics, PPOConfig, compute_gae
 from evo.report.tables import load_run
-from evo.run.loop import Search
+from evo.run.kinds.evolve import Evolve
 from games.maze.block_maze import MOVES
 from tests.evo.search.finetune.test_a2c import SPEC, run
 
@@ -157,7 +157,7 @@ def test_means_leave_nan_out_without_warning() -> None:
 
 
 def _generations(config: dict[str, Any], out: Path) -> Any:
-    Search(parse_experiment(config), out).run()
+    Evolve(parse_experiment(config), out).run()
     return load_run(out).generations
 
 

@@ -17,7 +17,8 @@ from evo.search.operators.selection import Lexicase, Tournament
 from evo.search.operators.survival import NSGA2Survival, NSGA3Survival
 from evo.report.tables import load_run
 from evo.run.rundir import MEASURED
-from evo.run.loop import GenerationReport, Search
+from evo.run.counters import GenerationReport
+from evo.run.kinds.evolve import Evolve
 
 
 def with_operators(config: dict[str, Any], **operators: Any) -> dict[str, Any]:
@@ -36,8 +37,8 @@ def bugs(run_dir: Path) -> pd.DataFrame:
     return load_run(run_dir).bugs[["id", "signature", "generation", "env_steps", "policy", "seed", "actions"]]
 
 
-def run(config: dict[str, Any], out: Path, **kwargs: Any) -> Search:
-    search = Search(parse_experiment(config), out, **kwargs)
+def run(config: dict[str, Any], out: Path, **kwargs: Any) -> Evolve:
+    search = Evolve(parse_experiment(config), out, **kwargs)
     search.run()
     return search
 
@@ -131,7 +132,7 @@ def test_killed_lexicase_run_resumes_as_if_uninterrupted(tiny_config, tmp_path: 
 
     with pytest.raises(Kill):
         run(config, tmp_path / "killed", progress=kill_after_generation_1)
-    Search(parse_experiment(config), tmp_path / "killed").run(resume=True)
+    Evolve(parse_experiment(config), tmp_path / "killed").run(resume=True)
     pd.testing.assert_frame_equal(generations(tmp_path / "whole"), generations(tmp_path / "killed"))
     pd.testing.assert_frame_equal(bugs(tmp_path / "whole"), bugs(tmp_path / "killed"))
 

@@ -1,4 +1,4 @@
-"""``experiments/ppgta_park.yaml`` at a tiny budget: ``evo run`` trains PPGTA's one agent by
+"""``experiments/ppgta_park.yaml`` (``run: single_agent``) at a tiny budget: ``evo run`` trains PPGTA's one agent by
 PPO from the imitation policy and keeps it; a population in such an experiment is refused."""
 
 from __future__ import annotations

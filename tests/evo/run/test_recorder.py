@@ -14,7 +14,7 @@ import torch
 from evo.run.checkpoint import load_latest
 from evo.run.config import parse_experiment
 from evo.run.counters import GenerationReport
-from evo.run.loop import Search
+from evo.run.kinds.evolve import Evolve
 from evo.run.parallel import Executor
 from evo.run.rundir import MEASURED
 
@@ -40,7 +40,7 @@ def overlapped(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from tests.conftest import TINY
 
     run_dir = tmp_path_factory.mktemp("tail") / "overlapped"
-    Search(parse_experiment(_loky(TINY)), run_dir).run()
+    Evolve(parse_experiment(_loky(TINY)), run_dir).run()
     return run_dir
 
 
@@ -50,7 +50,7 @@ def test_a_generations_tail_runs_while_the_next_one_plays(tiny_config, tmp_path:
     in their hands.
     (Whether the workers still play then depends on the machine's load, not on the loop.)"""
     events: list[str] = []
-    search = Search(parse_experiment(_loky(tiny_config)), tmp_path / "run",
+    search = Evolve(parse_experiment(_loky(tiny_config)), tmp_path / "run",
                     lambda report: events.append(f"told {report.generation}"))
     start = search.executor.start
 
@@ -79,7 +79,7 @@ def test_the_overlap_changes_no_result(tiny_config, overlapped: Path, tmp_path: 
     those of a run whose tails run at once: fine-tuning (whose reward reads the objectives)
     included."""
     monkeypatch.setattr(Executor, "overlaps", property(lambda self: False))
-    Search(parse_experiment(_loky(tiny_config)), tmp_path / "in_turn").run()
+    Evolve(parse_experiment(_loky(tiny_config)), tmp_path / "in_turn").run()
     ours, in_turn = _comparable(overlapped), _comparable(tmp_path / "in_turn")
     pd.testing.assert_frame_equal(ours[0], in_turn[0])
     assert ours[1] == in_turn[1] and ours[1]
@@ -102,10 +102,10 @@ def test_a_run_stopped_while_the_next_generation_plays_resumes_from_the_last(tin
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        Search(exp, tmp_path / "cut", interrupt).run()
+        Evolve(exp, tmp_path / "cut", interrupt).run()
     kept = load_latest(tmp_path / "cut")
     assert kept is not None and kept.meta["generation"] == 1
-    Search(exp, tmp_path / "cut").run(resume=True)
+    Evolve(exp, tmp_path / "cut").run(resume=True)
     whole, cut = _comparable(overlapped), _comparable(tmp_path / "cut")
     pd.testing.assert_frame_equal(whole[0], cut[0])
     assert whole[1] == cut[1]
