@@ -20,8 +20,9 @@ import numpy as np
 
 from evo.search.agents.base import Agent
 from evo.search.faults import FaultLog
-from games.core.base import GameError, VectorGame
-from games.core.record import CLOCK_KEY, OPTIONAL_COLUMNS, RolloutBatch, blank, info_keys, unknown_columns
+from evo.search.play_record import PlayRecord
+from games.core.base import VectorGame
+from games.core.record import OPTIONAL_COLUMNS, RolloutBatch, unknown_columns
 from games.common.seeds import EPISODE_SEED_MAX
 
 
@@ -110,141 +111,67 @@ def play(
         obs, feats = game.reset_from(episode_seeds, starts, offsets, snapshot_every)  # type: ignore[attr-defined]
     else:
         obs, feats = game.reset(episode_seeds)
-    snaps: list[dict[int, bytes]] = [{} for _ in range(n)]
-    for i, start in enumerate(starts or ()):
-        if start is not None and snapshot_every:
-            snaps[i][0] = start
     obs = np.asarray(obs, dtype=spec.obs_dtype).reshape(n, -1)
+    record = PlayRecord(spec, horizon, columns, obs, feats, snapshot_every)
+    if snapshot_every and starts is not None:
+        record.keep_starts(starts)
     agent.reset(episode_seeds)
+    ahead = _Ahead(agent, game, horizon, limit)
     infos: dict[str, np.ndarray] = {}
-
-    # Time-major buffers: each step writes one contiguous row; transposed at the end.
-    actions_t = np.zeros((horizon, n), dtype=np.int64)
-    rewards_t = np.zeros((horizon, n), dtype=np.float64)
-    frame_ms_t = np.zeros((horizon, n), dtype=np.float64)
-    features_t = np.zeros((horizon + 1, n, spec.n_features), dtype=np.float64)
-    features_t[0] = feats
-    # Observations batch-major: frames are large rows, each copy's a contiguous write, and a
-    # time-major record's transposed copy at the end cost a tenth of a park step.
-    obs_b = np.zeros((n, horizon + 1, obs.shape[1]), dtype=obs.dtype) if "obs" in columns else None
-    if obs_b is not None:
-        obs_b[:, 0] = obs
-    probs_t = np.zeros((horizon, n, spec.n_actions), dtype=np.float32) if "probs" in columns else None
-    kept_info = info_keys(columns)
-    info_t: dict[str, np.ndarray] = {}  # allocated at a key's first value, in its dtype
-    lengths = np.zeros(n, dtype=np.int64)
-    done = np.zeros(n, dtype=bool)
-    terminated = np.zeros(n, dtype=bool)
-    truncated = np.zeros(n, dtype=bool)
-    errors: dict[int, GameError] = {}
-    violations: list[list[tuple[int, str]]] = [[] for _ in range(n)]
     broken = cut = False
-    clock_t = blank((horizon, n), np.dtype(np.float64)) if CLOCK_KEY in kept_info else None
-    if clock_t is not None:
-        info_t[CLOCK_KEY] = clock_t
-
-    planner = getattr(agent, "planned", None) if hasattr(game, "plan") else None
-    planned_until = 0
-    # Whole columns are written every step, done copies included: a done copy's values are
-    # frozen by the game and cut off below at its length, and masked writes cost more.
     for t in range(horizon):
         if deadline is not None and t > 0 and time.time() >= deadline:  # every episode has a step
             cut = True
             break
-        alive = ~done
-        if planner is not None and t == 0 and deadline is not None and time.time() >= deadline:
-            planner = None  # one step is played, and none sent ahead to be stopped and dropped
-        if planner is not None and t >= planned_until:
-            block = planner(t, min(PLAN_STEPS, horizon - t))
-            if block is None:
-                planner = None
-            else:
-                counts = np.where(alive, block.shape[0], 0)
-                if limit is not None:  # nothing past a copy's segment
-                    counts = np.minimum(counts, np.maximum(limit - t, 0))
-                game.plan(block, counts)  # type: ignore[attr-defined]
-                planned_until = t + block.shape[0]
-        a, p = agent.act(obs if obs.dtype == np.float32 else obs.astype(np.float32), features_t[t], infos, t)
-        actions_t[t] = a
-        if probs_t is not None:
-            probs_t[t] = p
+        alive = ~record.done
+        if t == 0 and deadline is not None and time.time() >= deadline:
+            ahead.planner = None  # one step is played, and none sent ahead to be stopped and dropped
+        ahead.send(t, alive)
+        a, p = agent.act(obs if obs.dtype == np.float32 else obs.astype(np.float32), record.features[t], infos, t)
+        record.act(t, a, p)
         start = time.perf_counter()
         try:
             step = game.step(a)
         except Exception as exc:  # the game failed as a whole: every running copy crashed
-            err = GameError.from_exception(exc)
-            for i in np.flatnonzero(alive):
-                errors[int(i)] = err
-            lengths[alive] = t + 1
-            features_t[t + 1] = features_t[t]
-            terminated[alive] = True
+            record.broke(t, alive, exc)
             broken = True
             break
         elapsed_ms = (time.perf_counter() - start) * 1000.0
         obs = np.asarray(step.obs, dtype=spec.obs_dtype).reshape(n, -1)
         infos = step.info
-        if clock_t is not None:
-            clock_t[t] = time.time()
-        for name in kept_info:
-            if name in infos and name != CLOCK_KEY:
-                if name not in info_t:
-                    info_t[name] = blank((horizon, n), np.asarray(infos[name]).dtype)
-                info_t[name][t] = infos[name]
-        rewards_t[t] = step.reward
-        if step.frame_ms is None:
-            frame_ms_t[t] = elapsed_ms / max(int(alive.sum()), 1)
-        else:
-            frame_ms_t[t] = step.frame_ms
-        features_t[t + 1] = step.features
-        if obs_b is not None:
-            obs_b[:, t + 1] = obs
-        ended = np.asarray(step.terminated, dtype=bool)
-        if step.errors:
-            ended = ended.copy()
-            met = {i: err for i, err in step.errors.items() if alive[i]}
-            errors.update(met)
-            ended[list(met)] = True
-            if faults is not None and met:
-                faults.tell(met, t, policy_ids, seeds, actions_t, features_t, lengths + alive, heads)
-        for i, msgs in step.violations.items():
-            if alive[i]:
-                violations[i].extend((t, m) for m in msgs)
-        for i, snapshot in step.snapshots.items():
-            if alive[i]:
-                snaps[i][t + 1] = snapshot
-        lengths[alive] = t + 1
-        terminated |= alive & ended
-        truncated |= alive & np.asarray(step.truncated, dtype=bool) & ~terminated
-        if limit is not None:  # the copy's segment is over
-            truncated |= alive & (t + 1 >= limit) & ~terminated
-        done = terminated | truncated
-        if done.all():
+        record.step(t, step, obs, elapsed_ms, alive)
+        met = {i: err for i, err in step.errors.items() if alive[i]}
+        if faults is not None and met:
+            faults.tell(met, t, policy_ids, seeds, record.actions, record.features, record.lengths + alive, heads)
+        if record.end(t, step, met, alive, limit):
             break
-    truncated |= ~(terminated | truncated)  # ran out of horizon without the game saying so
-    used = int(lengths.max()) if n else 0  # steps beyond every episode's end are dropped
-    actions, rewards, frame_ms = actions_t[:used].T, rewards_t[:used].T, frame_ms_t[:used].T
-    features = features_t[: used + 1].transpose(1, 0, 2)
+    rollouts = record.batch(policy_ids, seeds, heads if restoring else None)
+    return EvalResult(rollouts, int(rollouts.lengths.sum()), broken, cut)
 
-    rollouts = RolloutBatch(
-        policy=np.asarray(policy_ids, dtype=np.int64),
-        episode_seed=np.asarray(seeds, dtype=np.int64),
-        actions=actions,
-        rewards=rewards,
-        features=features,
-        frame_ms=frame_ms,
-        lengths=lengths,
-        terminated=terminated,
-        truncated=truncated,
-        errors=errors,
-        violations={i: tuple(v) for i, v in enumerate(violations) if v},
-        obs=obs_b[:, : used + 1] if obs_b is not None else None,
-        probs=probs_t[:used].transpose(1, 0, 2).copy() if probs_t is not None else None,
-        info={name: (info_t[name][:used].T.copy() if name in info_t else np.zeros((n, used)))
-              for name in kept_info},
-        head=tuple(np.asarray(h, dtype=np.int64) for h in heads) if restoring and heads is not None else None,
-        snapshots=tuple(snaps) if snapshot_every else None,
-    )
-    return EvalResult(rollouts, int(lengths.sum()), broken, cut)
+
+class _Ahead:
+    """Sends an agent's planned actions (``Agent.planned``) to a game that takes them
+    (``plan``), :data:`PLAN_STEPS` at a time: an isolated copy then makes one round trip for
+    them instead of one a step."""
+
+    def __init__(self, agent: Agent, game: VectorGame, horizon: int, limit: np.ndarray | None) -> None:
+        self.planner = getattr(agent, "planned", None) if hasattr(game, "plan") else None
+        self.game, self.horizon, self.limit = game, horizon, limit
+        self.until = 0
+
+    def send(self, t: int, alive: np.ndarray) -> None:
+        """At step ``t``, the next block where the last one is used up (none past a copy's segment)."""
+        if self.planner is None or t < self.until:
+            return
+        block = self.planner(t, min(PLAN_STEPS, self.horizon - t))
+        if block is None:
+            self.planner = None
+            return
+        counts = np.where(alive, block.shape[0], 0)
+        if self.limit is not None:  # nothing past a copy's segment
+            counts = np.minimum(counts, np.maximum(self.limit - t, 0))
+        self.game.plan(block, counts)  # type: ignore[attr-defined]
+        self.until = t + block.shape[0]
 
 
 @dataclass(frozen=True)

@@ -199,16 +199,7 @@ def evaluate(
             processes, or this process with ``n_jobs=1``.
         progress: Called with a line of progress now and then.
     """
-    if episodes < 1:
-        raise EvaluationError(f"--episodes must be at least 1, got {episodes}")
-    if warmup < 1 and threshold_ms is None:
-        raise EvaluationError(f"--warmup must be at least 1, got {warmup}")
-    if not run_dirs:
-        raise EvaluationError("give at least one run directory")
-    if baseline is not None and threshold_ms is not None:
-        raise EvaluationError("--baseline and --threshold-ms both set the slow-frame threshold; give one")
-    if not temperature >= 0:  # also refuses nan
-        raise EvaluationError(f"--temperature must be at least 0 (0: greedy, 1: as trained), got {temperature}")
+    _check_options(run_dirs, episodes, warmup, threshold_ms, baseline, temperature)
     check_out_folder(Path(out))  # before the episodes, not after them
     with contextlib.ExitStack() as stack:  # every player's game closed, the executor first
         agents = []
@@ -235,13 +226,10 @@ def evaluate(
         executor = stack.enter_context(Executor(local, first.built.exp.torch_threads))
         calibration = "given"
         if threshold_ms is None:
-            if base is None:
-                player = RunPlayer("random play", first.run_dir, first.built, RandomTesting(),
-                                   first.genomes[:1, :0], first.ids[:1])  # no parameters
-            else:
-                player = base
-                if select == "best":
-                    rescore(base, executor, choose_episodes, seed + 2, objective, progress)
+            player = base if base is not None else RunPlayer(
+                "random play", first.run_dir, first.built, RandomTesting(), first.genomes[:1, :0], first.ids[:1])
+            if base is not None and select == "best":
+                rescore(base, executor, choose_episodes, seed + 2, objective, progress)
             warm = play_tasks(executor, episode_tasks(player, warmup, seed + 1), progress, f"warm-up ({player.name})")
             threshold_ms = slow_threshold(warm.frame_ms[warm.valid], cfg.sd_factor, cfg.floor_ms)
             calibration = f"{player.name} ({warmup} episodes)"
@@ -252,6 +240,21 @@ def evaluate(
             agent.rollouts = play_tasks(executor, episode_tasks(agent, episodes, seed), progress, agent.name)
             agent.seconds = time.perf_counter() - start
         return _write(agents, float(threshold_ms), calibration, cfg, bins, Path(out))
+
+
+def _check_options(run_dirs: Sequence[str | Path], episodes: int, warmup: int, threshold_ms: float | None,
+                   baseline: str | Path | None, temperature: float) -> None:
+    """EvaluationError (one line) for options that cannot be evaluated, before anything is played."""
+    if episodes < 1:
+        raise EvaluationError(f"--episodes must be at least 1, got {episodes}")
+    if warmup < 1 and threshold_ms is None:
+        raise EvaluationError(f"--warmup must be at least 1, got {warmup}")
+    if not run_dirs:
+        raise EvaluationError("give at least one run directory")
+    if baseline is not None and threshold_ms is not None:
+        raise EvaluationError("--baseline and --threshold-ms both set the slow-frame threshold; give one")
+    if not temperature >= 0:  # also refuses nan
+        raise EvaluationError(f"--temperature must be at least 0 (0: greedy, 1: as trained), got {temperature}")
 
 
 def _write(agents: Sequence[RunPlayer], t_ms: float, calibration: str, cfg: PerformanceConfig, bins: Sequence[int],

@@ -13,7 +13,7 @@ The loop reads top to bottom like CleanRL's: play, reward, update, log diagnosti
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import torch
@@ -106,24 +106,10 @@ def finetune(
         ValueError: An unknown ``algorithm``, a ``config`` of another algorithm, or
             ``policy_ids``, ``seeds`` or ``game.num_envs`` that do not match the genomes.
     """
-    try:
-        algo = ALGORITHMS[algorithm]
-    except KeyError as exc:
-        raise ValueError(f"finetune: {exc}") from None
-    if not isinstance(config, algo.config):
-        raise ValueError(f"finetune: {algorithm} needs a {algo.config.__name__}, got a {type(config).__name__}")
+    algo = _checked(algorithm, config, genomes, policy_ids, seeds, game)
     n_policies, n_params = genomes.shape
     episodes = config.episodes
     n_copies = n_policies * episodes
-    if len(policy_ids) != n_policies or len(seeds) != n_policies:
-        raise ValueError(
-            f"finetune: {len(policy_ids)} policy ids and {len(seeds)} seeds for {n_policies} genomes"
-        )
-    if game.num_envs != n_copies:
-        raise ValueError(
-            f"finetune: game has {game.num_envs} copies, expected {n_policies} policies x "
-            f"{episodes} episodes = {n_copies}"
-        )
     # Copies are policy-major (PopulationAgent's layout): copy i belongs to policy i // episodes.
     copy_ids = np.repeat(np.asarray(policy_ids, dtype=np.int64), episodes)
 
@@ -178,3 +164,21 @@ def finetune(
         cut=cut,
     )
     return out, stats
+
+
+def _checked(algorithm: str, config: UpdateConfig, genomes: np.ndarray, policy_ids: Sequence[int],
+             seeds: Sequence[int], game: VectorGame) -> Any:
+    """The registered algorithm, once its config, the ids, seeds and game's copies fit the genomes."""
+    try:
+        algo = ALGORITHMS[algorithm]
+    except KeyError as exc:
+        raise ValueError(f"finetune: {exc}") from None
+    if not isinstance(config, algo.config):
+        raise ValueError(f"finetune: {algorithm} needs a {algo.config.__name__}, got a {type(config).__name__}")
+    n_policies, episodes = len(genomes), config.episodes
+    if len(policy_ids) != n_policies or len(seeds) != n_policies:
+        raise ValueError(f"finetune: {len(policy_ids)} policy ids and {len(seeds)} seeds for {n_policies} genomes")
+    if game.num_envs != n_policies * episodes:
+        raise ValueError(f"finetune: game has {game.num_envs} copies, expected {n_policies} policies x "
+                         f"{episodes} episodes = {n_policies * episodes}")
+    return algo
