@@ -44,13 +44,13 @@ from typing import Any, Sequence
 import numpy as np
 from gymnasium import spaces
 
-from games.core.base import GameError, GameSpec, VecStep
+from games.core.base import GameSpec, VecStep
 from games.doom.engine import (
     DEFAULT_FRAME_SKIP, DEFAULT_MAP, DEFAULT_MAX_STEPS, DEFAULT_RESOLUTION, DEFAULT_WAD, EXIT_REWARD,
     DoomSettings, check_settings, child_pids, new_engine,
 )
 from games.doom.level import CELL, level_geometry
-from games.adapter.vector_game import game_error
+from games.doom.copies import step_each
 from games.core.scalar_env import VectorEnv
 
 __all__ = ["ACTIONS", "EXIT_REWARD", "VizDoomGame", "VizDoomVector", "child_pids", "game_spec"]
@@ -292,25 +292,15 @@ class VizDoomVector:
 
     def step(self, actions: np.ndarray) -> VecStep:
         """Step every copy still playing, one after the other."""
-        actions = np.asarray(actions, dtype=np.int64)
-        if actions.shape != (self.num_envs,):
-            raise ValueError(f"step needs {self.num_envs} actions, got shape {actions.shape}")
+        stepped, errors = step_each(self.copies, actions, ~(self._terminated | self._truncated))
         reward = np.zeros(self.num_envs, dtype=np.float64)
         frame_ms = np.zeros(self.num_envs, dtype=np.float64)
-        errors: dict[int, GameError] = {}
-        for i in np.flatnonzero(~(self._terminated | self._truncated)).tolist():
-            copy = self.copies[i]
-            try:
-                if copy is None:
-                    raise RuntimeError("step called before reset")
-                r, term, trunc, ms = copy.step(int(actions[i]))
-            except Exception as exc:  # noqa: BLE001 - the game's fault, reported per copy
-                errors[i] = game_error(exc)
-                self._terminated[i] = self._failed[i] = True
-                continue
+        for i in errors:
+            self._terminated[i] = self._failed[i] = True
+        for i, (r, term, trunc, ms) in stepped.items():
             reward[i], frame_ms[i] = r, ms
             self._terminated[i], self._truncated[i] = term, trunc
-            self._obs[i], self._features[i] = copy.obs, copy.features
+            self._obs[i], self._features[i] = self.copies[i].obs, self.copies[i].features
         return VecStep(
             obs=self._obs.copy(), reward=reward, terminated=self._terminated.copy(),
             truncated=self._truncated.copy(), features=self._features.copy(),

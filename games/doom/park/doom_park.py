@@ -47,10 +47,10 @@ from typing import Any, Sequence
 import numpy as np
 from gymnasium import spaces
 
-from games.core.base import GameError, GameSpec, VecStep
+from games.core.base import GameSpec, VecStep
 from games.doom.engine import DoomSettings, EngineView, check_settings
 from games.doom.engine_pool import give_engine, take_engine
-from games.adapter.vector_game import game_error
+from games.doom.copies import step_each
 from games.doom.park.layout import BUG_KINDS, CELL, OOI, OOI_TYPES, PRESETS, ParkLayout, park_layout
 from games.doom.park.navigation import ParkNavigator
 from games.doom.park.scene import park_scene
@@ -310,24 +310,16 @@ class DoomParkVector:
 
     def step(self, actions: np.ndarray) -> VecStep:
         """Step every copy still playing, one after the other."""
-        actions = np.asarray(actions, dtype=np.int64)
-        if actions.shape != (self.num_envs,):
-            raise ValueError(f"step needs {self.num_envs} actions, got shape {actions.shape}")
+        stepped, errors = step_each(self.copies, actions, ~self._done)
         reward = np.zeros(self.num_envs, dtype=np.float64)
         frame_ms = np.zeros(self.num_envs, dtype=np.float64)
-        errors: dict[int, GameError] = {}
         in_view = np.full(self.num_envs, None, dtype=object)
-        for i in np.flatnonzero(~self._done).tolist():
+        for i in errors:
+            self._done[i] = self._failed[i] = True
+        for i, (r, truncated, ms) in stepped.items():
             copy = self.copies[i]
-            try:
-                if copy is None:
-                    raise RuntimeError("step called before reset")
-                reward[i], self._truncated[i], frame_ms[i] = copy.step(int(actions[i]))
-            except Exception as exc:  # noqa: BLE001 - the game's fault, reported per copy
-                errors[i] = game_error(exc)
-                self._done[i] = self._failed[i] = True
-                continue
-            self._done[i] = self._truncated[i]
+            reward[i], frame_ms[i] = r, ms
+            self._done[i] = self._truncated[i] = truncated
             self._obs[i], self._features[i], self.visible[i] = copy.obs, copy.features, copy.visible
             in_view[i] = tuple(v.ooi for v in copy.visible if v.ooi >= 0)
         return VecStep(

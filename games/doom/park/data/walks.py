@@ -18,7 +18,6 @@ boxes, each labelled by its OOI's bug in the layout.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Sequence
 
