@@ -74,13 +74,15 @@ def engines(procs: dict[int, list[bytes]]) -> int:
     return sum(not os.path.basename(cmd[0]).startswith(b"python") for cmd in procs.values() if cmd)
 
 
-def settled(tag: str, want: int, at_least: bool = False) -> dict[int, list[bytes]]:
+def settled(tag: str, want: int, at_least: bool = False, exactly: bool = False) -> dict[int, list[bytes]]:
     """The test's processes once ``want`` game processes are left (once there are ``want`` with
-    ``at_least``: a launch script forks and execs after Popen returns), or when time is up."""
+    ``at_least``: a launch script forks and execs after Popen returns; with ``exactly``, once
+    there are neither more nor fewer: a new game's helper may start after its old one's last
+    process ended), or when time is up."""
     end = time.monotonic() + SETTLE_S
     while time.monotonic() < end:
         n = engines(procs := started(tag))
-        if (n >= want) if at_least else (n <= want):
+        if n == want if exactly else (n >= want) if at_least else (n <= want):
             break
         time.sleep(0.05)
     return procs
@@ -125,8 +127,7 @@ def test_a_broken_copy_made_again_leaves_nothing_of_its_old_game(tag: str, mode:
             errors.update(game.step(np.ones(1, dtype=np.int64)).errors)
         assert errors and errors[0].type == "RuntimeError"
         game.reset([1])  # a fresh game: the broken one closed, and what it started ended
-        settled(tag, 2, at_least=True)
-        left = settled(tag, 2)
+        left = settled(tag, 2, exactly=True)
         assert engines(left) == 2, f"the new engine and its helper, and no more: {left}"
 
 
