@@ -74,6 +74,10 @@ def add_plan_parser(sub: argparse._SubParsersAction) -> None:
                       help="take the validations of this plan YAML (text says what to do, not what to check)")
     text.add_argument("--out", type=Path, help="write the plan here (default: print it)")
     text.add_argument("--run", action="store_true", help="run the plan too; exit 0 passed, 1 failed")
+    text.add_argument("--accept", type=int, action="append", default=[], metavar="N",
+                      help="take clause N's closest reading though it was read without confidence (repeatable)")
+    text.add_argument("--explain", action="store_true",
+                      help="show how each clause was read: role, action, actor, instance, condition, match, doubt")
 
 
 def parse_kwargs(items: list[str]) -> dict[str, Any]:
@@ -252,6 +256,8 @@ def _export(args: argparse.Namespace, console: Console) -> int:
 
 def _from_text(args: argparse.Namespace, console: Console) -> int:
     from evo.plans.base import Plan
+    from evo.cli.plan_explain import explain_lines
+    from evo.plans.doubts import UnsureReading, doubts
     from evo.plans.from_text import plan_from_text
     from evo.plans.load import load_plan
 
@@ -261,15 +267,23 @@ def _from_text(args: argparse.Namespace, console: Console) -> int:
     factory = game_factory(Plan(game={"name": args.game}, nodes=[{"location": (0, 0)}]), None, args.kwarg)
     validations = load_plan(args.validations).validations if args.validations else []
     try:
-        plan, steps = plan_from_text(sentences, factory, name=args.text.stem, validations=validations)
+        plan, steps = plan_from_text(sentences, factory, name=args.text.stem, validations=validations,
+                                     accept=set(args.accept))
     except ImportError as exc:
         raise ConfigError(str(exc)) from None
-    for step in steps:
-        what = f"{step.action or 'go'} {step.actor_type or '(fallback place)'}"
-        why = ", ".join(f"{m.word!r}~{m.via} {m.score:.2f} {m.how}"
-                        for m in (step.action_match, step.actor_match, step.condition_match) if m is not None)
-        console.print(f"{step.parsed.kind:>4}  {escape(step.parsed.text)}  ->  {escape(what)}"
-                      + (f"  ({escape(why)})" if why else ""))
+    except UnsureReading as exc:
+        if args.explain:
+            console.print("\n".join(explain_lines(exc.steps, exc.doubts)), markup=False, highlight=False)
+        raise
+    if args.explain:
+        console.print("\n".join(explain_lines(steps, doubts(steps), set(args.accept))), markup=False, highlight=False)
+    else:
+        for step in steps:
+            what = f"{step.action or 'go'} {step.actor_type or '(fallback place)'}"
+            why = ", ".join(f"{m.word!r}~{m.via} {m.score:.2f} {m.how}"
+                            for m in (step.action_match, step.actor_match, step.condition_match) if m is not None)
+            console.print(f"{step.parsed.kind:>4}  {escape(step.parsed.text)}  ->  {escape(what)}"
+                          + (f"  ({escape(why)})" if why else ""))
     text = yaml.safe_dump(plan.model_dump(mode="json", exclude_defaults=True), sort_keys=False)
     if args.out is not None:
         _write(args.out, text)

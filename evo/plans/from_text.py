@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import Any, Collection, Sequence
 
 from evo.run.config import ConfigError
+from evo.plans.doubts import check_confident
 from evo.plans.base import Condition, Node, Plan, Rule, TextStep, Validation, WordRead
 from evo.plans.lexicon import THRESHOLD, WordMatch, _lemma, similarity
 from evo.plans.text import NO_ACTION, MatchedStep, read_steps
@@ -169,11 +170,17 @@ def steps_to_plan(steps: Sequence[MatchedStep], start: tuple[int, int], name: st
                 read_from=read)
 
 
-def plan_from_text(text: str, factory: GameFactory, name: str = "",
-                   validations: Sequence[Validation] = (), nlp: Any = None) -> tuple[Plan, list[MatchedStep]]:
+def plan_from_text(text: str, factory: GameFactory, name: str = "", validations: Sequence[Validation] = (),
+                   nlp: Any = None, accept: Collection[int] = ()) -> tuple[Plan, list[MatchedStep]]:
     """The plan ``text`` describes on ``factory``'s game, and how each clause was read.
 
+    Args:
+        accept: Clauses (numbered from 1) whose reading is taken though it is in doubt
+            (:mod:`evo.plans.doubts`).
+
     Raises:
+        UnsureReading: a clause read without confidence and not accepted (it carries every
+            clause's reading).
         ConfigError: the game offers no plan vocabulary, a word is like none of its names,
             or the text holds no step.
     """
@@ -192,6 +199,7 @@ def plan_from_text(text: str, factory: GameFactory, name: str = "",
     finally:
         game.close()
     steps = read_steps(BUDGET.sub("", text), actions, actors, nlp, targets)
+    check_confident(steps, accept, [a for a in actions if a != NO_ACTION])
     budget = budget_steps(text, step_seconds, factory.label)
     if budget is not None:
         steps = [_repeated(step) for step in steps]

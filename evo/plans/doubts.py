@@ -1,0 +1,116 @@
+"""Precision first: a clause read without confidence is refused with its closest reading, never guessed.
+
+A plan from a tester's text runs only where every clause was read with confidence: a wrong plan
+that runs without a word costs a tester more than a refusal that says what to rephrase. Each
+clause in doubt is refused in one line that quotes it and offers the reading it would run, which
+``evo plan from-text --accept N`` takes (:class:`UnsureReading`). What is in doubt was chosen on
+the held-out and development sets (``benchmarks/text_plans.py``; docs/guides/text-plans.md): it
+turned 8 of their 17 plans read wrong without a word into refusals and refused none read right.
+
+- **A verb read as going only loosely.** A clause whose verb is like none of the game's actions
+  is read as going to its actor when WordNet puts the verb under a kind of moving ("Crank the
+  lever", "worship at the altar", "Swing at the skeleton"). A verb of going says where to
+  ("stroll to the barrel"), or is a going verb itself or a synonym of one.
+- **A clause with nothing in it.** No action, no actor and no verb of going ("First off"): it
+  would send the agent to where the step before ended.
+- **A condition read only loosely.** A condition whose words are like a game name by a looser
+  relation than the same word or a synonym ("If an enemy approaches" read as a door near).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Collection, Sequence
+
+from evo.plans.text import MatchedStep
+from evo.run.config import ConfigError
+
+CONFIDENT = ("same", "synonym")
+"""How a word may be matched to be read with confidence where a loose match is in doubt."""
+TOWARDS = (" to", " toward", " towards", " into", " onto", " up to")
+"""Endings of a verb of going that say where to ("stroll to", "dash over to")."""
+
+
+@dataclass(frozen=True)
+class Doubt:
+    """A clause read without confidence.
+
+    Attributes:
+        clause: Its number, from 1, in the order the clauses were read (``--accept`` takes it).
+        text: The clause as written.
+        why: What is in doubt, in a tester's words.
+        reading: The closest reading: the step the plan would take.
+    """
+
+    clause: int
+    text: str
+    why: str
+    reading: str
+
+
+def reading(step: MatchedStep) -> str:
+    """The step a clause was read as, in the notation of ``evo plan from-text``'s table
+    ("interact switch", "rule attack goblin", "go (where the step before ended)")."""
+    rule = "rule " if step.parsed.kind == "rule" else ""
+    target = step.actor_type or (step.condition_match.name if step.condition_match else None)
+    ordinal = step.parsed.clause.ordinal if step.parsed.clause else None
+    where = f"{target} {ordinal}" if target and ordinal else target or ("it" if step.parsed.actor_word else None)
+    return f"{rule}{step.action or 'go'} {where or '(where the step before ended)'}"
+
+
+def doubts(steps: Sequence[MatchedStep]) -> list[Doubt]:
+    """Every clause of ``steps`` in doubt (see the module), in order."""
+    out = []
+    for number, step in enumerate(steps, 1):
+        why = _why(step)
+        if why is not None:
+            out.append(Doubt(number, step.parsed.text, why, reading(step)))
+    return out
+
+
+def _why(step: MatchedStep) -> str | None:
+    verb, condition = step.action_match, step.condition_match
+    if step.action is None and verb is not None and verb.how not in CONFIDENT \
+            and not verb.word.lower().endswith(TOWARDS):
+        return f"{verb.word!r} is like none of the game's actions, only a kind of {verb.via!r}"
+    if step.action is None and step.actor_type is None and verb is None and step.parsed.actor_word is None \
+            and step.parsed.kind == "node" and condition is None:
+        return "it names nothing to do and nowhere to go"
+    if condition is not None and condition.how not in CONFIDENT:
+        return (f"its condition {condition.word!r} was read as {condition.name!r} only as a {condition.how} "
+                f"of {condition.via!r}")
+    return None
+
+
+class UnsureReading(ConfigError):
+    """A text with clauses read without confidence: one line for the first, the others counted.
+
+    Attributes:
+        doubts: Every clause in doubt.
+        steps: How each clause was read (``--explain`` shows them).
+    """
+
+    def __init__(self, doubts: Sequence[Doubt], steps: Sequence[MatchedStep], actions: Sequence[str] = ()) -> None:
+        self.doubts, self.steps = list(doubts), list(steps)
+        first = self.doubts[0]
+        why = first.why.replace("the game's actions", f"the game's actions ({', '.join(actions)})", 1) if actions \
+            else first.why
+        more = len(self.doubts) - 1
+        rest = f" ({more} more clause{'s' if more > 1 else ''} in doubt: --explain shows each)" if more else ""
+        super().__init__(f"clause {first.clause} {first.text!r}: {why}; closest reading: {first.reading}; "
+                         f"to run it so, add --accept {first.clause}, or rephrase the clause{rest}")
+
+
+def check_confident(steps: Sequence[MatchedStep], accept: Collection[int] = (), actions: Sequence[str] = ()) -> None:
+    """Raise :class:`UnsureReading` for the clauses in doubt not in ``accept``.
+
+    Raises:
+        ConfigError: ``accept`` names a clause the text does not have.
+    """
+    beyond = sorted(n for n in accept if not 1 <= n <= len(steps))
+    if beyond:
+        raise ConfigError(f"--accept {beyond[0]}: the text has {len(steps)} clause{'s' if len(steps) != 1 else ''}, "
+                          f"numbered from 1")
+    left = [d for d in doubts(steps) if d.clause not in accept]
+    if left:
+        raise UnsureReading(left, steps, actions)
