@@ -3,9 +3,10 @@
 A plan from a tester's text runs only where every clause was read with confidence: a wrong plan
 that runs without a word costs a tester more than a refusal that says what to rephrase. Each
 clause in doubt is refused in one line that quotes it and offers the reading it would run, which
-``evo plan from-text --accept N`` takes (:class:`UnsureReading`). What is in doubt was chosen on
-the held-out and development sets (``benchmarks/text_plans.py``; docs/guides/text-plans.md): it
-turned 8 of their 17 plans read wrong without a word into refusals and refused none read right.
+``evo plan from-text --accept N`` takes (:class:`UnsureReading`). What is in doubt was chosen by
+reading the wrong plans of the held-out and development sets (``benchmarks/text_plans.py``;
+docs/guides/text-plans.md): it turned 9 of their 17 plans read wrong without a word into
+refusals and refused none read right.
 
 - **A verb read as going only loosely.** A clause whose verb is like none of the game's actions
   is read as going to its actor when WordNet puts the verb under a kind of moving ("Crank the
@@ -15,18 +16,26 @@ turned 8 of their 17 plans read wrong without a word into refusals and refused n
   would send the agent to where the step before ended.
 - **A condition read only loosely.** A condition whose words are like a game name by a looser
   relation than the same word or a synonym ("If an enemy approaches" read as a door near).
+- **An actor left unread.** A step read with no actor though one of its words names one (the
+  same word, a synonym or the same spelling: "Slay orcs" read as attacking where the step
+  before ended).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Collection, Sequence
+import re
+from typing import Collection, Iterable, Mapping, Sequence
 
-from evo.plans.text import MatchedStep
+from evo.plans.text import MatchedStep, match_actor
 from evo.run.config import ConfigError
 
 CONFIDENT = ("same", "synonym")
 """How a word may be matched to be read with confidence where a loose match is in doubt."""
+NAMING = (*CONFIDENT, "spelling")
+"""How a word left unread must match an actor to be in doubt ("orcs": spelling, as WordNet has
+no plural of "orc"); looser relations hold for verbs and states too often ("open" is a gloss of
+lava's)."""
 TOWARDS = (" to", " toward", " towards", " into", " onto", " up to")
 """Endings of a verb of going that say where to ("stroll to", "dash over to")."""
 
@@ -58,11 +67,12 @@ def reading(step: MatchedStep) -> str:
     return f"{rule}{step.action or 'go'} {where or '(where the step before ended)'}"
 
 
-def doubts(steps: Sequence[MatchedStep]) -> list[Doubt]:
-    """Every clause of ``steps`` in doubt (see the module), in order."""
+def doubts(steps: Sequence[MatchedStep], actors: Mapping[str, Iterable[str]] | None = None) -> list[Doubt]:
+    """Every clause of ``steps`` in doubt (see the module), in order; ``actors``: the game's actor
+    types and their synonyms, to find an actor left unread (None: not looked for)."""
     out = []
     for number, step in enumerate(steps, 1):
-        why = _why(step)
+        why = _why(step) or (_unread(step, actors) if actors is not None else None)
         if why is not None:
             out.append(Doubt(number, step.parsed.text, why, reading(step)))
     return out
@@ -79,6 +89,22 @@ def _why(step: MatchedStep) -> str | None:
     if condition is not None and condition.how not in CONFIDENT:
         return (f"its condition {condition.word!r} was read as {condition.name!r} only as a {condition.how} "
                 f"of {condition.via!r}")
+    return None
+
+
+def _unread(step: MatchedStep, actors: Mapping[str, Iterable[str]]) -> str | None:
+    if step.actor_type is not None or step.parsed.actor_word is not None or step.condition_match is not None:
+        return None
+    used = set((step.action_match.word if step.action_match else "").lower().split())
+    for word in re.findall(r"[A-Za-z][A-Za-z'-]{2,}", step.parsed.text):
+        if word.lower() in used:
+            continue
+        try:
+            match = match_actor(word, actors, step.parsed.text)
+        except ConfigError:  # like no actor: not one left unread
+            continue
+        if match is not None and match.how in NAMING:
+            return f"{word!r} names {match.name!r}, but the step was read without an actor"
     return None
 
 
@@ -101,8 +127,10 @@ class UnsureReading(ConfigError):
                          f"to run it so, add --accept {first.clause}, or rephrase the clause{rest}")
 
 
-def check_confident(steps: Sequence[MatchedStep], accept: Collection[int] = (), actions: Sequence[str] = ()) -> None:
-    """Raise :class:`UnsureReading` for the clauses in doubt not in ``accept``.
+def check_confident(steps: Sequence[MatchedStep], accept: Collection[int] = (), actions: Sequence[str] = (),
+                    actors: Mapping[str, Iterable[str]] | None = None) -> None:
+    """Raise :class:`UnsureReading` for the clauses in doubt not in ``accept`` (``actions``: the
+    game's, for the message; ``actors``: its actor types and their synonyms).
 
     Raises:
         ConfigError: ``accept`` names a clause the text does not have.
@@ -111,6 +139,6 @@ def check_confident(steps: Sequence[MatchedStep], accept: Collection[int] = (), 
     if beyond:
         raise ConfigError(f"--accept {beyond[0]}: the text has {len(steps)} clause{'s' if len(steps) != 1 else ''}, "
                           f"numbered from 1")
-    left = [d for d in doubts(steps) if d.clause not in accept]
+    left = [d for d in doubts(steps, actors) if d.clause not in accept]
     if left:
         raise UnsureReading(left, steps, actions)

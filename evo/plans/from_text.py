@@ -199,7 +199,7 @@ def plan_from_text(text: str, factory: GameFactory, name: str = "", validations:
     finally:
         game.close()
     steps = read_steps(BUDGET.sub("", text), actions, actors, nlp, targets)
-    check_confident(steps, accept, [a for a in actions if a != NO_ACTION])
+    check_confident(steps, accept, [a for a in actions if a != NO_ACTION], actors)
     budget = budget_steps(text, step_seconds, factory.label)
     if budget is not None:
         steps = [_repeated(step) for step in steps]
