@@ -16,6 +16,9 @@ refusals and refused none read right.
   would send the agent to where the step before ended.
 - **A condition read only loosely.** A condition whose words are like a game name by a looser
   relation than the same word or a synonym ("If an enemy approaches" read as a door near).
+- **A rule watching for one thing.** A rule acts whenever any actor of a type is near; a
+  condition that names one ("Once you reach the 2nd pillar, jump", "when you get to the door")
+  is more likely a step done there.
 - **An actor left unread.** A step read with no actor though one of its words names one (the
   same word, a synonym or the same spelling: "Slay orcs" read as attacking where the step
   before ended).
@@ -36,6 +39,9 @@ NAMING = (*CONFIDENT, "spelling")
 """How a word left unread must match an actor to be in doubt ("orcs": spelling, as WordNet has
 no plural of "orc"); looser relations hold for verbs and states too often ("open" is a gloss of
 lava's)."""
+ONE_THING = re.compile(r"\b(the|this|that|\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|"
+                       r"eighth|ninth|tenth|last)\s+(?:[\w-]+\s+){0,2}?", re.IGNORECASE)
+"""Words before a noun that make it one thing, not any of its kind."""
 TOWARDS = (" to", " toward", " towards", " into", " onto", " up to")
 """Endings of a verb of going that say where to ("stroll to", "dash over to")."""
 
@@ -86,6 +92,13 @@ def _why(step: MatchedStep) -> str | None:
     if step.action is None and step.actor_type is None and verb is None and step.parsed.actor_word is None \
             and step.parsed.kind == "node" and condition is None:
         return "it names nothing to do and nowhere to go"
+    if step.parsed.kind == "rule" and condition is not None:
+        words = (step.parsed.clause.condition if step.parsed.clause and step.parsed.clause.condition
+                 else step.parsed.text)
+        one = re.search(ONE_THING.pattern + re.escape(condition.word), words, re.IGNORECASE)
+        if one is not None:
+            return (f"a rule acts whenever any {condition.name} is near, but its condition names one "
+                    f"({one.group(0)!r})")
     if condition is not None and condition.how not in CONFIDENT:
         return (f"its condition {condition.word!r} was read as {condition.name!r} only as a {condition.how} "
                 f"of {condition.via!r}")

@@ -76,3 +76,22 @@ def test_explain_shows_every_clause_and_a_refusal_exits_2_in_one_line(tmp_path: 
     assert main(["plan", "from-text", str(steps), "--game", "dungeon", "--accept", "1", "--accept", "2",
                  "--out", str(tmp_path / "plan.yaml")]) == 0
     assert "target: skeleton" in (tmp_path / "plan.yaml").read_text()
+
+
+PARK = GameFactory(name="doom_park", kwargs=(("level_seed", 0), ("preset", "small")))
+
+
+@pytest.mark.parametrize("text, clause, why", [
+    ("Once you reach the 2nd pillar, jump; then make your way to the 4th stump.", 1,
+     "a rule acts whenever any pillar is near, but its condition names one ('the 2nd pillar')"),
+    ("Look down whenever you are close to a stump. Keep this up for 40 seconds.", 2,
+     "'Keep' is like none of the game's actions, only a kind of 'collect'"),
+])
+def test_wrong_plans_a_new_user_met_on_the_park_are_refused(text: str, clause: int, why: str, nlp) -> None:  # type: ignore[no-untyped-def]
+    """Two texts a new user tried on the park that gave a wrong plan without a word (the first
+    read as a rule near any pillar and a walk to the fourth stump; the second with a step from
+    "Keep this")."""
+    pytest.importorskip("vizdoom")
+    with pytest.raises(UnsureReading) as caught:
+        plan_from_text(text, PARK, nlp=nlp)
+    assert (caught.value.doubts[0].clause, caught.value.doubts[0].why) == (clause, why)
