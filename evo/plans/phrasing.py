@@ -55,6 +55,11 @@ LIGHT = re.compile(r"\b(?:give|gives)\s+(?P<thing>(?:the|a|an|that|this)\s+\w+)\
                    re.IGNORECASE)
 """A light verb with the deed as a noun ("give the switch a flick": flick the switch; "take a
 swing at the goblin": swing at the goblin)."""
+LAP = re.compile(r"\b(?:do|does|make|makes|take|takes|have|go|run|walk|complete)\s+(?:a|an|one)\s+"
+                 r"(?:(?:full|complete|whole|quick|little|big|small|wide|slow)\s+)?(?:circle|loop|lap|round|orbit|ring|circuit)"
+                 r"\s+(?=(?:around|round)\b)", re.IGNORECASE)
+"""A path around a thing said as a noun ("make a circle around it", "do a full loop round the
+pillar"): going around it, which is circling; the noun is no actor."""
 PHRASAL = re.compile(r"\b(?P<verb>[a-z]+)\s+(?P<pron>it|them|him|her|one)\s+(?P<part>out|down|up|on|off|over|in)\b"
                      r"(?=\s*(?:[,.;!?]|$|,?\s+(?:and|then)\b))", re.IGNORECASE)
 """A pronoun inside a phrasal verb ("take it out"): the particle beside its verb."""
@@ -111,7 +116,7 @@ def plain(sentence: str) -> str:
     sentence = ONLY.sub(lambda m: "if " if m.group(0).strip().lower() in ("in case", "should") else
                         ("once" if m.group(0).strip().lower().startswith("not") else ""), sentence)
     sentence = AFTER_WHICH.sub(", then ", TRAILING.sub("", sentence))
-    sentence = IDIOM.sub("go ", LIGHT.sub(_light, sentence))
+    sentence = IDIOM.sub("go ", LIGHT.sub(_light, LAP.sub("go ", sentence)))
     sentence = PHRASAL.sub(lambda m: f"{m.group('verb')} {m.group('part')} {m.group('pron')}", sentence)
     sentence = PATH.sub("go to ", sentence)
     return sentence

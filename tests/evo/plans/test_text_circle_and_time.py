@@ -74,6 +74,10 @@ def test_a_rules_text_with_a_time_is_a_rules_plan_on_the_park_and_refused_on_the
     (PARK, "Head to the pillar. Look down at the lamp.", ("go pillar", "look_down lamp")),
     (PARK, "First, walk to the lamp.", ("go lamp",)),  # a lead word is no step
     (PARK, "Walk around the third lamp.", ("circle lamp_3",)),
+    # A path around said as a noun: no actor ("circle", "loop" were tagged as actors).
+    (PARK, "Head to a barrel, make a circle around it, and then look up.", ("circle barrel", "look_up barrel")),
+    (PARK, "Do a full loop round the pillar.", ("circle pillar",)),
+    (PARK, "Run a full circle around the 3rd barrel.", ("circle barrel_3",)),
     (DUNGEON, "Every time you meet an ogre, hit it. Use the switch.", ("interact switch", "rule attack ogre")),
     (DUNGEON, "Switch on the lever.", ("interact switch",)),
     (DUNGEON, "Grab any gold.", ("rule go coin", "budget 150")),
