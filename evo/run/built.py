@@ -1,6 +1,6 @@
 """What an experiment builds once, before its first generation: the game's factory and spec,
 the policy architecture, the objectives and oracles with their contexts, and the game's facts
-(ground truth, map) that the run directory keeps. Search, replay and evaluate share it.
+(ground truth, map) that the run directory keeps. Runs, replay and evaluate share it.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from its scored batch (RND's predictors), the oracles' checks of its episodes ar
 the bug archive, the oracles learn, its row of ``generations.csv``, its checkpoint and its
 tables are written, and progress is told. None of the next generation's choosing or playing
 waits on any of it, so the :class:`Recorder` runs it while the next generation plays
-(:meth:`evo.run.evaluator.Evaluator.evaluate` calls :meth:`Recorder.drain` once the workers
+(:meth:`evo.run.evaluator.Evaluator.play` calls :meth:`Recorder.drain` once the workers
 have started): on 16 cores the visual oracle and RND's training held every worker idle for
 about a second a generation (``docs/measured.md``). Fine-tuning is the one reader: its reward
 reads the objectives, so the objectives learn (:meth:`Recorder.learn`) before the next
