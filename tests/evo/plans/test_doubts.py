@@ -84,14 +84,19 @@ PARK = GameFactory(name="doom_park", kwargs=(("level_seed", 0), ("preset", "smal
 @pytest.mark.parametrize("text, clause, why", [
     ("Once you reach the 2nd pillar, jump; then make your way to the 4th stump.", 1,
      "a rule acts whenever any pillar is near, but its condition names one ('the 2nd pillar')"),
-    ("Look down whenever you are close to a stump. Keep this up for 40 seconds.", 2,
-     "'Keep' is like none of the game's actions, only a kind of 'collect'"),
 ])
 def test_wrong_plans_a_new_user_met_on_the_park_are_refused(text: str, clause: int, why: str, nlp) -> None:  # type: ignore[no-untyped-def]
-    """Two texts a new user tried on the park that gave a wrong plan without a word (the first
-    read as a rule near any pillar and a walk to the fourth stump; the second with a step from
-    "Keep this")."""
+    """A text a new user tried on the park that gave a wrong plan without a word: a rule near
+    any pillar and a walk to the fourth stump."""
     pytest.importorskip("vizdoom")
     with pytest.raises(UnsureReading) as caught:
         plan_from_text(text, PARK, nlp=nlp)
     assert (caught.value.doubts[0].clause, caught.value.doubts[0].why) == (clause, why)
+
+
+def test_a_sentence_that_only_says_to_go_on_is_no_step(nlp) -> None:  # type: ignore[no-untyped-def]
+    """Another text of that user: "Keep this" had become a step of its own (a walk to where the
+    plan started); it only carries the rule on for its budget (40 s of the park: 350 steps)."""
+    pytest.importorskip("vizdoom")
+    plan, _ = plan_from_text("Look down whenever you are close to a stump. Keep this up for 40 seconds.", PARK, nlp=nlp)
+    assert plan_words(plan) == ("rule look_down stump", "budget 350")
