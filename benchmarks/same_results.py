@@ -59,7 +59,7 @@ def generations(run_dir: Path) -> pd.DataFrame:
 def bugs(run_dir: Path) -> list[dict]:
     path = run_dir / "bugs.jsonl"
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.is_file() else []
-    return [{k: v for k, v in row.items() if not CLOCKS.search(k) and k not in ("id", "data")}
+    return [{k: v for k, v in row.items() if not CLOCKS.search(k) and k not in ("id", "data", "reproduced")}
             for row in rows if row.get("kind") != "performance"]
 
 

@@ -22,7 +22,7 @@ from oracles.journal import append_text
 
 RECORD_KEYS = (
     "id", "kind", "oracle", "signature", "message", "generation", "env_steps", "wall_s",
-    "policy", "seed", "step", "actions", "state", "next_state", "injected_id", "data",
+    "policy", "seed", "step", "actions", "state", "next_state", "injected_id", "reproduced", "data",
 )
 """The keys of one line of ``bugs.jsonl``, in the order they are written."""
 
@@ -39,6 +39,9 @@ class ArchivedBug:
         wall_s: Wall seconds since the run started.
         injected_id: Id of the injected bug it matches in a benchmark game, or ``None``
             (no ground truth, or a bug nobody seeded).
+        reproduced: ``(showed, played)``: in how many of the replays the run played of its
+            seed and actions the bug showed again (``bugs.jsonl``: ``[7, 10]``); ``None``
+            where the run did not replay it (:mod:`evo.run.rates`).
     """
 
     id: int
@@ -47,6 +50,7 @@ class ArchivedBug:
     env_steps: int
     wall_s: float
     injected_id: int | None = None
+    reproduced: tuple[int, int] | None = None
 
 
 def injected_found(injected_ids: Iterable[int | None]) -> int:
@@ -88,6 +92,7 @@ def to_record(archived: ArchivedBug) -> dict[str, Any]:
         "state": [float(x) for x in bug.state],
         "next_state": [float(x) for x in bug.next_state],
         "injected_id": None if archived.injected_id is None else int(archived.injected_id),
+        "reproduced": None if archived.reproduced is None else [int(v) for v in archived.reproduced],
         "data": _jsonable(bug.data),
     }
 
@@ -107,7 +112,7 @@ def from_record(record: dict[str, Any]) -> ArchivedBug:
         actions=tuple(int(a) for a in record["actions"]),
         data=dict(record.get("data") or {}),
     )
-    injected = record.get("injected_id")
+    injected, rate = record.get("injected_id"), record.get("reproduced")
     return ArchivedBug(
         id=int(record["id"]),
         bug=bug,
@@ -115,6 +120,7 @@ def from_record(record: dict[str, Any]) -> ArchivedBug:
         env_steps=int(record["env_steps"]),
         wall_s=float(record["wall_s"]),
         injected_id=None if injected is None else int(injected),
+        reproduced=None if rate is None else (int(rate[0]), int(rate[1])),
     )
 
 
@@ -138,6 +144,7 @@ class BugArchive:
         self, bugs: Sequence[Bug], *, generation: int, env_steps: int, wall_s: float,
         match: Callable[[Bug], int | None] | None = None,
         when: Callable[[Bug], tuple[int, float] | None] | None = None,
+        rate: Callable[[Bug], tuple[int, int] | None] | None = None,
     ) -> list[ArchivedBug]:
         """Keep the bugs whose signature is new; return only those.
 
@@ -153,6 +160,7 @@ class BugArchive:
                 score the run; called once per new bug.
             when: ``(env_steps, wall_s)`` of the step that showed a bug, where play timed
                 it (None: ``env_steps`` and ``wall_s`` above).
+            rate: ``(showed, played)`` of a new bug's replays, or None; called once per new bug.
         """
         new: list[ArchivedBug] = []
         for bug in bugs:
@@ -165,6 +173,7 @@ class BugArchive:
                 id=self._next_id, bug=bug, generation=int(generation),
                 env_steps=int(steps_at), wall_s=float(wall_at),
                 injected_id=None if injected is None else int(injected),
+                reproduced=rate(bug) if rate is not None else None,
             )
             self._next_id += 1
             self._bugs[bug.signature] = archived

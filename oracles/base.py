@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 import abc
+import re
 from typing import Any, Callable
 
 from pydantic import BaseModel, ConfigDict
@@ -74,6 +75,18 @@ class Bug:
             actions=rollout.replay_actions(step + 1),
             data=dict(data or {}),
         )
+
+
+_CRASH_AT = re.compile(r"^(crash:[^:]*:[^:]*:[^:]*):\d+:")
+"""A crash signature's ``type:file:function:line:`` head (``oracles.crash``)."""
+
+
+def same_fault(found: str, recorded: str) -> bool:
+    """Whether a replay's bug is the recorded one: the same signature, where a crash's may
+    have moved to another line of the same function (the game's file edited since, a new
+    build under ``evo regress``: before, a block above the raise made an old run's crash
+    "not reproduce")."""
+    return found == recorded or _CRASH_AT.sub(r"\1:", found) == _CRASH_AT.sub(r"\1:", recorded)
 
 
 class Oracle(Component, abc.ABC):

@@ -264,31 +264,41 @@ class PerformanceOracle(Oracle):
 
     def confirm(self, bugs: list[Bug], replay: Replay) -> list[Bug]:
         """Each flagged point's report played again (:attr:`PerformanceConfig.confirm_replays`
-        copies); kept, with how many replays were slow, where more than ``slow_share`` were.
-        A refuted point is flagged again only once its visits have doubled."""
+        copies); kept, with how many replays were slow, where more than ``slow_share`` of those
+        that reached the point were. A refuted point is flagged again only once its visits have
+        doubled. In a game that does not replay (sticky inputs) a replay may end its step
+        elsewhere, and says nothing of the point; where none reached it, the point's visits
+        are all the evidence there is, and the report is kept saying so."""
         n = self.config.confirm_replays
         if not n:
             return bugs
         kept = []
         for bug in bugs:
-            stats = self.points[tuple(int(v) for v in bug.data["point"])]
-            slow = self._slow_again(replay(bug.episode_seed, bug.actions, n), bug.step)
-            if slow > self.config.slow_share * n:
-                kept.append(replace(bug, message=f"{bug.message}; slow again in {slow} of {n} replays",
-                                    data={**bug.data, "replays": n, "replays_slow": slow}))
+            point = tuple(int(v) for v in bug.data["point"])
+            stats = self.points[point]
+            slow, reached = self._slow_again(replay(bug.episode_seed, bug.actions, n), bug.step, point)
+            if not reached:
+                kept.append(replace(bug, message=f"{bug.message}; no replay of {n} reached it (the game does not replay)",
+                                    data={**bug.data, "replays": n, "replays_slow": 0, "replays_reached": 0}))
+            elif slow > self.config.slow_share * reached:
+                within = "" if reached == n else f" (of {n}, {reached} reached it)"
+                kept.append(replace(bug, message=f"{bug.message}; slow again in {slow} of {reached} replays{within}",
+                                    data={**bug.data, "replays": n, "replays_slow": slow, "replays_reached": reached}))
             else:
                 stats.reported, stats.recheck_at = False, 2 * stats.visits
         return kept
 
-    def _slow_again(self, replays: RolloutBatch, step: int) -> int:
+    def _slow_again(self, replays: RolloutBatch, step: int, point: tuple[int, ...]) -> tuple[int, int]:
         """How many ``replays`` drew frame ``step`` over the line shifted for their frames (a
-        replay that ended before it, or timed it as nothing, is not slow)."""
+        replay that ended before it, or timed it as nothing, is not slow), and how many drew it
+        in ``point``."""
         frames = replays.frame_ms
         timed = replays.valid & np.isfinite(frames)
         if step >= frames.shape[1] or not timed.any():
-            return 0
+            return 0, len(replays)
+        there = (self.spec.buckets(replays.features[:, step + 1], self.bins) == np.asarray(point)).all(axis=-1)
         line = self.batch_threshold(frames[timed])
-        return int(((frames[:, step] > line) & timed[:, step]).sum())
+        return int(((frames[:, step] > line) & timed[:, step] & there).sum()), int((there & timed[:, step]).sum())
 
     def tables(self) -> dict[str, "pd.DataFrame"]:
         """``low_fps_points``: :meth:`low_fps_points` as a table, for the run directory."""

@@ -34,10 +34,21 @@ state (its features equal; for coarse features, its frame too) and with an actio
 tried, ever changed the state. A trap ignores its actions every time; a slip does not. A freeze
 that lets go after a while (the same place, the same action, moving later) is not reported
 either: it was not stuck, only slow.
+
+Where the state features are exact (no frame digest), the oracle also watches for chance: one
+state and action that held in one step and moved in another (sticky inputs, the last move
+played again by chance, hold a robot in a dead end until its exit goes through). Once it has
+seen chance, it remembers over the run each state that let go after it held, with the action
+that moved it, so that a hold the episode's end cuts short is luck wherever an earlier episode
+moved on from the same state with an action the run tried; and a hold at a place not held
+before is kept back until the place holds again: a trap holds every time, a dead end lets go.
+A game without chance never pays for the memory, and replays (:meth:`forget_visits`) are
+judged without it.
 """
 
 from __future__ import annotations
 
+from typing import Any
 
 import numpy as np
 from pydantic import Field
@@ -82,6 +93,13 @@ class StuckOracle(Oracle):
         """The features compared (:attr:`games.core.base.GameSpec.position`); None: all."""
         digest = spec.coarse_features and self.position is None
         self.requires = frozenset({f"info.{OBS_DIGEST_KEY}"}) if digest else frozenset()
+        self.let_go: set[tuple[bytes, int]] = set()
+        """(state as float64 bytes, action) of each held state the run saw an action move on
+        from since it saw chance (exact features only: see the module)."""
+        self.chancy = False
+        """Whether the game was seen to ignore an input by chance."""
+        self.held_once: set[str] = set()
+        """Signatures of holds kept back in a chancy game, until they hold again."""
 
     def changed(self, features: np.ndarray, digests: np.ndarray | None = None) -> np.ndarray:
         """``[T, N]`` (time-major): whether step ``t`` of each of N padded episodes changed the
@@ -190,6 +208,8 @@ class StuckOracle(Oracle):
         digests = rollouts.info.get(OBS_DIGEST_KEY) if self.position is None else None
         features = rollouts.features if self.position is None else rollouts.features[..., self.position]
         changed = self.changed(features, digests)
+        if digests is None and not self.chancy:
+            self.chancy = self._chance_in(features, changed, rollouts.actions, rollouts.lengths)
         firsts = self._first_stuck(changed, rollouts.actions, rollouts.lengths)
         seen: set[str] = set()  # the archive keeps the first of a signature; so can we
         for i in np.flatnonzero(firsts >= 0):
@@ -200,8 +220,13 @@ class StuckOracle(Oracle):
                 continue
             run = np.flatnonzero(changed[: t + 1, i])
             begin = int(run[-1]) + 1 if run.size else 0  # the first state of the frozen run
-            if self._left_elsewhere(rollouts, features, changed, digests, int(i), begin, t):
+            if self._left_elsewhere(rollouts, features, changed, digests, int(i), begin, t) or (
+                    digests is None and self._let_go_before(features[int(i), begin], rollout.actions[begin : t + 1])):
+                self.chancy = True
                 continue  # luck, not a trap: the same state and action moved on elsewhere
+            if self.chancy and f"stuck:{where}" not in self.held_once:
+                self.held_once.add(f"stuck:{where}")
+                continue  # kept back until it holds again
             seen.add(f"stuck:{where}")
             distinct = len(np.unique(rollout.actions[begin : t + 1]))
             bugs.append(Bug.at_step(
@@ -210,10 +235,57 @@ class StuckOracle(Oracle):
                 oracle=self.name,
                 signature=f"stuck:{where}",
                 message=(
-                    f"{'position' if self.position else 'state'} unchanged for {t + 1 - begin} steps at step {t} "
+                    f"{'position' if self.position else 'state'} unchanged for {t + 1 - begin} steps at step "
+                    f"{rollout.start + t} "
                     f"despite {distinct} different actions (bucket {describe_point(self.spec, point)})"
                 ),
                 data={"window": n, "tolerance": self.config.tolerance,
                       "distinct_actions": distinct},
             ))
+        if digests is None and self.chancy:
+            self._remember_let_go(features, changed, rollouts.actions, rollouts.lengths)
         return bugs
+
+    @staticmethod
+    def _chance_in(features: np.ndarray, changed: np.ndarray, actions: np.ndarray, lengths: np.ndarray) -> bool:
+        """Whether one state and action of the batch held in one step and moved in another."""
+        valid = np.arange(actions.shape[1])[None, :] < lengths[:, None]
+        states = np.ascontiguousarray(features[:, :-1][valid], dtype=np.float64)
+        if not len(states):
+            return False
+        rows = np.concatenate([states, actions[valid].astype(np.float64)[:, None]], axis=1)
+        _, group = np.unique(rows, axis=0, return_inverse=True)
+        moved = changed.T[valid]
+        group = group.ravel()
+        return bool(np.any(np.bincount(group, moved) * np.bincount(group, ~moved)))
+
+    def _let_go_before(self, state: np.ndarray, tried: np.ndarray) -> bool:
+        key = np.asarray(state, dtype=np.float64).tobytes()
+        return any((key, int(a)) in self.let_go for a in np.unique(tried).tolist())
+
+    def _remember_let_go(self, features: np.ndarray, changed: np.ndarray, actions: np.ndarray,
+                         lengths: np.ndarray) -> None:
+        """Add the batch's steps that moved on from a state held the step before."""
+        if changed.shape[0] < 2:
+            return
+        steps = np.arange(1, changed.shape[0])[:, None]
+        t, i = np.nonzero(changed[1:] & ~changed[:-1] & (steps < lengths[None, :]))
+        t = t + 1
+        states = np.ascontiguousarray(features[i, t], dtype=np.float64)
+        self.let_go.update(zip((row.tobytes() for row in states), actions[i, t].tolist()))
+
+    def forget_visits(self) -> None:
+        """A replay is judged on its own evidence: no memory of the run's chance."""
+        self.let_go, self.chancy, self.held_once = set(), False, set()
+
+    def state_dict(self) -> dict[str, Any]:
+        """The memory of chance (JSON: each remembered state's features, then its action)."""
+        pairs = sorted(self.let_go)
+        return {"let_go": [[*np.frombuffer(k, dtype=np.float64).tolist(), a] for k, a in pairs],
+                "chancy": self.chancy, "held_once": sorted(self.held_once)}
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        if "let_go" not in state:  # a checkpoint from before the memory
+            return
+        self.let_go = {(np.asarray(row[:-1], dtype=np.float64).tobytes(), int(row[-1])) for row in state["let_go"]}
+        self.chancy, self.held_once = bool(state["chancy"]), set(state["held_once"])

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
@@ -29,7 +28,7 @@ from evo.run.chunks import run_batch
 from evo.search.play import play
 from games.core.base import VectorGame
 from games.core.record import RolloutBatch
-from oracles.base import Bug
+from oracles.base import Bug, same_fault
 
 MAX_COPIES = 256
 """Most copies of the game one play steps at once."""
@@ -260,14 +259,3 @@ class Reproducer:
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
-
-_CRASH_AT = re.compile(r"^(crash:[^:]*:[^:]*:[^:]*):\d+:")
-"""A crash signature's ``type:file:function:line:`` head (``oracles.crash``)."""
-
-
-def same_fault(found: str, recorded: str) -> bool:
-    """Whether a replay's bug is the recorded one: the same signature, where a crash's may
-    have moved to another line of the same function (the game's file edited since, a new
-    build under ``evo regress``: before, a block above the raise made an old run's crash
-    "not reproduce")."""
-    return found == recorded or _CRASH_AT.sub(r"\1:", found) == _CRASH_AT.sub(r"\1:", recorded)

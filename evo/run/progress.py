@@ -95,7 +95,10 @@ class ProgressPrinter:
             return
         for bug in bugs:
             b = bug.bug
-            tag = "" if bug.injected_id is None else f" (injected #{bug.injected_id})"
+            tags = [] if bug.injected_id is None else [f"injected #{bug.injected_id}"]
+            if bug.reproduced is not None:
+                tags.append("reproduced {} of {}".format(*bug.reproduced))
+            tag = f" ({'; '.join(tags)})" if tags else ""
             self.console.print(f"  [red]+ {b.kind}[/red] {b.message}{tag}")
 
     def __call__(self, report: GenerationReport) -> None:

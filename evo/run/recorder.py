@@ -40,6 +40,7 @@ from evo.run.checks import Checks
 from evo.run.config import dump_experiment
 from evo.run.counters import BugsFn, GenerationReport, ProgressFn
 from evo.run.phases import Phases
+from evo.run.rates import Rates
 from evo.run.replays import Replays
 from evo.run.scalars import ScalarLog
 from evo.run.state import RunState
@@ -97,6 +98,8 @@ class Recorder:
                  on_bugs: BugsFn | None = None) -> None:
         self.built, self.exp, self.run_dir, self.state = built, built.exp, Path(run_dir), state
         self.checks, self.replays, self.phases = checks, replays, phases
+        self.rates = Rates(built, replays, self.exp.bug_replays, self.run_dir)
+        """Each new bug's replays (:mod:`evo.run.rates`)."""
         self.overlaps = overlaps and not (self.exp.budget.until_all_found and built.injected)
         self.progress, self.on_bugs = progress, on_bugs
         self.names = [o.name for o in built.objectives]
@@ -156,7 +159,8 @@ class Recorder:
                 self._early = []
             for bugs, env_steps, clock in self.checks.settle(self.replays):
                 new = self.state.archive.add(bugs, generation=generation, env_steps=env_steps, wall_s=wall_s,
-                                             match=self.built.match, when=None if clock is None else clock.when)
+                                             match=self.built.match, when=None if clock is None else clock.when,
+                                             rate=self.rates)
                 if new:
                     rundir.append_bugs(self.run_dir, new)
                     for component in self.built.components:

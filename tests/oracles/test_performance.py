@@ -278,3 +278,27 @@ def test_a_slow_place_is_one_point_whichever_way_the_camera_looked(spec, make_ro
         ms[4] = 40.0 + k
         found += oracle.check(RolloutBatch.from_rollouts([make_rollout(path, frame_ms=ms, seed=k)]))
     assert len(found) == 1 and found[0].signature == "performance:(5, 5, 0)"
+
+
+def _elsewhere(make_rollout, slow_ms: float | None, seed: int):
+    """A replay whose moves went another way (sticky inputs): row 2.5, not the place's."""
+    return _path_through(2.5, slow_ms, make_rollout, seed=seed)
+
+
+def test_replays_that_end_their_step_elsewhere_say_nothing_of_the_place(spec, make_rollout):
+    """In a game that does not replay, a replay's step may be drawn in another place: only
+    those that reached the place judge it."""
+    oracle, bugs = _flagged(spec, make_rollout)
+    batch = [_path_through(5.5, 45.0, make_rollout, seed=1), _elsewhere(make_rollout, 45.0, 1),
+             _path_through(5.5, 44.0, make_rollout, seed=1), _elsewhere(make_rollout, None, 1),
+             _elsewhere(make_rollout, 46.0, 1)]
+    kept = oracle.confirm(bugs, lambda seed, actions, copies: RolloutBatch.from_rollouts(batch[:copies]))
+    assert [b.message.split("; ")[-1] for b in kept] == ["slow again in 2 of 2 replays (of 5, 2 reached it)"]
+    assert (kept[0].data["replays_slow"], kept[0].data["replays_reached"]) == (2, 2)
+
+
+def test_a_place_no_replay_reached_is_kept_on_its_visits_saying_so(spec, make_rollout):
+    oracle, bugs = _flagged(spec, make_rollout)
+    batch = RolloutBatch.from_rollouts([_elsewhere(make_rollout, 45.0, k) for k in range(5)])
+    kept = oracle.confirm(bugs, lambda seed, actions, copies: batch)
+    assert [b.message.split("; ")[-1] for b in kept] == ["no replay of 5 reached it (the game does not replay)"]

@@ -140,7 +140,8 @@ def test_a_state_held_by_luck_is_not_stuck_where_the_same_move_left_it_elsewhere
     assert oracle.check(RolloutBatch.from_rollouts([held, left])) == []
     also_held = make_rollout([(3.5, 3.5)] * 12, policy=3)
     bugs = oracle.check(RolloutBatch.from_rollouts([held, also_held]))
-    assert [b.policy for b in bugs] == [1]  # one trap, one report
+    # one trap, one report: after the luck of the first batch, from the second hold of the place
+    assert [b.policy for b in bugs] == [3]
     elsewhere = make_rollout([(6.5, 3.5), (7.5, 3.5), (8.5, 3.5)], actions=[2, 2], policy=4)
     assert [b.policy for b in oracle.check(RolloutBatch.from_rollouts([held, elsewhere]))] == [1]
 
@@ -171,3 +172,40 @@ def test_a_position_that_names_no_feature_is_one_line(spec: GameSpec) -> None:
 
     with pytest.raises(GameSpecError, match=r"^game_spec.position names 'z', not state features; the features are x, y$"):
         replace(spec, position=("x", "z"))
+
+
+def _dead_end_left_by(make_rollout, action: int, policy: int = 5) -> object:
+    """Held three steps in (3.5, 3.5), ``action`` among them (sticky inputs played the last move
+    again), then moved on by ``action``: chance, one state and action that held and moved."""
+    return make_rollout([(3.5, 3.5)] * 4 + [(4.5, 3.5)], actions=[action, 0, 1, action], policy=policy)
+
+
+def test_a_hold_the_episode_cuts_short_is_luck_where_an_earlier_episode_left_the_state(spec, make_rollout) -> None:
+    """Sticky inputs hold a robot in a dead end until its exit goes through; an episode that
+    ends held there is not a trap where an earlier batch moved on from the same state with an
+    action the held run tried."""
+    held_to_the_end = make_rollout([(3.5, 3.5)] * 11, policy=1)  # 10 steps, actions 0..3 cycled
+    fresh = StuckOracle(spec, StuckConfig(), Context())
+    assert [b.policy for b in fresh.check(RolloutBatch.from_rollouts([held_to_the_end]))] == [1]
+    fresh.check(RolloutBatch.from_rollouts([make_rollout([(3.5, 3.5)] * 4 + [(4.5, 3.5)], actions=[0, 1, 3, 2])]))
+    assert fresh.state_dict() == {"let_go": [], "chancy": False, "held_once": []}  # no chance: no memory
+    oracle = StuckOracle(spec, StuckConfig(), Context())
+    assert oracle.check(RolloutBatch.from_rollouts([_dead_end_left_by(make_rollout, 2)])) == []
+    assert oracle.state_dict()["let_go"] == [[3.5, 3.5, 2]]
+    assert oracle.check(RolloutBatch.from_rollouts([held_to_the_end])) == []
+    resumed = StuckOracle(spec, StuckConfig(), Context())
+    resumed.load_state_dict(oracle.state_dict())
+    assert resumed.check(RolloutBatch.from_rollouts([held_to_the_end])) == []
+    resumed.forget_visits()  # a replay is judged on its own evidence
+    assert [b.policy for b in resumed.check(RolloutBatch.from_rollouts([held_to_the_end]))] == [1]
+
+
+def test_after_chance_a_new_place_is_reported_once_it_holds_again(spec, make_rollout) -> None:
+    oracle = StuckOracle(spec, StuckConfig(), Context())
+    oracle.check(RolloutBatch.from_rollouts([_dead_end_left_by(make_rollout, 2)]))
+    trap = [(7.5, 7.5)] * 11
+    assert oracle.check(RolloutBatch.from_rollouts([make_rollout(trap, policy=2)])) == []  # kept back
+    resumed = StuckOracle(spec, StuckConfig(), Context())
+    resumed.load_state_dict(oracle.state_dict())
+    bugs = resumed.check(RolloutBatch.from_rollouts([make_rollout(trap, policy=3)]))
+    assert [(b.policy, b.signature) for b in bugs] == [(3, "stuck:(7, 7)")]
