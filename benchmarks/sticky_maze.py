@@ -5,11 +5,14 @@
 Each seed runs ``experiments/wuji_ablations/large_go_explore.yaml`` twice for ``--seconds``
 of wall time (the ablation's own budget is 50 s), once as it is and once with
 ``game.kwargs.sticky`` (Machado et al.'s sticky actions: a step plays the last move again by
-chance, from a generator no seed reaches, so no episode replays). The deterministic twin's
+chance, from a generator no seed reaches, so no episode replays), each bug played again 10
+times as the run finds it (``bug_replays=10``). The deterministic twin's
 returns replay their way from the reset; the sticky maze's restore a snapshot and explore from
 where they land. The table gives the injected bugs found, the reports that match none, the
-share of the sticky runs' bugs that came with a reproduction rate, and how many of them
-reproduced in every replay, in some, or in none (``bugs.jsonl``'s ``reproduced``).
+share of the runs' bugs that came with a reproduction rate, how many of them reproduced from
+the reset in every replay, in some, or in none (``bugs.jsonl``'s ``reproduced``), and of the
+bugs played from a snapshot of their episode, how many showed again from there
+(``from_snapshot``).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ EXPERIMENT = ROOT / "experiments" / "wuji_ablations" / "large_go_explore.yaml"
 def run(seed: int, seconds: float, sticky: float, out: Path) -> dict[str, object]:
     """One run of the experiment; its bugs and last row."""
     args = [sys.executable, "-m", "evo.cli", "run", str(EXPERIMENT), f"seed={seed}",
-            f"budget.wall_seconds={seconds}", "budget.env_steps=null"]
+            f"budget.wall_seconds={seconds}", "budget.env_steps=null", "bug_replays=10"]
     if sticky:
         args.append(f"game.kwargs.sticky={sticky}")
     args += ["--out", str(out), "--quiet"]
@@ -38,6 +41,7 @@ def run(seed: int, seconds: float, sticky: float, out: Path) -> dict[str, object
     bugs = [json.loads(line) for line in (out / "bugs.jsonl").read_text().splitlines() if line.strip()]
     last = pd.read_csv(out / "generations.csv").iloc[-1]
     rates = [b["reproduced"] for b in bugs if b["reproduced"] is not None]
+    there = [b for b in bugs if b["from_snapshot"] is not None]
     return {
         "seed": seed, "sticky": sticky, "env_steps": int(last["env_steps"]), "wall_s": round(float(last["wall_s"]), 1),
         "found": len({b["injected_id"] for b in bugs if b["injected_id"] is not None}),
@@ -45,6 +49,7 @@ def run(seed: int, seconds: float, sticky: float, out: Path) -> dict[str, object
         "with_rate": f"{len(rates)} of {len(bugs)}",
         "every_replay": sum(s == n for s, n in rates), "some": sum(0 < s < n for s, n in rates),
         "none": sum(s == 0 for s, n in rates),
+        "from_snapshot": f"{sum(b['from_snapshot']['reproduced'][0] > 0 for b in there)} of {len(there)}",
     }
 
 

@@ -13,7 +13,7 @@ from games.common.registry import import_modules
 from games.core.base import GameSpec
 from games.core.component import Component, Context, build_components
 from games.core.record import RolloutBatch
-from oracles.archive import ArchivedBug, BugArchive, append_jsonl, from_record, to_record
+from oracles.archive import ArchivedBug, BugArchive, Reproduction, append_jsonl, from_record, to_record
 from oracles.base import ORACLES, Bug, Oracle, OracleConfig, register
 
 import_modules(__name__)  # each module registers its oracle
@@ -49,6 +49,6 @@ def check_all(oracles: Sequence[Oracle], rollouts: RolloutBatch) -> list[Bug]:
 
 __all__ = [
     "ORACLES", "ArchivedBug", "Bug", "BugArchive", "Context", "Oracle",
-    "OracleConfig", "append_jsonl", "build_oracles", "calibrate_all", "check_all", "from_record",
+    "OracleConfig", "Reproduction", "append_jsonl", "build_oracles", "calibrate_all", "check_all", "from_record",
     "register", "resolved_kwargs", "to_record",
 ]

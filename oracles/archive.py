@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -22,9 +22,32 @@ from oracles.journal import append_text
 
 RECORD_KEYS = (
     "id", "kind", "oracle", "signature", "message", "generation", "env_steps", "wall_s",
-    "policy", "seed", "step", "actions", "state", "next_state", "injected_id", "reproduced", "data",
+    "policy", "seed", "step", "actions", "state", "next_state", "injected_id", "reproduced", "from_snapshot",
+    "data",
 )
 """The keys of one line of ``bugs.jsonl``, in the order they are written."""
+
+
+@dataclass(frozen=True)
+class Reproduction:
+    """How often a bug showed again when its actions were played again.
+
+    Attributes:
+        showed: Replays from the reset (its seed, all its actions) that showed it.
+        played: Replays from the reset played.
+        at: In a game that does not replay, the step from the reset of the last snapshot its
+            episode took before it, where the bug was played from there too (None: not).
+        showed_there: Replays from that snapshot (its actions after ``at``) that showed it.
+        played_there: Replays from that snapshot played.
+        snapshot: The snapshot's bytes (kept beside ``bugs.jsonl``, not in it).
+    """
+
+    showed: int
+    played: int
+    at: int | None = None
+    showed_there: int = 0
+    played_there: int = 0
+    snapshot: bytes | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -39,9 +62,8 @@ class ArchivedBug:
         wall_s: Wall seconds since the run started.
         injected_id: Id of the injected bug it matches in a benchmark game, or ``None``
             (no ground truth, or a bug nobody seeded).
-        reproduced: ``(showed, played)``: in how many of the replays the run played of its
-            seed and actions the bug showed again (``bugs.jsonl``: ``[7, 10]``); ``None``
-            where the run did not replay it (:mod:`evo.run.rates`).
+        reproduced: In how many of the replays the run played the bug showed again
+            (:mod:`evo.run.rates`); None where the run did not replay it.
     """
 
     id: int
@@ -50,7 +72,7 @@ class ArchivedBug:
     env_steps: int
     wall_s: float
     injected_id: int | None = None
-    reproduced: tuple[int, int] | None = None
+    reproduced: Reproduction | None = None
 
 
 def injected_found(injected_ids: Iterable[int | None]) -> int:
@@ -74,8 +96,11 @@ def _jsonable(value: Any) -> Any:
 
 
 def to_record(archived: ArchivedBug) -> dict[str, Any]:
-    """One line of ``bugs.jsonl``: exactly the keys of :data:`RECORD_KEYS`, JSON types only."""
-    bug = archived.bug
+    """One line of ``bugs.jsonl``: exactly the keys of :data:`RECORD_KEYS`, JSON types only.
+    ``reproduced`` is ``[showed, played]`` from the reset; ``from_snapshot`` is ``{"step": at,
+    "reproduced": [showed, played]}`` where the bug was played from its episode's last snapshot
+    before it too."""
+    bug, rate = archived.bug, archived.reproduced
     return {
         "id": int(archived.id),
         "kind": bug.kind,
@@ -92,7 +117,9 @@ def to_record(archived: ArchivedBug) -> dict[str, Any]:
         "state": [float(x) for x in bug.state],
         "next_state": [float(x) for x in bug.next_state],
         "injected_id": None if archived.injected_id is None else int(archived.injected_id),
-        "reproduced": None if archived.reproduced is None else [int(v) for v in archived.reproduced],
+        "reproduced": None if rate is None else [int(rate.showed), int(rate.played)],
+        "from_snapshot": None if rate is None or rate.at is None else {
+            "step": int(rate.at), "reproduced": [int(rate.showed_there), int(rate.played_there)]},
         "data": _jsonable(bug.data),
     }
 
@@ -112,7 +139,7 @@ def from_record(record: dict[str, Any]) -> ArchivedBug:
         actions=tuple(int(a) for a in record["actions"]),
         data=dict(record.get("data") or {}),
     )
-    injected, rate = record.get("injected_id"), record.get("reproduced")
+    injected, rate, there = record.get("injected_id"), record.get("reproduced"), record.get("from_snapshot")
     return ArchivedBug(
         id=int(record["id"]),
         bug=bug,
@@ -120,7 +147,8 @@ def from_record(record: dict[str, Any]) -> ArchivedBug:
         env_steps=int(record["env_steps"]),
         wall_s=float(record["wall_s"]),
         injected_id=None if injected is None else int(injected),
-        reproduced=None if rate is None else (int(rate[0]), int(rate[1])),
+        reproduced=None if rate is None else Reproduction(
+            int(rate[0]), int(rate[1]), *((int(there["step"]), *map(int, there["reproduced"])) if there else ())),
     )
 
 
@@ -144,7 +172,7 @@ class BugArchive:
         self, bugs: Sequence[Bug], *, generation: int, env_steps: int, wall_s: float,
         match: Callable[[Bug], int | None] | None = None,
         when: Callable[[Bug], tuple[int, float] | None] | None = None,
-        rate: Callable[[Bug], tuple[int, int] | None] | None = None,
+        rate: Callable[[Bug], Reproduction | None] | None = None,
     ) -> list[ArchivedBug]:
         """Keep the bugs whose signature is new; return only those.
 
@@ -160,7 +188,8 @@ class BugArchive:
                 score the run; called once per new bug.
             when: ``(env_steps, wall_s)`` of the step that showed a bug, where play timed
                 it (None: ``env_steps`` and ``wall_s`` above).
-            rate: ``(showed, played)`` of a new bug's replays, or None; called once per new bug.
+            rate: How often a new bug showed again when played again, or None; called once
+                per new bug.
         """
         new: list[ArchivedBug] = []
         for bug in bugs:

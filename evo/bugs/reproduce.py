@@ -18,6 +18,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
+import numpy as np
+
 from evo.run import rundir
 from evo.search.agents.script import ScriptAgent
 from evo.run.built import Built
@@ -208,6 +210,26 @@ class Reproducer:
             oracle.forget_visits()
             count += any(same_fault(b.signature, record["signature"]) for b in oracle.check(episodes[k : k + 1]))
         return count or None
+
+    def replay_from(self, record: Mapping[str, Any], snapshot: bytes, at: int) -> tuple[int, int]:
+        """``(showed, played)``: the bug's actions after step ``at`` played from ``snapshot``
+        (its episode's state there, :mod:`evo.run.rates`) in :meth:`copies` copies, each judged
+        alone."""
+        actions = [int(a) for a in record["actions"]]
+        n = self.copies(record)
+        size = 1 << (n - 1).bit_length()
+        result = play(
+            self._game(size), [int(record["seed"])] * size, [int(record["policy"])] * size,
+            ScriptAgent([actions[at:]] * size, self.built.spec.n_actions), max_steps=len(actions) - at,
+            columns=self.built.columns, starts=[snapshot] * size, heads=[np.asarray(actions[:at], np.int64)] * size,
+        )
+        if result.game_broken:
+            self._games.pop(size).close()
+        oracle, episodes, showed = self._oracle(record), result.rollouts[:n], 0
+        for k in range(n):
+            oracle.forget_visits()
+            showed += any(same_fault(b.signature, record["signature"]) for b in oracle.check(episodes[k : k + 1]))
+        return showed, n
 
     def _judged(self, record: Mapping[str, Any],
                 scripts: Sequence[Sequence[int]]) -> Iterator[tuple[int, Replayed]]:

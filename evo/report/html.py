@@ -81,6 +81,18 @@ def _place(state: Sequence[float], run: RunData) -> str:
     return f"{values} (cell {tuple(int(c) for c in cell)})"
 
 
+def _reproduced(bug: dict[str, Any]) -> dict[str, Any]:
+    """The bug's reproduction rate as the run measured it ("7 of 10", and from its snapshot),
+    and the share that sorts it; empty for a run that did not measure it."""
+    rate, there = bug.get("reproduced"), bug.get("from_snapshot")
+    if not isinstance(rate, list):
+        return {"reproduced": "", "reproduced_share": -1}
+    text = f"{rate[0]} of {rate[1]}"
+    if isinstance(there, dict):
+        text += f"; {there['reproduced'][0]} of {there['reproduced'][1]} from step {there['step']}"
+    return {"reproduced": text, "reproduced_share": rate[0] / max(rate[1], 1)}
+
+
 def _bug_rows(run: RunData) -> list[dict[str, Any]]:
     rows = []
     for bug in run.bugs.to_dict("records"):
@@ -91,6 +103,7 @@ def _bug_rows(run: RunData) -> list[dict[str, Any]]:
             "generation": int(bug["generation"]), "env_steps": int(bug["env_steps"]),
             "step": int(bug["step"]), "place": _place(bug["state"], run),
             "injected": "" if pd.isna(bug["injected_id"]) else int(bug["injected_id"]),
+            **_reproduced(bug),
             "video": f"{VIDEOS}/{video.name}" if video.is_file() else None,
             "replay": shlex.join(["evo", "replay", str(run.path), str(bug_id)]),
             "record": shlex.join(["evo", "replay", str(run.path), str(bug_id), "--video", str(video)]),

@@ -30,7 +30,7 @@ from oracles.journal import complete_text
 
 BUG_COLUMNS = [
     "id", "kind", "oracle", "signature", "message", "generation", "env_steps", "wall_s",
-    "policy", "seed", "step", "actions", "state", "next_state", "injected_id", "data",
+    "policy", "seed", "step", "actions", "state", "next_state", "injected_id", "reproduced", "from_snapshot", "data",
 ]
 
 

@@ -21,6 +21,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Sequence
 
 from evo.run.bug_times import BatchClock
+from evo.run.rates import Snapshots
 from games.core.component import Component, Replay
 from games.core.record import RolloutBatch
 from oracles import Bug
@@ -50,29 +51,31 @@ class Checks:
     def __init__(self, oracles: Sequence[Component], background: bool) -> None:
         self.oracles = list(oracles)
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="evo-oracles") if background else None
-        self._pending: list[tuple[Future[list[Bug]] | list[Bug], int, BatchClock | None]] = []
+        self._pending: list[tuple[Future[list[Bug]] | list[Bug], int, BatchClock | None, Snapshots | None]] = []
 
     def submit(self, rollouts: RolloutBatch, env_steps: int, zero: float | None = None) -> None:
         """Check ``rollouts`` (the run had played ``env_steps`` steps once they were observed;
         ``zero``: the wall clock time of the run's second 0, to date each bug by its step)."""
         clock = None if zero is None else BatchClock.of(rollouts, env_steps, zero)
+        snapshots = Snapshots.of(rollouts)
         if self._pool is None:
-            self._pending.append((check_each(self.oracles, rollouts), env_steps, clock))
+            self._pending.append((check_each(self.oracles, rollouts), env_steps, clock, snapshots))
         else:
-            self._pending.append((self._pool.submit(check_each, self.oracles, rollouts), env_steps, clock))
+            self._pending.append((self._pool.submit(check_each, self.oracles, rollouts), env_steps, clock, snapshots))
 
-    def settle(self, replay: Replay | None = None) -> list[tuple[list[Bug], int, BatchClock | None]]:
-        """Every submitted batch's bugs, its ``env_steps`` and its clock (None: date its bugs
-        by now), in the order submitted, once all are checked; with ``replay``, each oracle's
-        bugs as it confirms them (:meth:`oracles.base.Oracle.confirm`). An oracle's error is
-        raised here, after the checks before it."""
+    def settle(self, replay: Replay | None = None) -> list[tuple[list[Bug], int, BatchClock | None, Snapshots | None]]:
+        """Every submitted batch's bugs, its ``env_steps``, its clock (None: date its bugs
+        by now) and the snapshots its episodes took (:mod:`evo.run.rates`), in the order
+        submitted, once all are checked; with ``replay``, each oracle's bugs as it confirms them
+        (:meth:`oracles.base.Oracle.confirm`). An oracle's error is raised here, after the
+        checks before it."""
         pending, self._pending = self._pending, []
         settled = []
-        for job, steps, clock in pending:
+        for job, steps, clock, snapshots in pending:
             found = job.result() if isinstance(job, Future) else job
             if replay is not None:
                 found = [oracle.confirm(bugs, replay) if bugs else bugs for oracle, bugs in zip(self.oracles, found)]
-            settled.append(([bug for bugs in found for bug in bugs], steps, clock))
+            settled.append(([bug for bugs in found for bug in bugs], steps, clock, snapshots))
         return settled
 
     def close(self) -> None:

@@ -109,9 +109,10 @@ class Experiment(Strict):
     objectives: list[NamedConfig] = Field(min_length=1)
     oracles: list[NamedConfig] = Field(default_factory=list)
     bug_replays: int = Field(
-        10, ge=0, description="Each bug the oracles report is played again this many times from its seed and "
+        0, ge=0, description="Each bug the oracles report is played again this many times from its seed and "
         "actions as the run finds it, each copy judged alone, and bugs.jsonl keeps in how many it showed "
-        "(reproduced: [7, 10]): a game that does not replay shows its bugs in some. 0: not replayed.",
+        "(reproduced: [7, 10]): a game that does not replay shows its bugs in some (10 is a good number "
+        "there). Replays are episodes played in the run's own process: a park episode takes 2 s. 0: none.",
     )
     finetune: FinetuneConfig = Field(default_factory=FinetuneConfig)
     parallel: ParallelConfig = Field(default_factory=ParallelConfig)

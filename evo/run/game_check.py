@@ -71,6 +71,13 @@ def check_game(exp: Any, say: Callable[[str], None]) -> list[tuple[str, str]]:
 def _returns(factory: Any, seed: int) -> str:
     from evo.search.explore.snapshot_check import snapshot_every
 
+    game = factory.make_vector(1)
+    try:
+        offers = hasattr(game, "reset_from")
+    finally:
+        game.close()
+    if not offers:
+        return "replay the way from the reset: the game offers no snapshots (reset_from, games/core/base.py)"
     every = snapshot_every(factory, seed)
     if every:
         return (f"restore a snapshot of the game taken on the way (one every {every} steps), then replay "

@@ -96,8 +96,11 @@ class ProgressPrinter:
         for bug in bugs:
             b = bug.bug
             tags = [] if bug.injected_id is None else [f"injected #{bug.injected_id}"]
-            if bug.reproduced is not None:
-                tags.append("reproduced {} of {}".format(*bug.reproduced))
+            rate = bug.reproduced
+            if rate is not None:
+                tags.append(f"reproduced {rate.showed} of {rate.played}")
+                if rate.at is not None:
+                    tags.append(f"{rate.showed_there} of {rate.played_there} from its snapshot at step {rate.at}")
             tag = f" ({'; '.join(tags)})" if tags else ""
             self.console.print(f"  [red]+ {b.kind}[/red] {b.message}{tag}")
 

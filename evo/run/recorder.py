@@ -26,6 +26,7 @@ single lane plays in this thread, or a run kind that plays in this process).
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -157,10 +158,10 @@ class Recorder:
                 for component in self.built.components:
                     component.found(self._early)
                 self._early = []
-            for bugs, env_steps, clock in self.checks.settle(self.replays):
+            for bugs, env_steps, clock, snapshots in self.checks.settle(self.replays):
                 new = self.state.archive.add(bugs, generation=generation, env_steps=env_steps, wall_s=wall_s,
                                              match=self.built.match, when=None if clock is None else clock.when,
-                                             rate=self.rates)
+                                             rate=functools.partial(self.rates, snapshots=snapshots))
                 if new:
                     rundir.append_bugs(self.run_dir, new)
                     for component in self.built.components:

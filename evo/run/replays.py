@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
+import numpy as np
+
 from evo.search.agents.script import ScriptAgent
 from evo.search.play import play
 from games.core.base import VectorGame
@@ -35,16 +37,22 @@ class Replays:
         self.max_copies = max(1, int(max_copies))
         self._games: dict[int, VectorGame] = {}
 
-    def __call__(self, seed: int, actions: Sequence[int], copies: int) -> RolloutBatch:
-        """``actions`` played from the reset of episode ``seed`` in ``copies`` copies."""
-        script = [int(a) for a in actions]
+    def __call__(self, seed: int, actions: Sequence[int], copies: int, snapshot: bytes | None = None,
+                 at: int = 0) -> RolloutBatch:
+        """``actions`` played from the reset of episode ``seed`` in ``copies`` copies; with
+        ``snapshot`` (taken ``at`` steps after the reset, on the way of ``actions``), its
+        actions after ``at`` played from there."""
+        script = [int(a) for a in actions[at:]] if snapshot is not None else [int(a) for a in actions]
+        head = np.asarray(actions[:at], dtype=np.int64) if snapshot is not None else None
         rounds = []
         for start in range(0, copies, self.max_copies):
             n = min(self.max_copies, copies - start)
             if n not in self._games:
                 self._games[n] = self.factory.make_vector(n)
             result = play(self._games[n], [int(seed)] * n, [0] * n, ScriptAgent([script] * n, self.n_actions),
-                          max_steps=len(script), columns=self.columns)
+                          max_steps=len(script), columns=self.columns,
+                          starts=None if snapshot is None else [snapshot] * n,
+                          heads=None if head is None else [head] * n)
             if result.game_broken:  # made again the next time
                 self._games.pop(n).close()
             rounds.append(result.rollouts)

@@ -25,6 +25,9 @@ from oracles.journal import append_text, complete_text, replace_text
 CONFIG = "config.yaml"
 GENERATIONS = "generations.csv"
 BUGS = "bugs.jsonl"
+SNAPSHOTS = "snapshots"
+"""Where a bug's snapshot is kept, ``bug-<id>.bin``: the state its episode was in at its last
+snapshot before the bug, in a game that does not replay (:mod:`evo.run.rates`)."""
 MEASURED = ("wall_s", "rss_mb", "rss_children_mb")
 """Columns of ``generations.csv`` that measure this machine, not the search: the same
 experiment and seed give the same rows but for these."""
@@ -123,7 +126,18 @@ def bug_records(run_dir: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
 
 
+def bug_snapshot(run_dir: Path, bug_id: int) -> Path:
+    """Where bug ``bug_id``'s snapshot is kept (:data:`SNAPSHOTS`)."""
+    return run_dir / SNAPSHOTS / f"bug-{int(bug_id)}.bin"
+
+
 def append_bugs(run_dir: Path, bugs: Sequence[ArchivedBug]) -> None:
+    """Append bugs to ``bugs.jsonl``, each one's snapshot written first."""
+    for bug in bugs:
+        if bug.reproduced is not None and bug.reproduced.snapshot is not None:
+            path = bug_snapshot(run_dir, bug.id)
+            path.parent.mkdir(exist_ok=True)
+            path.write_bytes(bug.reproduced.snapshot)
     append_jsonl(run_dir / BUGS, bugs)
 
 

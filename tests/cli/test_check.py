@@ -39,3 +39,14 @@ def test_no_such_game_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = _check(capsys, "NoSuchGame-v9")
     assert code == 2
     assert err.startswith("evo: error: check: 'NoSuchGame-v9' is no registered game") and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(("kwargs", "returns"), [
+    ("{preset: large}", "replay the way from the reset: the game offers no snapshots"),
+    ("{preset: large, sticky: 0.25}", "restore a snapshot of the game taken on the way"),
+])
+def test_how_returns_go_back_in_the_maze_and_its_sticky_twin(
+    capsys: pytest.CaptureFixture[str], kwargs: str, returns: str,
+) -> None:
+    code, out, _ = _check(capsys, "experiments/block_maze.yaml", f"game.kwargs={kwargs}")
+    assert code == 0 and returns in out

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from oracles.archive import RECORD_KEYS, BugArchive, append_jsonl, injected_found, to_record
+from oracles.archive import RECORD_KEYS, BugArchive, Reproduction, append_jsonl, injected_found, to_record
 from oracles.base import Bug
 
 PATH = [(0.5, 0.5), (1.5, 0.5), (2.5, 0.5), (3.5, 0.5)]
@@ -79,8 +79,8 @@ def test_record_has_exactly_the_documented_keys(make_rollout):
     assert list(rec) == list(RECORD_KEYS)
     assert set(rec) == {
         "id", "kind", "oracle", "signature", "message", "generation", "env_steps", "wall_s",
-        "policy", "seed", "step", "actions", "state", "next_state", "injected_id", "reproduced", "data"}
-    assert rec["reproduced"] is None  # no replays asked of the archive
+        "policy", "seed", "step", "actions", "state", "next_state", "injected_id", "reproduced", "from_snapshot", "data"}
+    assert rec["reproduced"] is None and rec["from_snapshot"] is None  # no replays asked of the archive
     assert rec["seed"] == 102 and rec["step"] == 2 and rec["actions"] == [0, 1, 2]
     assert rec["state"] == [2.5, 0.5] and rec["next_state"] == [3.5, 0.5]
     assert rec["injected_id"] == 0
@@ -93,7 +93,7 @@ def test_jsonl_round_trip_and_ids_continue(make_rollout, tmp_path: Path):
     archive = BugArchive()
     append_jsonl(path, archive.add([_bug(make_rollout, "s:a"), _bug(make_rollout, "s:b")],
                                    generation=0, env_steps=10, wall_s=0.5, match=lambda b: 1,
-                                   rate=lambda b: (7, 10)))
+                                   rate=lambda b: Reproduction(7, 10, 380, 3, 10, b"state")))
     append_jsonl(path, archive.add([_bug(make_rollout, "s:c", kind="logic")],
                                    generation=2, env_steps=30, wall_s=2.0))
     assert len(path.read_text().splitlines()) == 3
@@ -101,7 +101,9 @@ def test_jsonl_round_trip_and_ids_continue(make_rollout, tmp_path: Path):
     restored = BugArchive.from_jsonl(path)
     assert [to_record(a) for a in restored] == [to_record(a) for a in archive]
     assert [a.bug for a in restored] == [a.bug for a in archive]
-    assert [a.reproduced for a in restored] == [(7, 10), (7, 10), None]
+    assert [a.reproduced for a in restored] == [Reproduction(7, 10, 380, 3, 10)] * 2 + [None]
+    first = json.loads(path.read_text().splitlines()[0])
+    assert (first["reproduced"], first["from_snapshot"]) == ([7, 10], {"step": 380, "reproduced": [3, 10]})
     new = restored.add([_bug(make_rollout, "s:a"), _bug(make_rollout, "s:d")],
                        generation=3, env_steps=40, wall_s=3.0)
     assert [(x.id, x.bug.signature) for x in new] == [(3, "s:d")]

@@ -51,7 +51,7 @@ def _run(folder: Path, name: str, objectives: list[str]) -> Path:
     from tests.conftest import TINY
 
     config: dict[str, Any] = yaml.safe_load(yaml.safe_dump(TINY))
-    config.update(name=name, objectives=[{"name": o} for o in objectives])
+    config.update(name=name, objectives=[{"name": o} for o in objectives], bug_replays=3)
     config["budget"]["generations"] = 2
     path = folder / name
     Evolve(parse_experiment(config), path).run()
@@ -78,8 +78,10 @@ def test_run_page_has_every_bug_the_summary_the_figures_and_the_tables(runs: lis
     rows = [a for t, a in page.tags if t == "tr" and a.get("data-kind")]
     assert [(r["id"], r["data-kind"]) for r in rows] == [(f"bug-{b['id']}", b["kind"]) for b in bugs]
     text = (run_dir / "report.html").read_text()
-    for bug in bugs:  # its message and the command that replays it
+    for bug in bugs:  # its message, how often it showed again, and the command that replays it
         assert bug["message"].replace("'", "&#39;") in text or bug["message"] in text
+        showed, played = bug["reproduced"]  # bug_replays: 3 (performance: its 5 confirmations)
+        assert f"<td data-sort=\"{showed / played}\">{showed} of {played}</td>" in text
         assert f"evo replay {run_dir} {bug['id']}" in text
     assert {"Summary", "Figures", "low fps points"} <= {h.split(" (")[0] for h in page.headings}
     figures = [a for a in page.all("img") if str(a.get("src", "")).startswith("data:image/png;base64,")]

@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from evo.run import checks
+from games.core.record import RolloutBatch
 from evo.run.checks import Checks, background_safe
 from games.core.component import Component
 from tests.evo.run.test_loop import comparable_bugs, comparable_generations, run
@@ -54,7 +55,7 @@ def test_an_oracles_error_comes_out_where_its_bugs_are_taken() -> None:
             raise RuntimeError("the oracle broke")
 
     pending = Checks([Broken()], background=True)
-    pending.submit([], 0)  # the error stays on the thread until the bugs are asked for
+    pending.submit(RolloutBatch.from_rollouts([]), 0)  # the error stays on the thread until the bugs are asked for
     with pytest.raises(RuntimeError, match="the oracle broke"):
         pending.settle()
     pending.close()

@@ -7,9 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
+from evo.bugs.replay import replay
 from evo.run.config import parse_experiment
 from evo.run.kinds.evolve import Evolve
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _bugs(run_dir: Path) -> list[dict[str, Any]]:
@@ -35,11 +39,30 @@ def test_a_run_keeps_each_bugs_reproduction_rate(
     assert (showed == replays) if not unseeded_slip else (0 < showed < replays)
 
 
-def test_no_replays_asked_keeps_no_rate(tiny_config: dict[str, Any], tmp_path: Path) -> None:
+def test_no_replays_unless_asked(tiny_config: dict[str, Any], tmp_path: Path) -> None:
+    """Replays are episodes played in the run's own process (a park episode: 2 s): none by default."""
     tiny_config.update(
         game={"entry_point": "tests.games.faulty_envs:LineWalk", "isolated": False,
               "kwargs": {"fault": "raise", "at_position": 3}},
-        oracles=[{"name": "crash"}], budget={"generations": 1}, finetune={"algorithm": "none"}, bug_replays=0,
+        oracles=[{"name": "crash"}], budget={"generations": 1}, finetune={"algorithm": "none"},
     )
     Evolve(parse_experiment(tiny_config), tmp_path / "run").run()
     assert [b["reproduced"] for b in _bugs(tmp_path / "run")] == [None]
+
+
+def test_a_sticky_mazes_bugs_come_with_the_closest_snapshot_that_replays_them(tmp_path: Path) -> None:
+    """The sticky maze's deep bugs rarely replay from the reset; the run plays each again from
+    the snapshots its episode took before it, keeps the closest that shows it, and evo replay
+    plays it from there."""
+    config = yaml.safe_load((ROOT / "experiments" / "block_maze.yaml").read_text())
+    config["game"]["kwargs"]["sticky"] = 0.25
+    config["budget"], config["bug_replays"] = {"generations": 8}, 10
+    Evolve(parse_experiment(config), tmp_path / "run").run()
+    bugs = _bugs(tmp_path / "run")
+    assert bugs and all(b["reproduced"] is not None and b["reproduced"][1] in (5, 10) for b in bugs)
+    there = [b for b in bugs if b["from_snapshot"] is not None]
+    assert there, "no bug of 8 generations was played from a snapshot"
+    shown = [b for b in there if b["from_snapshot"]["reproduced"][0] > 0]
+    assert shown and all((tmp_path / "run" / "snapshots" / f"bug-{b['id']}.bin").is_file() for b in there)
+    result = replay(tmp_path / "run", shown[0]["id"], repeats=10)
+    assert f"from its snapshot at step {shown[0]['from_snapshot']['step']}" in result.message, result.message
