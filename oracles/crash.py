@@ -70,7 +70,7 @@ class CrashOracle(Oracle):
             seen.add(signature)
             rollout = rollouts[i]
             bugs.append(at_last_step(rollout, kind="crash", oracle=self.name, signature=signature,
-                                     **_told(err, max(rollout.length - 1, 0))))
+                                     **_told(err, rollout.start + max(rollout.length - 1, 0))))
         return bugs
 
     def report(self, err: GameError, *, step: int, state: tuple[float, ...], next_state: tuple[float, ...],

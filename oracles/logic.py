@@ -48,7 +48,7 @@ class LogicOracle(Oracle):
                     kind="logic",
                     oracle=self.name,
                     signature=signature,
-                    message=f"AssertionError at step {step}: {err.message}",
+                    message=f"AssertionError at step {rollout.start + step}: {err.message}",
                     data={"type": err.type, "where": err.where},
                 ))
             for step, text in violations:
@@ -67,6 +67,6 @@ class LogicOracle(Oracle):
                     kind="logic",
                     oracle=self.name,
                     signature=signature,
-                    message=f"violation at step {at}: {text}",
+                    message=f"violation at step {rollout.start + at}: {text}",
                 ))
         return bugs

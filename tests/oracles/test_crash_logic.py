@@ -3,6 +3,9 @@ logic bugs."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import numpy as np
 import pytest
 
 from games.core.component import Context
@@ -70,3 +73,15 @@ def test_logic_reports_each_violation_at_its_step(spec, make_rollout):
 def test_logic_ignores_crashes_and_clean_rollouts(spec, make_rollout):
     rollouts = [make_rollout(PATH), make_rollout(PATH, error=GameError("RuntimeError", "x"))]
     assert LogicOracle(spec, LogicConfig(), Context()).check(RolloutBatch.from_rollouts(rollouts)) == []
+
+
+def test_a_record_that_began_at_a_snapshot_says_its_steps_from_the_reset(spec: GameSpec, make_rollout) -> None:
+    """A return by snapshot records its episode from the snapshot on (30 steps after the
+    reset here): the message's step is the bug's step, counted from the reset."""
+    head = np.zeros(30, dtype=np.int64)
+    crashed = replace(make_rollout(PATH, error=GameError(type="RuntimeError", message="boom", where="m.py:f:1")), head=head)
+    violated = replace(make_rollout(PATH, violations=[(1, "gold < 0")]), head=head)
+    (crash,) = CrashOracle(spec, CrashConfig(), Context()).check(RolloutBatch.from_rollouts([crashed]))
+    (logic,) = LogicOracle(spec, LogicConfig(), Context()).check(RolloutBatch.from_rollouts([violated]))
+    assert (crash.step, crash.message) == (32, "RuntimeError at step 32: boom")
+    assert (logic.step, logic.message) == (31, "violation at step 31: gold < 0")
