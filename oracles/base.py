@@ -89,6 +89,17 @@ def same_fault(found: str, recorded: str) -> bool:
     return found == recorded or _CRASH_AT.sub(r"\1:", found) == _CRASH_AT.sub(r"\1:", recorded)
 
 
+def shown_alone(oracle: "Oracle", episodes: RolloutBatch, signature: str) -> int:
+    """In how many of ``episodes`` ``oracle`` reports the bug ``signature`` (:func:`same_fault`),
+    each episode judged alone, on its own evidence (:meth:`Component.forget_visits` before each):
+    what a bug's replay rate is counted by."""
+    shown = 0
+    for k in range(len(episodes)):
+        oracle.forget_visits()
+        shown += any(same_fault(b.signature, signature) for b in oracle.check(episodes[k : k + 1]))
+    return shown
+
+
 class Oracle(Component, abc.ABC):
     """Reports bugs seen in rollouts: the base of every oracle.
 

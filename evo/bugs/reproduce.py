@@ -30,7 +30,7 @@ from evo.run.chunks import run_batch
 from evo.search.play import play
 from games.core.base import VectorGame
 from games.core.record import RolloutBatch
-from oracles.base import Bug, same_fault
+from oracles.base import Bug, same_fault, shown_alone
 
 MAX_COPIES = 256
 """Most copies of the game one play steps at once."""
@@ -204,12 +204,7 @@ class Reproducer:
         that sees nothing in a single episode)."""
         if not replayed.bugs or self._statistical(record):
             return None
-        oracle, episodes = self._oracle(record), replayed.episodes
-        count = 0
-        for k in range(len(episodes)):
-            oracle.forget_visits()
-            count += any(same_fault(b.signature, record["signature"]) for b in oracle.check(episodes[k : k + 1]))
-        return count or None
+        return shown_alone(self._oracle(record), replayed.episodes, record["signature"]) or None
 
     def replay_from(self, record: Mapping[str, Any], snapshot: bytes, at: int) -> tuple[int, int]:
         """``(showed, played)``: the bug's actions after step ``at`` played from ``snapshot``
@@ -225,11 +220,7 @@ class Reproducer:
         )
         if result.game_broken:
             self._games.pop(size).close()
-        oracle, episodes, showed = self._oracle(record), result.rollouts[:n], 0
-        for k in range(n):
-            oracle.forget_visits()
-            showed += any(same_fault(b.signature, record["signature"]) for b in oracle.check(episodes[k : k + 1]))
-        return showed, n
+        return shown_alone(self._oracle(record), result.rollouts[:n], record["signature"]), n
 
     def _judged(self, record: Mapping[str, Any],
                 scripts: Sequence[Sequence[int]]) -> Iterator[tuple[int, Replayed]]:

@@ -38,7 +38,7 @@ from evo.run.replays import Replays
 from games.core.component import Context
 from games.core.record import RolloutBatch
 from oracles import Oracle, Reproduction, build_oracles
-from oracles.base import Bug, same_fault
+from oracles.base import Bug, shown_alone
 
 SNAPSHOTS_TRIED = 4
 """Snapshots of a bug's episode tried before it, the last first, until one shows the bug."""
@@ -115,11 +115,7 @@ class Rates:
     def _showed(judge: Oracle, oracle: Oracle, bug: Bug, played: RolloutBatch) -> int:
         """In how many of ``played`` the bug showed, each judged alone."""
         judge.load_state_dict(oracle.state_dict())
-        showed = 0
-        for k in range(len(played)):
-            judge.forget_visits()  # each copy judged on its own evidence
-            showed += any(same_fault(b.signature, bug.signature) for b in judge.check(played[k : k + 1]))
-        return showed
+        return shown_alone(judge, played, bug.signature)
 
     def _judge(self, oracle: Oracle) -> Oracle:
         """A copy of ``oracle`` built as the run built it, made once."""
