@@ -301,8 +301,14 @@ class Built:
             processes.end()
         pace = float(probe.lengths.sum()) / probe_s if probe is not None and probe_s > 0 else None
         exp = fitted(exp, spec, pace)  # explore_steps: auto, generation_seconds (evo.run.fit)
-        return cls(exp, factory, spec, policy_spec, tuple(objectives), tuple(oracles), facts, truth, probe, learns,
-                   probe_s, processes)
+        built = cls(exp, factory, spec, policy_spec, tuple(objectives), tuple(oracles), facts, truth, probe, learns,
+                    probe_s, processes)
+        try:
+            built.agents  # a kind that cannot play this experiment's game says so now, in one line
+        except ValueError as exc:
+            built.close()
+            raise ConfigError(str(exc)) from None
+        return built
 
     def first_episodes(self) -> RolloutBatch | None:
         """The probe's episodes, which a run's first generation observes before its own
@@ -327,7 +333,11 @@ class Built:
 
     @property
     def agents(self) -> AgentKind:
-        return agent_kind(self.exp.search.agent, self.policy_spec, self.exp.device)
+        """The experiment's agent kind, fitted to the experiment and the game where the kind needs
+        more of them than the policy architecture (its ``fitted(exp, obs_shape)``)."""
+        kind = agent_kind(self.exp.search.agent, self.policy_spec, self.exp.device)
+        fit = getattr(kind, "fitted", None)
+        return kind if fit is None else fit(self.exp, self.spec.obs_shape)
 
     def match(self, bug: Any) -> int | None:
         """The injected bug a report is (its id), None where it is none or the game has no truth."""

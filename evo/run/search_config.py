@@ -72,6 +72,11 @@ class SearchConfig(ExplorationFields):
         "mlp", description="The agent kind, by its name in evo.search.agents.AGENT_KINDS: mlp, neural "
         "policies; random, uniform random actions (the baseline). Named policy before 0.3, which still loads.",
     )
+    action_repeat: float = Field(
+        1.0, ge=1, description="agent random: mean steps an action is held, a fresh one drawn with chance "
+        "1 / action_repeat each step (Go-Explore's explorer holds each for 20 on Atari, where jumps and "
+        "climbs take many steps of one input); 1: a fresh action every step.",
+    )
     hv_ref: list[float] | None = Field(
         None, description="Hypervolume reference point, one value per objective (default: "
         "the first generation's worst values)."
@@ -95,6 +100,9 @@ class SearchConfig(ExplorationFields):
         if self.strategy == "go_explore" and self.agent != "random":
             raise ValueError("strategy go_explore explores with random actions; set agent: random "
                              "(or keep strategy evolve and set frontier_share)")
+        if self.action_repeat != 1 and self.agent != "random":
+            raise ValueError(f"action_repeat holds the actions of agent random; agent {self.agent} chooses its own "
+                             "(set agent: random or leave action_repeat at 1)")
         return self
 
     @field_validator("agent")

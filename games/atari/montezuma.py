@@ -26,6 +26,9 @@ and an episode replays exactly from its seed and actions. With ``sticky=0.25`` (
 2018; Gymnasium's ``ALE/...-v5``) each frame repeats the previous action with that chance,
 drawn from the emulator's own generator, which neither ``reset`` nor a snapshot restores: the
 same seed and actions no longer replay, as in a game whose inputs or physics do not.
+With ``terminal_on_life_loss`` (Gymnasium's ``AtariPreprocessing`` name) an episode ends at its
+first life lost, as Go-Explore's exploration did: a cell is then never archived on a way that
+cost lives, and no exploration plays on through a death.
 Observations: the 128 RAM bytes, uint8 (a quarter of the memory in the record; agents see
 them as float32 0..255).
 
@@ -85,10 +88,11 @@ class MontezumaVector:
         sticky: Chance that a frame repeats the previous action (ALE's
             ``repeat_action_probability``; 0.25 in Machado et al.'s protocol): episodes no
             longer replay.
+        terminal_on_life_loss: End an episode at the first life it loses (not only at game over).
     """
 
     def __init__(self, num_envs: int, *, max_steps: int = MAX_STEPS, frameskip: int = FRAMESKIP,
-                 noop_max: int = 0, sticky: float = 0.0) -> None:
+                 noop_max: int = 0, sticky: float = 0.0, terminal_on_life_loss: bool = False) -> None:
         for name, value, least in (("num_envs", num_envs, 1), ("max_steps", max_steps, 1),
                                    ("frameskip", frameskip, 1), ("noop_max", noop_max, 0)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
@@ -96,6 +100,9 @@ class MontezumaVector:
         self.num_envs, self.frameskip, self.noop_max = int(num_envs), int(frameskip), int(noop_max)
         if isinstance(sticky, bool) or not isinstance(sticky, (int, float)) or not 0.0 <= sticky < 1.0:
             raise ValueError(f"sticky must be a chance from 0 up to (not including) 1, got {sticky!r}")
+        if not isinstance(terminal_on_life_loss, bool):
+            raise ValueError(f"terminal_on_life_loss must be true or false, got {terminal_on_life_loss!r}")
+        self.terminal_on_life_loss = terminal_on_life_loss
         made = [_new_ale(float(sticky)) for _ in range(self.num_envs)]
         self.ales = [ale for ale, _ in made]
         self._snapshots = [state for _, state in made]
@@ -113,6 +120,8 @@ class MontezumaVector:
         self._every = 0
         self._terminated = np.zeros(n, dtype=bool)
         self._truncated = np.zeros(n, dtype=bool)
+        self._lives = np.zeros(n, dtype=np.int64)
+        """Lives each copy had when its episode started (or its snapshot was restored)."""
 
     def reset(self, seeds: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """Restore the start and play the seed's NOOP frames in every copy."""
@@ -137,6 +146,7 @@ class MontezumaVector:
                 for _ in range(int(np.random.default_rng(int(seed)).integers(0, self.noop_max + 1))):
                     ale.act(self._codes[0])
             ale.getRAM(self._ram[i])
+            self._lives[i] = ale.lives()
         self._steps[:] = 0 if offsets is None else np.asarray(offsets, dtype=np.int64)
         self._since.fill(0)
         self._every = int(every)
@@ -160,7 +170,7 @@ class MontezumaVector:
                 score += ale.act(code)
             ale.getRAM(self._ram[i])
             reward[i] = score
-            self._terminated[i] = ale.game_over()
+            self._terminated[i] = ale.game_over() or (self.terminal_on_life_loss and ale.lives() < self._lives[i])
         self._steps += active
         self._since += active
         self._truncated |= active & ~self._terminated & (self._steps >= self.game_spec.max_steps)
@@ -190,10 +200,12 @@ class Montezuma(VectorEnv):
         frameskip: Frames per agent step, the action held; rewards are summed.
         noop_max: Most NOOP frames played at reset (drawn from the seed).
         sticky: Chance that a frame repeats the previous action (see :class:`MontezumaVector`).
+        terminal_on_life_loss: End an episode at the first life it loses.
     """
 
     def __init__(self, max_steps: int = MAX_STEPS, frameskip: int = FRAMESKIP, noop_max: int = 0,
-                 sticky: float = 0.0) -> None:
-        game = MontezumaVector(1, max_steps=max_steps, frameskip=frameskip, noop_max=noop_max, sticky=sticky)
+                 sticky: float = 0.0, terminal_on_life_loss: bool = False) -> None:
+        game = MontezumaVector(1, max_steps=max_steps, frameskip=frameskip, noop_max=noop_max, sticky=sticky,
+                               terminal_on_life_loss=terminal_on_life_loss)
         super().__init__(game, low=0.0, high=255.0)
         self.ale = game.ales[0]

@@ -88,6 +88,11 @@ class AgentKind(Protocol):
         evolves: True when the genomes are parameters that variation and fine-tuning
             change; False for agents without parameters (random testing): each generation
             brings fresh agents, and fine-tuning does not apply.
+
+    A kind that needs more of the experiment than the policy architecture (random play's
+    ``search.action_repeat``, the imitation population's frames and weights) may also have
+    ``fitted(exp, obs_shape) -> AgentKind``, raising ``ValueError`` (one line) where it cannot play
+    that game: the run calls it once the game is built (:attr:`evo.run.built.Built.agents`).
     """
 
     evolves: bool

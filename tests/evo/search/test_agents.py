@@ -16,7 +16,7 @@ from evo.search.agents import (
     UniformSpec, agent_kind,
 )
 from evo.run.checkpoint import latest_checkpoint, load_checkpoint
-from evo.run.config import parse_experiment
+from evo.run.config import ConfigError, parse_experiment
 from evo.search.tasks import PlayTask, run_play
 from evo.search.policy import PolicySpec
 from evo.bugs.replay import replay
@@ -38,6 +38,7 @@ def specs() -> dict[str, AgentSpec]:
         "population T=0.5": PopulationSpec(POLICY, genomes, temperature=0.5),
         "population greedy": PopulationSpec(POLICY, genomes, temperature=0.0),
         "uniform": UniformSpec(),
+        "uniform held": UniformSpec(mean_repeat=3.0),
         "script": ScriptSpec(((0, 1, 2, 3), (3, 3), (1,))),
         # 3 policies x 2 episodes: copies 0, 2 and 4 first return along a prefix.
         "returning": ReturningSpec.of(PopulationSpec(POLICY, genomes), [[1, 2], [], [3], [], [0, 0, 0], []]),
@@ -100,8 +101,35 @@ def test_the_same_seeds_give_the_same_actions(name: str) -> None:
     for a, b, c in zip(first, again, other):
         np.testing.assert_array_equal(a, b)
         np.testing.assert_array_equal(a[:2], c[:2])
-    if name == "uniform" or name == "population":  # sampled: another seed, other actions
+    if name in ("uniform", "uniform held", "population"):  # sampled: another seed, other actions
         assert any(not np.array_equal(a[:2], c[:2]) for a, c in zip(actions_of(spec, [8, 6, 7], 2), first))
+
+
+def test_held_random_actions_last_as_long_as_asked_and_stay_uniform() -> None:
+    """search.action_repeat 20: runs of one action 20 steps long on average (a fresh draw may
+    repeat the last, so distinct runs are 20 * A / (A - 1)), every action as often as another;
+    probs give the held action its chance of staying."""
+    n, horizon, n_actions = 200, 1000, 18
+    draws = draw_episodes(list(range(20)), 10, horizon, n_actions)
+    agent = UniformSpec(mean_repeat=20.0).build(10, draws.gumbel)
+    agent.reset(draws.seeds)
+    played = np.stack([agent.act(None, None, None, t)[0] for t in range(horizon)])
+    runs = int((np.diff(played, axis=0) != 0).sum()) + n
+    assert played.size / runs == pytest.approx(20 * n_actions / (n_actions - 1), rel=0.08)
+    np.testing.assert_allclose(np.bincount(played.ravel(), minlength=n_actions) / played.size, 1 / n_actions, atol=0.01)
+    _, probs = agent.act(None, None, None, 5)
+    np.testing.assert_allclose(probs[np.arange(n), played[4]], 0.95 + 0.05 / n_actions, rtol=1e-6)
+    plain = actions_of(UniformSpec(), [5, 6, 7], 2)
+    assert np.mean([(a[1:] != a[:-1]).mean() for a in np.stack(plain, axis=1)]) > 0.5  # fresh draws by default
+
+
+def test_action_repeat_is_for_random_play_only() -> None:
+    raw = {"name": "x", "game": {"name": "block_maze"}, "budget": {"generations": 1},
+           "objectives": [{"name": "coverage"}]}
+    with pytest.raises(ConfigError, match="search: action_repeat holds the actions of agent random; agent mlp chooses"):
+        parse_experiment({**raw, "search": {"action_repeat": 20}})
+    exp = parse_experiment({**raw, "search": {"agent": "random", "action_repeat": 20}})
+    assert exp.search.action_repeat == 20
 
 
 def fixed_logits_agent(logits: np.ndarray, episodes: int, temperature: float) -> PopulationAgent:

@@ -94,3 +94,33 @@ def test_with_sticky_actions_an_episode_does_not_replay_but_its_snapshots_restor
     assert snapshot_every(GameFactory(name="montezuma", kwargs=(("sticky", 0.25),)), 0) == 10
     with pytest.raises(ValueError, match="sticky must be a chance from 0 up to"):
         MontezumaVector(1, sticky=1.0)
+
+
+def test_terminal_on_life_loss_ends_the_episode_at_the_first_death() -> None:
+    """Held random inputs lose Joe's first life within 300 steps: the game plays on to its next
+    life by default, and ends the episode at that step with terminal_on_life_loss (Go-Explore's
+    exploration stopped at a death), from the reset and from a snapshot alike."""
+    rng = np.random.default_rng(0)
+    actions, a = [], 0
+    for _ in range(400):
+        a = int(rng.integers(18)) if rng.random() > 0.95 else a
+        actions.append(a)
+    plain, ending = MontezumaVector(1), MontezumaVector(1, terminal_on_life_loss=True)
+    plain.reset([0])
+    ending.reset_from([0], every=50)
+    died = snapshot = None
+    for t, a in enumerate(actions):
+        lives = plain.ales[0].lives()
+        step, end = plain.step(np.array([a])), ending.step(np.array([a]))
+        snapshot = end.snapshots.get(0, snapshot)
+        if died is None and plain.ales[0].lives() < lives:
+            died = t
+            assert not step.terminated[0] and end.terminated[0]
+            break
+        assert not end.terminated[0]
+    assert died is not None and died >= 50
+    ending.reset_from([0], starts=[snapshot], offsets=[0])
+    ends = [ending.step(np.array([a])).terminated[0] for a in actions[died // 50 * 50 : died + 1]]
+    assert ends[-1] and not any(ends[:-1])
+    with pytest.raises(ValueError, match="terminal_on_life_loss must be true or false, got 'yes'"):
+        MontezumaVector(1, terminal_on_life_loss="yes")
