@@ -12,7 +12,7 @@ import logging
 import re
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, Any, Sequence
+from typing import Annotated, Any, Literal, Sequence
 
 import pydantic
 import yaml
@@ -108,11 +108,13 @@ class Experiment(Strict):
     budget: BudgetConfig
     objectives: list[NamedConfig] = Field(min_length=1)
     oracles: list[NamedConfig] = Field(default_factory=list)
-    bug_replays: int = Field(
-        0, ge=0, description="Each bug the oracles report is played again this many times from its seed and "
+    bug_replays: Annotated[int, Field(ge=0)] | Literal["auto"] = Field(
+        "auto", description="Each bug the oracles report is played again this many times from its seed and "
         "actions as the run finds it, each copy judged alone, and bugs.jsonl keeps in how many it showed "
-        "(reproduced: [7, 10]): a game that does not replay shows its bugs in some (10 is a good number "
-        "there). Replays are episodes played in the run's own process: a park episode takes 2 s. 0: none.",
+        "(reproduced: [7, 10]): a game that does not replay shows its bugs in some. Replays are episodes "
+        "played in the run's own process: a park episode takes 2 s. 0: none. auto: the run plays a few "
+        "episodes twice as it starts, then 10 where they differed (the game does not replay), else none "
+        "(config.yaml records the number).",
     )
     finetune: FinetuneConfig = Field(default_factory=FinetuneConfig)
     parallel: ParallelConfig = Field(default_factory=ParallelConfig)

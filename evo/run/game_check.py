@@ -54,6 +54,7 @@ def check_game(exp: Any, say: Callable[[str], None]) -> list[tuple[str, str]]:
                              f"return): about {generation * length:,} steps, {generation * length / rate:,.0f} s "
                              "at this pace"),
         ]
+        rows.append(("replays", _replays(built.factory, exp)))
         if search.return_share:
             rows.append(("returns", _returns(built.factory, exp.seed) if search.snapshots
                          else "replay the way from the reset (search.snapshots: false)"))
@@ -84,6 +85,21 @@ def _returns(factory: Any, seed: int) -> str:
                 f"at most {every - 1} steps")
     return ("replay the way from the reset: the game's snapshot does not play on as the game does, "
             "or the game cannot be pickled")
+
+
+def _replays(factory: Any, exp: Any) -> str:
+    from evo.run.replay_check import AUTO_REPLAYS, STEPS, TRIES, replays
+
+    same = replays(factory, exp.seed)
+    asked = exp.bug_replays
+    if same is None:
+        unknown = "could not tell (the game raised or ended at once)"
+        return unknown + ("; bug_replays auto plays none" if asked == "auto" else "")
+    seen = f"{TRIES} episodes of up to {STEPS} random steps played twice: " + ("the same" if same else "not the same")
+    if asked != "auto":
+        return f"{seen}; each bug played again {asked} times (bug_replays)" if asked else f"{seen}; bug_replays: 0"
+    return (f"{seen}; each bug played again {AUTO_REPLAYS} times for its rate (bug_replays auto)" if not same
+            else f"{seen}; bugs replay as found (bug_replays auto plays none)")
 
 
 def _isolation(factory: Any) -> str:

@@ -3,8 +3,9 @@
 A game that replays (the same seed and actions give the same states) shows a bug in every
 replay; one that does not (sticky inputs, physics on threads, a generator no seed reaches)
 shows it in some, and a tester needs to know in how many before filing it. So, where the
-experiment asks (``bug_replays``, none by default: each replay is an episode played in the
-run's own process, 2 s on the park), each bug the
+experiment asks (``bug_replays``; ``auto``, the default, asks for 10 where the run saw the game
+not replay as it started, :mod:`evo.run.replay_check`, and none elsewhere: each replay is an
+episode played in the run's own process, 2 s on the park), each bug the
 oracles report is played again in :attr:`evo.run.config.Experiment.bug_replays` copies of the
 run's game from its episode seed (:class:`evo.run.replays.Replays`), each copy judged alone by
 a copy of the oracle that reported it, with the state the oracle has now, as ``evo replay``

@@ -41,12 +41,14 @@ def test_no_such_game_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert err.startswith("evo: error: check: 'NoSuchGame-v9' is no registered game") and len(err.splitlines()) == 1
 
 
-@pytest.mark.parametrize(("kwargs", "returns"), [
-    ("{preset: large}", "replay the way from the reset: the game offers no snapshots"),
-    ("{preset: large, sticky: 0.25}", "restore a snapshot of the game taken on the way"),
+@pytest.mark.parametrize(("kwargs", "returns", "replays"), [
+    ("{preset: large}", "replay the way from the reset: the game offers no snapshots",
+     "played twice: the same; bugs replay as found"),
+    ("{preset: large, sticky: 0.25}", "restore a snapshot of the game taken on the way",
+     "played twice: not the same; each bug played again 10 times for its rate (bug_replays auto)"),
 ])
-def test_how_returns_go_back_in_the_maze_and_its_sticky_twin(
-    capsys: pytest.CaptureFixture[str], kwargs: str, returns: str,
+def test_how_returns_go_back_and_bugs_replay_in_the_maze_and_its_sticky_twin(
+    capsys: pytest.CaptureFixture[str], kwargs: str, returns: str, replays: str,
 ) -> None:
     code, out, _ = _check(capsys, "experiments/block_maze.yaml", f"game.kwargs={kwargs}")
-    assert code == 0 and returns in out
+    assert code == 0 and returns in out and replays in " ".join(out.split())

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import time
 from abc import ABC, abstractmethod
+from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar, Iterator
 
@@ -34,6 +35,7 @@ from evo.run.kinds import RUN_KINDS
 from evo.run.parallel import Executor
 from evo.run.phases import Phases
 from evo.run.recorder import Recorder
+from evo.run.replay_check import resolved
 from evo.run.replays import Replays
 from evo.run.scalars import check_installed
 from evo.run.state import RunState
@@ -66,7 +68,9 @@ class Run(ABC):
         begun = time.perf_counter() if begun is None else begun
         self.run_dir = Path(run_dir)
         self.built = Built.from_experiment(exp, self.run_dir)
-        self.exp = exp = self.built.exp  # fitted to the game (evo.run.fit): what config.yaml records
+        # fitted to the game (evo.run.fit), bug_replays decided (evo.run.replay_check): what config.yaml records
+        self.built = replace(self.built, exp=resolved(self.built.exp, self.built.factory, self.built.facts.label))
+        self.exp = exp = self.built.exp
         self.population: Population | None = None
         """The final population, once :meth:`run` returns."""
         try:

@@ -39,15 +39,23 @@ def test_a_run_keeps_each_bugs_reproduction_rate(
     assert (showed == replays) if not unseeded_slip else (0 < showed < replays)
 
 
-def test_no_replays_unless_asked(tiny_config: dict[str, Any], tmp_path: Path) -> None:
-    """Replays are episodes played in the run's own process (a park episode: 2 s): none by default."""
+@pytest.mark.parametrize(("unseeded_slip", "decided"), [(0.0, 0), (0.5, 10)])
+def test_by_default_only_a_game_that_does_not_replay_gets_rates(
+    tiny_config: dict[str, Any], tmp_path: Path, unseeded_slip: float, decided: int,
+) -> None:
+    """bug_replays: auto. Replays are episodes played in the run's own process (a park episode:
+    2 s): a game that replays shows its bug in every one, so it gets none; one that does not gets
+    10, and config.yaml records the number."""
     tiny_config.update(
         game={"entry_point": "tests.games.faulty_envs:LineWalk", "isolated": False,
-              "kwargs": {"fault": "raise", "at_position": 3}},
+              "kwargs": {"fault": "raise", "at_position": 3, "unseeded_slip": unseeded_slip}},
         oracles=[{"name": "crash"}], budget={"generations": 1}, finetune={"algorithm": "none"},
     )
+    tiny_config.pop("bug_replays", None)
     Evolve(parse_experiment(tiny_config), tmp_path / "run").run()
-    assert [b["reproduced"] for b in _bugs(tmp_path / "run")] == [None]
+    assert yaml.safe_load((tmp_path / "run" / "config.yaml").read_text())["bug_replays"] == decided
+    (bug,) = _bugs(tmp_path / "run")
+    assert bug["reproduced"] is None if not decided else bug["reproduced"][1] == 10
 
 
 def test_a_sticky_mazes_bugs_come_with_the_closest_snapshot_that_replays_them(tmp_path: Path) -> None:
@@ -56,7 +64,7 @@ def test_a_sticky_mazes_bugs_come_with_the_closest_snapshot_that_replays_them(tm
     plays it from there."""
     config = yaml.safe_load((ROOT / "experiments" / "block_maze.yaml").read_text())
     config["game"]["kwargs"]["sticky"] = 0.25
-    config["budget"], config["bug_replays"] = {"generations": 8}, 10
+    config["budget"] = {"generations": 8}  # bug_replays auto: 10, the game does not replay
     Evolve(parse_experiment(config), tmp_path / "run").run()
     bugs = _bugs(tmp_path / "run")
     assert bugs and all(b["reproduced"] is not None and b["reproduced"][1] in (5, 10) for b in bugs)
