@@ -88,14 +88,14 @@ def _returns(factory: Any, seed: int) -> str:
 
 
 def _replays(factory: Any, exp: Any) -> str:
-    from evo.run.replay_check import AUTO_REPLAYS, STEPS, TRIES, replays
+    from evo.run.replay_check import AUTO_REPLAYS, replays
 
     same = replays(factory, exp.seed)
     asked = exp.bug_replays
     if same is None:
         unknown = "could not tell (the game raised or ended at once)"
         return unknown + ("; bug_replays auto plays none" if asked == "auto" else "")
-    seen = f"{TRIES} episodes of up to {STEPS} random steps played twice: " + ("the same" if same else "not the same")
+    seen = "episodes of random steps played twice: " + ("the same" if same else "not the same")
     if asked != "auto":
         return f"{seen}; each bug played again {asked} times (bug_replays)" if asked else f"{seen}; bug_replays: 0"
     return (f"{seen}; each bug played again {AUTO_REPLAYS} times for its rate (bug_replays auto)" if not same

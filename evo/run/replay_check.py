@@ -4,8 +4,9 @@ Every bug the engine reports is a seed and actions; in a game that replays (the 
 actions give the same states) it shows again every time, and a rate says nothing a tester
 needs. In one that does not (sticky inputs, physics on threads, a generator no seed reaches)
 a bug shows in some replays only, and the rate is what a tester files. So a run whose
-experiment leaves ``bug_replays`` at ``auto`` plays :data:`TRIES` seeded episodes of random
-actions twice each in one copy of its game before its first generation, and compares every
+experiment leaves ``bug_replays`` at ``auto`` plays seeded episodes of random actions twice
+each in one copy of its game before its first generation (:data:`TRIES` of up to :data:`STEPS`
+steps, more where they end sooner), and compares every
 step's state features, observation, reward and ending: where any differ, each bug the oracles
 report is played again :data:`AUTO_REPLAYS` times for its rate (:mod:`evo.run.rates`); where all
 agree, none. ``config.yaml`` records the number, so a resumed run plays as the first did.
@@ -29,34 +30,25 @@ log = logging.getLogger(__name__)
 AUTO_REPLAYS = 10
 """Replays of each bug in a game seen not to replay (``bug_replays: auto``)."""
 TRIES = 2
-"""Episodes played twice each."""
+"""Episodes played twice each, at least."""
 STEPS = 60
 """Most steps of each episode compared (fewer where it ends first)."""
+MAX_TRIES = 8
+"""Episodes played twice each, at most, until :data:`TRIES` * :data:`STEPS` steps were compared:
+a game whose bug ends episodes a few steps from the start still shows its chance."""
 PROCESS_FAULTS = ("GameHang", "GameProcessDied", "GameOutOfMemory")
 """Faults of an isolated game's process, which end the check (:mod:`games.adapter`)."""
 
 
 def replays(factory: Any, seed: int, label: str = "the game") -> bool | None:
-    """True where ``factory``'s game played :data:`TRIES` seeded episodes of random actions the
-    same way twice (a step that raised in both counts as the same end), False where some step
+    """True where ``factory``'s game played seeded episodes of random actions (:data:`TRIES` of
+    :data:`STEPS` steps, more where they end sooner) the same way twice (a step that raised in both counts as the same end), False where some step
     differed, None where it could not tell (the game could not be made, its process hung or
     died, or every episode ended at its first step)."""
     game = None
     try:
         game = factory.make_vector(1)
-        rng = np.random.default_rng([int(seed), 0x5245])
-        n_actions = int(game.game_spec.n_actions)
-        told = False
-        for _ in range(TRIES):
-            episode_seed, actions = int(rng.integers(0, 2**31)), rng.integers(0, n_actions, STEPS)
-            first, raised = _play(game, episode_seed, actions)
-            if raised in PROCESS_FAULTS:
-                return None  # played again, a hang costs its timeout again: the run meets it anyway
-            again, raised_again = _play(game, episode_seed, actions)
-            if raised != raised_again or len(first) != len(again) or not all(map(_same, first, again)):
-                return False
-            told = told or len(first) > 1
-        return True if told else None
+        return _compare(game, seed)
     except Exception as exc:  # noqa: BLE001 - a game that cannot be checked plays without rates, as
         # before (and one that cannot start says so where the run starts its copies)
         log.info("%s: could not check whether it replays (%s: %s); bug_replays auto plays none",
@@ -65,6 +57,25 @@ def replays(factory: Any, seed: int, label: str = "the game") -> bool | None:
     finally:
         if game is not None:
             game.close()
+
+
+def _compare(game: Any, seed: int) -> bool | None:
+    """:func:`replays` on a game copy already made."""
+    rng = np.random.default_rng([int(seed), 0x5245])
+    n_actions = int(game.game_spec.n_actions)
+    compared = 0
+    for tried in range(MAX_TRIES):
+        if tried >= TRIES and compared >= TRIES * STEPS:
+            break
+        episode_seed, actions = int(rng.integers(0, 2**31)), rng.integers(0, n_actions, STEPS)
+        first, raised = _play(game, episode_seed, actions)
+        if raised in PROCESS_FAULTS:
+            return None  # played again, a hang costs its timeout again: the run meets it anyway
+        again, raised_again = _play(game, episode_seed, actions)
+        if raised != raised_again or len(first) != len(again) or not all(map(_same, first, again)):
+            return False
+        compared += len(first) - 1
+    return True if compared else None
 
 
 def _play(game: Any, episode_seed: int, actions: np.ndarray) -> tuple[list[tuple[np.ndarray, ...]], str | None]:

@@ -78,12 +78,15 @@ def test_loky_gives_the_serial_results_with_any_number_of_workers(
 
 def dying_game(config: dict[str, Any], marker: Path) -> dict[str, Any]:
     """The tiny experiment on a game that kills the process hosting it, once: the worker's,
-    since it runs in-process (isolated, it would kill only its own copy's process)."""
+    since it runs in-process (isolated, it would kill only its own copy's process). Its rates
+    are not asked for: bug_replays auto would play it first in the run's own process (the
+    engine's process, which a game with isolated false may stop), not in a worker."""
     game = {"fault": "raise", "at_position": 2, "die_once_marker": str(marker)}
     return {
         **config,
         "game": {"entry_point": "tests.games.faulty_envs:LineWalk", "kwargs": game, "isolated": False},
         "oracles": [{"name": "crash"}],
+        "bug_replays": 0,
     }
 
 
