@@ -70,7 +70,8 @@ class SearchConfig(ExplorationFields):
     mutation_rate: float = Field(0.2, ge=0, le=1, description="Chance each weight is mutated.")
     agent: str = Field(
         "mlp", description="The agent kind, by its name in evo.search.agents.AGENT_KINDS: mlp, neural "
-        "policies; random, uniform random actions (the baseline). Named policy before 0.3, which still loads.",
+        "policies; random, uniform random actions (the baseline); imitation, copies of PPGTA's imitation "
+        "policy whose weights evolve. Named policy before 0.3, which still loads.",
     )
     action_repeat: float = Field(
         1.0, ge=1, description="agent random: mean steps an action is held, a fresh one drawn with chance "

@@ -95,7 +95,7 @@ def test_device_cuda_is_accepted_where_torch_sees_one(tiny_config, monkeypatch) 
         (lambda c: c["game"].update(gym_id="CartPole-v1"), "give exactly one of name, entry_point, gym_id"),
         (lambda c: c["game"].update(name=None, entry_point="nowhere.at_all:Game"), "cannot import 'nowhere.at_all'"),
         (lambda c: c["search"].update(policy="dqn"),
-         "search.agent: unknown agent kind 'dqn'; expected one of mlp, random"),
+         "search.agent: unknown agent kind 'dqn'; expected one of imitation, mlp, random"),
     ],
 )
 def test_bad_input_names_the_key(tiny_config, edit, expected: str) -> None:

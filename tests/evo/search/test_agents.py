@@ -169,7 +169,7 @@ def test_the_search_kinds_are_registered() -> None:
     assert {"mlp", "random"} <= set(AGENT_KINDS) and evolved.evolves and not random.evolves
     assert evolved.init_genomes(3, np.random.default_rng(0)).shape == (3, POLICY.n_params)
     assert random.init_genomes(3, np.random.default_rng(0)).shape == (3, 0)
-    with pytest.raises(ValueError, match="^unknown agent kind 'dqn'; expected one of mlp, random$"):
+    with pytest.raises(ValueError, match="^unknown agent kind 'dqn'; expected one of imitation, mlp, random$"):
         agent_kind("dqn", POLICY)
 
 
