@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SETS = ("dungeon", "park", "dungeon_2", "park_2", "dungeon_3", "park_3", "dungeon_4", "park_4", "dungeon_5", "park_5",
         "dungeon_6", "park_6", "dungeon_7", "park_7", "dungeon_8", "park_8", "dungeon_9", "park_9",
         "dungeon_dev", "park_dev", "dungeon_dev2", "park_dev2",
-        "dungeon_dev3", "park_dev3", "dungeon_dev4", "park_dev4")
+        "dungeon_dev3", "park_dev3", "dungeon_dev4", "park_dev4",
+        "dungeon_dev5", "park_dev5", "dungeon_dev6", "park_dev6", "dungeon_dev7", "park_dev7", "dungeon_dev8", "park_dev8",
+        "dungeon_dev9", "park_dev9", "dungeon_dev10", "park_dev10")
 
 
 def main() -> None:
@@ -49,13 +52,15 @@ def main() -> None:
     for game in args.sets:
         outcomes = score(game, nlp, run=not args.no_run)
         rows = table(outcomes)
-        print(f"\n{game}: {'pattern':<12} {'texts':>5} {'exact plan':>11} {'and passes':>11}")
-        total = [0, 0, 0]
+        refused = Counter(o.case.pattern for o in outcomes if o.got[:1] and o.got[0].startswith("refused"))
+        print(f"\n{game}: {'pattern':<12} {'texts':>5} {'exact plan':>11} {'and passes':>11} {'refused':>8} {'wrong':>6}")
+        total = [0, 0, 0, 0]
         for pattern, (n, exact, passed) in rows.items():
-            total = [total[0] + n, total[1] + exact, total[2] + passed]
-            print(f"{'':<{len(game) + 2}}{pattern:<12} {n:>5} {exact / n:>10.0%} {passed / n:>10.0%}")
-        n, exact, passed = total
-        print(f"{'':<{len(game) + 2}}{'all':<12} {n:>5} {exact / n:>10.0%} {passed / n:>10.0%}")
+            total = [total[0] + n, total[1] + exact, total[2] + passed, total[3] + refused[pattern]]
+            print(f"{'':<{len(game) + 2}}{pattern:<12} {n:>5} {exact / n:>10.0%} {passed / n:>10.0%}"
+                  f" {refused[pattern]:>8} {n - exact - refused[pattern]:>6}")
+        n, exact, passed, no = total
+        print(f"{'':<{len(game) + 2}}{'all':<12} {n:>5} {exact / n:>10.0%} {passed / n:>10.0%} {no:>8} {n - exact - no:>6}")
         for o in outcomes:
             if not (o.exact and (o.passed or args.no_run)):
                 print(f"  {o.case.pattern}: {o.case.text!r}\n    meant {list(o.case.plan)}\n    got   {list(o.got)}"

@@ -65,6 +65,7 @@ class _Follower:
     removed: list[str] = field(default_factory=list)  # actors the last step removed
     rule: tuple[int, str | None] | None = None
     manoeuvre: Manoeuvre | None = None  # the current node's, under way (circling its actor)
+    rule_manoeuvre: Manoeuvre | None = None  # a rule's, under way ("circle every barrel you pass")
     uses: dict[tuple[int, str | None], int] = field(default_factory=dict)
     lines: list[tuple[int, str]] = field(default_factory=list)
     failure: str | None = None
@@ -136,6 +137,10 @@ class PlanAgent:
             self._judge(i, s, s.validator.after(events, f, t))
         if s.failure is not None or (s.finished and self.plan.nodes):  # rules alone play to the end
             return self.idle
+        if s.rule_manoeuvre is not None:
+            move = self._rule_manoeuvre(i, s, f, t)
+            if move is not None:
+                return move
         gone = frozenset(s.gone)
         chosen = self._rule(f, s, gone)
         if chosen is not None:
@@ -148,13 +153,31 @@ class PlanAgent:
             if route.actions:
                 return route.actions[0]
             s.uses[key] = s.uses.get(key, 0) + 1
-            if rule.action is not None:
+            if rule.action in self.manoeuvres and route.actor is not None:  # once round each actor it meets
+                s.uses[key] = rule.repeat
+                s.rule_manoeuvre = self.nav.manoeuvre(rule.action, route.actor)  # type: ignore[attr-defined]
+                self._say(i, s, t, f"{rule.action} {route.actor}")
+                move = self._rule_manoeuvre(i, s, f, t)
+                if move is not None:
+                    return move
+            elif rule.action is not None:
                 return self._act(i, s, rule.action, route.actor, f, t)
         elif s.rule is not None:
             s.rule = None
             if s.node < len(self.plan.nodes):
                 self._say(i, s, t, f"resume node {s.node + 1}: {self.plan.nodes[s.node].describe()}")
         return self._follow_nodes(i, s, f, gone, t)
+
+    def _rule_manoeuvre(self, i: int, s: _Follower, f: np.ndarray, t: int) -> int | None:
+        """The next move of a rule's manoeuvre under way, or None once it is done; a manoeuvre a
+        rule gives up on is logged and the plan goes on (rules act where they can)."""
+        move = s.rule_manoeuvre.step(f)  # type: ignore[union-attr]
+        if move is not None:
+            return int(move)
+        if s.rule_manoeuvre.failure:  # type: ignore[union-attr]
+            self._say(i, s, t, f"rule gave up: {s.rule_manoeuvre.failure}")  # type: ignore[union-attr]
+        s.rule_manoeuvre = None
+        return None
 
     def _rule(self, f: np.ndarray, s: _Follower, gone: frozenset[str]) -> tuple[int, Route] | None:
         """The highest-priority rule whose preconditions hold, with its route."""

@@ -13,82 +13,15 @@ state ("once the switch is on").
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
+from evo.plans.clause_words import (
+    ADVERBS, AROUND, BREAKS, CONDITION, DEEDS, DETERMINERS, DIRECTIONS, DONE_WORDS, GOING, IDIOMS, JOINERS, LEADS,
+    LIGHT, MOVEMENT, ORDINALS, PARTICLES, PHRASE_ENDS, POSITIONS, PRONOUNS, RELATIVE, REPEATS, ROTATIONS, STATE,
+    STEP_JOINS, TRIGGER,
+)
 from evo.plans.lexicon import compound, is_adverb, is_noun, is_verb
-
-JOINERS = frozenset({",", ";", "and", "then", "next", "after", "that", "afterwards", "finally", "also",
-                     "-", "and then", "before", "lastly"})
-"""Words between two steps of one sentence."""
-STEP_JOINS = frozenset({",", ";", "and", "then"})
-"""Joining words after which a verb tagged as an actor starts a step ("and look down at it")."""
-CONDITION = re.compile(r"\b(wait (?:until|till|for)|should(?=\s+(?:an?|the|any|some)\s)|once(?!\s+(?:around|round|more|again|over)\b)(?!\s*[,.;]|\s*$)|when|whenever|if|(?<!\bgo )(?<!\bgoing )(?<!\bcome )(?<!\brun )(?<!\bchase )after(?!\s+(?:that|this)\b)|as soon as|every time|each time|any ?time|"
-                       r"while)\b", re.IGNORECASE)
-TRIGGER = re.compile(r"\b(see|sees|seen|spot|spots|meet|meets|encounter|encounters|find|finds|appear|appears|"
-                     r"come|comes|approach|approaches|near|nearby|close|around|show up|shows up|in sight|"
-                     r"in range|attack you|attacks you|pass|passes|reach|reaches|(?:walk|walks|go|goes|get|gets)\s+(?:past|by|near|to)|"
-                     r"comes? to|comes? across|(?:run|runs|bump|bumps|stumble|stumbles|happen|happens)\s+(?:into|upon|on|"
-                     r"across)|(?:whenever|every time|each time|any ?time)\s+you\s+\w+|next to|adjacent|beside|in (?:your|the) way|at you|\w+ed by (?:an?|the|any|some)|"
-                     r"in front of|(?:an?|the|any|some|every)\s+\w+(?:\s+[\w-]+){1,4}?\s+(?:you|your|yourself))\b", re.IGNORECASE)
-"""An actor about: seen or met, near the player, or doing something to the player ("a goblin
-attacks you", "an ogre is next to you", "you are attacked by an ogre")."""
-RELATIVE = re.compile(r"\b(that|which|who)\s+(you\s+)?(see|spot|meet|encounter|find|come|comes|get|gets|"
-                      r"approach|approaches|appear|appears|attack|attacks|show|shows|are|is|cross|crosses)\b", re.IGNORECASE)
-"""A relative clause of meeting or seeing ("an ogre that you meet", "a door which opens")."""
-STATE = re.compile(r"\b(?:is|are|gets|get|has been|have been|was|turns|goes)\s+(?:(?:been|turned|switched|set|"
-                   r"flipped)\s+)?(\w+)|\b(opens|opened|closes|"
-                   r"closed|unlocks|unlocked|lights|lit)\b|\bto\s+(open|close|unlock|light)\b", re.IGNORECASE)
-"""A state an actor is in or comes to ("the door is open", "the lever gets switched on", "opens")."""
-LEADS = frozenset({"then", "next", "now", "first", "firstly", "finally", "please", "afterwards", "carefully",
-                   "also", "lastly", "and", "after", "that", "this", "once", "there", "step", "quickly", "just",
-                   "always", "constantly", "continuously", "continually", "repeatedly"})
-"""Words in front of a step's verb ("Then, carefully ...")."""
-ADVERBS = frozenset({"always", "also", "just", "quickly", "carefully", "please", "now", "then", "next"})
-"""Words between a joining word and the verb of the step it joins ("..., and always fight")."""
-BREAKS = frozenset({"then", ";"})
-"""Words that always start a new step, tagged action or not ("..., then hop across the gap")."""
-PARTICLES = frozenset({"over", "across", "up", "to", "with", "on", "at", "into", "through", "past", "around",
-                       "down", "off", "by"})
-DIRECTIONS = frozenset({"left", "right", "up", "down", "forward", "forwards", "backward", "backwards", "back",
-                        "around", "upward", "upwards", "downward", "downwards", "skyward", "skywards", "heavenward",
-                        "earthward"})
-"""Words that finish a movement verb ("turn left", "look up"): the action is both."""
-IDIOMS = frozenset({"out", "off"})
-"""Particles that make an idiom of the verb before them ("take out", "wipe out", "finish off")."""
-GOING = frozenset({"go", "come", "run", "chase"})
-"""Verbs after which "after" is the verb's (pursue), not a condition's (the lookbehinds of
-:data:`CONDITION`)."""
-DETERMINERS = frozenset({"the", "a", "an", "any", "every", "each", "all", "that", "this", "those", "these", "some"})
-ALWAYS = re.compile(r"\b(?:always|constantly|continuously|continually|repeatedly|forever|at all times|all the time|"
-                    r"whenever (?:you can|possible)|every time|each time|on sight|over and over)\b", re.IGNORECASE)
-"""Words that make a step a rule whatever else it says ("Always attack the enemies", "Attack the
-skeletons at all times", "Keep attacking" read as "always attack")."""
-QUANTIFIERS = frozenset({"any", "every", "all", "each", "always", "whenever", "everything", "anything"})
-"""Words that make a clause of a longer sentence a rule; without one it is a step."""
-PHRASE_ENDS = frozenset({"and", "then", "it", "once", "when", "whenever", "if", "that", "you", "which", "who",
-                         "is", "are", "was", "were", "be", "has", "have", "gets", "get", "comes", "come",
-                         "appears", "appear", "shows", "show", "turns", "goes", "opens", "closes", "lights"})
-"""Words that end a noun phrase ("the gate is open": gate)."""
-PRONOUNS = frozenset({"it", "them", "one", "ones", "there", "that", "this", "those"})
-MOVEMENT = re.compile(r"^\s*(?:get\s+(?:(?:over|up|back|close|closer|right|next)\s+)?(?:to|towards?|near)\b|\w+\s+(?:your|my|our|their|his|her)\s+way\b(?:\s+(?:over|back|across|up|down))?"
-                      r"(?:\s+(?:to|towards?|into))?|make\s+(?:for|towards?)\b)", re.IGNORECASE)
-"""A movement phrase of several words ("make your way to", "find your way over to", "make for"):
-one move."""
-LIGHT = frozenset({"do", "make", "take", "have", "give", "go", "walk", "run", "head", "move", "travel", "complete"})
-"""Verbs that, with a path "around" a thing, are circling it ("do a lap around", "go once round")."""
-AROUND = frozenset({"around", "round"})
-DEEDS = frozenset({"give", "do", "make", "have"})
-"""Verbs whose deed is the noun after them ("give it a pull", "do a jump", "have a look")."""
-REPEATS = frozenset({"twice", "once", "again", "thrice"})
-"""How often a step is done: no actor, and no end to a verb ("hop twice")."""
-POSITIONS = frozenset({"next", "near", "close", "beside", "by", "behind", "front", "adjacent"})
-"""Words of a position ("next to"): no step of their own when the tagger marks them."""
-ROTATIONS = frozenset({"clockwise", "counterclockwise", "anticlockwise", "counter", "anti", "-", "round", "around"})
-"""Words of a way round ("counter-clockwise around"): no step and no actor of their own."""
-ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "1st": 1, "2nd": 2,
-            "3rd": 3, "4th": 4, "5th": 5, "6th": 6}
 
 
 @dataclass(frozen=True)
@@ -192,9 +125,7 @@ def clause_bounds(doc: Any) -> list[tuple[int, int]]:
                    | {k for k in map(lambda e: _conjunct(doc, e), doc.ents) if k is not None})
     starts = [0]
     for head in heads:
-        k = head
-        while k > starts[-1] and (_is_joiner(doc[k - 1]) or doc[k - 1].text.lower() in ADVERBS):
-            k -= 1
+        k = _before_condition(doc, starts[-1], _back(doc, starts[-1], head))
         before = doc[starts[-1]:k]
         only_condition = CONDITION.match(before.text) and not any(
             e.label_ == "ACTION" and _opens_step(doc, e) and starts[-1] <= e.start < k for e in doc.ents)
@@ -202,6 +133,25 @@ def clause_bounds(doc: Any) -> list[tuple[int, int]]:
                 and not only_condition:  # "First, walk to ...": a lead word is no step
             starts.append(k)  # a condition in front ("Whenever you see one, ...") stays with its step
     return [(a, b) for a, b in zip(starts, [*starts[1:], len(doc)])]
+
+
+def _back(doc: Any, start: int, k: int) -> int:
+    while k > start and (_is_joiner(doc[k - 1]) or doc[k - 1].text.lower() in ADVERBS):
+        k -= 1
+    return k
+
+
+def _before_condition(doc: Any, start: int, k: int) -> int:
+    """Where a step starts whose condition comes between it and the step before ("Flip the
+    switch, and when it is on, head to the door": at "when"): the condition is the next step's."""
+    if k == 0 or doc[k].text != ",":
+        return k
+    for j in range(k - 1, start, -1):
+        if doc[j].text in ",;":
+            break
+        if (_is_joiner(doc[j - 1]) or doc[j - 1].is_punct) and CONDITION.match(doc[j:k].text):
+            return _back(doc, start, j)
+    return k
 
 
 def _imperative(span: Any) -> str | None:
@@ -225,12 +175,14 @@ def _noun_after_determiner(span: Any, subject: bool = False) -> str | None:
         if t.text.lower() in DETERMINERS - {"that", "this"}:
             phrase = []
             for j, u in enumerate(tokens[k + 1:], start=k + 1):
-                if u.is_punct or u.text.lower() in PARTICLES | PHRASE_ENDS | REPEATS:
+                if u.is_punct or u.text.lower() in PARTICLES | PHRASE_ENDS | REPEATS | POSITIONS:  # "a coin nearby"
                     break
                 after = tokens[j + 1].text.lower() if j + 1 < len(tokens) else ""
                 if subject and phrase and after in PARTICLES | PRONOUNS | DETERMINERS | {"you", "your", "back"}:
                     break
                 phrase.append(u.text)
+            while subject and len(phrase) > 1 and not is_noun(phrase[-1]):  # "a skeleton aggros": the verb
+                phrase.pop()
             if phrase and phrase[-1].lower() not in DIRECTIONS:  # "turn to the right": no actor
                 return phrase[-1]
     return None
@@ -305,6 +257,28 @@ def _head(doc: Any, ent: Any, end: int) -> str:
     return words
 
 
+def _bare_object(token: Any) -> bool:
+    """The last word of a verb tagged with its object, the object with no article a checklist
+    leaves out ("jump lava"): a noun that is no particle, direction or adverb of the verb."""
+    word = token.text.lower()
+    return token.text.isalpha() and word not in PARTICLES | DIRECTIONS | IDIOMS | ROTATIONS | REPEATS | POSITIONS \
+        | DETERMINERS | PRONOUNS | JOINERS | LEADS and is_noun(word) and not is_adverb(word)
+
+
+def _last_noun(tokens: Any) -> str | None:
+    """A condition's thing with no article, last in it ("whenever you see gold"), past the words
+    of where it is ("nearby", "close by")."""
+    tokens = list(tokens)
+    for k in range(len(tokens) - 1, 0, -1):
+        t, word = tokens[k], tokens[k].text.lower()
+        if t.is_punct or word in POSITIONS | PARTICLES | DIRECTIONS | REPEATS or (is_adverb(word) and not is_noun(word)):
+            continue
+        before = tokens[k - 1].text.lower()  # "it opens", "you can", "it is open": a verb or a state, no thing
+        return t.text if t.text.isalpha() and word not in PRONOUNS | DETERMINERS | {"you", "your"} and is_noun(word) \
+            and before not in PRONOUNS | PHRASE_ENDS | {"you", "they", "we", "i"} else None
+    return None
+
+
 def _condition_range(span: Any) -> tuple[int, int] | None:
     """Token range (in the doc) of a clause's condition: from a condition word to the comma
     (in front) or to the end (behind), or a relative clause on the actor."""
@@ -363,6 +337,8 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
     if actor_ent is not None and actor_ent.end + 1 < end and doc[actor_ent.end].text.lower() == "of":
         actor = _noun_after_determiner(doc[actor_ent.end:end]) or next(  # "in front of the statue": statue
             (t.text.lower() for t in doc[actor_ent.end:end] if t.text.lower() in PRONOUNS), actor)  # "of it"
+    if actor is None and action_ent is not None and len(action_ent) > 1 and action and _bare_object(action_ent[-1]):
+        action, actor = action.rsplit(" ", 1)  # "jump lava", "go through door" tagged as one verb: a checklist's object
     if actor is None:
         rest = span if cond is None else (doc[cond[1]:end] if cond[0] == begin else doc[begin:cond[0]])
         actor = _noun_after_determiner(rest if given is None else doc[rest.start:given.i - 1])  # "a pull": no actor
@@ -378,9 +354,10 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
     keyword = CONDITION.match(words.text)  # "every time you meet an ogre": not a time
     after = [t for t in words if keyword is None or t.idx - words.start_char >= keyword.end()]
     cond_actor = None if relative else (_noun_after_determiner(after, subject=True) or next(
-        (e.text for e in ents if e.label_ == "ACTOR" and inside(e) and is_noun(e.text)), None))
+        (e.text for e in ents if e.label_ == "ACTOR" and inside(e) and is_noun(e.text)), None) or _last_noun(after))
     state = STATE.search(words.text)
-    if state is not None and next(g for g in state.groups() if g).lower() in PRONOUNS | {"here"}:
+    if state is not None and (next(g for g in state.groups() if g).lower() in PRONOUNS | DONE_WORDS
+                              or (after and after[0].text.lower() in ("you", "we", "i"))):  # "while you are walking"
         state = None  # "once you get there": arriving, no state
     trigger = bool(TRIGGER.search(words.text)) or RELATIVE.match(words.text) is not None
     if not trigger and state is None:  # "once there,": no actor about, no state, no condition

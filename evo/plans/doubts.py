@@ -22,6 +22,12 @@ refusals and refused none read right.
 - **An actor left unread.** A step read with no actor though one of its words names one (the
   same word, a synonym or the same spelling: "Slay orcs" read as attacking where the step
   before ended).
+- **A pronoun for nothing.** "it" in a clause before any clause named a thing ("Check the 4th
+  barrel: go to it", its heading taken out) would act where the plan starts.
+- **A thing named and left out.** A clause names a thing of the game (the same word, a synonym
+  or the same spelling) that no step of the plan goes to, acts on or waits for: a step was lost
+  in the reading ("Touch the shrine, but before that hop over the lava" read as the shrine alone;
+  "Visit the coin before the door").
 """
 
 from __future__ import annotations
@@ -42,6 +48,9 @@ lava's)."""
 ONE_THING = re.compile(r"\b(the|this|that|\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|"
                        r"eighth|ninth|tenth|last)\s+(?:[\w-]+\s+){0,2}?", re.IGNORECASE)
 """Words before a noun that make it one thing, not any of its kind."""
+PLACE = re.compile(r"\b(?:by|near|beside|behind|next to|close to|in front of|opposite|past|from)\s+(?:[\w'-]+\s+){0,3}$",
+                   re.IGNORECASE)
+"""Words before a thing that say where a step is, not what it does ("the lever by the door")."""
 TOWARDS = (" to", " toward", " towards", " into", " onto", " up to")
 """Endings of a verb of going that say where to ("stroll to", "dash over to")."""
 
@@ -73,15 +82,81 @@ def reading(step: MatchedStep) -> str:
     return f"{rule}{step.action or 'go'} {where or '(where the step before ended)'}"
 
 
-def doubts(steps: Sequence[MatchedStep], actors: Mapping[str, Iterable[str]] | None = None) -> list[Doubt]:
+def doubts(steps: Sequence[MatchedStep], actors: Mapping[str, Iterable[str]] | None = None,
+           categories: Mapping[str, Iterable[str]] | None = None,
+           targets: Mapping[str, Collection[str]] | None = None) -> list[Doubt]:
     """Every clause of ``steps`` in doubt (see the module), in order; ``actors``: the game's actor
-    types and their synonyms, to find an actor left unread (None: not looked for)."""
+    types and their synonyms, to find an actor left unread or left out (None: not looked for);
+    ``categories``: the game's categories and their types ("enemy": goblin, skeleton, ogre);
+    ``targets``: the actions that act on things and the things each acts on, where the game says."""
     out = []
+    covered = _covered(steps, categories or {}) if actors is not None else set()
     for number, step in enumerate(steps, 1):
-        why = _why(step) or (_unread(step, actors) if actors is not None else None)
+        named = any(s.actor_type or s.condition_match for s in steps[:number])
+        why = _why(step) or (_unread(step, actors) if actors is not None else None) or _nothing_before(step, named) \
+            or _nowhere(step, named, targets or {}) or _does_nothing(step, steps[:number - 1], targets or {}) \
+            or (_left_out(step, actors, covered) if actors is not None else None)
         if why is not None:
             out.append(Doubt(number, step.parsed.text, why, reading(step)))
     return out
+
+
+def _nothing_before(step: MatchedStep, named: bool) -> str | None:
+    """A pronoun that stands for nothing: no clause up to it named a thing ("go to it" first)."""
+    word = (step.parsed.actor_word or "").lower()
+    if word in ("it", "them", "one", "ones", "that", "this", "those") and not named:
+        return f"{word!r} stands for nothing named before it"
+    return None
+
+
+def _nowhere(step: MatchedStep, named: bool, targets: Mapping[str, Collection[str]]) -> str | None:
+    """A first step to a thing or at a thing that names none ("Kill anything hostile", "Pick up
+    anything"): it would go nowhere, or act where the plan starts."""
+    if named or step.parsed.actor_word or step.condition_match is not None:  # a rule with nothing to watch is a step
+        return None
+    if step.action is None and step.action_match is not None or step.action in targets:
+        return "it names no thing to go to or act on, so it would act where the plan starts"
+    return None
+
+
+def _does_nothing(step: MatchedStep, before: Sequence[MatchedStep], targets: Mapping[str, Collection[str]]) -> str | None:
+    """An action read loosely, on a thing the game says it does nothing to ("Stand on the coin" read
+    as attacking it: the dungeon attacks enemies)."""
+    if step.parsed.kind != "node" or step.action_match is None or step.action_match.how in CONFIDENT:
+        return None  # "Open the door": the tester's own word for the deed
+    thing = step.actor_type or next((s.actor_type for s in reversed(before) if s.actor_type), None) \
+        if step.parsed.actor_word else step.actor_type
+    if step.action in targets and thing is not None and thing not in targets[step.action]:
+        return f"{step.action!r} does nothing to a {thing} in this game"
+    return None
+
+
+def _covered(steps: Sequence[MatchedStep], categories: Mapping[str, Iterable[str]]) -> set[str]:
+    """The actor types and categories the plan's steps go to, act on or wait for, each category
+    with its types and each type with its categories."""
+    names = {name for s in steps for name in (s.actor_type, s.condition_match.name if s.condition_match else None) if name}
+    for category, types in categories.items():
+        if category in names or names & set(types):
+            names |= {category, *types} if category in names else {category}
+    return names
+
+
+def _left_out(step: MatchedStep, actors: Mapping[str, Iterable[str]], covered: set[str]) -> str | None:
+    verb = (step.action_match.word if step.action_match else step.parsed.action_word) or ""
+    read = " ".join(w or "" for w in (verb.split()[0] if verb else None,  # "Jump lava" tagged as one verb: lava is read
+                                      step.parsed.actor_word,
+                                      step.parsed.clause.condition_actor if step.parsed.clause else None)).lower().split()
+    for where in re.finditer(r"[A-Za-z][A-Za-z'-]{2,}", step.parsed.text):
+        word = where.group(0)
+        if word.lower() in read or PLACE.search(step.parsed.text[:where.start()]):
+            continue
+        try:
+            match = match_actor(word, actors, step.parsed.text)
+        except ConfigError:
+            continue
+        if match is not None and match.how in CONFIDENT and match.name not in covered:
+            return f"{word!r} names {match.name!r}, but no step of the plan goes to it"
+    return None
 
 
 def _why(step: MatchedStep) -> str | None:
@@ -141,9 +216,12 @@ class UnsureReading(ConfigError):
 
 
 def check_confident(steps: Sequence[MatchedStep], accept: Collection[int] = (), actions: Sequence[str] = (),
-                    actors: Mapping[str, Iterable[str]] | None = None) -> None:
+                    actors: Mapping[str, Iterable[str]] | None = None,
+                    categories: Mapping[str, Iterable[str]] | None = None,
+                    targets: Mapping[str, Collection[str]] | None = None) -> None:
     """Raise :class:`UnsureReading` for the clauses in doubt not in ``accept`` (``actions``: the
-    game's, for the message; ``actors``: its actor types and their synonyms).
+    game's, for the message; ``actors``: its actor types and their synonyms; ``categories``: its
+    categories' types).
 
     Raises:
         ConfigError: ``accept`` names a clause the text does not have.
@@ -152,6 +230,6 @@ def check_confident(steps: Sequence[MatchedStep], accept: Collection[int] = (), 
     if beyond:
         raise ConfigError(f"--accept {beyond[0]}: the text has {len(steps)} clause{'s' if len(steps) != 1 else ''}, "
                           f"numbered from 1")
-    left = [d for d in doubts(steps, actors) if d.clause not in accept]
+    left = [d for d in doubts(steps, actors, categories, targets) if d.clause not in accept]
     if left:
         raise UnsureReading(left, steps, actions)

@@ -15,12 +15,14 @@ steps", else :data:`RULES_BUDGET`), with the whole level in reach.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
+import re
 from typing import Any, Collection, Sequence
 
 from evo.run.config import ConfigError
 from evo.plans.doubts import check_confident
+from evo.plans.budgets import BUDGET, budget_steps
+from evo.plans.framing import aimless
 from evo.plans.base import Condition, Node, Plan, Rule, TextStep, Validation, WordRead
 from evo.plans.lexicon import THRESHOLD, WordMatch, _lemma, similarity
 from evo.plans.text import NO_ACTION, MatchedStep, read_steps
@@ -28,7 +30,7 @@ from games.registry import GameFactory
 
 MOVE_WORDS = ("go to", "walk to", "move to", "head to", "run to", "reach", "approach",
               "navigate to", "return to", "go", "walk", "move", "visit", "collect", "pick up", "grab",
-              "take", "gather")
+              "take", "gather", "get", "fetch", "obtain", "pocket", "loot", "snag")
 """Phrasings of a step that only goes somewhere (:data:`evo.plans.text.NO_ACTION`); in a game
 without a collect action, collecting is walking onto the item (WordNet puts ``grab`` and
 ``collect`` under ``get``, a root too general to make verbs alike, so the collecting verbs are
@@ -42,24 +44,6 @@ LEVEL_REACH = 64
 """A rule's reach in a plan of rules alone: with no step to come back to, the whole level."""
 RULES_BUDGET = 150
 """Steps a plan of rules alone plays when the text gives no budget."""
-NUMBERS = {w: n for n, w in enumerate(("zero one two three four five six seven eight nine ten eleven twelve "
-                                       "thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty").split())}
-NUMBERS.update({"a": 1, "an": 1, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90, "half a": 0.5})
-BUDGET_LEAD = ("give up|give it up|next|following|play|playing|run|running|keep|keeping|continue|continuing|go|going|carry|carrying|test|testing|"
-               "stop|end|finish|quit|halt|spend|use|take|taking|you|your|have|has|get|the|budget|is|of|on|for|after|at|in|within|under|"
-               "up|to|only|most|a|total|with|limit|over|about|may|can|are|allowed|given|until|have passed|pass")
-"""Words of the phrase a budget is written in ("you have", "play on for", "within", "stop at",
-"the budget is"), taken out with it."""
-BUDGET = re.compile(r"(?<![\w-])(?:(?:" + BUDGET_LEAD + r")\s+)*"
-                    r"(\d+(?:\.\d+)?|half an?|" + "|".join(sorted(NUMBERS, key=len, reverse=True)) + r")\s+"
-                    r"(steps?|moves?|turns?|actions?|seconds?|secs?|minutes?|mins?)\b"
-                    r"(?:\s+(?:at most|at the most|in total|or (?:less|fewer)|max(?:imum)?|to)\b)?\.?", re.IGNORECASE)
-"""A budget, taken out of the text: any count of steps, moves or turns ("Play 120 turns", "you
-have 80 steps", "within 70 steps", "Use 95 moves to ...") or of game time ("for two minutes",
-"stop after 30 seconds", "spend 8 seconds"), which the game's ``step_seconds`` turns into
-steps, with the words it is written in."""
-
-
 def targets_of(game: Any) -> dict[str, set[str]]:
     """Actions -> the actor types they act on, with each category all of whose types they act on
     (``attack``: the enemies and ``enemy``), from a game's optional ``action_targets``."""
@@ -88,13 +72,14 @@ def _read(m: WordMatch | None) -> WordRead | None:
     return None if m is None else WordRead(word=m.word, name=m.name, via=m.via, score=m.score, how=m.how)
 
 
-def _precondition(step: MatchedStep, features: Sequence[str]) -> Condition:
-    """The state feature a precondition names ("the switch is on": ``switch_on`` above 0.5)."""
+def _precondition(step: MatchedStep, features: Sequence[str], before: str | None = None) -> Condition:
+    """The state feature a precondition names ("the switch is on": ``switch_on`` above 0.5); a
+    condition on a pronoun ("when it is on") is on the step's actor or else the one ``before``."""
     clause = step.parsed.clause
-    actor = step.condition_match.name if step.condition_match else step.actor_type
+    actors = [step.condition_match.name] if step.condition_match else [step.actor_type, before]
     state = clause.condition_state if clause else None
     scored = [(max(similarity(state or "", f.partition("_")[2], pos)[0] for pos in ("a", "v")), f)
-              for f in features if actor and f.startswith(f"{actor}_")]
+              for actor in actors for f in features if actor and f.startswith(f"{actor}_")]
     score, feature = max(scored, default=(0.0, ""))
     if score < THRESHOLD and len(scored) == 1 and state and _lemma(state, "v") != state:
         score, feature = THRESHOLD, scored[0][1]  # "the lever has been pulled": done to it, its one state
@@ -112,6 +97,18 @@ def _target(step: MatchedStep, actor_names: Sequence[str]) -> str | None:
     return step.actor_type
 
 
+ANOTHER = re.compile(r"\b(?:another|one more|a second|the next|a different)\b", re.IGNORECASE)
+"""Words of one more thing of a kind ("Then get another coin"): a step of its own."""
+
+
+def _only_waits(step: MatchedStep) -> bool:
+    """A step that only waits for a state ("Wait until the door is open.", "wait for the door to
+    open"): its condition is the next step's, it goes nowhere of its own."""
+    verb = (step.parsed.action_word or "").lower().split()
+    return step.parsed.kind == "node" and (not verb or verb[0] in ("wait", "hold", "pause")) \
+        and (step.actor_type is None or step.condition_match is None or step.actor_type == step.condition_match.name)
+
+
 def steps_to_plan(steps: Sequence[MatchedStep], start: tuple[int, int], name: str = "",
                   game: dict[str, Any] | None = None, validations: Sequence[Validation] = (),
                   features: Sequence[str] = (), actor_names: Sequence[str] = (),
@@ -124,21 +121,27 @@ def steps_to_plan(steps: Sequence[MatchedStep], start: tuple[int, int], name: st
     nodes: list[Node] = []
     rules: list[tuple[str, str, str | None]] = []
     last: str | None = None  # the actor "it" stands for
+    waiting: list[Condition] = []  # "Wait until the door is open." alone: the next step's condition
+    waited: str | None = None  # and the thing it waits on
     for step in steps:
         clause = step.parsed.clause
         target = _target(step, actor_names)
         pronoun = step.parsed.actor_word is not None and target is None
-        if pronoun and step.parsed.kind != "rule" and step.condition_match is not None:
-            target, pronoun = step.condition_match.name, False  # "when the door is open, walk through it"
-        if step.parsed.kind == "rule" and step.action in manoeuvres:
-            raise ConfigError(f"plan from text: {step.action!r} in {step.parsed.text!r} is done once at an actor, "
-                              f"a step, not a rule (write it for one: '{step.action} the {target or 'object'}')")
+        if step.parsed.kind != "rule" and step.condition_match is not None and target is None \
+                and (pronoun or (step.action is None and not step.parsed.actor_word)):
+            target, pronoun = step.condition_match.name, False  # "when the door is open, walk through (it)"
         if step.parsed.kind == "rule":
             near = target or (step.condition_match.name if step.condition_match else None) or (last if pronoun else None)
             if near is not None:
                 rules.append((step.parsed.text, near, step.action))
                 continue  # a rule with nothing to watch for ("Wait.") is a step here
-        when = [_precondition(step, features)] if clause and clause.condition_state else []
+        when = [*waiting, *([_precondition(step, features, last)] if clause and clause.condition_state else [])]
+        if target is None and waiting and not step.parsed.actor_word:
+            target = waited  # "Wait for the door to open. Walk through.": through the door
+        waiting = []
+        if clause is not None and clause.condition_state and _only_waits(step):
+            waiting, waited = when, step.condition_match.name if step.condition_match else None
+            continue
         if target is None and (pronoun or nodes):
             previous = nodes[-1] if nodes else None
             target = last if pronoun and last else (previous.target if previous is not None else None)
@@ -150,8 +153,9 @@ def steps_to_plan(steps: Sequence[MatchedStep], start: tuple[int, int], name: st
             continue
         last = target
         previous = nodes[-1] if nodes else None
-        if previous is not None and previous.target == target and step.action is None and not when:
-            continue  # "Run to the coin. Grab it.": already there
+        if previous is not None and previous.target == target and step.action is None and not when \
+                and not ANOTHER.search(step.parsed.text):
+            continue  # "Run to the coin. Grab it.": already there ("get another coin" is the next one)
         if previous is not None and previous.target == target and previous.action is None and not when \
                 and step.action is not None:  # "go to the switch and pull it": one node
             nodes[-1] = previous.model_copy(update={"action": step.action})
@@ -196,10 +200,11 @@ def plan_from_text(text: str, factory: GameFactory, name: str = "", validations:
         actor_names = tuple(getattr(game, "actor_names", ()))
         step_seconds = getattr(game, "step_seconds", None)
         manoeuvres = tuple(getattr(game, "manoeuvres", ()))
+        categories = dict(getattr(game, "categories", {}))
     finally:
         game.close()
-    steps = read_steps(BUDGET.sub("", text), actions, actors, nlp, targets)
-    check_confident(steps, accept, [a for a in actions if a != NO_ACTION], actors)
+    steps = read_steps(aimless(BUDGET.sub("", text)) if BUDGET.search(text) else text, actions, actors, nlp, targets)
+    check_confident(steps, accept, [a for a in actions if a != NO_ACTION], actors, categories, targets)
     budget = budget_steps(text, step_seconds, factory.label)
     if budget is not None:
         steps = [_repeated(step) for step in steps]
@@ -210,37 +215,17 @@ def plan_from_text(text: str, factory: GameFactory, name: str = "", validations:
 
 def _repeated(step: MatchedStep) -> MatchedStep:
     """A step under a budget is a rule when it is an activity, not one deed: its object a plural
-    or mass noun with no article ("Grab coins and gold for 130 steps") or its verb a gerund ("Spend 140
-    steps picking up loot"); "for 60 steps, kill the ogre" stays one step."""
+    or mass noun with no article ("Grab coins and gold for 130 steps") or a plural after "the"
+    ("collect the items for 100 steps"), or its verb a gerund ("Spend 140 steps picking up loot");
+    "for 60 steps, kill the ogre" stays one step."""
     parsed, clause = step.parsed, step.parsed.clause
     if parsed.kind == "rule" or clause is None or clause.condition is not None or not parsed.actor_word:
         return step
     words = [w.strip(".,;:!?").lower() for w in parsed.text.split()]
     actor = parsed.actor_word.lower().split()[-1]
     at = words.index(actor) if actor in words else -1
-    bare = at > 0 and words[at - 1] not in ARTICLES  # "coins", "gold": things of a kind
+    bare = at > 0 and (words[at - 1] not in ARTICLES  # "coins", "gold": things of a kind
+                       or (words[at - 1] == "the" and _lemma(actor, "n") != actor))  # "collect the items": all of them
     gerund = bool(parsed.action_word) and parsed.action_word.split()[0].lower().endswith("ing") \
         and _lemma(parsed.action_word.split()[0], "v") != parsed.action_word.split()[0].lower()
     return replace(step, parsed=replace(parsed, kind="rule", confidence=1.0)) if bare or gerund else step
-
-
-def budget_steps(text: str, step_seconds: float | None, label: str = "the game") -> int | None:
-    """The steps a text's budget allows ("for 120 steps"; "for two minutes" at ``step_seconds``
-    of game time a step), or None when it gives none.
-
-    Raises:
-        ConfigError: a time budget on a game whose steps stand for no game time (a turn-based
-            game), rather than a guessed rate.
-    """
-    found = BUDGET.search(text)
-    if found is None:
-        return None
-    count, unit = found.group(1).lower(), found.group(2).lower()
-    number = float(count) if count[0].isdigit() else NUMBERS["half a" if count.startswith("half") else count]
-    if unit.startswith(("step", "move", "turn", "action")):
-        return max(int(number), 1)
-    if not step_seconds:
-        raise ConfigError(f"plan from text: {found.group(0).strip()!r} is a time, and {label}'s steps stand for "
-                          "no game time (it declares no step_seconds); give a step budget ('for 120 steps')")
-    seconds = number * (60 if unit.startswith("min") else 1)
-    return max(int(round(seconds / step_seconds)), 1)

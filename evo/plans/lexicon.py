@@ -230,6 +230,8 @@ def best_match(word: str, names: Mapping[str, Iterable[str]], pos: str, steps: i
             theirs = direction(candidate) or direction(name)
             if mine and theirs and mine != theirs:  # "glance up" is never looking down
                 continue
+            if theirs and not mine and _undirected(candidate) == candidate.lower():  # "leave" (left) is no west
+                continue
             score, how = similarity(word, candidate, pos, steps)
             if mine and mine == theirs:  # "gaze upward" and look_up: gaze and look, both up
                 score, how = max((score, how), similarity(_undirected(word), _undirected(candidate), pos, steps))

@@ -67,7 +67,7 @@ def check_plan(plan: Plan, game: Any, spec: GameSpec, label: str) -> Navigator:
         conditions(f"nodes[{i}]", node.when)
     for i, rule in enumerate(plan.rules):
         known(f"rules[{i}].target", rule.target, words, "an actor, actor type or category")
-        known(f"rules[{i}].action", rule.action, actions, "an action")
+        known(f"rules[{i}].action", rule.action, moves, "an action")  # "circle every barrel you pass"
         conditions(f"rules[{i}]", rule.when)
     for i, val in enumerate(plan.validations):
         known(f"validations[{i}].action", val.action, actions, "an action")

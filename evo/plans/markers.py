@@ -100,13 +100,17 @@ REACHING = frozenset({"reach", "get", "go", "walk", "head", "run", "move", "retu
 
 
 def _purpose(sentence: str) -> str:
-    """``sentence`` without a purpose clause (:data:`GOAL`), "it" after it read as its thing."""
+    """``sentence`` without a purpose clause (:data:`GOAL`), "it" after it read as its thing, and
+    a way through with no object ("then go through") through it."""
     from evo.plans.lexicon import is_verb
 
     m = SO_THAT.search(sentence) or GOAL.search(sentence)
     if m is None or "verb" in m.groupdict() and (m.group("verb").lower() in REACHING or not is_verb(m.group("verb"))):
         return sentence
-    rest = re.sub(r"\bit\b", m.group("thing"), sentence[m.end():], count=1)
+    rest, found = re.subn(r"\bit\b", m.group("thing"), sentence[m.end():], count=1)
+    if not found:  # "..., then go through": through it
+        rest = re.sub(r"\b((?:go|walk|head|run|step|pass|move)\s+(?:through|in|inside|out))(?=\s*(?:[.,;!?]|$))",
+                      lambda g: f"{g.group(1)} {m.group('thing')}", rest, count=1, flags=re.IGNORECASE)
     return sentence[:m.start()] + rest
 
 

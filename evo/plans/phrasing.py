@@ -30,9 +30,11 @@ REQUEST = re.compile(
 FILLER = (r"meanwhile|in the meantime|at the same time|before anything else|first of all|first thing|"
           r"first things first|along the way|on the way|at some point|while you're at it|while you are at it|"
           r"if you can|if possible|if you like|please|also|as well|to start with|to begin with|for now|"
-          r"at any point|whenever you like")
+          r"at any point|whenever you like|throughout(?: the (?:test|run|level|session|walk|trial))?|otherwise|"
+          r"apart from that|besides that|other than that|in addition|during that time|during this time|"
+          r"in this (?:protocol|test|run|session|study|trial|scenario)|for this (?:test|run|session|trial)")
 """Discourse fillers that belong to no step (a hand list: closed-class phrases)."""
-GO_ON = re.compile(r"^\s*(?:keep\s+(?:this|that|it)(?:\s+(?:up|going))?|keep\s+(?:going|at\s+it)|carry\s+on(?:\s+like\s+(?:this|that))?|"
+GO_ON = re.compile(r"^\s*(?:(?:do|repeat)\s+(?:this|that|so|it)(?:\s+(?:all|again))?|keep\s+(?:this|that|it)(?:\s+(?:up|going))?|keep\s+(?:going|at\s+it)|carry\s+on(?:\s+like\s+(?:this|that))?|"
                    r"continue(?:\s+like\s+(?:this|that)|\s+doing\s+(?:this|that|so))?)\s*[.!]?\s*$", re.IGNORECASE)
 """A sentence that only says to go on ("Keep this up for 40 seconds.", its budget already taken
 out; "Carry on like that."): no step of its own (a closed class of phrases)."""
@@ -67,17 +69,32 @@ pillar"): going around it, which is circling; the noun is no actor."""
 PHRASAL = re.compile(r"\b(?P<verb>[a-z]+)\s+(?P<pron>it|them|him|her|one)\s+(?P<part>out|down|up|on|off|over|in)\b"
                      r"(?=\s*(?:[,.;!?]|$|,?\s+(?:and|then)\b))", re.IGNORECASE)
 """A pronoun inside a phrasal verb ("take it out"): the particle beside its verb."""
-PATH = re.compile(r"\b(?P<verb>walk|go|run|head|step|move|leave|exit|get|hurry|dash|sprint|jog|stroll)\s+"
-                  r"(?:out\s+of|out\s+through|out|through|into|in\s+through)\s+(?=(?:the|a|an)\s)", re.IGNORECASE)
-"""A way through a place after a verb of going ("walk out the door", "leave through the gate"):
-to the place, not a direction."""
+PATH = re.compile(r"\b(?P<verb>walk|go|run|head|step|move|leave|exit|get|hurry|dash|sprint|jog|stroll|pass)\s+"
+                  r"(?:out\s+of|out\s+through|out|through|into|in\s+through|in|via|by\s+way\s+of)\s+(?=(?:the|a|an)\s|it\b)|"
+                  r"\b(?:step|stand|stay|wait|finish|end|end\s+up|stop)\s+(?:on|onto|upon|by|beside|next\s+to|at|on\s+top\s+of)\s+"
+                  r"(?=(?:the|a|an)\s|it\b)", re.IGNORECASE)
+"""A way through a place after a verb of going ("walk out the door", "leave via the gate"), or
+standing at a place ("step onto the coin", "stand by the pillar", "finish at the lamp"): to it."""
 NUMBERED = re.compile(rf"\b(?:the\s+)?(?P<noun>[a-z]+)\s+(?:number\s+|no\.\s*|#\s*)(?P<n>\d+|{NUMBER_WORDS})\b", re.IGNORECASE)
-BARE_NUMBER = re.compile(r"\b(?P<lead>to|at|around|round|near|by|circle|orbit)\s+(?:the\s+)?(?P<noun>[a-z]+)\s+(?P<n>\d+)\b"
-                         r"(?!\s*(?:steps?|moves?|turns?|actions?|seconds?|secs?|minutes?|mins?|s)\b)", re.IGNORECASE)
+BARE_NUMBER = re.compile(r"\b(?:(?P<lead>to|at|around|round|near|by|circle|orbit)\s+)?(?:the\s+)?(?P<noun>[a-z]+)\s+"
+                         rf"(?P<n>\d+|{NUMBER_WORDS})\b(?=\s*(?:[,.;!?]|$)(?!\d)|\s+(?:and|then|or|before|after|first|next|"
+                         r"twice|once|again|to|at|in|with|on|near|by|for)\b)", re.IGNORECASE)
 """An instance numbered after its noun ("barrel number 3", "lamp #4", "go to barrel 4")."""
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 _WORD_NUMBERS = {w: i + 1 for i, w in enumerate(NUMBER_WORDS.split("|"))}
-_NOT_NOUNS = frozenset({"for", "in", "within", "after", "at", "than", "of", "step", "steps", "play", "spend", "have"})
+_NOT_NOUNS = frozenset({"for", "in", "within", "after", "at", "than", "of", "step", "steps", "play", "spend", "have",
+                        "number", "no", "level", "room", "test", "case", "phase", "part", "wave", "round", "stage",
+                        "minute", "minutes", "second", "seconds", "hour", "hours", "about", "around", "only", "just",
+                        "last", "first", "next", "top", "every", "each", "all", "than", "over", "under", "least", "most"})
+
+
+def _noun(word: str) -> bool:
+    """A word WordNet knows as a noun and that is no verb's form alone ("barrel", "lamp"; not
+    "jump" in "jump 3 times", which the lookahead leaves, nor "for" in "for 2 steps")."""
+    from evo.plans.lexicon import is_noun, wordnet
+
+    wordnet()
+    return word.isalpha() and is_noun(word)
 
 
 def _ordinal(n: str) -> str | None:
@@ -90,7 +107,7 @@ def numbered(line: str) -> str:
     third barrel); run on a whole line, before it is cut at "no."'s full stop."""
     def ordinal(m: re.Match[str]) -> str:
         nth = _ordinal(m.group("n"))
-        if nth is None or m.group("noun").lower() in _NOT_NOUNS:
+        if nth is None or m.group("noun").lower() in _NOT_NOUNS or not _noun(m.group("noun")):
             return m.group(0)
         lead = f"{m.group('lead')} " if "lead" in m.groupdict() and m.group("lead") else ""
         return f"{lead}the {nth} {m.group('noun')}"

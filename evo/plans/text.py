@@ -31,8 +31,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
-from evo.plans.clauses import ALWAYS, DETERMINERS, LEADS, MOVEMENT, POSITIONS, PRONOUNS, QUANTIFIERS, Clause, clause_bounds, read_clause
-from evo.plans.lexicon import KIND_STEPS, THRESHOLD, WordMatch, any_sense, best_match, compound
+from evo.plans.clause_words import ALWAYS, DETERMINERS, LEADS, MOVEMENT, POSITIONS, PRONOUNS, QUANTIFIERS
+from evo.plans.clauses import Clause, clause_bounds, read_clause
+from evo.plans.lexicon import KIND_STEPS, THRESHOLD, WordMatch, _lemma, any_sense, best_match, compound
+from evo.plans.framing import unframed
+from evo.plans.ordering import in_order
 from evo.plans.markers import HEADING, split_markers, strip_marker
 from evo.plans.phrasing import numbered
 from evo.run.config import ConfigError
@@ -179,10 +182,13 @@ def parse(sentences: Sequence[str], nlp=None) -> list[ParsedStep]:  # type: igno
     verb = None  # the step before's verb, for a step that leaves it out ("..., then the skeleton")
     for doc in nlp.pipe(sentences):
         bounds = clause_bounds(doc)
-        for k, (begin, end) in enumerate(bounds):
-            clause = read_clause(doc, begin, end)
+        clauses = [read_clause(doc, begin, end) for begin, end in bounds]
+        for k, clause in enumerate(clauses):
+            after = clauses[k + 1] if k + 1 < len(clauses) else None
+            topic = after is not None and after.action_word is not None and after.condition is None \
+                and (after.actor_word or "it").lower() in PRONOUNS  # "the lever, pull it", "the barrel: jump"
             inherited = clause.action_word is None and clause.actor_word is not None and verb is not None \
-                and (k > 0 or _verbless(doc))  # a list item "- then the skeleton": the verb before's
+                and (k > 0 or _verbless(doc)) and not topic  # a list item "- then the skeleton": the verb before's
             if inherited:
                 clause = replace(clause, action_word=verb)
             verb = clause.action_word
@@ -196,12 +202,26 @@ def parse(sentences: Sequence[str], nlp=None) -> list[ParsedStep]:  # type: igno
                 cats = doc.cats if len(bounds) == 1 else nlp(clause.text).cats
                 kind = max(cats, key=cats.get)
                 confidence = float(cats[kind])
-                if kind == "rule" and len(bounds) == 1 and _one_thing(doc, clause):  # "Walk to a pillar."
-                    kind, confidence = "node", 1.0 - confidence
+                if kind == "rule" and len(bounds) == 1 and (_one_thing(doc, clause) or _bare_one(doc, clause)):
+                    kind, confidence = "node", 1.0 - confidence  # "Walk to a pillar.", "Kill goblin"
+            elif _kinds(clause):  # "Grab coins and kill enemies": things of a kind, as one sentence each reads
+                kind, confidence = "rule", 1.0
             else:  # "..., then pull it": a step of a sentence of steps
                 kind, confidence = "node", 1.0
             out.append(ParsedStep(clause.text, kind, clause.action_word, clause.actor_word, confidence, clause))
     return out
+
+
+def _kinds(clause: Clause) -> bool:
+    """A clause whose object is a plural with no article ("grab coins", "kill enemies"): any of
+    them, a rule, in a sentence of several steps too."""
+    words = [w.strip(".,;:!?").lower() for w in clause.text.split()]
+    actor = (clause.actor_word or "").lower().split()
+    if clause.condition is not None or len(actor) != 1 or actor[0] not in words:
+        return False
+    at = words.index(actor[0])
+    return at > 0 and words[at - 1] not in DETERMINERS | {"two", "three", "four", "both", "those", "these", "my", "your"} \
+        and not words[at - 1].isdigit() and _lemma(actor[0], "n") != actor[0]
 
 
 def _verbless(doc) -> bool:  # type: ignore[no-untyped-def]
@@ -221,6 +241,18 @@ def _one_thing(doc, clause: Clause) -> bool:  # type: ignore[no-untyped-def]
     return clause.condition is None and not QUANTIFIERS & set(words) and (
         (clause.actor_word or "").lower() in ("it", "there")  # "Pull it.": the one thing before
         or any(k > 0 and words[k - 1] in ("a", "an", "one", "single", "some") for k in at))  # "some gold": a bit of it
+
+
+def _bare_one(doc, clause: Clause) -> bool:  # type: ignore[no-untyped-def]
+    """A checklist's step at one thing: its actor a singular noun with no article ("Kill goblin",
+    "Open door"), no quantifier or condition; a plural ("Grab coins") is things of a kind."""
+    words = [t.text.lower() for t in doc]
+    actor = (clause.actor_word or "").lower().split()
+    if clause.condition is not None or QUANTIFIERS & set(words) or len(actor) != 1 or actor[0] not in words:
+        return False
+    at = words.index(actor[0])
+    return at > 0 and words[at - 1] not in DETERMINERS and doc[at - 1].text.isalpha() and not doc[at - 1].is_punct \
+        and _lemma(actor[0], "n") == actor[0] and not actor[0].endswith("s")
 
 
 def match_word(word: str | None, names: Mapping[str, Iterable[str]], pos: str, what: str,
@@ -316,7 +348,7 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
         ConfigError: a keyword matches none of the game's names (:func:`match_word`).
     """
     out: list[MatchedStep] = []
-    for step in parse(split_sentences(text), nlp):
+    for step in parse(split_sentences(in_order(unframed(text))), nlp):
         moving = step.action_word is not None and MOVEMENT.match(step.action_word) is not None
         to = best_match(step.action_word or "", {NO_ACTION: actions.get(NO_ACTION, ())}, "v", steps=2) \
             if not moving and _towards(step.action_word) else None  # "Hurry to the pit", "Dash to the lamp"

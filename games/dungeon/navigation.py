@@ -61,7 +61,8 @@ def _goal_test(layout: DungeonLayout, target: Target, action: int | None, tolera
                     if passable(edge) and (action == ATTACK or passable(land)):
                         goals[(edge, f)] = actor.name
             continue
-        tol = tolerance if tolerance is not None else (1 if actor.solid or actor.type == "lava" else 0)
+        shut = actor.type == "door" and not passable(actor.cells[0])  # "walk to the door": up to it while it is locked
+        tol = tolerance if tolerance is not None else (1 if actor.solid or actor.type == "lava" or shut else 0)
         for r0, c0 in actor.cells:
             for r in range(r0 - tol, r0 + tol + 1):
                 for c in range(c0 - tol, c0 + tol + 1):
@@ -80,8 +81,8 @@ def route(layout: DungeonLayout, state: Situation, target: Target, *, action: in
         target: Actor name, type, category or ``(x, y)``.
         action: What will be done on arrival; an attack needs the player next to the
             target and facing it (so the blow lands on it), a jump also a free cell beyond.
-        tolerance: Arrival radius in moves (Manhattan); by default 1 for solid actors and
-            the lava (next to them), 0 for coins and locations (on them).
+        tolerance: Arrival radius in moves (Manhattan); by default 1 for solid actors, the
+            lava and a locked door (next to them), 0 for coins, locations and an open door (on them).
     """
     tiles = layout.tiles
     solid = {cell for a in layout.actors.values() if a.solid and a.name not in state.gone for cell in a.cells}

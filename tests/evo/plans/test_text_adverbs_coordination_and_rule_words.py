@@ -37,9 +37,9 @@ def nlp():  # type: ignore[no-untyped-def]
     ("Open the crate right away.", "Open the crate."), ("Smash it back.", "Smash it."),
     ("Keep opening crates.", "always open crates."), ("Keep going for 20 steps", "going for 20 steps"),
     ("Open a bit of the crate.", "Open some the crate."),
-    ("Kick the lever to open the gate, then walk through it.", "Kick the lever, then walk through the gate."),
+    ("Kick the lever to open the gate, then walk through it.", "Kick the lever, then go to the gate."),
     ("Jump the pit to reach the gate.", "Jump the pit to reach the gate."),
-    ("Open the crate so that the gate opens, then walk through it.", "Open the crate, then walk through the gate."),
+    ("Open the crate so that the gate opens, then walk through it.", "Open the crate, then go to the gate."),
     ("Hop on the spot.", "Hop."), ("Gaze at the sky.", "Gaze up."), ("Stare at the floor", "Stare down"),
 ])
 def test_tails_repeats_amounts_and_purposes_are_read_off_the_step(written: str, read: str) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from evo.plans.from_text import BUDGET
+from evo.plans.budgets import BUDGET
 from evo.plans.lexicon import best_match
 from evo.plans.text import load_pipeline, parse, read_steps
 from tests.evo.plans.test_text import ACTIONS, ACTOR_TYPES

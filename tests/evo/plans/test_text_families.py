@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from evo.plans.from_text import budget_steps
+from evo.plans.budgets import budget_steps
 from evo.plans.lexicon import best_match, direction
 from evo.plans.markers import strip_marker
 from evo.plans.text import load_pipeline, read_steps, split_sentences

@@ -1,0 +1,91 @@
+"""Steps written out of the order they are done in, or ordered by words the splitter does not
+join on, rewritten to "A, then B" before the sentence is read.
+
+Independent testers (``tests/evo/plans/dev/*_dev5.yaml`` to ``*_dev8.yaml``) wrote:
+
+- the later step first, then the earlier: "Touch the shrine, but before that hop over the lava",
+  "Pull the lever, but kill the goblin first", "Touch the shrine at the end, but first jump";
+- the earlier step first, with "before" and a gerund or a thing: "jump across the lava before
+  praying at the shrine", "Visit the second stump before the first lamp";
+- steps numbered by ordinal adverbs inside one sentence: "First pull the lever, second jump the
+  lava, third touch the shrine";
+- "after" for "afterwards", as a second language has it: "Kill the goblin, after kill the
+  skeleton", "Go to the door and after to the lava";
+- the means after the end: "Open the door by pulling the switch" (the means is the step);
+- the place first: "at the lava make a jump, at the shrine pray", "At pillar 1 look up"; and
+  "there" for "then, there": "Go to the door and after to the lava, there jump".
+
+Read as written, each gave one step where two were meant (the other refused or lost). Each is
+one pattern over closed-class words ("but", "before", "after", "first", ordinal adverbs, "at");
+the verbs are WordNet's (:func:`evo.plans.lexicon.is_verb`).
+"""
+
+from __future__ import annotations
+
+import re
+
+BUT_BEFORE = re.compile(r"^(?P<a>[^,;]+?)(?:\s+at\s+the\s+end)?,\s*but\s+(?:before\s+(?:that|this|it)|first)\s*,?\s*(?P<b>[^.;!?]+)",
+                        re.IGNORECASE)
+"""The later step, then "but before that" / "but first" and the earlier."""
+BUT_FIRST = re.compile(r"^(?P<a>[^,;]+?),\s*but\s+(?P<b>[^,.;!?]+?)\s+first\b", re.IGNORECASE)
+"""The later step, then "but" and the earlier with "first" after it."""
+BEFORE_GERUND = re.compile(r"(?<=\w)\s+before\s+(?P<verb>[a-z]+ing)\b", re.IGNORECASE)
+BEFORE_THING = re.compile(r"(?<=\w)\s+before\s+(?=(?:the|a|an)\s+(?:[\w-]+\s+)?[\w-]+\s*(?:[.;!?]|$))", re.IGNORECASE)
+"""Not at the sentence's start ("Before you jump, pull the lever" is :mod:`evo.plans.markers`')."""
+ORDINAL_ADVERB = re.compile(r",\s*(?:and\s+)?(?:second(?:ly)?|third(?:ly)?|fourth(?:ly)?|fifth|next|finally|lastly|last)\s*,?\s+",
+                            re.IGNORECASE)
+AFTER = re.compile(r"(?:,\s*|\s+and\s+)(?:then\s+)?after(?:wards)?\s*,?\s+(?=(?P<word>[a-z]+)\b)", re.IGNORECASE)
+""""after" before a step's verb or its "to": afterwards ("Kill the goblin, after kill the skeleton")."""
+AT_FRONT = re.compile(r"(?:(?<=^)|(?<=[,;]\s)|(?<=\band\s))at\s+(?P<place>the\s+[a-z]+(?:\s+(?:\d+|#\d+))?|[a-z]+\s+(?:\d+|#\d+))\s+"
+                      r"(?=(?P<verb>[a-z]+)\b)(?P<rest>[^,;.]*)", re.IGNORECASE)
+"""A step with its place first ("at the shrine pray"): the place after the deed."""
+
+
+MEANS = re.compile(r"^(?P<a>[a-z][^,;]*?)\s+by\s+(?P<verb>[a-z]+ing)\s+(?P<c>[^,.;!?]+)", re.IGNORECASE)
+""""Open the door by pulling the switch": the means is the step, the end its purpose ("pull the
+switch to open the door")."""
+THERE = re.compile(r",\s*there\s*,?\s+(?=(?P<word>[a-z]+)\b)", re.IGNORECASE)
+""""..., there jump": then, where the step before ended."""
+
+
+def _verb(word: str) -> bool:
+    from evo.plans.lexicon import is_verb, wordnet
+
+    wordnet()
+    return word.lower() not in ("you", "the", "that", "this", "it", "a", "an", "we", "i", "which") and is_verb(word)
+
+
+def _base(gerund: str) -> str:
+    from evo.plans.lexicon import _lemma, wordnet
+
+    wordnet()
+    return _lemma(gerund, "v")
+
+
+def in_order(text: str) -> str:
+    """``text`` with each sentence's steps in the order they are done, joined by "then"."""
+    lines = []
+    for line in text.splitlines():
+        sentences = []
+        for sentence in re.split(r"(?<=[.!?])\s+", line):
+            end = sentence[-1] if sentence and sentence[-1] in ".!?" else ""
+            body = sentence[:-1] if end else sentence
+            means = MEANS.match(body)
+            if means is not None and _base(means.group("verb")) != means.group("verb").lower() \
+                    and means.group("a").strip().lower() not in ("start", "begin", "finish", "end", "start off", "end up"):
+                end_ = means.group("a").strip()
+                body = f"{_base(means.group('verb'))} {means.group('c').strip()} to {end_[0].lower()}{end_[1:]}{body[means.end():]}"
+            m = BUT_BEFORE.match(body) or BUT_FIRST.match(body)
+            if m is not None:
+                body = f"{m.group('b').strip()}, then {m.group('a').strip()[0].lower()}{m.group('a').strip()[1:]}"
+            body = BEFORE_GERUND.sub(lambda g: f", then {_base(g.group('verb'))}" if _base(g.group("verb")) != g.group("verb").lower()
+                                     else g.group(0), body)  # "before anything else" is no gerund
+            body = THERE.sub(lambda g: ", then " if _verb(g.group("word")) else g.group(0), body)
+            body = BEFORE_THING.sub(", then ", body)
+            body = ORDINAL_ADVERB.sub(", then ", body)
+            body = AFTER.sub(lambda g: ", then " if g.group("word").lower() == "to" or _verb(g.group("word")) else g.group(0), body)
+            body = AT_FRONT.sub(lambda g: f"{g.group('rest').strip()} at {g.group('place')}" if _verb(g.group("verb"))
+                                and g.group("rest").strip() else g.group(0), body)
+            sentences.append(body + end)
+        lines.append(" ".join(sentences))
+    return "\n".join(lines)

@@ -1,0 +1,141 @@
+"""What testers write around and across their steps (issue 55), read in general: greetings,
+headings, asides, steps not to take, the one who plays named, remarks, labels, shorthand
+(:mod:`evo.plans.framing`); steps out of order or ordered by words the splitter does not join on
+(:mod:`evo.plans.ordering`); budgets in more words (:mod:`evo.plans.budgets`); circling as a
+standing order. Every text here is in words of our own, none from a development or held-out set
+(the families came from ``dev/*_dev5.yaml`` to ``*_dev10.yaml``, written by six independent
+testers from the user docs alone; ``test_dev_sets`` below reads those as measured)."""
+
+from __future__ import annotations
+
+import pytest
+
+from evo.plans.budgets import budget_steps
+from evo.plans.doubts import UnsureReading
+from evo.plans.framing import aimless, unframed
+from evo.plans.from_text import plan_from_text
+from evo.plans.ordering import in_order
+from evo.plans.text import load_pipeline
+from games import GameFactory
+from tests.evo.plans.heldout.score import cases, plan_words, score
+
+DUNGEON = GameFactory(name="dungeon", kwargs=(("bugs", ()),))
+PARK = GameFactory(name="doom_park", kwargs=(("level_seed", 0), ("max_steps", 400), ("preset", "small")))
+
+
+@pytest.fixture(scope="module")
+def nlp():  # type: ignore[no-untyped-def]
+    return load_pipeline()
+
+
+@pytest.mark.parametrize("text, plain", [
+    ("Hello team, open the crate. Cheers!", "open the crate."),
+    ("TC-7 crate check\nOpen the crate.", "Open the crate."),
+    ("Precondition: a fresh level.\nOpen the crate.\nExpected: no crash.", "Open the crate."),
+    ("Verify crates open: open the crate.", "open the crate."),
+    ("Open the crate, because the key is inside.", "Open the crate."),
+    ("Go to the crate but don't open it.", "Go to the crate."),
+    ("Don't forget to open the crate.", "open the crate."),
+    ("The tester should open the crate.", "open the crate."),
+    ("Every crate you find should be opened.", "open Every crate you find."),
+    ("The crate looks odd. Open the chest.", "Open the chest."),
+    ("I think the crate is odd. Open it.", "I think the crate is odd. Open it."),  # "it" points back: kept
+    ("Crate: open it.\nChest: kick it open.", "open the crate.\nkick the chest open."),
+    ("open crate -> read note", "open crate, then read note"),
+    ("Every crate you find, open it.", "Whenever you find a crate, open it."),
+    ("Kneel when you reach the third crate.", "Go to the third crate, then Kneel."),
+    ("Open the crate. Nothing else.", "Open the crate."),
+])
+def test_words_around_the_steps_are_taken_out(text: str, plain: str) -> None:
+    assert unframed(text) == plain
+
+
+@pytest.mark.parametrize("text, ordered", [
+    ("Read the note, but before that open the crate.", "open the crate, then read the note."),
+    ("Read the note, but open the crate first.", "open the crate, then read the note."),
+    ("Open the crate before reading the note.", "Open the crate, then read the note."),
+    ("Open the crate before the chest.", "Open the crate, then the chest."),
+    ("First open the crate, second read the note.", "First open the crate, then read the note."),
+    ("Open the crate, after read the note.", "Open the crate, then read the note."),
+    ("Kneel at the crate, at the chest pray.", "Kneel at the crate, pray at the chest."),
+    ("Open the chest by turning the key.", "turn the key to open the chest."),
+    ("Open the crate before anything else.", "Open the crate before anything else."),  # no gerund
+])
+def test_steps_out_of_order_are_put_in_order(text: str, ordered: str) -> None:
+    assert in_order(text) == ordered
+
+
+def test_aimless_exploring_is_no_step_under_a_budget() -> None:
+    assert aimless("Wander the level and open crates.") == "open crates."
+    assert aimless("Just run around opening crates.") == "opening crates."
+    assert aimless("Walk around the crate.") == "Walk around the crate."  # circling it
+
+
+@pytest.mark.parametrize("text, steps", [("Two hundred fifty steps is enough.", 250), ("During 12 s, open crates.", 105),
+                                         ("Open crates for a hundred and twenty steps.", 120), ("Budget: 90 moves.", 90)])
+def test_budgets_in_more_words(text: str, steps: int) -> None:
+    assert budget_steps(text, 4 / 35) == steps
+
+
+@pytest.mark.parametrize("game, text, plan", [
+    (DUNGEON, "Hello team, pull the lever and hop over the lava. Cheers!", ("interact switch", "jump lava")),
+    (DUNGEON, "TC-31 lever smoke\n1. Pull the lever.\n2. Walk to the altar.", ("interact switch", "go shrine")),
+    (DUNGEON, "Confirm the altar works: go to the altar and pray there.", ("interact shrine",)),
+    (DUNGEON, "Walk to the altar but please don't touch it yet.", ("go shrine",)),
+    (DUNGEON, "Avoid the coins; just slay the troll.", ("attack ogre",)),
+    (DUNGEON, "The tester should pull the lever, after which they should leap the pit.", ("interact switch", "jump lava")),
+    (DUNGEON, "Any trolls you meet must be slain.", ("rule attack ogre", "budget 150")),
+    (DUNGEON, "The pit glows red. Pull the lever.", ("interact switch",)),
+    (DUNGEON, "Lever: yank it.\nGate: walk through.", ("interact switch", "go door")),
+    (DUNGEON, "yank lever -> go thru gate -> pray at altar", ("interact switch", "go door", "interact shrine")),
+    (DUNGEON, "Pray at the altar, but slay the troll first.", ("attack ogre", "interact shrine")),
+    (DUNGEON, "First yank the lever, second leap the pit, third pray at the altar.",
+     ("interact switch", "jump lava", "interact shrine")),
+    (DUNGEON, "at the pit make a jump, at the altar pray.", ("jump lava", "interact shrine")),
+    (DUNGEON, "Open the gate by yanking the lever, then walk through.", ("interact switch", "go door")),
+    (DUNGEON, "Yank the lever, and once it is on, walk to the gate.", ("interact switch", "go door if switch_on")),
+    (DUNGEON, "Yank the lever and wait until the gate is open. Walk through.", ("interact switch", "go door if door_open")),
+    (DUNGEON, "Grab a coin, then grab another coin.", ("go coin", "go coin")),
+    (DUNGEON, "Wander the dungeon for 90 steps and slay any troll you meet.", ("rule attack ogre", "budget 90")),
+    (DUNGEON, "Whenever there's a troll nearby, slay it.", ("rule attack ogre", "budget 150")),
+    (DUNGEON, "Take all the coins. Ninety steps is enough.", ("rule go coin", "budget 90")),
+    (DUNGEON, "Slay goblins and grab coins, then pray at the altar.", ("interact shrine", "rule attack goblin", "rule go coin")),
+    (PARK, "Visit stump 2, then lamp 3.", ("go stump_2", "go lamp_3")),
+    (PARK, "Look up when you reach the third lamp.", ("look_up lamp_3",)),
+    (PARK, "Spend 20 s looking down at any stump.", ("rule look_down stump", "budget 175")),
+    (PARK, "Orbit every stump you pass. Half a minute.", ("rule circle stump", "budget 262")),
+])
+def test_the_families_read_as_meant(game: GameFactory, text: str, plan: tuple[str, ...], nlp) -> None:  # type: ignore[no-untyped-def]
+    assert plan_words(plan_from_text(text, game, nlp=nlp)[0]) == plan
+
+
+@pytest.mark.parametrize("text, why", [
+    ("Yank the lever, yet hop the pit beforehand.", "'pit' names 'lava', but no step of the plan goes to it"),
+    ("Go to it and yank it.", "'it' stands for nothing named before it"),
+    ("After you have slain it, grab the coin.", "'it' stands for nothing named before it"),
+    ("Slay everything.", "it names no thing to go to or act on"),
+    ("Slap the coin.", "'attack' does nothing to a coin in this game"),
+])
+def test_a_step_lost_or_read_loosely_is_refused_not_guessed(text: str, why: str, nlp) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(UnsureReading) as caught:
+        plan_from_text(text, DUNGEON, nlp=nlp)
+    assert caught.value.doubts[0].why.startswith(why)
+
+
+DEV_SETS = {"dungeon_dev5": (68, 0), "park_dev5": (36, 0), "dungeon_dev6": (60, 0), "park_dev6": (34, 0),
+            "dungeon_dev7": (58, 1), "park_dev7": (32, 1), "dungeon_dev8": (61, 2), "park_dev8": (35, 0),
+            "dungeon_dev9": (63, 1), "park_dev9": (37, 0), "dungeon_dev10": (66, 2), "park_dev10": (34, 0)}
+"""Development set -> (texts read as meant, texts read as a wrong plan), as measured: the rest are
+refused with their closest reading. Written by six independent testers from the user docs alone
+(two sets each: terse checklists, prose protocols, a lead QA's mixed styles, a designer writing
+in a second language, an informal playtester, study protocols), before the fixes they led to."""
+
+
+@pytest.mark.parametrize("held", sorted(DEV_SETS))
+def test_dev_sets(held: str, nlp) -> None:  # type: ignore[no-untyped-def]
+    outcomes = score(held, nlp, run=False)
+    right = sum(o.exact for o in outcomes)
+    wrong = [(o.case.text, o.got) for o in outcomes if not o.exact and not o.got[0].startswith("refused")]
+    least, most = DEV_SETS[held]
+    assert right >= least and len(wrong) <= most, (right, wrong)
+    assert len(cases(held)) >= (60 if held.startswith("dungeon") else 30)
