@@ -254,6 +254,16 @@ def _export(args: argparse.Namespace, console: Console) -> int:
     return 0 if ok == len(table) else 1
 
 
+def _read_as(text: str, console: Console) -> None:
+    """The text as its steps are read, where words around them were taken out or steps put in order."""
+    from evo.plans.budgets import BUDGET
+    from evo.plans.text import as_read
+
+    read = as_read(BUDGET.sub("", text)).strip()
+    if " ".join(read.split()) != " ".join(BUDGET.sub("", text).split()):
+        console.print(f"read as: {read!r}", markup=False, highlight=False)
+
+
 def _from_text(args: argparse.Namespace, console: Console) -> int:
     from evo.plans.base import Plan
     from evo.cli.plan_explain import explain_lines
@@ -273,9 +283,11 @@ def _from_text(args: argparse.Namespace, console: Console) -> int:
         raise ConfigError(str(exc)) from None
     except UnsureReading as exc:
         if args.explain:
+            _read_as(sentences, console)
             console.print("\n".join(explain_lines(exc.steps, exc.doubts)), markup=False, highlight=False)
         raise
     if args.explain:
+        _read_as(sentences, console)
         console.print("\n".join(explain_lines(steps, doubts(steps), set(args.accept))), markup=False, highlight=False)
     else:
         for step in steps:

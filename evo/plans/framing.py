@@ -27,8 +27,8 @@ refused them, or read a step that was meant not to be done:
   budget (:func:`aimless`).
 
 Each family is one pattern over closed-class words (pronouns, modals, conjunctions, testing
-verbs), not over any set's wording; what is taken out is logged by ``--explain`` as the text
-read. A clause left that names a thing of the game no step goes to is still refused
+verbs), not over any set's wording; ``evo plan from-text --explain`` prints the text as read. A
+clause left that names a thing of the game no step goes to is still refused
 (:mod:`evo.plans.doubts`).
 """
 
@@ -172,7 +172,7 @@ def unframed(text: str) -> str:
         line = PASSIVE.sub(lambda m: f"{_base(m.group('verb'))} {m.group('object')}" if _base(m.group("verb")) != m.group("verb").lower()
                            else m.group(0), SURE.sub(lambda m: _base(m.group("verb")), line))  # "slain": slay
         line = re.sub(r"\s*,\s*(?=[,.;])|^\s*[,;]\s*|(?<=[.!?;])\s*,|\s+(?=[.;!?])", "", line).strip()  # ", , and" after a cut
-        sentences = [_reaching(s) for s in re.split(r"(?<=[.!?])\s+", re.sub(r"\.{2,}", ".", line))]
+        sentences = [_reaching(s) for s in re.split(r"(?<=[.!?;])\s+", re.sub(r"\.{2,}", ".", line))]
         lines.append(" ".join(s for k, s in enumerate(sentences) if not _tells(s) or _refers_back(sentences[k + 1:])))
     return "\n".join(lines)
 
@@ -186,7 +186,8 @@ def _base(verb: str) -> str:
 
 
 SHORTHAND = ((re.compile(r"\s*(?:->|=>|→|>>)\s*"), ", then "), (re.compile(r"\bthru\b", re.IGNORECASE), "through"),
-             (re.compile(r"\b(?:til|'til|till)\b", re.IGNORECASE), "until"), (re.compile(r"\b(?:pls|plz)\b", re.IGNORECASE), "please"),
+             (re.compile(r"\b(?:til|'til|till)\b", re.IGNORECASE), "until"),
+             (re.compile(r"\ball the way\s+(?=(?:a?round|to|up|down|over|across|back)\b)", re.IGNORECASE), ""), (re.compile(r"\b(?:pls|plz)\b", re.IGNORECASE), "please"),
              (re.compile(r"(?<=\w)(?<!\band)\s+then\s+(?=[a-z])", re.IGNORECASE), ", then "))
 """Shorthand: an arrow between steps, "thru", "til", "pls"; "then" with no comma before it (a
 condition before it ends there: "wait for the door to open then go through it")."""

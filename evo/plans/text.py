@@ -34,6 +34,7 @@ from typing import Iterable, Mapping, Sequence
 from evo.plans.clause_words import ALWAYS, DETERMINERS, LEADS, MOVEMENT, POSITIONS, PRONOUNS, QUANTIFIERS
 from evo.plans.clauses import Clause, clause_bounds, read_clause
 from evo.plans.lexicon import KIND_STEPS, THRESHOLD, WordMatch, _lemma, any_sense, best_match, compound
+from evo.plans.conventions import conventions
 from evo.plans.framing import unframed
 from evo.plans.ordering import in_order
 from evo.plans.markers import HEADING, split_markers, strip_marker
@@ -332,6 +333,13 @@ def _action(step: ParsedStep, actions: Mapping[str, Iterable[str]], actor_types:
         return found
 
 
+def as_read(text: str) -> str:
+    """``text`` as its steps are read: the test case's forms and the words around the steps out,
+    the steps in order (:mod:`evo.plans.conventions`, :mod:`evo.plans.framing`,
+    :mod:`evo.plans.ordering`); ``--explain`` shows it."""
+    return in_order(unframed(conventions(text)))
+
+
 def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Mapping[str, Iterable[str]],
                nlp=None, targets: Mapping[str, Iterable[str]] | None = None) -> list[MatchedStep]:  # type: ignore[no-untyped-def]
     """Text -> plan steps matched to a game's vocabulary (the article's pipeline, stages 1-3).
@@ -348,7 +356,7 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
         ConfigError: a keyword matches none of the game's names (:func:`match_word`).
     """
     out: list[MatchedStep] = []
-    for step in parse(split_sentences(in_order(unframed(text))), nlp):
+    for step in parse(split_sentences(as_read(text)), nlp):
         moving = step.action_word is not None and MOVEMENT.match(step.action_word) is not None
         to = best_match(step.action_word or "", {NO_ACTION: actions.get(NO_ACTION, ())}, "v", steps=2) \
             if not moving and _towards(step.action_word) else None  # "Hurry to the pit", "Dash to the lamp"

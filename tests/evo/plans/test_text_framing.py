@@ -1,16 +1,20 @@
-"""What testers write around and across their steps (issue 55), read in general: greetings,
-headings, asides, steps not to take, the one who plays named, remarks, labels, shorthand
-(:mod:`evo.plans.framing`); steps out of order or ordered by words the splitter does not join on
+"""What testers write around and across their steps (issue 55), read in general: the forms of a
+test case (:mod:`evo.plans.conventions`); greetings, headings, asides, steps not to take, the one
+who plays named, remarks, labels, shorthand (:mod:`evo.plans.framing`); steps out of order or ordered by words the splitter does not join on
 (:mod:`evo.plans.ordering`); budgets in more words (:mod:`evo.plans.budgets`); circling as a
 standing order. Every text here is in words of our own, none from a development or held-out set
-(the families came from ``dev/*_dev5.yaml`` to ``*_dev10.yaml``, written by six independent
+(the families came from ``dev/*_dev5.yaml`` to ``*_dev12.yaml``, written by eight independent
 testers from the user docs alone; ``test_dev_sets`` below reads those as measured)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from evo.cli.main import main
 from evo.plans.budgets import budget_steps
+from evo.plans.conventions import conventions
 from evo.plans.doubts import UnsureReading
 from evo.plans.framing import aimless, unframed
 from evo.plans.from_text import plan_from_text
@@ -48,6 +52,24 @@ def nlp():  # type: ignore[no-untyped-def]
 ])
 def test_words_around_the_steps_are_taken_out(text: str, plain: str) -> None:
     assert unframed(text) == plain
+
+
+@pytest.mark.parametrize("text, plain", [
+    ("Regression check: open the crate.", "open the crate."),
+    ("Repro (seen twice): open the crate.", "open the crate."),
+    ("Regression: lid physics. Open the crate.", "Open the crate."),
+    ("Steps to reproduce:\n1. Open the crate.\nExpected: a key.\nActual: nothing.", "\n1. Open the crate.\n"),
+    ("Open the crate. The lid should fly off.", "Open the crate."),
+    ("As a player, I want to open the crate, so that I get the key.", "open the crate."),
+    ("Given a fresh level, when the player opens the crate, then a key appears.", "opens the crate."),
+    ("Starting at the door, open the crate.", "open the crate."),
+    ("Open any crate you find while you walk to the chest.", "walk to the chest. Open any crate you find."),
+    ("Open the crate (no need to hurry).", "Open the crate."),
+    ("Goal: loot the room.\n- Open the crate", "- Open the crate"),
+    ("Open the chest, then keep opening crates.", "Open the chest, always open crates."),
+])
+def test_the_forms_of_a_test_case_are_taken_down_to_its_steps(text: str, plain: str) -> None:
+    assert conventions(text) == plain
 
 
 @pytest.mark.parametrize("text, ordered", [
@@ -104,6 +126,13 @@ def test_budgets_in_more_words(text: str, steps: int) -> None:
     (PARK, "Look up when you reach the third lamp.", ("look_up lamp_3",)),
     (PARK, "Spend 20 s looking down at any stump.", ("rule look_down stump", "budget 175")),
     (PARK, "Orbit every stump you pass. Half a minute.", ("rule circle stump", "budget 262")),
+    (DUNGEON, "Steps to reproduce:\n1. Yank the lever.\n2. Note the counter.\nActual: nothing happens.", ("interact switch",)),
+    (DUNGEON, "As a player, I want to grab the coin and then pray at the altar, so that I win.", ("go coin", "interact shrine")),
+    (DUNGEON, "Given a new level, when the player yanks the lever and walks through the gate, then the pit is in view.",
+     ("interact switch", "go door")),
+    (DUNGEON, "Slay any troll that comes near you while you walk to the altar.", ("go shrine", "rule attack ogre")),
+    (PARK, "Head to the third stump; then, standing next to it, look up.", ("look_up stump_3",)),
+    (PARK, "As a tester, I want every stump circled while I walk to the first pillar.", ("go pillar_1", "rule circle stump")),
 ])
 def test_the_families_read_as_meant(game: GameFactory, text: str, plan: tuple[str, ...], nlp) -> None:  # type: ignore[no-untyped-def]
     assert plan_words(plan_from_text(text, game, nlp=nlp)[0]) == plan
@@ -122,13 +151,23 @@ def test_a_step_lost_or_read_loosely_is_refused_not_guessed(text: str, why: str,
     assert caught.value.doubts[0].why.startswith(why)
 
 
+def test_explain_prints_the_text_as_read(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    steps = tmp_path / "steps.txt"
+    steps.write_text("Hi team, touch the altar, but before that hop over the pit. Thanks!")
+    assert main(["plan", "from-text", str(steps), "--game", "dungeon", "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("read as: 'hop over the pit, then touch the altar.'\nclause 1: 'Hop over the pit'")
+
+
 DEV_SETS = {"dungeon_dev5": (68, 0), "park_dev5": (36, 0), "dungeon_dev6": (60, 0), "park_dev6": (34, 0),
-            "dungeon_dev7": (58, 1), "park_dev7": (32, 1), "dungeon_dev8": (61, 2), "park_dev8": (35, 0),
-            "dungeon_dev9": (63, 1), "park_dev9": (37, 0), "dungeon_dev10": (66, 2), "park_dev10": (34, 0)}
+            "dungeon_dev7": (59, 1), "park_dev7": (32, 1), "dungeon_dev8": (61, 2), "park_dev8": (35, 0),
+            "dungeon_dev9": (63, 1), "park_dev9": (37, 0), "dungeon_dev10": (66, 2), "park_dev10": (34, 0),
+            "dungeon_dev11": (66, 0), "park_dev11": (36, 0), "dungeon_dev12": (73, 0), "park_dev12": (36, 0)}
 """Development set -> (texts read as meant, texts read as a wrong plan), as measured: the rest are
-refused with their closest reading. Written by six independent testers from the user docs alone
-(two sets each: terse checklists, prose protocols, a lead QA's mixed styles, a designer writing
-in a second language, an informal playtester, study protocols), before the fixes they led to."""
+refused with their closest reading. Written by eight independent testers from the user docs alone
+(a pair of sets each: terse checklists, prose protocols, a lead QA's mixed styles, a designer
+writing in a second language, an informal playtester, study protocols, acceptance criteria, bug
+reports), before the fixes they led to."""
 
 
 @pytest.mark.parametrize("held", sorted(DEV_SETS))

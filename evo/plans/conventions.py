@@ -1,0 +1,137 @@
+"""The forms test cases are written in, taken down to their steps before anything else is read.
+
+Testers who write acceptance criteria and bug reports (``tests/evo/plans/dev/*_dev11.yaml``,
+``*_dev12.yaml``: a product owner and a QA engineer who read only the user docs) wrap their steps
+in the forms of their trade, which the reader refused:
+
+- a title or a label of the test: "Regression check: ...", "Repro: ...", "Steps to reproduce (seed
+  0):", "Scenario: opening the door.", "Regression: coin pickup.", "AC1: ...";
+- results and observations, which are no steps: "Expected: ...", "Actual: ...", "Acceptance: ...",
+  "Pass criteria: ...", "Note: ...", "Observe that the door stays closed.", "The door should open
+  within two steps.", a remark after a semicolon ("...; the pillar top is stretched");
+- a user story: "As a player, I want to pick up the coin and then kill the goblin, so that my score
+  goes up.";
+- Given/When/Then: "Given a fresh park, when the player walks to lamp 3 and looks down, then the base
+  of the lamp should be visible." (the steps are the "when");
+- where it starts: "Starting at the entrance, ...", "At all times, ..." (always), "During the run,";
+- a standing order over a route: "Kill every goblin that comes near you while you walk to the
+  shrine and use it." (the route, then the rule);
+- a parenthesis that is no step: "(no waiting for the door)", "(happens every time)"; one that is
+  ("the switch (pull it)") is kept as a clause.
+
+Each is one pattern over the trade's closed vocabulary (regression, repro, scenario, expected,
+actual...) and English's (should, as a, given, when, then); a verb's form is WordNet's.
+"""
+
+from __future__ import annotations
+
+import re
+
+RESULT_LINE = re.compile(r"^\s*(?:expected(?:\s+results?)?|actual(?:\s+results?)?|acceptance(?:\s+criteria)?|pass\s+criteria|"
+                         r"fail\s+criteria|result|outcome|observed|notes?|ac\s*\d*|criteria)\s*(?:\([^)]*\))?\s*:.*$",
+                         re.IGNORECASE | re.MULTILINE)
+"""A line of results or notes ("Expected: ...", "Actual: ...", "AC1: ...")."""
+TITLE = re.compile(r"^\s*(?:(?:regression|repro|reproduction|scenario|test(?:\s*case)?|tc[-\s]?\d*|bug|issue|smoke\s+test|"
+                   r"sanity\s+check|objective)(?:\s+(?:check|test|sweep|steps|run))?|steps\s+to\s+reproduce|steps)\b"
+                   r"(?P<about>[^:.\n]{0,40}?)(?:\s*\([^)]*\))?\s*(?::\s*|\.\s*|$)", re.IGNORECASE | re.MULTILINE)
+"""A title or label of the test before its steps ("Regression check:", "Repro (happens every
+time):", "Steps to reproduce (seed 0):", "Scenario: opening the door.")."""
+STORY = re.compile(r"^\s*as\s+an?\s+[\w -]{1,30}?,\s*(?:i|we)\s+(?:want|need|would like|'d like|wish)\s+(?:to\s+)?",
+                   re.IGNORECASE | re.MULTILINE)
+PURPOSE_TAIL = re.compile(r",?\s+so\s+(?:that\s+)?(?:i|we|my|our|the\s+\w+)\b[^.;]*", re.IGNORECASE)
+GHERKIN = re.compile(r"^\s*given\s+[^,]+,\s*when\s+(?:the\s+(?:player|tester|user)|they|you|i|we)\s+(?P<steps>.+?)"
+                     r"(?:,\s*then\s+[^.!]*)?(?P<end>[.!]?)\s*$", re.IGNORECASE | re.MULTILINE)
+STARTING = re.compile(r"^\s*(?:starting|beginning)\s+(?:at|from|in|on)\s+[^,]+,\s*|^\s*(?:during|throughout)\s+the\s+(?:whole\s+|entire\s+)?"
+                      r"(?:run|test|session|walk|repro|level)\s*,\s*", re.IGNORECASE | re.MULTILINE)
+ALWAYS_LEAD = re.compile(r"^\s*(?:at all times|all the time|the whole time)\s*,\s*", re.IGNORECASE | re.MULTILINE)
+OBSERVE = re.compile(r"^\s*(?:(?:observe|notice|note|see)\b|(?:check|verify|confirm|ensure)\s+(?:that|whether|if)\b|"
+                     r"(?:the|this|that|it|a|an)\s+(?!(?:player|participant|tester|user|agent|bot)\b)(?:[\w-]+\s+){0,3}?"
+                     r"(?:should|must|will|may|might)\s+(?!be\s+\w+(?:ed|en)\b))",
+                     re.IGNORECASE)
+"""A sentence that says what to look for, not what to do ("Observe that the door stays closed.",
+"The door should open within two steps.")."""
+WHILE_ROUTE = re.compile(r"^(?P<rule>[^,;]*?\b(?:any|every|each|all|whatever)\b[^,;]*?)\s+while\s+(?:you\s+|i\s+)?"
+                         r"(?P<route>(?:walk|head|go|run|move|make\s+your\s+way|heading|walking|going)\b[^.;!?]*)(?P<end>[.!?]?)$",
+                         re.IGNORECASE)
+PARENTHESIS = re.compile(r"\s*\((?!\s*(?:\d+|[a-h]|i{1,3}|iv|v|vi{1,3})\s*\))(?P<inside>[^()]*)\)")
+"""A parenthesis, not a list marker ("(2) do a jump")."""
+WANTED = re.compile(r"\b(?P<q>every|any|all|each|the)\s+(?P<thing>[\w-]+)\s+(?P<verb>[a-z]+ed)\b(?!\s+(?:by|to|on|at|in)\b)",
+                    re.IGNORECASE)
+""""I want every pillar circled": the deed on them ("circle every pillar")."""
+WHATEVER = re.compile(r"\bwhatever\s+(?P<thing>[\w-]+)\s+(?P<verb>is|are|comes?|gets?|appears?)\b", re.IGNORECASE)
+
+
+GOAL_LINE = re.compile(r"^\s*(?:goal|objective|purpose|aim)\s*:", re.IGNORECASE)
+"""A goal over a list of steps (alone on its line it is the step: :mod:`evo.plans.markers`)."""
+KEEP = re.compile(r"(?<=[,;]\s)(?:then\s+)?keep\s+(?:on\s+)?(?P<verb>[a-z]+ing)\b|(?<=\bthen\s)keep\s+(?:on\s+)?(?P<verb2>[a-z]+ing)\b",
+                  re.IGNORECASE)
+STANDING = re.compile(r",?\s*(?:standing|staying|waiting|stopping)\s+(?:right\s+)?(?:next\s+to|near|by|beside|in\s+front\s+of|at)\s+"
+                      r"(?:it|them|the\s+[\w-]+)\s*,", re.IGNORECASE)
+""""then, standing next to it, look down": where the step before ended."""
+
+
+def _imperative(inside: str) -> bool:
+    """A parenthesis that is a step: it starts with a verb in its base form ("pull it")."""
+    from evo.plans.lexicon import _lemma, is_verb, wordnet
+
+    words = inside.split()
+    wordnet()
+    return 0 < len(words) <= 4 and words[0].isalpha() and is_verb(words[0]) and _lemma(words[0], "v") == words[0].lower() \
+        and words[0].lower() not in ("seed", "no", "see", "e.g", "i.e")
+
+
+def _base(verb: str) -> str:
+    from evo.plans.lexicon import _lemma, wordnet
+
+    wordnet()
+    return _lemma(verb, "v")
+
+
+def _named(rest: str) -> bool:
+    """What follows a title names the test rather than a step: it starts with no verb in its base
+    form ("opening the door", "coin pickup" with nothing after)."""
+    from evo.plans.lexicon import _lemma, is_noun, is_verb, wordnet
+
+    words = rest.split()
+    wordnet()
+    return not words or len(words) <= 4 and not (is_verb(words[0]) and _lemma(words[0], "v") == words[0].lower()
+                             and not (len(words) <= 2 and is_noun(words[-1].strip(".")) and words[-1].strip(".").endswith("up")))
+
+
+def _sentence(sentence: str) -> str:
+    titled = TITLE.match(sentence)
+    if titled is not None:
+        rest = sentence[titled.end():].strip()
+        if _named(rest):
+            return ""
+        sentence = rest
+    sentence = ALWAYS_LEAD.sub("always ", STARTING.sub("", GHERKIN.sub(lambda m: m.group("steps") + m.group("end"), sentence)))
+    if STORY.match(sentence):
+        sentence = PURPOSE_TAIL.sub("", STORY.sub("", sentence))
+        sentence = WANTED.sub(lambda g: f"{_base(g.group('verb'))} {g.group('q')} {g.group('thing')}"
+                              if _base(g.group("verb")) != g.group("verb").lower() else g.group(0), sentence)
+    sentence = WHATEVER.sub(lambda g: f"any {g.group('thing')} that {g.group('verb')}", sentence)  # "whatever enemy is nearby"
+    m = WHILE_ROUTE.match(sentence)
+    if m is not None:
+        route = m.group("route")
+        route = re.sub(r"^(\w+)ing\b", lambda g: g.group(1) if len(g.group(1)) > 2 else g.group(0), route)
+        sentence = f"{route}. {m.group('rule')}{m.group('end') or '.'}"
+    return "" if OBSERVE.match(sentence) else sentence
+
+
+def conventions(text: str) -> str:
+    """``text`` with its test-case forms taken down to the steps (the module's families)."""
+    text = RESULT_LINE.sub("", text)
+    text = PARENTHESIS.sub(lambda m: f", {m.group('inside')}" if _imperative(m.group("inside")) else "", text)
+    lines = []
+    rows = text.splitlines()
+    for k, line in enumerate(rows):
+        if GOAL_LINE.match(line) and any(r.strip() for r in rows[k + 1:]):
+            continue  # "Goal: finish the level." over the steps that do it
+        line = KEEP.sub(lambda g: f"always {_base(g.group('verb') or g.group('verb2'))}", STANDING.sub(",", line))
+        marker = re.match(r"^\s*(?:\d+[.)]|[-*•])\s+", line)  # a list item's marker stays
+        head, body = (line[:marker.end()], line[marker.end():]) if marker else ("", line)
+        parts = [_sentence(s) for s in re.split(r"(?<=[.!?;])\s+", body)]
+        kept = " ".join(p for p in parts if p)
+        lines.append(head + kept if kept or not head else "")
+    return "\n".join(lines)
