@@ -291,7 +291,8 @@ def _from_text(args: argparse.Namespace, console: Console) -> int:
         console.print("\n".join(explain_lines(steps, doubts(steps), set(args.accept))), markup=False, highlight=False)
     else:
         for step in steps:
-            what = f"{step.action or 'go'} {step.actor_type or '(fallback place)'}"
+            near = step.actor_type or (step.condition_match.name if step.condition_match else None)  # a rule's trigger
+            what = f"{step.action or 'go'} {near or '(fallback place)'}"
             why = ", ".join(f"{m.word!r}~{m.via} {m.score:.2f} {m.how}"
                             for m in (step.action_match, step.actor_match, step.condition_match) if m is not None)
             console.print(f"{step.parsed.kind:>4}  {escape(step.parsed.text)}  ->  {escape(what)}"
