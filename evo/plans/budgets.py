@@ -22,7 +22,7 @@ _TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
 HUNDREDS = (rf"(?:(?:{_UNITS}|a)\s+hundred(?:\s+(?:and\s+)?(?:(?:{_TENS})(?:[\s-](?:{_UNITS}))?|{_UNITS}|ten|eleven|twelve|"
             r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen))?|(?:" + _TENS + r")[\s-](?:" + _UNITS + r"))")
 """A count in words past twenty ("two hundred fifty", "one hundred and twenty", "forty-five")."""
-BUDGET_LEAD = ("during|give up|give it up|next|following|play|playing|run|running|keep|keeping|continue|continuing|go|going|"
+BUDGET_LEAD = ("during|give up|give it up|give it|allow|next|following|play|playing|run|running|keep|keeping|continue|continuing|go|going|"
                "carry|carrying|test|testing|stop|end|finish|quit|halt|spend|use|take|taking|you|your|have|has|get|the|budget|"
                "is|of|on|for|after|at|in|within|under|up|to|only|most|a|total|with|limit|over|about|may|can|are|allowed|"
                "given|until|have passed|pass")

@@ -354,7 +354,8 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
     keyword = CONDITION.match(words.text)  # "every time you meet an ogre": not a time
     after = [t for t in words if keyword is None or t.idx - words.start_char >= keyword.end()]
     cond_actor = None if relative else (_noun_after_determiner(after, subject=True) or next(
-        (e.text for e in ents if e.label_ == "ACTOR" and inside(e) and is_noun(e.text)), None) or _last_noun(after))
+        (e.text for e in ents if e.label_ == "ACTOR" and inside(e) and is_noun(e.text)
+         and doc[e.start - 1].text.lower() not in PRONOUNS | {"you", "they", "we"}), None) or _last_noun(after))  # "it opens"
     state = STATE.search(words.text)
     if state is not None and (next(g for g in state.groups() if g).lower() in PRONOUNS | DONE_WORDS
                               or (after and after[0].text.lower() in ("you", "we", "i"))):  # "while you are walking"

@@ -5,7 +5,8 @@ Testers who write acceptance criteria and bug reports (``tests/evo/plans/dev/*_d
 in the forms of their trade, which the reader refused:
 
 - a title or a label of the test: "Regression check: ...", "Repro: ...", "Steps to reproduce (seed
-  0):", "Scenario: opening the door.", "Regression: coin pickup.", "AC1: ...";
+  0):", "Scenario: opening the door.", "Regression: coin pickup.", a line "TC-014 Door check",
+  "Precondition: ...";
 - results and observations, which are no steps: "Expected: ...", "Actual: ...", "Acceptance: ...",
   "Pass criteria: ...", "Note: ...", "Observe that the door stays closed.", "The door should open
   within two steps.", a remark after a semicolon ("...; the pillar top is stretched");
@@ -31,8 +32,14 @@ RESULT_LINE = re.compile(r"^\s*(?:expected(?:\s+results?)?|actual(?:\s+results?)
                          r"fail\s+criteria|result|outcome|observed|notes?|ac\s*\d*|criteria)\s*(?:\([^)]*\))?\s*:.*$",
                          re.IGNORECASE | re.MULTILINE)
 """A line of results or notes ("Expected: ...", "Actual: ...", "AC1: ...")."""
+HEADING = re.compile(r"^\s*(?:(?:tc|test\s*case|case|test|bug|ticket|issue)[\s#-]*[a-z]*-?\d[\w-]*\b[^:.!?\n]*|(?:test\s*case|"
+                     r"title|preconditions?|prerequisites?|expected(?:\s+results?)?|expectations?|setup|set-up|results?|"
+                     r"observations?|context|background|summary)\s*:.*|(?:build|version|seed|level\s+seed|session|run)\s*[\d.]+\s*,.*)$",
+                     re.IGNORECASE)
+"""A line that names or describes the test, not a step ("TC-014 Door check", "Precondition: ...",
+"Expected: no damage spikes")."""
 TITLE = re.compile(r"^\s*(?:(?:regression|repro|reproduction|scenario|test(?:\s*case)?|tc[-\s]?\d*|bug|issue|smoke\s+test|"
-                   r"sanity\s+check|objective)(?:\s+(?:check|test|sweep|steps|run))?|steps\s+to\s+reproduce|steps)\b"
+                   r"sanity\s+check|objective|charter)(?:\s+(?:check|test|sweep|steps|run))?|steps\s+to\s+reproduce|steps)\b"
                    r"(?P<about>[^:.\n]{0,40}?)(?:\s*\([^)]*\))?\s*(?::\s*|\.\s*|$)", re.IGNORECASE | re.MULTILINE)
 """A title or label of the test before its steps ("Regression check:", "Repro (happens every
 time):", "Steps to reproduce (seed 0):", "Scenario: opening the door.")."""
@@ -61,6 +68,11 @@ WANTED = re.compile(r"\b(?P<q>every|any|all|each|the)\s+(?P<thing>[\w-]+)\s+(?P<
 WHATEVER = re.compile(r"\bwhatever\s+(?P<thing>[\w-]+)\s+(?P<verb>is|are|comes?|gets?|appears?)\b", re.IGNORECASE)
 
 
+CHARTER = re.compile(r"^\s*charter\b", re.IGNORECASE)
+"""What an exploratory session explores, over the steps that explore it (a "Mission:" may be the
+step itself: "Mission: slay the goblin.")."""
+LOOKING = re.compile(r"^\s*(?:looking|checking|testing|verifying|hunting|searching)\s+(?:for|at|that|whether|if)\b", re.IGNORECASE)
+"""What the tester looks for ("Looking for stretched textures."), no step."""
 GOAL_LINE = re.compile(r"^\s*(?:goal|objective|purpose|aim)\s*:", re.IGNORECASE)
 """A goal over a list of steps (alone on its line it is the step: :mod:`evo.plans.markers`)."""
 KEEP = re.compile(r"(?<=[,;]\s)(?:then\s+)?keep\s+(?:on\s+)?(?P<verb>[a-z]+ing)\b|(?<=\bthen\s)keep\s+(?:on\s+)?(?P<verb2>[a-z]+ing)\b",
@@ -98,13 +110,15 @@ def _named(rest: str) -> bool:
                              and not (len(words) <= 2 and is_noun(words[-1].strip(".")) and words[-1].strip(".").endswith("up")))
 
 
-def _sentence(sentence: str) -> str:
+def _sentence(sentence: str, more: bool) -> str:
     titled = TITLE.match(sentence)
     if titled is not None:
         rest = sentence[titled.end():].strip()
-        if _named(rest):
+        if _named(rest) or (more and CHARTER.match(sentence)):  # "Charter: explore the door. Pull the lever."
             return ""
         sentence = rest
+    if LOOKING.match(sentence):
+        return ""
     sentence = ALWAYS_LEAD.sub("always ", STARTING.sub("", GHERKIN.sub(lambda m: m.group("steps") + m.group("end"), sentence)))
     if STORY.match(sentence):
         sentence = PURPOSE_TAIL.sub("", STORY.sub("", sentence))
@@ -126,12 +140,14 @@ def conventions(text: str) -> str:
     lines = []
     rows = text.splitlines()
     for k, line in enumerate(rows):
-        if GOAL_LINE.match(line) and any(r.strip() for r in rows[k + 1:]):
+        if HEADING.match(line) or GOAL_LINE.match(line) and any(r.strip() for r in rows[k + 1:]):
             continue  # "Goal: finish the level." over the steps that do it
         line = KEEP.sub(lambda g: f"always {_base(g.group('verb') or g.group('verb2'))}", STANDING.sub(",", line))
         marker = re.match(r"^\s*(?:\d+[.)]|[-*•])\s+", line)  # a list item's marker stays
         head, body = (line[:marker.end()], line[marker.end():]) if marker else ("", line)
-        parts = [_sentence(s) for s in re.split(r"(?<=[.!?;])\s+", body)]
+        pieces = re.split(r"(?<=[.!?;])\s+", body)
+        more = [any(r.strip() for r in rows[k + 1:]) or j + 1 < len(pieces) for j in range(len(pieces))]
+        parts = [_sentence(p, m) for p, m in zip(pieces, more)]
         kept = " ".join(p for p in parts if p)
         lines.append(head + kept if kept or not head else "")
     return "\n".join(lines)

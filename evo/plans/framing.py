@@ -7,9 +7,10 @@ refused them, or read a step that was meant not to be done:
 - **a greeting or a closing** ("Hi,", "Dear tester,", "Thanks!", "Many thanks.");
 - **a step labelled with its thing** ("Switch: flip it.", "Coins: pick them up."): the thing is
   the step's object;
-- **a line naming or describing the test** ("TC-014 Door check", "Precondition: ...", "Expected:
-  ..."), a label before the steps ("Your route:", "Three things:") and a remark that tells rather
-  than asks ("I think the lamp is too big.", "It should stay locked.", "Nothing else.");
+- **a label before the steps** ("Your route:", "Three things:") and a remark that tells rather
+  than asks ("I think the lamp is too big.", "It should stay locked.", "Nothing else."); a line
+  naming or describing the test ("TC-014 Door check", "Precondition: ...") is
+  :mod:`evo.plans.conventions`';
 - **a heading of what is tested** before a colon ("Verify shrine works: walk to shrine, use it.",
   "Smoke test: ..."), where the steps follow on the same line;
 - **a reason or an aside** ("because otherwise the door stays locked", "so we can check the
@@ -62,7 +63,7 @@ NOT_TO = re.compile(r"[,;]?\s*(?:\bbut\s+)?(?:\b(?:please|just)\s+)?\b(?:(?:do n
 on a step, left as written)."""
 REMEMBER = re.compile(r"\b(?:do not|don't|dont|never)\s+(?:forget|fail|hesitate)\s+to\s+", re.IGNORECASE)
 PLAYER = re.compile(r"\b(?:the\s+(?:player|participant|tester|agent|bot|user|character)|they|he|she|you)\s+(?:should|must|will|"
-                    r"needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to|is\s+supposed\s+to)\s+(?:then\s+|first\s+|next\s+)?"
+                    r"needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to|is\s+supposed\s+to|want\s+to|'ll\s+want\s+to|wanna|gotta)\s+(?:then\s+|first\s+|next\s+)?"
                     r"|(?:^\s*|(?<=[;,]\s))(?:the|your|our)\s+(?:(?:only|main|first|second|third|next|last|final|actual)\s+)?"
                     r"(?:(?:task|job|goal|aim|idea|plan|route|step|one)\s+)?(?:here\s+)?is\s+(?:simply\s+|just\s+)?to\s+"
                     r"|\b(?:the\s+(?:player|participant|tester|agent|user)|participants|players|testers)\s+(?:first\s+|then\s+|next\s+)?"
@@ -82,25 +83,23 @@ you reach the 2nd pillar, jump"): go there, then the step."""
 AS_MET = re.compile(r"\bas\s+(?=(?:you\s+(?:see|find|meet|pass|encounter|come\s+across)|they\s+(?:come|appear|show\s+up|approach))\b)",
                     re.IGNORECASE)
 """"Collect coins as you see them", "attack goblins as they come": whenever."""
+CLOSEST = re.compile(r"\bthe\s+(?P<thing>[\w-]+)\s+(?:closest|nearest)\s+to\s+(?:you|the\s+player)\b", re.IGNORECASE)
+""""the stump closest to you": the nearest stump, one thing (no rule's trigger)."""
 WHERE = re.compile(r",\s*where\s+(?=you\s+(?:should|must|need\s+to|have\s+to|will)\s)", re.IGNORECASE)
 """A step at the place just named ("go to the shrine, where you should interact with it"): then."""
-SURE = re.compile(r"\b(?:make sure|ensure|be sure|check)\s+(?:that\s+)?you(?:'ve|\s+have)\s+(?P<verb>[a-z]+ed)\b", re.IGNORECASE)
+SURE = re.compile(r"\b(?:make sure|ensure|be sure|check)\s+(?:that\s+)?you(?:'ve|\s+have)\s+(?P<verb>[a-z]+ed)\b|"
+                  r"\b(?:make sure|be sure)\s+(?:that\s+)?you\s+(?P<verb2>[a-z]+)\b(?<!\bhave)", re.IGNORECASE)
 """A step said as a state to reach ("make sure you have pulled the lever"): the deed."""
 PASSIVE = re.compile(r"^\s*(?P<object>(?:any|all|every|each|the)\s+[^,.;:]+?)\s+(?:should|must|are\s+to|is\s+to|need\s+to|"
                      r"needs\s+to|have\s+to|has\s+to)\s+be\s+(?P<verb>[a-z]+)\b", re.IGNORECASE | re.MULTILINE)
 """A step in the passive ("Any foes you encounter should be attacked"): the verb on its object."""
-AIMLESS = re.compile(r"\b(?:(?:keep|just|simply|go)\s+)?(?:(?:wander(?:ing)?|roam(?:ing)?|explor(?:e|ing)|meander(?:ing)?)\b"
+AIMLESS = re.compile(r"\b(?:(?:keep|just|simply|go)\s+)?(?:(?:(?:free\s+)?(?:wander(?:ing)?|roam(?:ing)?|explor(?:e|ing)|meander(?:ing)?)|(?:of\s+)?free\s+play)\b"
                      r"(?:\s+(?:around|about|freely|at random|randomly))?(?:\s+(?:around\s+|about\s+)?" + PLACES + r")?|"
                      r"(?:walk|run|move|stroll|go)(?:ing)?\s+(?:around|about)(?:\s+" + PLACES + r"|(?=\s*(?:[,.;]|$|and\b)|\s+\w+ing\b)))",
                      re.IGNORECASE)
 """Going about with nowhere to go: no step of a plan of rules, which plays the whole level."""
 
 
-HEADING = re.compile(r"^\s*(?:(?:tc|test\s*case|case|test|bug|ticket|issue)[\s#-]*[a-z]*-?\d[\w-]*\b[^:.!?\n]*|(?:test\s*case|"
-                     r"title|preconditions?|prerequisites?|expected(?:\s+results?)?|expectations?|setup|set-up|results?|"
-                     r"observations?|context|background|summary|scenario|purpose)\s*:.*)$", re.IGNORECASE)
-"""A line that names or describes the test, not a step ("TC-014 Door check", "Precondition: ...",
-"Expected: no damage spikes")."""
 ROUTE = re.compile(r"^\s*(?:(?:your|the|our)\s+)?(?:actual\s+|whole\s+)?(?:route|path|itinerary|order)(?:\s+is)?\s*:\s*|"
                    r"\b(?:\d+|one|two|three|four|five|six)\s+(?:things|places|stops|spots|points|tasks|steps)\s*:\s*",
                    re.IGNORECASE)
@@ -158,8 +157,6 @@ def unframed(text: str) -> str:
     named players (the module's families), line by line."""
     lines = []
     for line in text.splitlines():
-        if HEADING.match(line):
-            continue
         line = _labelled(line)
         line = ROUTE.sub("", ORDER_TAIL.sub("", _shorthand(line)))
         line = CLOSING.sub("", GREETING.sub("", re.sub(r"^\s*ok(?:ay)?\s*[,!.]\s*", "", line, flags=re.IGNORECASE)))
@@ -168,9 +165,10 @@ def unframed(text: str) -> str:
         line = CONDITION_COMMA.sub(lambda m: m.group("cond") + ", ", STATE_IS.sub(lambda m: m.group("thing") + " is ", line))
         line = TOPIC.sub(lambda m: f" Whenever {m.group('verb').replace('that ', 'a ' + m.group('thing') + ' ', 1) if m.group('verb').startswith('that') else m.group('verb') + ' a ' + m.group('thing')}, ", line)
         line = re.sub(r"(?<=[.!?])(?=[,\w])", " ", NOT_TO.sub(" ", REMEMBER.sub("", line)))
+        line = CLOSEST.sub(lambda m: f"the nearest {m.group('thing')}", line)
         line = PLAYER.sub("", ASIDE.sub("", WHERE.sub(", then ", DEED_DONE.sub(" ", AS_MET.sub("whenever ", line)))))
         line = PASSIVE.sub(lambda m: f"{_base(m.group('verb'))} {m.group('object')}" if _base(m.group("verb")) != m.group("verb").lower()
-                           else m.group(0), SURE.sub(lambda m: _base(m.group("verb")), line))  # "slain": slay
+                           else m.group(0), SURE.sub(lambda m: _base(m.group("verb") or m.group("verb2")), line))  # "slain": slay
         line = re.sub(r"\s*,\s*(?=[,.;])|^\s*[,;]\s*|(?<=[.!?;])\s*,|\s+(?=[.;!?])", "", line).strip()  # ", , and" after a cut
         sentences = [_reaching(s) for s in re.split(r"(?<=[.!?;])\s+", re.sub(r"\.{2,}", ".", line))]
         lines.append(" ".join(s for k, s in enumerate(sentences) if not _tells(s) or _refers_back(sentences[k + 1:])))

@@ -127,6 +127,11 @@ def steps_to_plan(steps: Sequence[MatchedStep], start: tuple[int, int], name: st
         clause = step.parsed.clause
         target = _target(step, actor_names)
         pronoun = step.parsed.actor_word is not None and target is None
+        ordinal = clause.ordinal if clause else None
+        if pronoun and ordinal and last and (step.parsed.actor_word or "").lower() in ("one", "ones"):
+            kind_of = last.rsplit("_", 1)[0] if last.rsplit("_", 1)[-1].isdigit() else last
+            if f"{kind_of}_{ordinal}" in actor_names:  # "the second goblin, then the first one"
+                target, pronoun = f"{kind_of}_{ordinal}", False
         if step.parsed.kind != "rule" and step.condition_match is not None and target is None \
                 and (pronoun or (step.action is None and not step.parsed.actor_word)):
             target, pronoun = step.condition_match.name, False  # "when the door is open, walk through (it)"
@@ -136,8 +141,8 @@ def steps_to_plan(steps: Sequence[MatchedStep], start: tuple[int, int], name: st
                 rules.append((step.parsed.text, near, step.action))
                 continue  # a rule with nothing to watch for ("Wait.") is a step here
         when = [*waiting, *([_precondition(step, features, last)] if clause and clause.condition_state else [])]
-        if target is None and waiting and not step.parsed.actor_word:
-            target = waited  # "Wait for the door to open. Walk through.": through the door
+        if target is None and waiting and waited and (pronoun or not step.parsed.actor_word):
+            target, pronoun = waited, False  # "Wait for the door to open. Walk through (it).": the door
         waiting = []
         if clause is not None and clause.condition_state and _only_waits(step):
             waiting, waited = when, step.condition_match.name if step.condition_match else None

@@ -32,13 +32,14 @@ FILLER = (r"meanwhile|in the meantime|at the same time|before anything else|firs
           r"if you can|if possible|if you like|please|also|as well|to start with|to begin with|for now|"
           r"at any point|whenever you like|throughout(?: the (?:test|run|level|session|walk|trial))?|otherwise|"
           r"apart from that|besides that|other than that|in addition|during that time|during this time|"
-          r"in this (?:protocol|test|run|session|study|trial|scenario)|for this (?:test|run|session|trial)")
+          r"in this (?:protocol|test|run|session|study|trial|scenario)|for this (?:test|run|session|trial)|"
+          r"okay so|ok so|so basically|basically|oh and|oh|alright|actually")
 """Discourse fillers that belong to no step (a hand list: closed-class phrases)."""
 GO_ON = re.compile(r"^\s*(?:(?:do|repeat)\s+(?:this|that|so|it)(?:\s+(?:all|again))?|keep\s+(?:this|that|it)(?:\s+(?:up|going))?|keep\s+(?:going|at\s+it)|carry\s+on(?:\s+like\s+(?:this|that))?|"
                    r"continue(?:\s+like\s+(?:this|that)|\s+doing\s+(?:this|that|so))?)\s*[.!]?\s*$", re.IGNORECASE)
 """A sentence that only says to go on ("Keep this up for 40 seconds.", its budget already taken
 out; "Carry on like that."): no step of its own (a closed class of phrases)."""
-LEADING = re.compile(rf"^\s*(?:{FILLER})\s*(?:,\s*|\s+(?=[a-z]))", re.IGNORECASE)
+LEADING = re.compile(rf"^\s*(?:{FILLER})\s*(?:,\s*|:\s*|\s+(?=[a-z]))", re.IGNORECASE)
 TRAILING = re.compile(rf",?\s+(?:{FILLER}|first|next|last|now|right now|straight away|at once|"
                       r"immediately|to start|to begin|first thing)(?=\s*(?:[,.;!?]|$|,?\s+(?:and|then)\b))",
                       re.IGNORECASE)

@@ -3,7 +3,7 @@ test case (:mod:`evo.plans.conventions`); greetings, headings, asides, steps not
 who plays named, remarks, labels, shorthand (:mod:`evo.plans.framing`); steps out of order or ordered by words the splitter does not join on
 (:mod:`evo.plans.ordering`); budgets in more words (:mod:`evo.plans.budgets`); circling as a
 standing order. Every text here is in words of our own, none from a development or held-out set
-(the families came from ``dev/*_dev5.yaml`` to ``*_dev12.yaml``, written by eight independent
+(the families came from ``dev/*_dev5.yaml`` to ``*_dev14.yaml``, written by ten independent
 testers from the user docs alone; ``test_dev_sets`` below reads those as measured)."""
 
 from __future__ import annotations
@@ -34,8 +34,6 @@ def nlp():  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("text, plain", [
     ("Hello team, open the crate. Cheers!", "open the crate."),
-    ("TC-7 crate check\nOpen the crate.", "Open the crate."),
-    ("Precondition: a fresh level.\nOpen the crate.\nExpected: no crash.", "Open the crate."),
     ("Verify crates open: open the crate.", "open the crate."),
     ("Open the crate, because the key is inside.", "Open the crate."),
     ("Go to the crate but don't open it.", "Go to the crate."),
@@ -56,6 +54,8 @@ def test_words_around_the_steps_are_taken_out(text: str, plain: str) -> None:
 
 @pytest.mark.parametrize("text, plain", [
     ("Regression check: open the crate.", "open the crate."),
+    ("TC-7 crate check\nOpen the crate.", "Open the crate."),
+    ("Precondition: a fresh level.\nOpen the crate.\nExpected: no crash.", "Open the crate."),
     ("Repro (seen twice): open the crate.", "open the crate."),
     ("Regression: lid physics. Open the crate.", "Open the crate."),
     ("Steps to reproduce:\n1. Open the crate.\nExpected: a key.\nActual: nothing.", "\n1. Open the crate.\n"),
@@ -133,6 +133,18 @@ def test_budgets_in_more_words(text: str, steps: int) -> None:
     (DUNGEON, "Slay any troll that comes near you while you walk to the altar.", ("go shrine", "rule attack ogre")),
     (PARK, "Head to the third stump; then, standing next to it, look up.", ("look_up stump_3",)),
     (PARK, "As a tester, I want every stump circled while I walk to the first pillar.", ("go pillar_1", "rule circle stump")),
+    (DUNGEON, "Charter: explore troll combat. Walk up to the troll and slay it.", ("attack ogre",)),
+    (DUNGEON, "Build 2.1, clean level.\nYank the lever, then hop the pit.", ("interact switch", "jump lava")),
+    (DUNGEON, "Okay so first you want to yank the lever, and after that you want to pray at the altar.",
+     ("interact switch", "interact shrine")),
+    (DUNGEON, "Step one, yank the lever. Step two, hop the pit.", ("interact switch", "jump lava")),
+    (DUNGEON, "Give it 60 steps: slay trolls as they show up.", ("rule attack ogre", "budget 60")),
+    (DUNGEON, "Slay the second goblin before the first one.", ("attack goblin_2", "attack goblin_1")),
+    (DUNGEON, "Yank the lever, then wait for the gate to open and walk through it.", ("interact switch", "go door if door_open")),
+    (PARK, "Looking for blurry textures. Circle the third lamp.", ("circle lamp_3",)),
+    (PARK, "Walk around the lamp closest to you.", ("circle lamp",)),
+    (PARK, "Make sure you look up when you get to the second lamp.", ("look_up lamp_2",)),
+    (PARK, "Two minutes of free play: circle every stump.", ("rule circle stump", "budget 1050")),
 ])
 def test_the_families_read_as_meant(game: GameFactory, text: str, plan: tuple[str, ...], nlp) -> None:  # type: ignore[no-untyped-def]
     assert plan_words(plan_from_text(text, game, nlp=nlp)[0]) == plan
@@ -162,12 +174,13 @@ def test_explain_prints_the_text_as_read(tmp_path: Path, capsys) -> None:  # typ
 DEV_SETS = {"dungeon_dev5": (68, 0), "park_dev5": (36, 0), "dungeon_dev6": (60, 0), "park_dev6": (34, 0),
             "dungeon_dev7": (59, 1), "park_dev7": (32, 1), "dungeon_dev8": (61, 2), "park_dev8": (35, 0),
             "dungeon_dev9": (63, 1), "park_dev9": (37, 0), "dungeon_dev10": (66, 2), "park_dev10": (34, 0),
-            "dungeon_dev11": (66, 0), "park_dev11": (36, 0), "dungeon_dev12": (73, 0), "park_dev12": (36, 0)}
+            "dungeon_dev11": (66, 0), "park_dev11": (36, 0), "dungeon_dev12": (73, 0), "park_dev12": (36, 0),
+            "dungeon_dev13": (65, 0), "park_dev13": (36, 0), "dungeon_dev14": (67, 0), "park_dev14": (36, 0)}
 """Development set -> (texts read as meant, texts read as a wrong plan), as measured: the rest are
-refused with their closest reading. Written by eight independent testers from the user docs alone
+refused with their closest reading. Written by ten independent testers from the user docs alone
 (a pair of sets each: terse checklists, prose protocols, a lead QA's mixed styles, a designer
 writing in a second language, an informal playtester, study protocols, acceptance criteria, bug
-reports), before the fixes they led to."""
+reports, exploratory charters, a chatty student), before the fixes they led to."""
 
 
 @pytest.mark.parametrize("held", sorted(DEV_SETS))
