@@ -18,6 +18,7 @@ refused them, or read a step that was meant not to be done:
   locked"), up to the next comma or full stop;
 - **a step not to take** ("but please don't activate it yet", "Don't bother with the coins"),
   which is no step at all; "don't forget to" is the step itself;
+- **a flow told of the player in the present tense** ("Player walks to the lever and pulls it.");
 - **the one who plays, named** ("the player should go to the lever", "they should leap across",
   "The task is simply to reach the shrine"): the step is the verb after it;
 - **the step before, said done** ("After you have defeated it, pick up the coin"), a step as a
@@ -83,6 +84,27 @@ you reach the 2nd pillar, jump"): go there, then the step."""
 AS_MET = re.compile(r"\bas\s+(?=(?:you\s+(?:see|find|meet|pass|encounter|come\s+across)|they\s+(?:come|appear|show\s+up|approach))\b)",
                     re.IGNORECASE)
 """"Collect coins as you see them", "attack goblins as they come": whenever."""
+NARRATED = re.compile(r"\b(?:the\s+)?(?:player|character|avatar|hero)\s+(?=(?:always\s+|then\s+|first\s+|next\s+)?[a-z]+s\b)",
+                      re.IGNORECASE)
+"""A flow told in the present tense ("Player walks to the lever and pulls it."): the one who plays,
+before a verb in its third person."""
+CLAUSE_VERB = re.compile(r"(?:^|(?<=,\s)|(?<=\band\s)|(?<=\bthen\s)|(?<=\bor\s)|(?<=\balways\s)|(?<=\bfirst\s)|(?<=\bnext\s))"
+                         r"(?P<verb>[a-z]+(?:s|es))\b", re.IGNORECASE)
+
+
+def _narrated(sentence: str) -> str:
+    """A sentence told of the player in the present tense as steps: the subject out, each clause's
+    verb in its base form (WordNet's morphy: "walks", "goes", "pulls")."""
+    if not NARRATED.search(sentence):
+        return sentence
+    from evo.plans.lexicon import _lemma, is_verb, wordnet
+
+    wordnet()
+    sentence = NARRATED.sub("", sentence)
+    return CLAUSE_VERB.sub(lambda m: _lemma(m.group("verb"), "v") if is_verb(m.group("verb"))
+                           and _lemma(m.group("verb"), "v") != m.group("verb").lower() else m.group(0), sentence)
+
+
 CLOSEST = re.compile(r"\bthe\s+(?P<thing>[\w-]+)\s+(?:closest|nearest)\s+to\s+(?:you|the\s+player)\b", re.IGNORECASE)
 """"the stump closest to you": the nearest stump, one thing (no rule's trigger)."""
 WHERE = re.compile(r",\s*where\s+(?=you\s+(?:should|must|need\s+to|have\s+to|will)\s)", re.IGNORECASE)
@@ -170,7 +192,7 @@ def unframed(text: str) -> str:
         line = PASSIVE.sub(lambda m: f"{_base(m.group('verb'))} {m.group('object')}" if _base(m.group("verb")) != m.group("verb").lower()
                            else m.group(0), SURE.sub(lambda m: _base(m.group("verb") or m.group("verb2")), line))  # "slain": slay
         line = re.sub(r"\s*,\s*(?=[,.;])|^\s*[,;]\s*|(?<=[.!?;])\s*,|\s+(?=[.;!?])", "", line).strip()  # ", , and" after a cut
-        sentences = [_reaching(s) for s in re.split(r"(?<=[.!?;])\s+", re.sub(r"\.{2,}", ".", line))]
+        sentences = [_reaching(_narrated(s)) for s in re.split(r"(?<=[.!?;])\s+", re.sub(r"\.{2,}", ".", line))]
         lines.append(" ".join(s for k, s in enumerate(sentences) if not _tells(s) or _refers_back(sentences[k + 1:])))
     return "\n".join(lines)
 
