@@ -48,7 +48,7 @@ started=$SECONDS
 
 # 1. The GPU tests (skipped with the reason where torch sees no GPU), and the tensor path's.
 timeout 70 python3 -m pytest -q -rs -m "not slow" -p no:cacheprovider tests/evo/run/test_device_gpu.py \
-  tests/games/vision/test_device_frames.py > "$OUT/gpu_tests.log" 2>&1
+  tests/games/perception/test_device_frames.py > "$OUT/gpu_tests.log" 2>&1
 echo "exit $? after $((SECONDS - started)) s" >> "$OUT/gpu_tests.log"
 
 # 2. One process's step, alone and beside others: rendering, the networks over replayed

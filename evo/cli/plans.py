@@ -256,11 +256,13 @@ def _export(args: argparse.Namespace, console: Console) -> int:
 
 def _read_as(text: str, console: Console) -> None:
     """The text as its steps are read, where words around them were taken out or steps put in order."""
-    from evo.plans.budgets import BUDGET
+    from evo.plans.budgets import without_budget
     from evo.plans.text import as_read
 
-    read = as_read(BUDGET.sub("", text)).strip()
-    if " ".join(read.split()) != " ".join(BUDGET.sub("", text).split()):
+    plain = without_budget(text)
+    plain = text if plain is None else plain
+    read = as_read(plain).strip()
+    if " ".join(read.split()) != " ".join(plain.split()):
         console.print(f"read as: {read!r}", markup=False, highlight=False)
 
 

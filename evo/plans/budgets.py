@@ -19,19 +19,22 @@ NUMBERS.update({"a": 1, "an": 1, "thirty": 30, "forty": 40, "fifty": 50, "sixty"
                 "ninety": 90, "half a": 0.5})
 _UNITS = "one|two|three|four|five|six|seven|eight|nine"
 _TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
-HUNDREDS = (rf"(?:(?:{_UNITS}|a)\s+hundred(?:\s+(?:and\s+)?(?:(?:{_TENS})(?:[\s-](?:{_UNITS}))?|{_UNITS}|ten|eleven|twelve|"
+HUNDREDS = (rf"(?:(?:{_UNITS})\s+(?:{_TENS})(?=\s+(?:steps?|moves?|turns?|actions?))|(?:{_UNITS}|a)\s+hundred(?:\s+(?:and\s+)?(?:(?:{_TENS})(?:[\s-](?:{_UNITS}))?|{_UNITS}|ten|eleven|twelve|"
             r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen))?|(?:" + _TENS + r")[\s-](?:" + _UNITS + r"))")
 """A count in words past twenty ("two hundred fifty", "one hundred and twenty", "forty-five")."""
 BUDGET_LEAD = ("during|give up|give it up|give it|allow|next|following|play|playing|run|running|keep|keeping|continue|continuing|go|going|"
-               "carry|carrying|test|testing|stop|end|finish|quit|halt|spend|use|take|taking|you|your|have|has|get|the|budget|"
+               "carry|carrying|test|testing|stop|end|finish|quit|halt|spend|use|take|taking|you have|you get|you've got|you've|your|have|has|"
+               "get|the|budget|roughly|approximately|exactly|precisely|maybe|some|"
                "is|of|on|for|after|at|in|within|under|up|to|only|most|a|total|with|limit|over|about|may|can|are|allowed|"
-               "given|until|have passed|pass")
+               "given|until|have passed|pass|run this|run that|run it|let it run|let that run|let this run|keep it to|cap it at|limit it to|cap the (?:session|run) at|cap|capped at|set up|set")
 """Words of the phrase a budget is written in ("you have", "play on for", "within", "stop at",
 "the budget is"), taken out with it."""
 BUDGET = re.compile(r"(?<![\w-])(?:(?:" + BUDGET_LEAD + r")\s+)*"
-                    r"(\d+(?:\.\d+)?|half an?|" + HUNDREDS + "|" + "|".join(sorted(NUMBERS, key=len, reverse=True)) + r")\s+"
-                    r"(steps?|moves?|turns?|actions?|seconds?|secs?|s|minutes?|mins?)\b"
-                    r"(?:\s+(?:at most|at the most|in total|total|or (?:less|fewer)|max(?:imum)?|to|budget|limit|"
+                    r"(\d+(?:\.\d+)?|half an?|" + HUNDREDS + "|" + "|".join(sorted(NUMBERS, key=len, reverse=True)) + r")"
+                    r"(?:[ \t]*-[ \t]*|[ \t]+|(?<=\d))"
+                    r"(steps?|moves?|turns?|actions?|seconds?|secs?|s|minutes?|mins?)\b(?![ \t]*(?:\d|[a-h][:.)]))"
+                    r"(?:\s+(?:at most|at the most|in total|total|or (?:less|fewer)|max(?:imum)?|to|budget|limit|cap|timer|of|"
+                    r"(?:(?:stress|soak|test|long|short)\s+)?(?:run|session|capture|test|pass|free-roam)|"
                     r"(?:is|are|should be|will be)\s+(?:enough|ok|okay|fine|plenty|the limit|the budget))\b)?\.?", re.IGNORECASE)
 """A budget, taken out of the text: any count of steps, moves or turns ("Play 120 turns", "you
 have 80 steps", "within 70 steps", "Use 95 moves to ...", "300 steps is enough") or of game time
@@ -46,6 +49,9 @@ def count(words: str) -> float:
         return float(words)
     if words.startswith("half"):
         return NUMBERS["half a"]
+    spoken = re.fullmatch(rf"({_UNITS})\s+({_TENS})", words)
+    if spoken:  # "two fifty steps", said aloud: 250
+        return NUMBERS[spoken.group(1)] * 100 + NUMBERS[spoken.group(2)]
     total = 0.0
     for word in re.split(r"[\s-]+", words):
         if word == "hundred":
@@ -53,6 +59,39 @@ def count(words: str) -> float:
         elif word != "and":
             total += NUMBERS[word]
     return total
+
+
+CLOCK = re.compile(r"\b(?P<m>\d{1,2}):(?P<s>[0-5]\d)\b(?=\s*(?:cap|timer|limit|max|budget|of|minutes?|mins?)\b)", re.IGNORECASE)
+"""A time on a clock's face ("0:20 cap", "1:30 timer"): minutes and seconds."""
+PAST = re.compile(r"\b(?:was|were|took|takes|record|pb|wr|last\s+time)\b[^.!?\n:]*$", re.IGNORECASE)
+"""Words before a count that tell of a past run ("PB was 34 steps on this"), no budget."""
+
+
+def clocked(text: str) -> str:
+    """``text`` with a clock's time in seconds ("0:20 cap": "20 seconds cap")."""
+    return CLOCK.sub(lambda m: f"{int(m.group('m')) * 60 + int(m.group('s'))} seconds", text)
+
+
+def budget_found(text: str) -> re.Match[str] | None:
+    """The first budget in ``text`` that is not a past run's count."""
+    for found in BUDGET.finditer(text):
+        if not PAST.search(text[:found.start()]) and not _ordinal(found, text):
+            return found
+    return None
+
+
+def without_budget(text: str) -> str | None:
+    """``text`` with its budgets taken out, in the words they are written in; None when it has none."""
+    text = clocked(text)
+    if budget_found(text) is None:
+        return None
+    return BUDGET.sub(lambda m: m.group(0) if PAST.search(text[:m.start()]) or _ordinal(m, text) else "", text)
+
+
+def _ordinal(found: re.Match[str], text: str) -> bool:
+    """"a second ogre", "a second time": "second" as an ordinal, no time."""
+    return found.group(1).lower() in ("a", "an") and re.match(r"\s+(?!(?:and|or|of|then|to|more|at|in)\b)[a-z]",
+                                                             text[found.end():], re.IGNORECASE) is not None
 
 
 def budget_steps(text: str, step_seconds: float | None, label: str = "the game") -> int | None:
@@ -63,7 +102,7 @@ def budget_steps(text: str, step_seconds: float | None, label: str = "the game")
         ConfigError: a time budget on a game whose steps stand for no game time (a turn-based
             game), rather than a guessed rate.
     """
-    found = BUDGET.search(text)
+    found = budget_found(clocked(text))
     if found is None:
         return None
     number, unit = count(found.group(1)), found.group(2).lower()

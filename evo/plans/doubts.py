@@ -39,7 +39,7 @@ from typing import Collection, Iterable, Mapping, Sequence
 from evo.plans.text import MatchedStep, match_actor
 from evo.run.config import ConfigError
 
-CONFIDENT = ("same", "synonym")
+CONFIDENT = ("same", "synonym", "clipped")
 """How a word may be matched to be read with confidence where a loose match is in doubt."""
 NAMING = (*CONFIDENT, "spelling")
 """How a word left unread must match an actor to be in doubt ("orcs": spelling, as WordNet has
@@ -93,8 +93,10 @@ def doubts(steps: Sequence[MatchedStep], actors: Mapping[str, Iterable[str]] | N
     covered = _covered(steps, categories or {}) if actors is not None else set()
     for number, step in enumerate(steps, 1):
         named = any(s.actor_type or s.condition_match for s in steps[:number])
-        why = _why(step) or (_unread(step, actors) if actors is not None else None) or _nothing_before(step, named) \
+        why = _why(step) or (_unread(step, actors) if actors is not None else None) or _unknown(step) \
+            or _nothing_before(step, named) \
             or _nowhere(step, named, targets or {}) or _does_nothing(step, steps[:number - 1], targets or {}) \
+            or _nothing_there(step, steps[:number - 1], targets or {}) \
             or (_left_out(step, actors, covered) if actors is not None else None)
         if why is not None:
             out.append(Doubt(number, step.parsed.text, why, reading(step)))
@@ -128,6 +130,18 @@ def _does_nothing(step: MatchedStep, before: Sequence[MatchedStep], targets: Map
         if step.parsed.actor_word else step.actor_type
     if step.action in targets and thing is not None and thing not in targets[step.action]:
         return f"{step.action!r} does nothing to a {thing} in this game"
+    return None
+
+
+def _nothing_there(step: MatchedStep, before: Sequence[MatchedStep], targets: Mapping[str, Collection[str]]) -> str | None:
+    """A deed with no thing of its own, done where the step before ended, on a thing the game says
+    it does nothing to ("grab the coin and then jump across": a jump at the coin)."""
+    if step.parsed.kind != "node" or step.action is None or step.parsed.actor_word or step.actor_type \
+            or step.condition_match is not None or step.action not in targets:
+        return None
+    thing = next((s.actor_type for s in reversed(before) if s.actor_type), None)
+    if thing is not None and thing not in targets[step.action]:
+        return f"{step.action!r} does nothing to a {thing} in this game, where the step before ended"
     return None
 
 
@@ -196,6 +210,24 @@ def _unread(step: MatchedStep, actors: Mapping[str, Iterable[str]]) -> str | Non
     return None
 
 
+def _unknown(step: MatchedStep) -> str | None:
+    """A word no dictionary knows where the step's thing would be ("flip sw", "hit the gobbo"):
+    read without it, the step would act where the step before ended."""
+    if step.actor_type is not None or step.parsed.actor_word is not None or step.condition_match is not None \
+            or step.action_match is None:
+        return None
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    from evo.plans.lexicon import wordnet
+
+    used = set(step.action_match.word.lower().split())
+    for word in re.findall(r"[A-Za-z][A-Za-z'-]+", step.parsed.text):
+        if word.lower() not in used and word.lower() not in STOP_WORDS and "'" not in word \
+                and not wordnet().synsets(word.lower()):
+            return f"{word!r} is a word the reader does not know, where the step's thing would be"
+    return None
+
+
 class UnsureReading(ConfigError):
     """A text with clauses read without confidence: one line for the first, the others counted.
 
@@ -226,7 +258,7 @@ def check_confident(steps: Sequence[MatchedStep], accept: Collection[int] = (), 
     Raises:
         ConfigError: ``accept`` names a clause the text does not have.
     """
-    beyond = sorted(n for n in accept if not 1 <= n <= len(steps))
+    beyond = sorted(n for n in accept if not 0 <= n <= len(steps))  # 0: the text as a whole (evo.plans.dropped)
     if beyond:
         raise ConfigError(f"--accept {beyond[0]}: the text has {len(steps)} clause{'s' if len(steps) != 1 else ''}, "
                           f"numbered from 1")

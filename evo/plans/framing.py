@@ -57,14 +57,16 @@ TOPIC = re.compile(r"(?:^|(?<=[.!?;]))\s*(?P<q>every|each|any)\s+(?P<thing>[\w-]
                    r"encounter|pass|come\s+across|run\s+into)|that\s+(?:comes?|appears?|shows?\s+up)(?:\s+\w+)?)\s*,\s*",
                    re.IGNORECASE | re.MULTILINE)
 """A standing order with its object first ("Every monster you see, kill it."): whenever."""
-NOT_TO = re.compile(r"[,;]?\s*(?:\bbut\s+)?(?:\b(?:please|just)\s+)?\b(?:(?:do not|don't|dont|never|avoid|ignore)\s+|without\s+(?=\w+ing\b))"
+NOT_TO = re.compile(r"[,;]?\s*(?:\bbut\s+)?(?:\b(?:please|just)\s+)?\b(?:(?:do not|don't|dont|never|avoid|ignore|skip(?!\s+(?:over|across)\b))\s+|without\s+(?=\w+ing\b))"
                     r"(?!(?:forget|fail|hesitate)\b)(?![^,.;\n]*\b(?:until|till|unless|before|without)\b)[^,.;\n]*",
                     re.IGNORECASE)
 """A step not to take, up to the next comma or full stop ("until" or "before" in it: a condition
 on a step, left as written)."""
 REMEMBER = re.compile(r"\b(?:do not|don't|dont|never)\s+(?:forget|fail|hesitate)\s+to\s+", re.IGNORECASE)
-PLAYER = re.compile(r"\b(?:the\s+(?:player|participant|tester|agent|bot|user|character)|they|he|she|you)\s+(?:should|must|will|"
-                    r"needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to|is\s+supposed\s+to|want\s+to|'ll\s+want\s+to|wanna|gotta)\s+(?:then\s+|first\s+|next\s+)?"
+PLAYER = re.compile(r"\b(?:(?:the\s+)?(?:player|participant|tester|agent|bot|user|character)s?|they|he|she|you)\s+(?:(?:should|must|will|would|can|"
+                    r"ought\s+to|may)(?:\s+(?:then|first|next|now|also|just|need\s+to|have\s+to|be\s+able\s+to))*|"
+                    r"needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to|(?:is|are)\s+(?:supposed|expected|meant|going|required)\s+to|want\s+to|"
+                    r"'ll(?:\s+(?:then|first|next|need\s+to|have\s+to|want\s+to))*|wanna|gotta)\s+(?:then\s+|first\s+|next\s+)?"
                     r"|(?:^\s*|(?<=[;,]\s))(?:the|your|our)\s+(?:(?:only|main|first|second|third|next|last|final|actual)\s+)?"
                     r"(?:(?:task|job|goal|aim|idea|plan|route|step|one)\s+)?(?:here\s+)?is\s+(?:simply\s+|just\s+)?to\s+"
                     r"|\b(?:the\s+(?:player|participant|tester|agent|user)|participants|players|testers)\s+(?:first\s+|then\s+|next\s+)?"
@@ -107,7 +109,7 @@ def _narrated(sentence: str) -> str:
 
 CLOSEST = re.compile(r"\bthe\s+(?P<thing>[\w-]+)\s+(?:closest|nearest)\s+to\s+(?:you|the\s+player)\b", re.IGNORECASE)
 """"the stump closest to you": the nearest stump, one thing (no rule's trigger)."""
-WHERE = re.compile(r",\s*where\s+(?=you\s+(?:should|must|need\s+to|have\s+to|will)\s)", re.IGNORECASE)
+WHERE = re.compile(r",\s*where\s+(?=(?:you|they|the\s+player)\s+(?:should|must|need\s+to|have\s+to|will|ought\s+to)\s)", re.IGNORECASE)
 """A step at the place just named ("go to the shrine, where you should interact with it"): then."""
 SURE = re.compile(r"\b(?:make sure|ensure|be sure|check)\s+(?:that\s+)?you(?:'ve|\s+have)\s+(?P<verb>[a-z]+ed)\b|"
                   r"\b(?:make sure|be sure)\s+(?:that\s+)?you\s+(?P<verb2>[a-z]+)\b(?<!\bhave)", re.IGNORECASE)
@@ -128,8 +130,8 @@ ROUTE = re.compile(r"^\s*(?:(?:your|the|our)\s+)?(?:actual\s+|whole\s+)?(?:route
 """A label before the steps ("Your route: ...", "Three things: ...", "Go to 3 places: ...")."""
 REMARK = re.compile(r"^\s*(?:(?:i|we)\s+(?:think|believe|had|have|saw|noticed|found|suspect|got|heard|know|guess|expect|hope)\b|"
                     r"(?:it|this|that|there)\s+(?:is|was|are|were|has|had|looks|seems|should|might|may|must|will)\b[^,;:]*$|"
-                    r"(?:the|this|that|these|those|my|our)\s+(?:[\w-]+\s+){1,4}?(?:is|are|was|were|looks|seems|feels|appears|has|"
-                    r"had)\b[^,;:]*$|(?:nothing\s+(?:else|more)|in\s+(?:that|this|the\s+same)\s+order|that(?:'s|\s+is)\s+(?:it|all)|"
+                    r"(?:the|this|that|these|those|my|our)\s+(?:[\w-]+\s+){1,6}?(?:is|are|was|were|looks|seems|feels|appears|has|"
+                    r"had|does|do)(?:n't|\s+not)?\b[^,;:]*$|(?:nothing\s+(?:else|more)|in\s+(?:that|this|the\s+same)\s+order|that(?:'s|\s+is)\s+(?:it|all)|"
                     r"ok(?:ay)?|done|the\s+end)\W*$)", re.IGNORECASE)
 """A sentence that tells, not asks: a remark ("I think the lamp is too big.", "It should stay
 locked.", "The texture of lamp 2 looks strange.", "Nothing else.", "In that order.")."""
@@ -153,7 +155,7 @@ LABEL_WORDS = frozenset({"note", "notes", "nb", "ps", "plan", "steps", "step", "
 ORDER_TAIL = re.compile(r",?\s+in\s+(?:that|this|the\s+same|the\s+given)\s+order\b", re.IGNORECASE)
 
 
-TELLS = re.compile(r"^\s*(?:the|this|that|these|those|my|our)\s+(?:[\w-]+\s+){0,3}?(?:(?P<verb>[a-z]+s)\b|[\w-]+'s\s)[^,;:]*[.!]?$",
+TELLS = re.compile(r"^\s*(?:the|this|that|these|those|my|our)\s+(?:[\w-]+\s+){0,3}?(?:(?P<verb>[a-z]+(?:s|ed))\b|[\w-]+'s\s)[^,;:]*[.!]?$",
                    re.IGNORECASE)
 """A sentence about the level or the test, with its own subject and verb ("This procedure checks
 the door mechanism.", "The level ends at the shrine.", "this part's bugged sometimes")."""

@@ -21,7 +21,8 @@ from typing import Any, Collection, Sequence
 
 from evo.run.config import ConfigError
 from evo.plans.doubts import check_confident
-from evo.plans.budgets import BUDGET, budget_steps
+from evo.plans.dropped import check_nothing_dropped
+from evo.plans.budgets import budget_steps, without_budget
 from evo.plans.framing import aimless
 from evo.plans.base import Condition, Node, Plan, Rule, TextStep, Validation, WordRead
 from evo.plans.lexicon import THRESHOLD, WordMatch, _lemma, similarity
@@ -44,6 +45,17 @@ LEVEL_REACH = 64
 """A rule's reach in a plan of rules alone: with no step to come back to, the whole level."""
 RULES_BUDGET = 150
 """Steps a plan of rules alone plays when the text gives no budget."""
+def _after(step: MatchedStep) -> bool:
+    """The condition comes after the pronoun of a deed ("activate it once the door is open"): "it"
+    is the thing before, not the condition's ("once the door is open, walk through it"; a move,
+    "go through it once the door is open", still goes to the condition's thing)."""
+    text, clause = step.parsed.text.lower(), step.parsed.clause
+    word = (step.parsed.actor_word or "").lower()
+    cond = (clause.condition or "").lower().rstrip(".!?;, ") if clause else ""
+    return bool(word and cond) and re.search(rf"\b{re.escape(word)}\b", text) is not None and cond in text \
+        and re.search(rf"\b{re.escape(word)}\b", text).start() < text.index(cond)
+
+
 def targets_of(game: Any) -> dict[str, set[str]]:
     """Actions -> the actor types they act on, with each category all of whose types they act on
     (``attack``: the enemies and ``enemy``), from a game's optional ``action_targets``."""
@@ -133,7 +145,7 @@ def steps_to_plan(steps: Sequence[MatchedStep], start: tuple[int, int], name: st
             if f"{kind_of}_{ordinal}" in actor_names:  # "the second goblin, then the first one"
                 target, pronoun = f"{kind_of}_{ordinal}", False
         if step.parsed.kind != "rule" and step.condition_match is not None and target is None \
-                and (pronoun or (step.action is None and not step.parsed.actor_word)):
+                and (pronoun or (step.action is None and not step.parsed.actor_word)) and not (pronoun and last and step.action is not None and _after(step)):
             target, pronoun = step.condition_match.name, False  # "when the door is open, walk through (it)"
         if step.parsed.kind == "rule":
             near = target or (step.condition_match.name if step.condition_match else None) or (last if pronoun else None)
@@ -161,9 +173,9 @@ def steps_to_plan(steps: Sequence[MatchedStep], start: tuple[int, int], name: st
         if previous is not None and previous.target == target and step.action is None and not when \
                 and not ANOTHER.search(step.parsed.text):
             continue  # "Run to the coin. Grab it.": already there ("get another coin" is the next one)
-        if previous is not None and previous.target == target and previous.action is None and not when \
-                and step.action is not None:  # "go to the switch and pull it": one node
-            nodes[-1] = previous.model_copy(update={"action": step.action})
+        if previous is not None and previous.target == target and previous.action is None and not (previous.when and when) \
+                and step.action is not None:  # "go to the switch and pull it (once the door is open)": one node
+            nodes[-1] = previous.model_copy(update={"action": step.action, "when": previous.when or when})
             continue
         nodes.append(Node(target=target, action=step.action, when=when))
     reach = RULE_REACH if nodes else LEVEL_REACH
@@ -208,8 +220,10 @@ def plan_from_text(text: str, factory: GameFactory, name: str = "", validations:
         categories = dict(getattr(game, "categories", {}))
     finally:
         game.close()
-    steps = read_steps(aimless(BUDGET.sub("", text)) if BUDGET.search(text) else text, actions, actors, nlp, targets)
+    unbudgeted = without_budget(text)
+    steps = read_steps(aimless(unbudgeted) if unbudgeted is not None else text, actions, actors, nlp, targets)
     check_confident(steps, accept, [a for a in actions if a != NO_ACTION], actors, categories, targets)
+    check_nothing_dropped(text, steps, accept, actions, actors, categories)
     budget = budget_steps(text, step_seconds, factory.label)
     if budget is not None:
         steps = [_repeated(step) for step in steps]

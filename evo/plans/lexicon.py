@@ -161,12 +161,22 @@ def similarity(word: str, other: str, pos: str, steps: int = 1) -> tuple[float, 
     return score, how
 
 
+def _function_word(word: str) -> bool:
+    """A word of the grammar ("but", "some"), never a thing's clipped name."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return word.lower() in STOP_WORDS
+
+
 @lru_cache(maxsize=65536)
 def _similarity(word: str, other: str, pos: str, troponym_steps: int = 1) -> tuple[float, str]:
     if _lemma(word, pos) == _lemma(other, pos):
         return 1.0, "same"
     mine, theirs = _synsets(word, pos), _synsets(other, pos, NAME_SENSES)
     best, how = SequenceMatcher(None, word.lower(), other.lower()).ratio() * SPELLING, "spelling"
+    if pos == "n" and len(word) >= 3 and word.isalpha() and len(other) >= len(word) + 2 \
+            and other.lower().startswith(word.lower()) and not _function_word(word):  # "gob", "skel": a clipped name
+        best, how = THRESHOLD, "clipped"
     if set(mine) & set(theirs):
         return SYNONYM, "synonym"
     for a in mine:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-BUT_BEFORE = re.compile(r"^(?P<a>[^,;]+?)(?:\s+at\s+the\s+end)?,\s*but\s+(?:before\s+(?:that|this|it)|first)\s*,?\s*(?P<b>[^.;!?]+)",
+BUT_BEFORE = re.compile(r"^(?P<a>[^,;]+?)(?:\s+at\s+the\s+end)?,\s*but\s+(?:before\s+(?:that|this|it|(?:you\s+)?do(?:ing)?\s+(?:that|this|so|it))|first)\s*,?\s*(?P<b>[^.;!?]+)",
                         re.IGNORECASE)
 """The later step, then "but before that" / "but first" and the earlier."""
 BUT_FIRST = re.compile(r"^(?P<a>[^,;]+?),\s*but\s+(?P<b>[^,.;!?]+?)\s+first\b", re.IGNORECASE)

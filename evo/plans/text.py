@@ -36,6 +36,8 @@ from evo.plans.clauses import Clause, clause_bounds, read_clause
 from evo.plans.lexicon import KIND_STEPS, THRESHOLD, WordMatch, _lemma, any_sense, best_match, compound
 from evo.plans.conventions import conventions
 from evo.plans.framing import unframed
+from evo.plans.letters import unlettered
+from evo.plans.visits import visited
 from evo.plans.ordering import in_order
 from evo.plans.markers import HEADING, split_markers, strip_marker
 from evo.plans.phrasing import numbered
@@ -301,15 +303,19 @@ def _towards(word: str | None) -> bool:
 
 
 def _fitting(step: ParsedStep, action: WordMatch | None, actor: str | None, actions: Mapping[str, Iterable[str]],
-             targets: Mapping[str, Iterable[str]]) -> WordMatch | None:
+             targets: Mapping[str, Iterable[str]], own: bool = False) -> WordMatch | None:
     """The verb's sense that fits its object: when the action matched does nothing to the kind
     of thing named ("hit the switch": attacking a switch), the action that does, if the verb is
     like it in any of its senses a few steps up WordNet ("hit" is a way to touch, and touching is
-    operating a switch); else the action matched."""
+    operating a switch); else, for a thing named in the clause itself (``own``), going there when
+    the verb is a way of going ("cross the door"); else the action matched."""
     if action is None or actor is None or action.name not in targets or actor in targets[action.name]:
         return action
     fits = {name: actions[name] for name, on in targets.items() if actor in on and name in actions}
     other = best_match(step.action_word or "", fits, "v", steps=KIND_STEPS) if fits else None
+    if (other is None or other.score < THRESHOLD) and own and NO_ACTION in actions \
+            and action.word.lower().split()[0] != action.name:  # "cross the door": going through it; "interact with" is meant
+        other = best_match(step.action_word or "", {NO_ACTION: actions[NO_ACTION]}, "v", steps=KIND_STEPS)
     return other if other is not None and other.score >= THRESHOLD else action
 
 
@@ -333,11 +339,19 @@ def _action(step: ParsedStep, actions: Mapping[str, Iterable[str]], actor_types:
         return found
 
 
-def as_read(text: str) -> str:
+DIRECTED = frozenset({"north", "south", "east", "west", "forward", "backward", "left", "right", "wait"})
+"""Actions whose words are directions ("up", "left"), no verb that starts a step."""
+SAME = re.compile(r"^\s*(?:then\s+|and\s+)?(?:do|repeat)\s+(?:the\s+same|that|this|it)(?:\s+again)?\s+(?:with|to|at|for|around|on)\b",
+                  re.IGNORECASE)
+"""The step before's deed on another thing ("then do the same with the second skeleton")."""
+
+
+def as_read(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> str:
     """``text`` as its steps are read: the test case's forms and the words around the steps out,
     the steps in order (:mod:`evo.plans.conventions`, :mod:`evo.plans.framing`,
-    :mod:`evo.plans.ordering`); ``--explain`` shows it."""
-    return in_order(unframed(conventions(text)))
+    :mod:`evo.plans.ordering`), after the frame of a message (:mod:`evo.plans.letters`);
+    ``--explain`` shows it."""
+    return in_order(visited(unframed(conventions(unlettered(text, things))), things, verbs))
 
 
 def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Mapping[str, Iterable[str]],
@@ -356,12 +370,17 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
         ConfigError: a keyword matches none of the game's names (:func:`match_word`).
     """
     out: list[MatchedStep] = []
-    for step in parse(split_sentences(as_read(text)), nlp):
+    things = [word for name, synonyms in actor_types.items() for word in (name, *synonyms)]
+    verbs = {word.split()[0] for name, synonyms in actions.items() for word in (name, *synonyms)
+             if name not in DIRECTED and word.split()[0].isalpha()}
+    for step in parse(split_sentences(as_read(text, things, verbs)), nlp):
         moving = step.action_word is not None and MOVEMENT.match(step.action_word) is not None
         to = best_match(step.action_word or "", {NO_ACTION: actions.get(NO_ACTION, ())}, "v", steps=2) \
             if not moving and _towards(step.action_word) else None  # "Hurry to the pit", "Dash to the lamp"
-        if to is not None and to.score >= THRESHOLD and to.score >= best_match(step.action_word or "", actions, "v").score - 0.05:
-            action: WordMatch | None = to
+        if SAME.match(step.text) and out and out[-1].action_match is not None:
+            action: WordMatch | None = out[-1].action_match  # "then do the same with the second skeleton"
+        elif to is not None and to.score >= THRESHOLD and to.score >= best_match(step.action_word or "", actions, "v").score - 0.05:
+            action = to
         else:
             action = None if moving else _action(step, actions, actor_types, targets or {})
         actor = match_actor(step.actor_word, actor_types, step.text)
@@ -369,7 +388,7 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
         cond = match_word(clause.condition_actor, actor_types, "n", "actor", step.text) if clause else None
         before = out[-1].actor_type if out else None  # "Walk to the switch and smack it": the switch
         thing = actor.name if actor else (cond.name if cond else (before if step.actor_word else None))
-        action = _fitting(step, action, thing, actions, targets or {})
+        action = _fitting(step, action, thing, actions, targets or {}, own=actor is not None)
         name = action.name if action is not None else None
         out.append(MatchedStep(step, None if name == NO_ACTION else name, actor.name if actor else None,
                                action, actor, cond))

@@ -61,14 +61,15 @@ ENEMY_TYPES = tuple(ENEMY_STATS)
 ACTOR_TYPES = ("switch", "door", "lava", "shrine", *ENEMY_TYPES, "coin")
 CATEGORIES = {"enemy": ENEMY_TYPES, "collectable": ("coin",)}
 """Words that name several actor types at once ("attack any enemies")."""
-ACTION_TARGETS = {"attack": ENEMY_TYPES, "interact": ("switch", "shrine")}
+ACTION_TARGETS = {"attack": ENEMY_TYPES, "interact": ("switch", "shrine"), "jump": ("lava",)}
 """The actor types an action does something to (attacking hurts enemies, interacting works
-switches and shrines): "hit the switch" is read in the sense that fits a switch."""
+switches and shrines, a jump crosses the lava): "hit the switch" is read in the sense that fits a
+switch, "cross the door" as going through it."""
 SYNONYMS = {
     "activate": "interact", "press": "interact", "use": "interact", "toggle": "interact",
     "pull": "interact", "open": "interact", "touch": "interact", "pray": "interact", "turn on": "interact",
     "hit": "attack", "fight": "attack", "kill": "attack", "strike": "attack", "slay": "attack",
-    "take out": "attack", "chase": "attack", "exit": "door", "fire": "lava",
+    "take out": "attack", "take down": "attack", "take on": "attack", "chase": "attack", "exit": "door", "fire": "lava",
     "leap": "jump", "hop": "jump", "cross": "jump", "vault": "jump",
     "up": "north", "down": "south", "right": "east", "left": "west", "idle": "wait",
     "button": "switch", "lever": "switch", "gate": "door", "ledge": "lava", "pit": "lava",

@@ -21,11 +21,14 @@ DEV_MISSES = {("dungeon_dev", "phrasal"): 2, ("dungeon_dev", "synonyms"): 6, ("p
               ("dungeon_dev2", "take"): 2, ("dungeon_dev2", "synonyms"): 7, ("park_dev2", "synonyms"): 1,
               ("dungeon_dev3", "mass"): 5, ("dungeon_dev3", "chase"): 2,
               ("dungeon_dev4", "phrasal_pronoun"): 4, ("dungeon_dev4", "fillers"): 1,
-              ("dungeon_dev4", "light_verbs"): 2, ("dungeon_dev4", "sequence"): 1, ("park_dev4", "circle"): 1}
+              ("dungeon_dev4", "light_verbs"): 2, ("dungeon_dev4", "sequence"): 1, ("park_dev4", "circle"): 1,
+              ("park_dev3", "directions"): 1}
 """(set, pattern) -> development texts that still miss the meant plan, as measured; none elsewhere
 (``*_dev2``: the second development sets, of set 6's families, ``test_text_serial.py``; ``*_dev3``:
 the third, of set 7's, ``test_text_adverbs_coordination_and_rule_words.py``; ``*_dev4``: the fourth, of set 8's,
-``test_text_requests_hedges_and_idioms.py``)."""
+``test_text_requests_hedges_and_idioms.py``). "Hurry over to the keg and hop twice." (``park_dev3``)
+meant one jump; since wave 7 "twice" is the deed done twice, as the later testers meant it
+(``evo.plans.letters``)."""
 DEV_SIZES = {"dungeon_dev": 120, "park_dev": 60, "dungeon_dev2": 100, "park_dev2": 40, "dungeon_dev3": 104, "park_dev3": 40,
              "dungeon_dev4": 107, "park_dev4": 41}
 
@@ -69,7 +72,7 @@ def test_a_direction_word_never_matches_the_opposite_name() -> None:
     ("If a zombie is in front of you, hit it.", [("rule", "attack", "enemy")]),
     ("Wait until the gate opens, then go through it.", [("node", None, "door")]),
     ("Head to the lever and give it a tug.", [("node", None, "switch"), ("node", "interact", None)]),
-    ("Run to the ledge and do a jump twice.", [("node", None, "lava"), ("node", "jump", None)]),
+    ("Run to the ledge and do a jump twice.", [("node", None, "lava"), ("node", "jump", None), ("node", "jump", None)]),
     ("Walk to the altar. Once you get there, press it.", [("node", None, "shrine"), ("node", "interact", None)]),
 ])
 def test_conditions_and_deeds_in_other_words(text: str, plan: list, nlp) -> None:  # type: ignore[type-arg, no-untyped-def]

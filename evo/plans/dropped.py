@@ -1,0 +1,95 @@
+"""Precision over the whole text: a thing or a deed the text names that the plan never takes up.
+
+The reader takes out words around the steps (a message's frame, remarks, headings, a designer's
+"we expect them to": :mod:`evo.plans.letters`, :mod:`evo.plans.framing`,
+:mod:`evo.plans.conventions`). Each of those cuts is a pattern, and a pattern can cut a step with
+the words around it ("Once the switch is on, we expect the player to go pick up the coin" lost its
+condition; "we expect them to finish by using the shrine" its deed). The clause-level doubts
+(:mod:`evo.plans.doubts`) never see what was cut, so this check reads the text as the tester wrote
+it: every thing of the game it names (by its name or a declared synonym) and every deed (by the
+action's name or a declared synonym) must be taken up by some step, rule or condition of the plan,
+or stand in words that say not to do it ("don't touch the coins", "skip the gold") or what to
+expect ("Expected: the door opens"). Otherwise the plan is refused, quoting the word, rather than
+run without it; ``--accept 0`` runs it as read.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Collection, Iterable, Mapping, Sequence
+
+from evo.plans.conventions import conventions
+from evo.plans.doubts import PLACE, Doubt, UnsureReading, _covered
+from evo.plans.framing import ASIDE, NOT_TO
+from evo.plans.text import MatchedStep
+
+WHOLE = 0
+"""The clause number a doubt about the whole text has (``--accept 0``)."""
+AIMLESS = frozenset({"move", "wait", "north", "south", "east", "west", "forward", "backward", "left", "right"})
+"""Actions a word names too loosely to miss ("up" is north, "left" a direction)."""
+
+
+def said(text: str) -> str:
+    """``text`` without the words that say what not to do, what to expect or why (the test case's
+    forms, :func:`evo.plans.conventions.conventions`; asides; steps not to take)."""
+    from evo.plans.budgets import without_budget
+
+    text = without_budget(text) or text
+    from evo.plans.framing import _tells
+
+    text = ASIDE.sub(" ", NOT_TO.sub(" ", conventions(text)))
+    text = " ".join(s for s in re.split(r"(?<=[.!?;])\s+|\n", text) if not _tells(s))  # "The pit glows red."
+    return re.sub(r"\bno\s+need\s+to\b[^.;!?\n]*|\boptional\b[^.;!?\n]*|[,;]\s*(?:as|since)\s+(?:the|it|this|that|they|we|i)\b[^.;!?\n]*",
+                  " ", text, flags=re.IGNORECASE)
+
+
+def dropped(text: str, steps: Sequence[MatchedStep], actions: Mapping[str, Iterable[str]],
+            actors: Mapping[str, Iterable[str]], categories: Mapping[str, Iterable[str]]) -> Doubt | None:
+    """The first thing or deed ``text`` names that no step of ``steps`` takes up, as a doubt about
+    the whole text; None when every one is taken up."""
+    covered = _covered(steps, categories)
+    done = {s.action for s in steps if s.action}
+    read = {w.lower() for s in steps for part in (s.parsed.action_word, s.parsed.actor_word,
+                                                  s.parsed.clause.condition if s.parsed.clause else None)
+            for w in re.findall(r"[A-Za-z]+", part or "")}
+    things = _names(actors)
+    deeds = {word: name for word, name in _names(actions).items() if name not in AIMLESS and " " not in word}
+    plain = said(text)
+    for where in re.finditer(r"[A-Za-z][A-Za-z'-]+", plain):
+        word, low = where.group(0), where.group(0).lower()
+        if low in read or plain[where.end():where.end() + 1] == ":" or PLACE.search(plain[:where.start()]):
+            continue  # read as some clause's verb, thing or condition; a label; a place ("the lever by the door")
+        thing = things.get(low) or (things.get(low[:-1]) if low.endswith("s") else None)
+        if thing is not None and thing not in covered:
+            return Doubt(WHOLE, word, f"{word!r} names {thing!r}, but no step of the plan goes to it", _plan(steps))
+        deed = deeds.get(low)
+        state = re.search(r"(?:\b(?:is|are|be|been|was|were|to|gets?|swings?|slides?|stays?)|'s)\s+$", plain[:where.start()], re.IGNORECASE)
+        if deed is not None and deed not in done and not _as_thing(low, things) and not state:
+            return Doubt(WHOLE, word, f"{word!r} names the action {deed!r}, but no step of the plan does it", _plan(steps))
+    return None
+
+
+def check_nothing_dropped(text: str, steps: Sequence[MatchedStep], accept: Collection[int],
+                          actions: Mapping[str, Iterable[str]], actors: Mapping[str, Iterable[str]],
+                          categories: Mapping[str, Iterable[str]]) -> None:
+    """Raise :class:`UnsureReading` when the plan leaves out a thing or deed the text names
+    (:func:`dropped`), unless ``accept`` holds :data:`WHOLE`."""
+    doubt = None if WHOLE in accept else dropped(text, steps, actions, actors, categories)
+    if doubt is not None:
+        raise UnsureReading([doubt], steps, [a for a in actions if a != "move"])
+
+
+def _names(vocabulary: Mapping[str, Iterable[str]]) -> dict[str, str]:
+    """Word -> the name it means: each name and declared synonym, as written."""
+    return {word.lower(): name for name, synonyms in vocabulary.items() for word in (name, *synonyms)}
+
+
+def _as_thing(word: str, things: Mapping[str, str]) -> bool:
+    """A deed's word that is also a thing's ("fire" is lava): read as the thing."""
+    return word in things
+
+
+def _plan(steps: Sequence[MatchedStep]) -> str:
+    from evo.plans.doubts import reading
+
+    return ", ".join(reading(s) for s in steps) or "nothing"

@@ -1,0 +1,152 @@
+"""A thing of the game named alone as a step: a runner's notes and a dictated list (issue 55, wave 7).
+
+"barrel -> pillar -> lamp", "nearest lamp -> look up at it", "lamp_3 look up", "b1": a clause that
+names a thing of the game and no verb before it is a visit, "go to" it, unless a verb earlier in
+the text is gapped into it ("Attack the goblin, then the skeleton"). With the game's names and
+verbs, a gamer's clipped name is the name ("gob", "skel"), one letter and a number is the thing
+whose name begins with it ("b1", where one name begins with b), "coins one two and three" is each
+coin in turn, and a step run into the next ("flip the switch leap across the lava") gets its comma.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+VISIT = re.compile(r"^(?P<lead>(?:and\s+)?then\s+)?(?P<np>(?:the\s+)?(?:(?:nearest|closest|next|first|second|third|fourth|fifth|last|"
+                   r"\d+(?:st|nd|rd|th))\s+)?(?P<noun>[a-z]+(?:\s+[a-z]+){%d})(?:\s+(?:number\s+)?\d{1,2})?)(?:\s+(?:first|last|next|too|again))?(?:\s+(?P<rest>[a-z].*?))?(?P<end>[.!]?)$",
+                   re.IGNORECASE)
+VISITS = (re.compile(VISIT.pattern % 0, re.IGNORECASE), re.compile(VISIT.pattern % 1, re.IGNORECASE))
+"""A thing named alone as a step, or before its deed ("lamp 2", "the nearest enemy", "lamp 2 look up")."""
+
+
+def visited(text: str, things: Iterable[str], verbs: Iterable[str] = ()) -> str:
+    """``text`` with each clause that names a thing of the game and no verb before it read as a
+    visit, "go to" it ("barrel, then pillar", "nearest lamp, then look up at it", "the 1st lamp
+    look up", "b1" for barrel 1 where one thing's name begins with b); ``things``: the game's
+    names for its things and their synonyms."""
+    names = {t.lower() for t in things}
+    if not names:
+        return text
+    text = _run_on(_enumerated(text), names, {v.lower() for v in verbs})
+    seen = [False]  # a verb before, anywhere in the text: a bare thing after it is gapped ("Then the ogre")
+    return "\n".join(" ".join(_visits(s, names, seen) for s in re.split(r"(?<=[.!?])\s+", line)) for line in text.splitlines())
+
+
+def _visits(sentence: str, names: set[str], seen: list[bool]) -> str:
+    sentence = re.sub(r"\b(?P<letter>[a-z])(?P<n>\d)\b", lambda m: _initial(m, names), sentence, flags=re.IGNORECASE)
+    sentence = re.sub(r"\b[a-z]{3,}\b", lambda m: _unclipped(m.group(0), names), sentence, flags=re.IGNORECASE)
+    parts = re.split(r"(,\s*(?:and\s+)?(?:then\s+)?|;\s*(?:then\s+)?|\s+then\s+)", sentence)
+    verb_seen = seen[0]
+    for k in range(0, len(parts), 2):
+        m = next((m for m in (v.match(parts[k].strip()) for v in VISITS) if m is not None
+                  and any(_named(w, names) or _like(w, names) for w in m.group("noun").split()) and not (m.group("rest") and not _deed(m.group("rest")))
+                  and not (" " in m.group("noun") and not _two_word_name(m.group("noun"), names))),
+                 None)
+        after = parts[k + 2].strip() if k + 2 < len(parts) else ""
+        bare = re.match(r"^(?:then\s+)?(?:just\s+)?[a-z]+(?:\s+(?:up|down|left|right|around|over|it|them|there))?[.!]?$", after, re.IGNORECASE)
+        if m is None or (verb_seen and not m.group("rest") and not re.search(r"\b(?:it|them|there)\b", after, re.IGNORECASE)
+                         and not (bare and _deed(re.sub(r"^(?:then|just)\s+", "", after, flags=re.IGNORECASE)))):
+            verb_seen = verb_seen or (m is None and bool(parts[k].strip()))  # "attack the goblin, then the skeleton": gapped
+            continue
+        np = m.group("np") if re.match(r"the\s", m.group("np"), re.IGNORECASE) or re.search(r"\d$", m.group("np")) \
+            else f"the {m.group('np')}"
+        visit = (m.group("lead") or "") + f"go to {np}"
+        parts[k] = f"{visit}, then {m.group('rest')}{m.group('end')}" if m.group("rest") else f"{visit}{m.group('end')}"
+    seen[0] = verb_seen or any(parts[k].strip() for k in range(0, len(parts), 2))
+    return "".join(parts)
+
+
+NUMBER_WORDS = "one|two|three|four|five|six|\\d"
+ENUMERATED = re.compile(rf"\b(?P<thing>[a-z]{{3,}}?)s\s+(?P<first>{NUMBER_WORDS})(?P<more>(?:\s*,?\s+(?:and\s+)?(?:{NUMBER_WORDS}))+)\b",
+                        re.IGNORECASE)
+"""Several of a kind by number ("coins one two and three"): each by its number, in order."""
+
+
+def _enumerated(text: str) -> str:
+    def each(m: re.Match[str]) -> str:
+        numbers = [m.group("first"), *re.findall(NUMBER_WORDS, m.group("more"), re.IGNORECASE)]
+        return ", then ".join(f"{m.group('thing')} {n}" for n in numbers)
+    return ENUMERATED.sub(each, text)
+
+
+def _run_on(text: str, names: set[str], verbs: set[str]) -> str:
+    """A comma where a dictated or hurried step runs into the next ("flip the switch leap across
+    the lava", "go to coin one go to coin two"): before a verb of the game's, after a thing's name,
+    a number or "it"."""
+    if not verbs:
+        return text
+
+    def comma(m: re.Match[str]) -> str:
+        prev, verb = m.group("prev").lower(), m.group("verb").lower()
+        clause = re.split(r"[,.;:!?\n]", text[:m.start()])[-1]
+        number = re.fullmatch(NUMBER_WORDS, prev) is not None
+        after = (prev in names and not (prev.endswith("s") and prev[:-1] in names)) or prev in ("it", "them", "there") or (number and re.search(r"[A-Za-z]\s*$", clause) is not None)
+        told = re.search(r"\b(?:if|when|whenever|once|should|until|till|as\s+soon\s+as|every\s+time|any\s+time)\b|^\s*(?:at|by|near|"
+                         r"beside|next\s+to)\s+the\b", clause, re.IGNORECASE)  # "if an ogre approach(es)", "at the shrine pray"
+        return f"{m.group('prev')}, {m.group('verb')}" if after and not told and verb in verbs and verb not in names else m.group(0)
+    return re.sub(r"\b(?P<prev>[A-Za-z0-9]+)[ \t]+(?P<verb>[A-Za-z]+)\b", comma, text)
+
+
+def _unclipped(word: str, names: set[str]) -> str:
+    """"gob", "skel", "skels": a gamer's clipped name of a thing, where the word is rare in English
+    (WordNet counts it less than twice) and begins exactly one of the game's names."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    from evo.plans.lexicon import _lemma, wordnet
+
+    low = word.lower()
+    stem, plural = (low[:-1], "s") if low.endswith("s") and len(low) > 3 else (low, "")
+    if low in names or stem in names or low in STOP_WORDS:
+        return word
+    fits = {n for n in names if " " not in n and n.startswith(stem) and len(n) >= len(stem) + 2}
+    fits = {n for n in fits if not (n.endswith("s") and n[:-1] in fits)}  # "skeletons": the plural of one
+    base = {low, *(_lemma(low, pos) for pos in ("n", "v"))}
+    used = sum(lemma.count() for s in wordnet().synsets(low) for lemma in s.lemmas() if lemma.name().lower() in base)
+    return f"{fits.pop()}{plural}" if len(fits) == 1 and used < 2 else word
+
+
+def _initial(m: re.Match[str], names: set[str]) -> str:
+    """"b1": barrel 1, where exactly one of the game's names begins with the letter."""
+    fits = {n for n in names if n.startswith(m.group("letter").lower()) and " " not in n}
+    return f"{fits.pop()} {m.group('n')}" if len(fits) == 1 else m.group(0)
+
+
+def _named(noun: str, names: set[str]) -> bool:
+    """A word that is a name of the game's things, or its plural."""
+    noun = noun.lower()
+    return noun in names or (noun.endswith("s") and noun[:-1] in names)
+
+
+def _like(word: str, names: set[str]) -> bool:
+    """A word WordNet reads as one of the game's things, or a kind of one ("keg": a barrel)."""
+    from evo.plans.lexicon import THRESHOLD, best_match
+
+    found = best_match(word, {n: () for n in names}, "n")
+    return found.score >= THRESHOLD and found.how in ("same", "synonym", "kind")
+
+
+def _two_word_name(words: str, names: set[str]) -> bool:
+    """Two words that name one thing ("lava gap", "gold coin", "tree stump"): the first a name of
+    the game's or an adjective, or the two a compound WordNet knows; not "pull lever", "farm mobs"."""
+    from evo.plans.lexicon import compound, wordnet
+
+    first, second = words.lower().split()
+    adjective = not first.endswith("ing") and bool(wordnet().synsets(first, "a") or wordnet().synsets(first, "s"))
+    return not _deed(words) and (_named(first, names) or adjective
+                                 or compound(first, second) is not None)
+
+
+def _deed(rest: str) -> bool:
+    """The words after a thing begin a deed: a verb in its base form, used more as a verb than as
+    anything else ("look up", "jump"; not "gap"), or any verb before "it" or a particle."""
+    from evo.plans.lexicon import _lemma, is_verb, wordnet
+
+    words = rest.lower().split()
+    if not (is_verb(words[0]) and _lemma(words[0], "v") == words[0]) or words[0] in ("is", "are", "be", "has", "was"):
+        return False
+
+    def used(pos: str) -> int:
+        return sum(lemma.count() for s in wordnet().synsets(words[0], pos) for lemma in s.lemmas() if lemma.name().lower() == words[0])
+
+    return used("v") >= max(used("n"), used("r"), 1) or (len(words) > 1 and words[1] in ("it", "them", "up", "down", "around", "over"))

@@ -1,0 +1,118 @@
+"""Tests sent as messages, a runner's notes, a dictated test and a designer's intended path
+(issue 55, waves 7 and 8), read in general: the frame of a message, requests, the sender's words
+about the test, headings, the game's own instance names, things named alone as visits, a deed said
+once for several things or done twice (:mod:`evo.plans.letters`); budgets as "16s", "0:20 cap",
+"a 250-step run"; the step before's deed on another thing ("do the same with"). Every text here
+is in words of our own; the families came from ``dev/*_dev17.yaml`` to ``*_dev20.yaml``, written by
+four independent testers from the user docs alone, which ``test_dev_sets`` reads as measured."""
+
+from __future__ import annotations
+
+import pytest
+
+from evo.plans.budgets import budget_steps
+from evo.plans.doubts import UnsureReading
+from evo.plans.from_text import plan_from_text
+from evo.plans.letters import unlettered
+from evo.plans.text import load_pipeline
+from games import GameFactory
+from tests.evo.plans.heldout.score import cases, in_place, measured, plan_words
+
+DUNGEON = GameFactory(name="dungeon", kwargs=(("bugs", ()),))
+PARK = GameFactory(name="doom_park", kwargs=(("level_seed", 0), ("max_steps", 400), ("preset", "small")))
+
+
+@pytest.fixture(scope="module")
+def nlp():  # type: ignore[no-untyped-def]
+    return load_pipeline()
+
+
+@pytest.mark.parametrize("text, plain", [
+    ("Hey crew,\n\nopen the crate.\n\nBest wishes,\nMorgan", "open the crate."),
+    ("Good evening testers, open the crate. Ta, Kit", "open the crate."),
+    ("Could somebody please open the crate?", "open the crate."),
+    ("I'd like you to open the crate.", "open the crate."),
+    ("We've had odd reports about lids, so could you open the crate?", "open the crate."),
+    ("Open the crate. We're tracking a lid bug.", "Open the crate."),
+    ("Here's what I need for today:\n- open the crate", "\n- open the crate"),
+    ("splits: crate_2 -> chest", "crate 2, then chest"),
+    ("Open the crate and let me know what happens.", "Open the crate."),
+    ("Open the crate, that's all for now.", "Open the crate."),
+    ("kick the crate x2", "kick the crate, then kick the crate"),
+    ("crate 1 then crate 2, kick both", "kick crate 1, then kick crate 2."),
+    ("Open the crate.\n\nThanks,\nAl\n\nP.S. Kick any rat you meet.", "Open the crate.\nKick any rat you meet."),
+])
+def test_the_frame_of_a_message_is_taken_out(text: str, plain: str) -> None:
+    assert unlettered(text) == plain
+
+
+@pytest.mark.parametrize("text, steps", [("16s of crates", 140), ("0:20 cap, open crates", 175),
+                                         ("For a 250-step soak, open crates.", 250), ("cap it at 90 steps", 90)])
+def test_budgets_in_runners_and_senders_words(text: str, steps: int) -> None:
+    assert budget_steps(text, 4 / 35) == steps
+
+
+@pytest.mark.parametrize("text", ["My best was 34 steps on this.", "Kick a second crate."])
+def test_a_past_run_or_an_ordinal_is_no_budget(text: str) -> None:
+    assert budget_steps(text, 4 / 35) is None
+
+
+@pytest.mark.parametrize("game, text, plan", [
+    (DUNGEON, "Hi all,\n\nCould one of you yank the lever and then pray at the altar?\n\nCheers,\nRobin",
+     ("interact switch", "interact shrine")),
+    (DUNGEON, "Morning! The art team redid the lighting, so please walk up to the altar and pray there. Thanks, Sam",
+     ("interact shrine",)),
+    (DUNGEON, "Please slay the troll. We suspect its health bar is off.", ("attack ogre",)),
+    (DUNGEON, "PB 41 steps on this:\n- yank lever\n- hop pit", ("interact switch", "jump lava")),
+    (DUNGEON, "troll_1 -> slay. goblin_2 -> slay.", ("attack ogre_1", "attack goblin_2")),
+    (DUNGEON, "gob 2, then skel 1, slay both", ("attack goblin_2", "attack skeleton_1")),
+    (DUNGEON, "slay the troll x2", ("attack ogre", "attack ogre")),
+    (DUNGEON, "slay 2nd goblin", ("attack goblin_2",)),
+    (DUNGEON, "Slay the first goblin, then do the same with the troll.", ("attack goblin_1", "attack ogre")),
+    (DUNGEON, "Walk to the altar and just stand there.", ("go shrine",)),
+    (DUNGEON, "Walk to the altar and pray at it once the gate is open.", ("interact shrine if door_open",)),
+    (DUNGEON, "Yank the lever and, once it reads as on, walk to the gate.", ("interact switch", "go door if switch_on")),
+    (DUNGEON, "Should any troll come near, slay it.", ("rule attack ogre", "budget 150")),
+    (DUNGEON, "We expect the player to yank the lever. They'll then hop the pit.", ("interact switch", "jump lava")),
+    (DUNGEON, "Part 1: The Lever\nYank the lever.\nPart 2: The Altar\nPray at the altar.", ("interact switch", "interact shrine")),
+    (PARK, "keg 2 -> circle it -> lamp 1, look up", ("circle barrel_2", "look_up lamp_1")),
+    (PARK, "Route: stump, then keg, then lamp", ("go stump", "go barrel", "go lamp")),
+    (PARK, "the 2nd stump look down; then lap the 1st pillar", ("look_down stump_2", "circle pillar_1")),
+    (PARK, "Walk to the 1st lamp and turn right twice.", ("turn_right lamp_1", "turn_right lamp_1")),
+    (PARK, "Could someone roam for 8 seconds and circle any keg they pass?", ("rule circle barrel", "budget 70")),
+])
+def test_the_families_read_as_meant(game: GameFactory, text: str, plan: tuple[str, ...], nlp) -> None:  # type: ignore[no-untyped-def]
+    assert plan_words(plan_from_text(text, game, nlp=nlp)[0]) == plan
+
+
+@pytest.mark.parametrize("text, why", [
+    ("Yank the lever and cross the gate.", "'cross' is like none of the game's actions"),
+    ("Slay the goblin, then slay sklt.", "'sklt' is a word the reader does not know"),
+    ("The art team redid the altar, so please walk up to it and pray.", "'it' stands for nothing named before it"),
+])
+def test_a_step_read_loosely_is_refused_not_guessed(text: str, why: str, nlp) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(UnsureReading) as caught:
+        plan_from_text(text, DUNGEON, nlp=nlp)
+    assert caught.value.doubts[0].why.startswith(why)
+
+
+def test_a_step_with_no_place_is_done_where_the_last_ended() -> None:
+    assert in_place(["go lamp_2", "look_up", "rule circle barrel", "turn_left"]) == \
+        ("go lamp_2", "look_up lamp_2", "rule circle barrel", "turn_left lamp_2")
+    assert in_place(["jump", "go barrel"]) == ("jump start", "go barrel")
+
+
+DEV_SETS = {"dungeon_dev17": (50, 4), "park_dev17": (35, 0), "dungeon_dev18": (57, 1), "park_dev18": (29, 1),
+            "dungeon_dev19": (42, 4), "park_dev19": (26, 5), "dungeon_dev20": (31, 5), "park_dev20": (18, 5)}
+"""Development set -> (texts read as meant, texts read as a wrong plan), as measured: the rest are
+refused with their closest reading. Written by four independent testers from the user docs alone
+(a speedrunner's route notes, a producer's e-mails, a dictated test, a level designer's intended
+path), each pair measured once before any of its texts was read."""
+
+
+@pytest.mark.parametrize("held", sorted(DEV_SETS))
+def test_dev_sets(held: str, nlp) -> None:  # type: ignore[no-untyped-def]
+    right, wrong = measured(held, nlp)
+    least, most = DEV_SETS[held]
+    assert right >= least and len(wrong) <= most, (right, wrong)
+    assert len(cases(held)) >= (60 if held.startswith("dungeon") else 30)
