@@ -67,12 +67,12 @@ PRONOUNS = frozenset({"it", "them", "one", "ones", "there", "that", "this", "tho
 MOVEMENT = re.compile(r"^\s*(?:get\s+(?:(?:over|up|back|close|closer|right|next)\s+)?(?:to|towards?|near)\b|\w+\s+(?:your|my|our|their|his|her)\s+way\b(?:\s+(?:over|back|across|up|down))?"
                       r"(?:\s+(?:to|towards?|into))?|make\s+(?:for|towards?)\b|(?:carry|press|move|push|keep\s+going)\s+on\s+(?:to|towards?)\b|"
                       r"(?:proceed|continue|beeline|bail|path|go\s+straight|head\s+straight|run\s+straight|straight)\s+(?:to|towards?|for)\b|"
-                      r"make\s+a\s+beeline\s+(?:for|to)\b|(?:walk|go|step|head|move|run)\s+into\b|(?:just\s+)?(?:stand|stay|remain)(?:\s+(?:there|here|"
+                      r"make\s+a\s+beeline\s+(?:for|to)\b|keep\s+(?:on\s+)?going\s+(?:to|towards?)\b|(?:walk|go|step|head|move|run)\s+into\b|(?:just\s+)?(?:stand|stay|remain)(?:\s+(?:there|here|"
                       r"in(?:\s+front(?:\s+of)?)?|next(?:\s+to)?|beside|by|near|at))?\s*$|finish(?:\s+up)?\s+(?:at|next\s+to|beside|by|near)\b|(?:find|seek\s+out|locate|track\s+down)\s*$)",
                       re.IGNORECASE)
 """A movement phrase ("make your way to", "find your way over to", "make for", "carry on to",
 "beeline to", "find", "seek out"): one move."""
-LIGHT = frozenset({"do", "make", "take", "have", "give", "go", "walk", "run", "head", "move", "travel", "complete"})
+LIGHT = frozenset({"do", "make", "take", "have", "give", "go", "walk", "run", "head", "move", "travel", "complete", "spin", "jog"})
 """Verbs that, with a path "around" a thing, are circling it ("do a lap around", "go once round")."""
 AROUND = frozenset({"around", "round"})
 DEEDS = frozenset({"give", "do", "make", "have"})

@@ -29,9 +29,11 @@ from __future__ import annotations
 import re
 
 RESULT_LINE = re.compile(r"^\s*(?:expected(?:\s+results?)?|actual(?:\s+results?)?|acceptance(?:\s+criteria)?|pass\s+criteria|"
-                         r"fail\s+criteria|result|outcome|observed|notes?|ac\s*\d*|criteria)\s*(?:\([^)]*\))?\s*:.*$",
+                         r"fail\s+criteria|result|outcome|observed|notes?|ac\s*\d*|criteria|cautions?|warnings?|definitions?|"
+                         r"terms(?:\s+used)?|prerequisites?|requirements?|procedure)\s*(?:\([^)]*\))?\s*:.*$",
                          re.IGNORECASE | re.MULTILINE)
-"""A line of results or notes ("Expected: ...", "Actual: ...", "AC1: ...")."""
+"""A line of results or notes ("Expected: ...", "Actual: ...", "AC1: ..."), or of a manual's
+procedure ("Caution: ...", "Definitions: ...", "Procedure: Open the door" over its numbered steps)."""
 HEADING = re.compile(r"^\s*(?:(?:tc|test\s*case|case|test|bug|ticket|issue)[\s#-]*[a-z]*-?\d[\w-]*\b[^:.!?\n]*|(?:test\s*case|"
                      r"title|preconditions?|prerequisites?|expected(?:\s+results?)?|expectations?|setup|set-up|results?|"
                      r"observations?|context|background|summary)\s*:.*|(?:build|version|seed|level\s+seed|session|run)\s*[\d.]+\s*,.*)$",

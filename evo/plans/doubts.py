@@ -243,8 +243,9 @@ class UnsureReading(ConfigError):
             else first.why
         more = len(self.doubts) - 1
         rest = f" ({more} more clause{'s' if more > 1 else ''} in doubt: --explain shows each)" if more else ""
-        super().__init__(f"clause {first.clause} {first.text!r}: {why}; closest reading: {first.reading}; "
-                         f"to run it so, add --accept {first.clause}, or rephrase the clause{rest}")
+        where = f"clause {first.clause} {first.text!r}" if first.clause else f"the text, at {first.text!r}"  # 0: evo.plans.dropped
+        super().__init__(f"{where}: {why}; closest reading: {first.reading}; "
+                         f"to run it so, add --accept {first.clause}, or rephrase {'the clause' if first.clause else 'it'}{rest}")
 
 
 def check_confident(steps: Sequence[MatchedStep], accept: Collection[int] = (), actions: Sequence[str] = (),

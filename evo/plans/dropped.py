@@ -23,6 +23,9 @@ from evo.plans.doubts import PLACE, Doubt, UnsureReading, _covered
 from evo.plans.framing import ASIDE, NOT_TO
 from evo.plans.text import MatchedStep
 
+LABEL = re.compile(r"^\s*(?:notes?|nb|tips?|important|cautions?|warnings?|definitions?|terms(?:\s+used)?|prerequisites?|"
+                   r"requirements?|procedure)\s*:\s*", re.IGNORECASE | re.MULTILINE)
+"""A label whose line the reader drops but which may hold a step or a name: its words are checked."""
 WHOLE = 0
 """The clause number a doubt about the whole text has (``--accept 0``)."""
 AIMLESS = frozenset({"move", "wait", "north", "south", "east", "west", "forward", "backward", "left", "right"})
@@ -33,10 +36,9 @@ def said(text: str) -> str:
     """``text`` without the words that say what not to do, what to expect or why (the test case's
     forms, :func:`evo.plans.conventions.conventions`; asides; steps not to take)."""
     from evo.plans.budgets import without_budget
-
-    text = without_budget(text) or text
     from evo.plans.framing import _tells
 
+    text = LABEL.sub("", without_budget(text) or text)  # "Note: at all times, attack any enemy": read here
     text = ASIDE.sub(" ", NOT_TO.sub(" ", conventions(text)))
     text = " ".join(s for s in re.split(r"(?<=[.!?;])\s+|\n", text) if not _tells(s))  # "The pit glows red."
     return re.sub(r"\bno\s+need\s+to\b[^.;!?\n]*|\boptional\b[^.;!?\n]*|[,;]\s*(?:as|since)\s+(?:the|it|this|that|they|we|i)\b[^.;!?\n]*",

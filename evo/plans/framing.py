@@ -79,7 +79,7 @@ DEED_DONE = re.compile(r"(?:^|(?<=[.!?;]))\s*(?:after|once|when)\s+(?:you(?:'ve|
 """The step before said done again ("After you have defeated it, ..."): only the order, which
 the sentences already give."""
 REACHING = re.compile(r"^(?P<a>[^,;]+?)\s+(?:when|once|as soon as|after)\s+you\s+(?:reach|get\s+to|arrive\s+at|come\s+to)\s+"
-                      r"(?P<b>the\s+[^,.;!?]+)(?P<end>[.!?]?)$|^(?:when|once|as soon as|after)\s+you\s+(?:reach|get\s+to|arrive\s+at|"
+                      r"(?P<b>the\s+[^,.;!?]+|[a-z]+\s+\d{1,2})(?P<end>[.!?]?)$|^(?:when|once|as soon as|after)\s+you\s+(?:reach|get\s+to|arrive\s+at|"
                       r"come\s+to)\s+(?P<b2>the\s+[^,]+),\s*(?P<a2>.+)$", re.IGNORECASE)
 """A step at one place said by arriving there ("Look down when you reach the second stump", "Once
 you reach the 2nd pillar, jump"): go there, then the step."""
@@ -135,7 +135,8 @@ REMARK = re.compile(r"^\s*(?:(?:i|we)\s+(?:think|believe|had|have|saw|noticed|fo
                     r"ok(?:ay)?|done|the\s+end)\W*$)", re.IGNORECASE)
 """A sentence that tells, not asks: a remark ("I think the lamp is too big.", "It should stay
 locked.", "The texture of lamp 2 looks strange.", "Nothing else.", "In that order.")."""
-FOLLOWING = re.compile(r",?\s*(?:(?:while|as)\s+you\s+)?(?:do|follow|complete|perform)\s+the\s+following(?:\s+steps)?\s*:?\s*$",
+FOLLOWING = re.compile(r",?\s*(?:(?:while|as)\s+you\s+)?(?:please\s+)?(?:do|follow|complete|perform|carry\s+out)\s+the\s+following(?:\s+steps)?"
+                       r"(?:\s+in\s+(?:this\s+|that\s+)?order)?(?:\s+whenever\s+applicable)?\s*[.:]?\s*$",
                        re.IGNORECASE)
 """A lead into a list ("... while you do the following:"): the list is the steps."""
 STATE_IS = re.compile(r"\b(?P<thing>[a-z]+)'s\s+(?=(?:open|opened|on|off|"

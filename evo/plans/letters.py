@@ -85,11 +85,16 @@ CONTEXT = re.compile(r"^\s*(?:that(?:'s|\s+is)\s+(?:it|all|everything|the\s+whol
 """The sender's words about the test ("That's all I need this morning.", "We're checking the
 sprite rotation.", "Since the ogre tuning is on the agenda, ..."): dropped up to a request in the
 same sentence ("..., so could someone please find the first skeleton"), else whole."""
-HEADING = re.compile(r"(?:^|(?<=\n)|(?<=[.!?]\s))\s*(?:[\w%'-]+\s+){0,4}?(?:route|splits?|strats?|strategy|notes?|opening|mid|end(?:ing)?|"
+HEADING = re.compile(r"(?:^|(?<=\n)|(?<=[.!?]\s))\s*(?:[\w%'-]+\s+){0,4}?(?:route|splits?|strats?|strategy|opening|mid|end(?:ing)?|"
                      r"rules?|orders?|run|tour|check|list|category|timer|cap|path|line|flow|pacing|pass|sequence)(?:\s+(?:v?\d+|for\s+\w+|through\s+the\s+\w+|itself))?(?:\s+(?:is|are))?(?:\s+(?:just|simply))?"
-                     r"(?:\s+please)?\s*[:=]\s*",
+                     r"(?:\s+please)?(?:\s*\([^)]*\))?\s*[:=]\s*",
                      re.IGNORECASE)
 """A runner's heading before the steps ("Splits:", "any% route:", "Mid:", "loot rule:")."""
+TEST_TITLE = re.compile(r"^\s*(?:[\w'-]+[ \t,]+){0,5}?(?:check|test|sweep|pass|playthrough|repro|attempt|path|review|inspection|audit|"
+                        r"instructions|orders)(?:\s+(?:on|of|for)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,4})?(?:,\s*\d+\s+steps)?\s*(?:[.:]\s*|$)",
+                        re.IGNORECASE)
+"""A test's title as its first sentence ("Ogre damage check.", "Soak test.", "Full playthrough,
+happy path.", "Repro for the jump issue reported last week.", "Standing instructions")."""
 TITLE_LINE = re.compile(r"^\s*(?:part|section|phase|stage|room|chapter|area|stop|leg)\s*[\w.]{0,4}\s*[:.-]\s*(?:[\w'-]+\s*){1,4}$",
                         re.IGNORECASE)
 """A line that titles the part of a test after it ("Part 2: The Door")."""
@@ -100,7 +105,7 @@ INSTANCE = re.compile(r"\b(?P<thing>[a-z]{2,})_?(?P<n>\d{1,2})\b(?!\s*(?:steps?|
 TALK = ((re.compile(r"\b(they|we|you)'ll\b", re.IGNORECASE), r"\1 will"),
         (re.compile(r"\bwith\s+the\s+(?P<t>[a-z]+)\s+(?P<s>on|open|off|closed)\b,?", re.IGNORECASE), r"once the \g<t> is \g<s>,"),
         (re.compile(r"\b(?:finish|end|start|begin)(?:es)?\s+(?:off\s+|up\s+)?by\s+(?P<v>[a-z]+)ing\b", re.IGNORECASE), lambda m: _base(m.group("v"))),
-        (re.compile(r"\b(after\s+that|then)\s+to\s+", re.IGNORECASE), r"\1 "),
+        (re.compile(r"\b(after\s+that|then)\s+to\s+(?!(?:the|a|an|it|them|there|where)\b)", re.IGNORECASE), r"\1 "),
         (re.compile(r"\bonce\s+(?:(?:you|they)(?:'re|\s+are)\s+)?there\b,?\s*(?=(?:they|you)\b)", re.IGNORECASE), ""),
         (re.compile(r"\b(?:go|come)\s+(?:over|up|back)\s+and\s+(?=[a-z])", re.IGNORECASE), ""),
         (re.compile(r"\b(they|you|he|she|the\s+player)\s+will\s+then\b", re.IGNORECASE), r"then \1 will"),
@@ -137,6 +142,9 @@ TALK = ((re.compile(r"\b(they|we|you)'ll\b", re.IGNORECASE), r"\1 will"),
         (re.compile(r"\s+(?:in|on|at)\s+the\s+(?:first|second|third|next|last|final|other|far|near)\s+(?:room|area|corridor|hall|section|"
                     r"part|side|end)\b(?:\s+of\s+(?:it|the\s+[\w-]+))?", re.IGNORECASE), ""),
         (re.compile(r"\b(?:only|actually|really|fully)\s+(?=once\b|when\b|is\b)", re.IGNORECASE), ""),
+        (re.compile(r"\b(?:reads|shows|says)\s+(?=(?:on|off|open|closed)\b)", re.IGNORECASE), "is "),
+        (re.compile(r"\bon\s+arrival\s*,?\s*", re.IGNORECASE), ""),
+        (re.compile(r"\s+so\s+(?:that\s+)?(?:we|i)\s+(?:can\s+)?(?!please\b)[a-z]+\b[^,.;!?\n]*", re.IGNORECASE), ""),
         (re.compile(r"(?<![\w-])(?<!\bthe\s)(?=\d+(?:st|nd|rd|th)\s+[a-z])", re.IGNORECASE), "the "),
         (re.compile(r"\s+\+\s+"), " and "),
         (re.compile(r",\s*which\s+(?:you|they|the\s+player)\s+(?:should|must|will|need\s+to|have\s+to|can)\s+(?P<verb>[a-z]+)\b(?!\s+(?:it|them))",
@@ -173,6 +181,8 @@ def unlettered(text: str, things: Iterable[str] = ()) -> str:
             line = pattern.sub(plain, line)
         if TITLE_LINE.match(line) or SPOKEN_TITLE.match(line):
             continue  # "Part 2: The Door" over its steps
+        if not out or not any(o.strip() for o in out):
+            line = TEST_TITLE.sub("", line, count=1) if not _starts_with_verb(line) else line
         if ROUTE_LABEL.search(line) and names:  # "Your route: the coin first, then the lever": places to visit
             line = " ".join(_visits(HEADING.sub("", s), names, [False]) if ROUTE_LABEL.search(s) else s
                             for s in re.split(r"(?<=[.!?])\s+", line))
@@ -184,6 +194,16 @@ def unlettered(text: str, things: Iterable[str] = ()) -> str:
         line = " ".join(_each(s) for s in re.split(r"(?<=[.!?])\s+", line))
         out.append(INSTANCE.sub(lambda m: f"{m.group('thing')} {m.group('n')}", CHAT.sub("", line)))
     return "\n".join(out)
+
+
+def _starts_with_verb(line: str) -> bool:
+    """A line that begins with a verb in its base form ("Check stump 3 from all sides"): a step."""
+    from evo.plans.lexicon import _lemma, is_verb, wordnet
+
+    words = re.findall(r"[a-z]+", line.lower())
+    wordnet()
+    return bool(words) and is_verb(words[0]) and _lemma(words[0], "v") == words[0] and words[0] not in ("test", "check") \
+        or bool(words) and words[0] == "check" and len(words) > 1 and words[1] in ("the", "that", "whether", "if", "each", "every", "all")
 
 
 def _base(word: str) -> str:
