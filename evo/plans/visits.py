@@ -70,6 +70,13 @@ def _enumerated(text: str) -> str:
     return ENUMERATED.sub(each, text)
 
 
+CONDITION_SAID = re.compile(r"\b(?:if|when|whenever|once|every\s+time|each\s+time|any\s+time|as\s+soon\s+as)\s+(?:you\s+[a-z]+|"
+                            r"(?:any|a|an|the|some)\s+[a-z]+\s+(?:shows?\s+up|appears?|comes?\s+[a-z]+|gets?\s+[a-z]+|is\s+[a-z]+|are\s+[a-z]+)|"
+                            r"(?:it|the\s+[a-z]+)(?:'s|\s+is)\s+[a-z]+)", re.IGNORECASE)
+"""A condition that has its own verb already ("whenever you pass a barrel", "if any skeletons show
+up"): the next verb of the game's begins the step it conditions."""
+
+
 def _run_on(text: str, names: set[str], verbs: set[str]) -> str:
     """A comma where a dictated or hurried step runs into the next ("flip the switch leap across
     the lava", "go to coin one go to coin two"): before a verb of the game's, after a thing's name,
@@ -81,11 +88,15 @@ def _run_on(text: str, names: set[str], verbs: set[str]) -> str:
         prev, verb = m.group("prev").lower(), m.group("verb").lower()
         clause = re.split(r"[,.;:!?\n]", text[:m.start()])[-1]
         number = re.fullmatch(NUMBER_WORDS, prev) is not None
-        after = (prev in names and not (prev.endswith("s") and prev[:-1] in names)) or prev in ("it", "them", "there") or (number and re.search(r"[A-Za-z]\s*$", clause) is not None)
-        told = re.search(r"\b(?:if|when|whenever|once|should|until|till|as\s+soon\s+as|every\s+time|any\s+time)\b|^\s*(?:at|by|near|"
+        said = CONDITION_SAID.search(clause)  # "whenever you walk by a barrel circle it": the condition has its verb
+        after = (prev in names and not (prev.endswith("s") and prev[:-1] in names and not said)) or prev in ("it", "them", "there") \
+            or (said is not None and prev in ("way", "up", "open", "on", "near", "close", "by")) or (number and re.search(r"[A-Za-z]\s*$", clause) is not None)
+        told = re.search(r"\b(?:if|when|whenever|once|should|until|till|as\s+soon\s+as|every\s+time|any\s+time|before|after|"
+                         r"although|though|while|with)\b|^\s*(?:at|by|near|"
                          r"beside|next\s+to)\s+the\b", clause, re.IGNORECASE)  # "if an ogre approach(es)", "at the shrine pray"
-        return f"{m.group('prev')}, {m.group('verb')}" if after and not told and verb in verbs and verb not in names else m.group(0)
-    return re.sub(r"\b(?P<prev>[A-Za-z0-9]+)[ \t]+(?P<verb>[A-Za-z]+)\b", comma, text)
+        told = told if said is None or re.search(r"\b(?:before|after|although|though|while|with)\b", clause, re.IGNORECASE) or re.match(r"^\s*(?:at|by|near|beside|next\s+to)\s+the\b", clause, re.IGNORECASE) else None
+        return f"{m.group('prev')}," if after and not told and verb in verbs and verb not in names else m.group(0)
+    return re.sub(r"\b(?P<prev>[A-Za-z0-9]+)(?=[ \t]+(?P<verb>[A-Za-z]+)\b)", comma, text)
 
 
 def _unclipped(word: str, names: set[str]) -> str:
