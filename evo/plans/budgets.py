@@ -31,7 +31,7 @@ BUDGET_LEAD = ("during|give up|give it up|give it|allow|next|following|play|play
 "the budget is"), taken out with it."""
 BUDGET = re.compile(r"(?<![\w-])(?:(?:" + BUDGET_LEAD + r")\s+)*"
                     r"(\d+(?:\.\d+)?|half an?|" + HUNDREDS + "|" + "|".join(sorted(NUMBERS, key=len, reverse=True)) + r")"
-                    r"(?:[ \t]*-[ \t]*|[ \t]+|(?<=\d))"
+                    r"(?:[ \t]*-[ \t]*|[ \t]+|(?<=\d))(?:(?:full|whole|good|solid)[ \t]+)?"
                     r"(steps?|moves?|turns?|actions?|seconds?|secs?|s|minutes?|mins?)\b(?![ \t]*(?:\d|[a-h][:.)]))"
                     r"(?:\s+(?:at most|at the most|in total|total|or (?:less|fewer)|max(?:imum)?|to|budget|limit|cap|timer|of|"
                     r"(?:(?:stress|soak|test|long|short)\s+)?(?:run|session|capture|test|pass|free-roam)|"

@@ -96,11 +96,26 @@ def doubts(steps: Sequence[MatchedStep], actors: Mapping[str, Iterable[str]] | N
         why = _why(step) or (_unread(step, actors) if actors is not None else None) or _unknown(step) \
             or _nothing_before(step, named) \
             or _nowhere(step, named, targets or {}) or _does_nothing(step, steps[:number - 1], targets or {}) \
-            or _nothing_there(step, steps[:number - 1], targets or {}) \
+            or _nothing_there(step, steps[:number - 1], targets or {}) or _anything(step) \
             or (_left_out(step, actors, covered) if actors is not None else None)
         if why is not None:
             out.append(Doubt(number, step.parsed.text, why, reading(step)))
     return out
+
+
+def _anything(step: MatchedStep) -> str | None:
+    """A step on "anything" or "everything" with no kind named ("Kill anything that gets in your
+    way" after a route): read as the thing before, it is a guess."""
+    word = (step.parsed.actor_word or "").lower()
+    vague = re.search(r"\b(anything|everything|something|whatever)\b", step.parsed.text, re.IGNORECASE)
+    if step.actor_type is None and step.condition_match is None and vague and word in ("", "anything", "everything", "something",
+                                                                                       "whatever", "that", "it", "which"):
+        return f"{vague.group(1).lower()!r} names no kind of thing"
+    if step.parsed.kind == "rule" and step.actor_type is None and step.condition_match is None and not word \
+            and step.parsed.clause is not None and step.parsed.clause.condition \
+            and not re.search(r"\b(?:it|them|there|one|that\s+one)\b", step.parsed.clause.condition, re.IGNORECASE):
+        return "a standing order that names no kind of thing to watch for"  # "Kill anything that gets in your way"
+    return None
 
 
 def _nothing_before(step: MatchedStep, named: bool) -> str | None:

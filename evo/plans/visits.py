@@ -30,7 +30,22 @@ def visited(text: str, things: Iterable[str], verbs: Iterable[str] = ()) -> str:
         return text
     text = _run_on(_enumerated(text), names, {v.lower() for v in verbs})
     seen = [False]  # a verb before, anywhere in the text: a bare thing after it is gapped ("Then the ogre")
-    return "\n".join(" ".join(_visits(s, names, seen) for s in re.split(r"(?<=[.!?])\s+", line)) for line in text.splitlines())
+    lines = []
+    for line in text.splitlines():
+        sentences: list[str] = []
+        for sentence in re.split(r"(?<=[.!?])\s+", line):
+            all_of = ALL_OF.match(sentence)
+            if all_of and sentences and sentences[-1].count("go to ") > 1:  # "Skeleton first, then ogre. Kill both."
+                sentences[-1] = sentences[-1].replace("go to ", f"{all_of.group('verb')} ")
+                continue
+            sentences.append(_visits(sentence, names, seen))
+        lines.append(" ".join(sentences))
+    return "\n".join(lines)
+
+
+ALL_OF = re.compile(r"^\s*(?P<verb>[a-z]+(?:\s+(?:up|down|around|over))?)\s+(?:at\s+|around\s+)?(?:both|each(?:\s+one)?|all(?:\s+of\s+them)?|"
+                    r"them\s+all|all\s+(?:two|three|four))\s*[.!]?$", re.IGNORECASE)
+"""A deed said in its own sentence after a list of places ("Kill both.")."""
 
 
 def _visits(sentence: str, names: set[str], seen: list[bool]) -> str:
@@ -40,7 +55,8 @@ def _visits(sentence: str, names: set[str], seen: list[bool]) -> str:
     verb_seen = seen[0]
     for k in range(0, len(parts), 2):
         m = next((m for m in (v.match(parts[k].strip()) for v in VISITS) if m is not None
-                  and any(_named(w, names) or _like(w, names) for w in m.group("noun").split()) and not (m.group("rest") and not _deed(m.group("rest")))
+                  and not _grammar(m.group("noun").split()[0])
+                  and (any(_named(w, names) for w in m.group("noun").split()) or (" " not in m.group("noun") and _like(m.group("noun"), names))) and not (m.group("rest") and not _deed(m.group("rest")))
                   and not (" " in m.group("noun") and not _two_word_name(m.group("noun"), names))),
                  None)
         after = parts[k + 2].strip() if k + 2 < len(parts) else ""
@@ -127,6 +143,13 @@ def _named(noun: str, names: set[str]) -> bool:
     """A word that is a name of the game's things, or its plural."""
     noun = noun.lower()
     return noun in names or (noun.endswith("s") and noun[:-1] in names)
+
+
+def _grammar(word: str) -> bool:
+    """A word of the grammar ("any", "both", "will"), never the start of a thing's name."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return word.lower() in STOP_WORDS
 
 
 def _like(word: str, names: set[str]) -> bool:
