@@ -133,12 +133,17 @@ def test_frame_times_are_measured_per_copy(clock: str) -> None:
 
 def test_frame_times_depend_on_the_view() -> None:
     """Rendering cost is a property of what is in view. Two copies stand at the start and
-    turn on the spot, 30 degrees a step, eleven full circles in lockstep: the two engines agree
-    on which headings cost more (their per-heading medians correlate), and the costliest
-    heading costs well more than the cheapest. Standing still keeps the game's own work the same at every heading; lockstep
-    cancels the load of other processes; CPU time leaves out waiting for a core."""
+    turn on the spot, 30 degrees a step, 41 full circles in lockstep: the two engines agree
+    on which headings cost more (their per-heading costs correlate), and the costliest
+    heading costs well more than the cheapest. Standing still keeps the game's own work the
+    same at every heading; lockstep cancels the load of other processes; CPU time leaves out
+    waiting for a core. A heading's cost is its lower quartile over the circles: a frame the
+    kernel interrupted (a cache flushed by another process, a page fault) only ever costs more,
+    and with eleven circles and the median those outliers once pulled the agreement on a busy
+    CI machine down to 0.43 (0.9-0.99 with 41 circles and the quartile, idle or under load)."""
     clock = "cpu" if os.path.exists("/proc/self/task") else "wall"
-    turns = 12 * 11
+    circles = 41
+    turns = 12 * circles
     game = VizDoomVector(2, clock=clock, max_steps=turns)
     try:
         game.reset([0, 0])
@@ -146,10 +151,11 @@ def test_frame_times_depend_on_the_view() -> None:
     finally:
         game.close()
     # The first circle also pays for loading textures: leave it out.
-    medians = np.median(frames[12:].reshape(10, 12, 2), axis=0)  # [heading, copy]
+    by_heading = frames[12:].reshape(circles - 1, 12, 2)
+    cost_per_copy = np.percentile(by_heading, 25, axis=0)  # [heading, copy]
     # Two engines can run at different levels (another core, another clock speed): compare
     # each copy's profile over the headings, relative to its own median.
-    profile = medians / np.median(medians, axis=0)
+    profile = cost_per_copy / np.median(cost_per_copy, axis=0)
     assert np.corrcoef(profile[:, 0], profile[:, 1])[0, 1] > 0.5
     cost = profile.mean(axis=1)
     assert cost.max() > 1.15 * cost.min()
