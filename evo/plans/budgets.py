@@ -2,7 +2,7 @@
 
 "for 120 steps", "you have 80 steps", "within 70 steps", "Use 95 moves to ...", "300 steps is
 enough", "Budget 200 steps", "In two hundred fifty steps"; or game time ("for two minutes", "stop
-after 30 seconds", "during 12 seconds", "45 seconds is ok"), which the game's ``step_seconds``
+after 30 seconds", "during 12 seconds", "45 seconds is ok"; a tick is a step: "run for 250 ticks"), which the game's ``step_seconds``
 turns into steps. The budget is taken out of the text, with the words it is written in, before
 the steps are read.
 """
@@ -26,13 +26,13 @@ BUDGET_LEAD = ("during|give up|give it up|give it|allow|next|following|play|play
                "carry|carrying|test|testing|stop|end|finish|quit|halt|spend|use|take|taking|you have|you get|you've got|you've|your|have|has|"
                "get|the|budget|roughly|approximately|exactly|precisely|maybe|some|"
                "is|of|on|for|after|at|in|within|under|up|to|only|most|a|total|with|limit|over|about|may|can|are|allowed|"
-               "given|until|have passed|pass|run this|run that|run it|let it run|let that run|let this run|keep it to|cap it at|limit it to|cap the (?:session|run) at|cap|capped at|set up|set")
+               "given|until|maximum|max|play it|have passed|pass|run this|run that|run it|let it run|let that run|let this run|keep it to|cap it at|limit it to|cap the (?:session|run) at|cap|capped at|set up|set")
 """Words of the phrase a budget is written in ("you have", "play on for", "within", "stop at",
 "the budget is"), taken out with it."""
 BUDGET = re.compile(r"(?<![\w-])(?:(?:" + BUDGET_LEAD + r")\s+)*"
                     r"(\d+(?:\.\d+)?|half an?|" + HUNDREDS + "|" + "|".join(sorted(NUMBERS, key=len, reverse=True)) + r")"
                     r"(?:[ \t]*-[ \t]*|[ \t]+|(?<=\d))(?:(?:full|whole|good|solid)[ \t]+)?"
-                    r"(steps?|moves?|turns?|actions?|seconds?|secs?|s|minutes?|mins?)\b(?![ \t]*(?:\d|[a-h][:.)]))"
+                    r"(steps?|moves?|turns?|actions?|ticks?|seconds?|secs?|s|minutes?|mins?)\b(?![ \t]*(?:\d|[a-h][:.)]))"
                     r"(?:\s+(?:at most|at the most|in total|total|or (?:less|fewer)|max(?:imum)?|to|budget|limit|cap|timer|of|"
                     r"(?:(?:stress|soak|test|long|short)\s+)?(?:run|session|capture|test|pass|free-roam)|"
                     r"(?:is|are|should be|will be)\s+(?:enough|ok|okay|fine|plenty|the limit|the budget))\b)?\.?", re.IGNORECASE)
@@ -106,7 +106,7 @@ def budget_steps(text: str, step_seconds: float | None, label: str = "the game")
     if found is None:
         return None
     number, unit = count(found.group(1)), found.group(2).lower()
-    if unit.startswith(("step", "move", "turn", "action")):
+    if unit.startswith(("step", "move", "turn", "action", "tick")):
         return max(int(number), 1)
     if not step_seconds:
         raise ConfigError(f"plan from text: {found.group(0).strip()!r} is a time, and {label}'s steps stand for "

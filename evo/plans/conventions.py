@@ -113,6 +113,8 @@ def _named(rest: str) -> bool:
 
 
 def _sentence(sentence: str, more: bool) -> str:
+    if RESULT_LINE.match(sentence):
+        return ""  # "Use the shrine. Expected: level ends."
     titled = TITLE.match(sentence)
     if titled is not None:
         rest = sentence[titled.end():].strip()

@@ -137,9 +137,11 @@ def _nowhere(step: MatchedStep, named: bool, targets: Mapping[str, Collection[st
 
 
 def _does_nothing(step: MatchedStep, before: Sequence[MatchedStep], targets: Mapping[str, Collection[str]]) -> str | None:
-    """An action read loosely, on a thing the game says it does nothing to ("Stand on the coin" read
-    as attacking it: the dungeon attacks enemies)."""
-    if step.parsed.kind != "node" or step.action_match is None or step.action_match.how in CONFIDENT:
+    """An action read loosely, or a verb said for an earlier thing, on a thing the game says it
+    does nothing to ("Stand on the coin" read as attacking it: the dungeon attacks enemies; "Attack
+    the nearest enemy, then the nearest collectable")."""
+    gapped = (step.parsed.action_word or "").lower() not in step.parsed.text.lower()  # "Kill the ogre, then the coin"
+    if step.parsed.kind != "node" or step.action_match is None or step.action_match.how in CONFIDENT and not gapped:
         return None  # "Open the door": the tester's own word for the deed
     thing = step.actor_type or next((s.actor_type for s in reversed(before) if s.actor_type), None) \
         if step.parsed.actor_word else step.actor_type

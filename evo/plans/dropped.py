@@ -16,12 +16,17 @@ run without it; ``--accept 0`` runs it as read.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Collection, Iterable, Mapping, Sequence
 
 from evo.plans.conventions import conventions
 from evo.plans.doubts import PLACE, Doubt, UnsureReading, _covered
 from evo.plans.framing import ASIDE, NOT_TO
+from evo.plans.ordering import BEFORE_THAT, _before_that
+from evo.plans.base import Plan
+from evo.plans.second_language import plain as plain_english
 from evo.plans.text import MatchedStep
+from evo.plans.tracker import title_in_doubt
 
 LABEL = re.compile(r"^\s*(?:notes?|nb|tips?|important|cautions?|warnings?|definitions?|terms(?:\s+used)?|prerequisites?|"
                    r"requirements?|procedure)\s*:\s*", re.IGNORECASE | re.MULTILINE)
@@ -39,6 +44,7 @@ def said(text: str) -> str:
     from evo.plans.framing import _tells
 
     text = LABEL.sub("", without_budget(text) or text)  # "Note: at all times, attack any enemy": read here
+    text = plain_english(text)  # "go to the lava, not jump it"
     text = ASIDE.sub(" ", NOT_TO.sub(" ", conventions(text)))
     text = " ".join(s for s in re.split(r"(?<=[.!?;])\s+|\n", text) if not _tells(s))  # "The pit glows red."
     return re.sub(r"\bno\s+need\s+to\b[^.;!?\n]*|\boptional\b[^.;!?\n]*|[,;]\s*(?:as|since)\s+(?:the|it|this|that|they|we|i)\b[^.;!?\n]*",
@@ -49,6 +55,16 @@ def dropped(text: str, steps: Sequence[MatchedStep], actions: Mapping[str, Itera
             actors: Mapping[str, Iterable[str]], categories: Mapping[str, Iterable[str]]) -> Doubt | None:
     """The first thing or deed ``text`` names that no step of ``steps`` takes up, as a doubt about
     the whole text; None when every one is taken up."""
+    for line in text.splitlines():
+        left = BEFORE_THAT.search(_before_that(line))
+        if left is not None:  # "Go to the door, then jump the lava. Before that, ...": before which?
+            said_ = left.group("said")
+            return Doubt(WHOLE, said_, f"{said_!r} follows more than one step, and which one it comes before is not clear",
+                         _plan(steps))
+    title = title_in_doubt(plain_english(text), _names(actors), {**_names(actions), **{a.replace("_", " "): a for a in actions}})
+    if title is not None:
+        return Doubt(WHOLE, title, f"the first line {title!r} reads as a title over the steps under it or as steps of its own, "
+                     "and it names what they do not", _plan(steps))
     covered = _covered(steps, categories)
     done = {s.action for s in steps if s.action}
     read = {w.lower() for s in steps for part in (s.parsed.action_word, s.parsed.actor_word,
@@ -68,7 +84,60 @@ def dropped(text: str, steps: Sequence[MatchedStep], actions: Mapping[str, Itera
         state = re.search(r"(?:\b(?:is|are|be|been|was|were|to|gets?|swings?|slides?|stays?)|'s)\s+$", plain[:where.start()], re.IGNORECASE)
         if deed is not None and deed not in done and not _as_thing(low, things) and not state:
             return Doubt(WHOLE, word, f"{word!r} names the action {deed!r}, but no step of the plan does it", _plan(steps))
+    for deed in actions:  # "look up", "turn left": an action named in two words
+        phrase = deed.replace("_", " ")
+        where = re.search(rf"\b{re.escape(phrase)}\b", plain, re.IGNORECASE) if " " in phrase else None
+        if where is not None and deed not in done and deed not in AIMLESS and not set(phrase.split()) <= read:
+            return Doubt(WHOLE, where.group(0), f"{where.group(0)!r} names the action {deed!r}, but no step of the plan does it",
+                         _plan(steps))
     return None
+
+
+NUMBERED = re.compile(r"\b(?P<thing>[a-z]+)(?:[ \t]+|_)?(?:number[ \t]+|no\.[ \t]*|#[ \t]*)?(?P<n>\d{1,2}|one|two|three|four|five|six)\b"
+                      r"(?![ \t]*(?:steps?|s|secs?|seconds?|mins?|minutes?|times?|x|%|ticks?|more|by|of|or)\b)(?![.)][ \t]*\S)", re.IGNORECASE)
+"""A thing with its number ("lamp 4", "coin #2", "skeleton two")."""
+ORDINAL = re.compile(r"\bthe\s+(?P<n>first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|5th|6th)\s+(?P<w1>[a-z]+)(?:\s+(?P<w2>[a-z]+))?",
+                     re.IGNORECASE)
+"""A thing by its ordinal ("the third stump", "the second gold coin")."""
+NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "first": 1, "second": 2, "third": 3,
+           "fourth": 4, "fifth": 5, "sixth": 6}
+
+
+def left_out(text: str, targets: Collection[str], instances: Collection[str], actors: Mapping[str, Iterable[str]]) -> Doubt | None:
+    """The first instance ``text`` names ("lamp 4", "the third stump") that no step of the plan
+    goes to (``targets``: the plan's nodes'), of those the game has (``instances``); None when
+    every one is taken up. A step read as any thing of the kind ("go lamp" for "reach lamp 4")
+    is as wrong as a step lost."""
+    things = _names(actors)
+    plain = said(re.sub(r"^[ \t]*(?:#?\d+[ \t]*[.):-]?|[-*•])[ \t]+", "", text, flags=re.MULTILINE))  # "1 Kill the ogre"
+    named = [(m.start(), m.end(), m.group(0), m.group("thing"), m.group("n")) for m in NUMBERED.finditer(plain)]
+    for m in ORDINAL.finditer(plain):
+        w = "w1" if _thing(m.group("w1"), things) or not m.group("w2") else "w2"
+        named.append((m.start(), m.end(w), plain[m.start():m.end(w)], m.group(w), m.group("n")))
+    for start, end, words, word, n in sorted(named):
+        thing = _thing(word, things)
+        number = NUMBERS.get(n.lower()) or (int(n) if n.isdigit() else int(n[:-2]) if n[:-2].isdigit() else None)
+        name = f"{thing}_{number}" if thing else None
+        corrected = re.match(r"[\s,]*(?:no|sorry|i\s+mean|actually|rather|scratch\s+that|wait)\b", plain[end:], re.IGNORECASE)
+        if name in instances and name not in targets and not PLACE.search(plain[:start]) and not corrected:
+            return Doubt(WHOLE, words, f"{words!r} names {name!r}, but no step of the plan goes to it", "")
+    return None
+
+
+def check_instances(text: str, plan: Plan, steps: Sequence[MatchedStep], accept: Collection[int],
+                    instances: Collection[str], actors: Mapping[str, Iterable[str]], actions: Iterable[str]) -> None:
+    """Raise :class:`UnsureReading` when ``plan`` leaves out an instance the text names
+    (:func:`left_out`), unless ``accept`` holds :data:`WHOLE`."""
+    targets = {node.target for node in plan.nodes if node.target}
+    doubt = None if WHOLE in accept else left_out(text, targets, instances, actors)
+    if doubt is not None:
+        reading = ", ".join(f"{n.action or 'go'} {n.target or 'there'}" for n in plan.nodes) or "nothing"
+        raise UnsureReading([replace(doubt, reading=reading)], steps, [a for a in actions if a != "move"])
+
+
+def _thing(word: str, things: Mapping[str, str]) -> str | None:
+    low = word.lower()
+    return things.get(low) or (things.get(low[:-1]) if low.endswith("s") else None)
 
 
 def check_nothing_dropped(text: str, steps: Sequence[MatchedStep], accept: Collection[int],

@@ -21,7 +21,8 @@ from typing import Any, Collection, Sequence
 
 from evo.run.config import ConfigError
 from evo.plans.doubts import check_confident
-from evo.plans.dropped import check_nothing_dropped
+from evo.plans.dropped import check_instances, check_nothing_dropped
+from evo.plans.tracker import unlabelled
 from evo.plans.budgets import budget_steps, without_budget
 from evo.plans.framing import aimless
 from evo.plans.base import Condition, Node, Plan, Rule, TextStep, Validation, WordRead
@@ -144,6 +145,10 @@ def steps_to_plan(steps: Sequence[MatchedStep], start: tuple[int, int], name: st
             kind_of = last.rsplit("_", 1)[0] if last.rsplit("_", 1)[-1].isdigit() else last
             if f"{kind_of}_{ordinal}" in actor_names:  # "the second goblin, then the first one"
                 target, pronoun = f"{kind_of}_{ordinal}", False
+        if target is not None and last is not None and last.rsplit("_", 1)[0] == target and last != target \
+                and re.search(rf"\b(?:the|that|this)\s+{re.escape(step.parsed.actor_word or '-')}(?=\s*(?:[,.;:!?]|$)|\s+(?:and|then|too|again)\b)",
+                              step.parsed.text, re.IGNORECASE):
+            target = last  # "Go to pillar 2. At the pillar, look up.": the one just named
         if step.parsed.kind != "rule" and step.condition_match is not None and target is None \
                 and (pronoun or (step.action is None and not step.parsed.actor_word)) and not (pronoun and last and step.action is not None and _after(step)):
             target, pronoun = step.condition_match.name, False  # "when the door is open, walk through (it)"
@@ -220,16 +225,19 @@ def plan_from_text(text: str, factory: GameFactory, name: str = "", validations:
         categories = dict(getattr(game, "categories", {}))
     finally:
         game.close()
-    unbudgeted = without_budget(text)
-    steps = read_steps(aimless(unbudgeted) if unbudgeted is not None else text, actions, actors, nlp, targets)
+    labelled = unlabelled(text, {w: n for n, ws in actors.items() for w in (n, *ws)},
+                          {w: n for n, ws in actions.items() for w in (n.replace("_", " "), *ws)})
+    unbudgeted = without_budget(labelled)
+    steps = read_steps(aimless(unbudgeted) if unbudgeted is not None else labelled, actions, actors, nlp, targets)
     check_confident(steps, accept, [a for a in actions if a != NO_ACTION], actors, categories, targets)
     check_nothing_dropped(text, steps, accept, actions, actors, categories)
     budget = budget_steps(text, step_seconds, factory.label)
     if budget is not None:
         steps = [_repeated(step) for step in steps]
     ref = {"name": factory.name, "kwargs": dict(factory.kwargs)} if factory.name else None
-    return steps_to_plan(steps, start, name, ref, validations, feature_names, actor_names,
-                         budget, manoeuvres), steps
+    plan = steps_to_plan(steps, start, name, ref, validations, feature_names, actor_names, budget, manoeuvres)
+    check_instances(text, plan, steps, accept, actor_names, actors, actions)
+    return plan, steps
 
 
 def _repeated(step: MatchedStep) -> MatchedStep:

@@ -130,7 +130,8 @@ TALK = ((re.compile(r"\b(they|we|you)'ll\b", re.IGNORECASE), r"\1 will"),
         (re.compile(r"^\s*(?:from\s+)?(?:spawn|start)\s*,\s*then\s+", re.IGNORECASE), ""),
         (re.compile(r"\b(?:hold|pause|stand\s+by)\s+(?=until\b)", re.IGNORECASE), "wait "),
         (re.compile(r"\bwait\s+for\s+the\s+(?P<t>[\w-]+)\s+to\s+be\s+(?=open|opened|on\b)", re.IGNORECASE), r"wait until the \g<t> is "),
-        (re.compile(r"\b(?P<t>[a-z]+)_(?P<s>on|off|open|closed)\b", re.IGNORECASE), r"the \g<t> is \g<s>"),
+        (re.compile(r"\b(?P<t>[a-z]+)_(?P<s>on|off|open|closed)\b(?:\s+(?:reads|is|==?|becomes|goes\s+to)\s+(?:1|true|set)\b|"
+                    r"\s+is\s+set\b)?", re.IGNORECASE), r"the \g<t> is \g<s>"),
         (re.compile(r"\s+from\s+where\s+(?:you|they)\s+(?:are|stand|finish|end\s+up|ended\s+up|stop|spawn)\b", re.IGNORECASE), ""),
         (re.compile(r"\bspend\s+(?:it|them|the\s+time|your\s+time|the\s+session)\s+|\bdoing\s+nothing\s+but\s+", re.IGNORECASE), ""),
         (re.compile(r"(?:^|(?<=[.!?]\s))(?:in\s+which|where)\s+you\s+", re.IGNORECASE), ""),
@@ -159,8 +160,11 @@ EACH = re.compile(r"^(?P<items>[^,.;:]{1,30}(?:(?:,\s*|\s+)(?:then|and|and\s+the
                   r"all(?:\s+(?:two|three|four|five|of\s+them))?|them\s+all|every\s+one)\s*(?P<end>[.!]?)$", re.IGNORECASE)
 """A deed said once after the things it is done to ("lamp 1 then lamp 2, look up at each",
 "gob1 -> gob2 -> ogre, kill all three"): the deed at each thing, in order."""
-TWICE = re.compile(r"^(?P<deed>.*?[a-z].*?)\s+(?:twice|two\s+times|x\s?2|2\s?x)\b(?P<rest>[^,;]*)$", re.IGNORECASE)
-"""A deed done twice ("turn left twice", "attack the ogre x2"): the deed, then the deed."""
+TWICE = re.compile(r"^(?P<deed>.*?[a-z].*?)\s+(?P<n>twice|thrice|(?:two|three|four|five|[2-5])\s+times|x\s?[2-5]|[2-5]\s?x)\b"
+                   r"(?!\s+(?:over|more|as|per|each|every)\b)(?P<rest>[^,;]*)$", re.IGNORECASE)
+"""A deed done twice or a few times ("turn left twice", "attack the ogre x2", "hit it three
+times"): the deed, then the deed, as often as said."""
+COUNTS = {"twice": 2, "thrice": 3, "two": 2, "three": 3, "four": 4, "five": 5}
 CHAT = re.compile(r"(?:^|\s+|(?<=[,.;]))(?:gg|lol|lmao|obv|btw|fyi|imo|tbh|ez)\b", re.IGNORECASE)
 
 
@@ -231,7 +235,9 @@ def _each(sentence: str) -> str:
             deed = twice.group("deed").strip()
             rest = twice.group("rest")
             stop = rest[len(rest.rstrip(".!?")):]
-            parts[k] = f"{deed}{rest.rstrip('.!?')}, then {deed}{stop}"
+            said = re.search(r"twice|thrice|two|three|four|five|\d", twice.group("n").lower()).group(0)
+            n = COUNTS.get(said) or int(said)
+            parts[k] = f"{deed}{rest.rstrip('.!?')}" + f", then {deed}" * (n - 1) + stop
     return "".join(parts)
 
 

@@ -41,6 +41,34 @@ AT_FRONT = re.compile(r"(?:(?<=^)|(?<=[,;]\s)|(?<=\band\s))at\s+(?P<place>the\s+
 """A step with its place first ("at the shrine pray"): the place after the deed."""
 
 
+BEFORE_THAT = re.compile(r"(?P<a>(?:^|(?<=[.;!?]\s))[^.;!?]+?)\s*[.;!]\s+(?:but\s+)?(?P<said>before\s+(?:that|this|then|doing\s+(?:that|so|this|it)|"
+                         r"you\s+do\s+(?:that|this|so|it))|(?<=but\s)first|first\s*,\s*though|though\s*,\s*first|first\s+of\s+all)"
+                         r"\s*,?\s+(?P<b>[^.;!?]+)(?P<end>[.!?]?)", re.IGNORECASE)
+"""The later step in one sentence, the earlier in the next: "Jump the lava. Before that, hit the
+switch.", "Head to the pillar; first, though, stop at stump 1." The earlier step goes before the
+sentence it follows, when that sentence is one step (a "before" clause counted as its own)."""
+LAST_FIRST = re.compile(r"(?P<a>(?:^|(?<=[.;!?]\s))[^.;!?,]+?)\s+(?:last|at\s+the\s+end|to\s+finish)\s*[.;,]\s*(?:but\s+)?first\s*,?\s+"
+                        r"(?P<b>[^.;!?]+)(?P<end>[.!?]?)", re.IGNORECASE)
+"""The last step first: "Use the shrine last; first do the switch, then the lava jump."."""
+BEFORE_CLAUSE = re.compile(r"^before\s+(?:you\s+|the\s+player\s+)?(?P<c>[^,]+),\s*(?P<m>.+)$", re.IGNORECASE)
+"""A step with its "before" clause first ("Before you use the shrine, jump the lava")."""
+
+
+def _before_that(line: str) -> str:
+    """``line`` with each :data:`BEFORE_THAT` pair written in the order it is done."""
+    def swap(m: re.Match[str]) -> str:
+        a, b = m.group("a").strip(), m.group("b").strip()
+        if re.search(r",\s*(?:and\s+)?then\b|\band\s+then\b|;", a, re.IGNORECASE):
+            return m.group(0)  # "that" could be either step before: left as written
+        clause = BEFORE_CLAUSE.match(a)
+        if clause is not None:
+            a = f"{clause.group('m').strip()}, then {clause.group('c').strip()}"
+        return f"{b[0].upper()}{b[1:]}, then {a[0].lower()}{a[1:]}{m.group('end') or '.'}"
+    line = LAST_FIRST.sub(lambda m: f"{m.group('b')[0].upper()}{m.group('b')[1:].strip()}, then {m.group('a')[0].lower()}"
+                                    f"{m.group('a')[1:].strip()}{m.group('end') or '.'}", line)
+    return BEFORE_THAT.sub(swap, line)
+
+
 MEANS = re.compile(r"^(?P<a>[a-z][^,;]*?)\s+by\s+(?P<verb>[a-z]+ing)\s+(?P<c>[^,.;!?]+)", re.IGNORECASE)
 """"Open the door by pulling the switch": the means is the step, the end its purpose ("pull the
 switch to open the door")."""
@@ -67,7 +95,7 @@ def in_order(text: str) -> str:
     lines = []
     for line in text.splitlines():
         sentences = []
-        for sentence in re.split(r"(?<=[.!?])\s+", line):
+        for sentence in re.split(r"(?<=[.!?])\s+", _before_that(line)):
             end = sentence[-1] if sentence and sentence[-1] in ".!?" else ""
             body = sentence[:-1] if end else sentence
             means = MEANS.match(body)

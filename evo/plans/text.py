@@ -1,8 +1,7 @@
 """Text to plan: test steps written for people, read into plan steps offline.
 
-The explicit-plans article (Automated Game Testing, agt-explicit-plans.txt, "Text to Plan")
-turns a QA engineer's numbered steps into plan nodes with spaCy in three stages, done here
-the same way with nothing downloaded:
+The explicit-plans article (agt-explicit-plans.txt, "Text to Plan") turns a QA engineer's
+numbered steps into plan nodes with spaCy in three stages, done here with nothing downloaded:
 
 1. sentence classification: is the sentence a node (do this once, at this thing) or a rule
    (do this whenever it applies)? spaCy's ``textcat`` on a blank English pipeline; a sentence
@@ -11,8 +10,8 @@ the same way with nothing downloaded:
 2. token classification: the action keyword and the actor keyword (spaCy's ``ner`` with
    labels ``ACTION`` and ``ACTOR``);
 3. matching the keywords to the names the game accepts (its actions and actor types, each
-   with synonyms) by similarity in WordNet (:mod:`evo.plans.lexicon`), refusing a word that
-   is like none of them (:func:`match_word`).
+   with synonyms) by similarity in WordNet (:mod:`evo.plans.lexicon`), refusing a word like
+   none of them (:func:`match_word`).
 
 Both models train here, on CPU in well under a minute, from the annotated sentences shipped
 in ``evo/plans/data/sentences.jsonl`` (:mod:`evo.plans.make_sentences`), with a fixed seed;
@@ -31,14 +30,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
-from evo.plans.clause_words import ALWAYS, DETERMINERS, LEADS, MOVEMENT, POSITIONS, PRONOUNS, QUANTIFIERS
+from evo.plans.clause_words import ALWAYS, DETERMINERS, LEADS, MOVEMENT, POSITIONS, PRONOUNS, PURSUIT, QUANTIFIERS
 from evo.plans.clauses import Clause, clause_bounds, read_clause
 from evo.plans.lexicon import KIND_STEPS, THRESHOLD, WordMatch, _lemma, any_sense, best_match, compound
-from evo.plans.conventions import conventions
-from evo.plans.framing import unframed
-from evo.plans.letters import unlettered
-from evo.plans.visits import visited
-from evo.plans.ordering import in_order
+from evo.plans.reading import as_read
 from evo.plans.markers import HEADING, split_markers, strip_marker
 from evo.plans.phrasing import numbered
 from evo.run.config import ConfigError
@@ -346,14 +341,6 @@ SAME = re.compile(r"^\s*(?:then\s+|and\s+)?(?:do|repeat)\s+(?:the\s+same|that|th
 """The step before's deed on another thing ("then do the same with the second skeleton")."""
 
 
-def as_read(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> str:
-    """``text`` as its steps are read: the test case's forms and the words around the steps out,
-    the steps in order (:mod:`evo.plans.conventions`, :mod:`evo.plans.framing`,
-    :mod:`evo.plans.ordering`), after the frame of a message (:mod:`evo.plans.letters`);
-    ``--explain`` shows it."""
-    return in_order(visited(unframed(conventions(unlettered(text, things))), things, verbs))
-
-
 def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Mapping[str, Iterable[str]],
                nlp=None, targets: Mapping[str, Iterable[str]] | None = None) -> list[MatchedStep]:  # type: ignore[no-untyped-def]
     """Text -> plan steps matched to a game's vocabulary (the article's pipeline, stages 1-3).
@@ -370,8 +357,8 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
         ConfigError: a keyword matches none of the game's names (:func:`match_word`).
     """
     out: list[MatchedStep] = []
-    things = [word for name, synonyms in actor_types.items() for word in (name, *synonyms)]
-    verbs = {word.split()[0] for name, synonyms in actions.items() for word in (name, *synonyms)
+    things = {word: name for name, synonyms in actor_types.items() for word in (name, *synonyms)}
+    verbs = {word.split()[0]: name for name, synonyms in actions.items() for word in (name, *synonyms)
              if name not in DIRECTED and word.split()[0].isalpha()}
     for step in parse(split_sentences(as_read(text, things, verbs)), nlp):
         moving = step.action_word is not None and MOVEMENT.match(step.action_word) is not None
@@ -390,6 +377,10 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
         thing = actor.name if actor else (cond.name if cond else (before if step.actor_word else None))
         action = _fitting(step, action, thing, actions, targets or {}, own=actor is not None)
         name = action.name if action is not None else None
+        if out and name is not None and out[-1].action == name and out[-1].actor_type is not None \
+                and PURSUIT.match(out[-1].parsed.action_word or "") and not PURSUIT.match(step.action_word or "") \
+                and (step.actor_word or "").lower() in PRONOUNS:
+            out[-1] = replace(out[-1], action=None)  # "Go after the goblin and take it down": one attack
         out.append(MatchedStep(step, None if name == NO_ACTION else name, actor.name if actor else None,
                                action, actor, cond))
     return out

@@ -1,0 +1,28 @@
+"""A text as its steps are read: the passes that take a tester's words down to steps, in order.
+
+Each pass is a module of families found in independent testers' texts (see each module); the
+reader (:func:`evo.plans.text.read_steps`) splits and tags what they leave.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from evo.plans.conventions import conventions
+from evo.plans.framing import unframed
+from evo.plans.letters import unlettered
+from evo.plans.ordering import in_order
+from evo.plans.second_language import plain
+from evo.plans.tracker import untitled
+from evo.plans.visits import visited
+
+
+def as_read(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> str:
+    """``text`` as its steps are read (``--explain`` shows it): in plain English
+    (:mod:`evo.plans.second_language`), without a tracker's title (:mod:`evo.plans.tracker`), the
+    frame of a message (:mod:`evo.plans.letters`), the test case's forms and the words around the
+    steps (:mod:`evo.plans.conventions`, :mod:`evo.plans.framing`), things named alone as visits
+    (:mod:`evo.plans.visits`), the steps in order (:mod:`evo.plans.ordering`); ``things`` and
+    ``verbs``: the game's words for its things and deeds, mapped to what each names where known."""
+    text = untitled(plain(text, things), things, verbs)
+    return in_order(visited(unframed(conventions(unlettered(text, things))), things, verbs))

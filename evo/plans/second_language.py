@@ -1,0 +1,138 @@
+"""English written as a second language, and a tester's button words, in the forms the reader reads.
+
+A tester whose first language is not English (``tests/evo/plans/dev/*_dev26.yaml``, read after it
+was measured) writes clear steps in forms a native speaker would not, each a literal translation:
+
+- "please to go", "you must to activate": the infinitive's "to" after a request or a modal;
+- the present continuous for a step or a habit: "you are going to the switch", "every enemy which
+  is coming close", "all the coins you are finding";
+- the subject said before each step: "you take the coin, then you activate the switch";
+- a preposition of another language: "wait the door to open", "near of you", "arrive to stump 3",
+  "go at lamp 1", "walk until the door", "turn on the left";
+- a deed as a noun: "make an interaction with the shrine", "give him a hit"; a purpose after
+  going: "go to pray at the shrine";
+- order words: "Firstly", "at last", "in the end", "and after it"; "not" for "don't": "go to the
+  lava, not jump it";
+- a wish about the player: "I need that the player stands by the switch".
+
+A tracker's testers name a game's button for its deed ("hit interact", "press jump"), write
+"whichever enemy is nearest", "then the first", "anything hostile", "confirm the door is open and
+step in", "wait for the door", "try to open it".
+
+Each is one pattern over closed-class words (prepositions, pronouns, modals, "make", "give"); a
+word is a verb, and a noun's verb, by WordNet (:mod:`evo.plans.lexicon`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+I = re.IGNORECASE
+FORMS = ((re.compile(r"\bplease\s+to\s+", I), "please "),
+         (re.compile(r"\b(must|should|can|could|will|would)\s+to\s+(?=[a-z])", I), r"\1 "),
+         (re.compile(r"\bwait(ing)?\s+(?=(?:the|a|an)\s+[\w-]+\s+to\s+[a-z]+)", I), r"wait\1 for "),
+         (re.compile(r"\b(near|close)\s+of\b", I), r"\1 to"),
+         (re.compile(r"\barrive\s+(?:to|at|in)\b", I), "go to"),
+         (re.compile(r"\bcome\s+back\s+to\b", I), "go back to"),
+         (re.compile(r"\b(go|walk|run|come)\s+(?:at|until)\s+(?=the\b|[a-z]+\s+\d)", I), r"\1 to "),
+         (re.compile(r"\b(?:go|walk|come)\s+in\s+(?=the\s+door\b)", I), "go through "),
+         (re.compile(r"\bpass(?:\s+through)?\s+(?=the\s+(?:door|gate|doorway)\b)", I), "go through "),
+         (re.compile(r"\bturn\s+(?:on|to|towards|at)\s+(?:the\s+)?(left|right)\b", I), r"turn \1"),
+         (re.compile(r"\bfirstly\b", I), "first"),
+         (re.compile(r"\balways\s+when\b", I), "whenever"),
+         (re.compile(r"(?:,\s*|\s+)(?:and\s+)?(?:at\s+last|in\s+the\s+end)\s*,?\s+(?=[a-z])(?!but\b)", I), ", then "),
+         (re.compile(r"(?:,\s*|\s+)and\s+after\s+(?:it|that|this)\s*,?\s+", I), ", then "),
+         (re.compile(r"\bare\s+going\s+to\s+(?=(?:the|a|an)\b)", I), "go to "),
+         (re.compile(r"\b(?:hit|press|use|do|spam)\s+(?:the\s+)?(interact|jump|attack)(?:\s+(?:button|key|action|input))?\b", I),
+          r"\1"),
+         (re.compile(r"^\s*in\s+the\s+(?:first|second|third|next|last|other)\s+(?:room|area|hall|corridor)\s*,?\s*", I | re.M), ""),
+         (re.compile(r"\bduring\s+(?:all\s+the\s+way|the\s+whole\s+way|all\s+the\s+time)\s*,?\s*", I), "always "),
+         (re.compile(r"\bduring\s+(?=\d+\s+(?:seconds?|steps?|minutes?))", I), "for "),
+         (re.compile(r"\bhalf\s+minute\b", I), "half a minute"),
+         (re.compile(r"\b(?P<a>an?\s+(?P<t>[a-z]+)),\s*any\s+(?P=t)\s*,", I), r"\g<a>,"),
+         (re.compile(r"\bwh(?:ich|at)ever\s+(?P<t>[a-z]+)\s+is\s+(?P<q>nearest|closest)\b", I), r"the \g<q> \g<t>"),
+         (re.compile(r"(?<=\bthen\s)the\s+(?P<o>first|second|third|fourth|fifth|last)\s*(?=[.,;!?]|$)", I | re.M), r"the \g<o> one"),
+         (re.compile(r"\b(?:anything|everything|anyone)\s+hostile\b|\bany\s+hostiles?\b", I), "any enemy"),
+         (re.compile(r"\b(?:confirm|verify|check|ensure|make\s+sure)\s+(?:that\s+)?the\s+(?P<t>[a-z]+)\s+is\s+(?P<s>open|on)\s+and\s+", I),
+          r"once the \g<t> is \g<s>, "),
+         (re.compile(r"\bwait\s+for\s+the\s+door\s*(?=[,;.]|\s+(?:and|then)\b)", I), "wait until the door is open"),
+         (re.compile(r"\btry\s+to\s+(?=[a-z]+\s)", I), ""),
+         (re.compile(r"\bthen\s+(?:on\s+to|onto|over\s+to|across\s+to)\b", I), "then go to"),
+         (re.compile(r"\b(go|walk|run|move)\s+round\s+(?=it\b|them\b|the\b|each\b|every\b|any\b|[a-z]+\s+\d)", I), r"\1 around "),
+         (re.compile(r"\b(?:(?:so|and)\s+)?(?:basically\s+)?what\s+(?:i|we)\s+(?:need|want)\s+is\s+(?:for\s+)?", I), ""))
+"""Forms rewritten as they are read, in order."""
+CONTINUOUS = re.compile(r"\b(?P<who>you|we|they|i)\s+are\s+(?P<verb>[a-z]+)ing\b", I)
+RELATIVE = re.compile(r"\b(?:which|that|who)\s+(?:is|are)\s+(?P<verb>[a-z]+)ing\b", I)
+SUBJECT = re.compile(r"(?:(?<=^)|(?<=[.;:!?]\s)|(?<=,\s)|(?<=\band\s)|(?<=\bthen\s)|(?<=\bfirst\s)|(?<=\bnext\s)|(?<=\n))you\s+(?=(?P<verb>[a-z]+)\b)", I)
+""""you" before a step's verb at a step's start ("then you activate the switch")."""
+NOT_STEPS = frozenset({"will", "can", "could", "should", "must", "may", "might", "are", "were", "have", "had", "do", "did",
+                       "need", "see", "get", "would", "shall", "want", "know", "find", "notice"})
+"""Verbs after "you" that tell or ask rather than step ("you will see", "you need to")."""
+NOT_STEP = re.compile(r"\b(?P<before>[\w']+)[ \t]*,?[ \t]+not[ \t]+(?=[a-z]+[ \t]+(?:it|them|the)\b)", I)
+""""go to the lava, not jump it": a step not to take (after a word that is no auxiliary)."""
+AUXILIARIES = frozenset({"do", "does", "did", "is", "are", "was", "were", "be", "been", "should", "must", "can", "could", "will",
+                         "would", "may", "might", "shall", "have", "has", "had", "need", "why", "if", "whether"})
+NOUN_DEED = re.compile(r"\b(?P<make>make|do|give|take)\s+(?P<whom>(?:him|her|it|them|the\s+[\w-]+(?:\s+\d+)?)\s+)?(?:a|an|one)\s+"
+                       r"(?P<noun>[a-z]+)\b(?P<after>\s+(?:with|around|over|at|on|to|across)\b)?", I)
+""""make an interaction with", "give him a hit": the deed's verb ("make a jump" the reader reads as it is)."""
+WISH = re.compile(r"\b(?:i|we)\s+(?:need|want|would\s+like|wish)\s+that\s+(?:the\s+player|you|the\s+agent|he|she|it)\s+"
+                  r"(?P<verb>[a-z]+?)(?:e?s)?\b", I)
+GO_TO_DO = re.compile(r"\b(?P<go>go|come|walk|run|head)\s+to\s+(?P<verb>[a-z]+)\b(?=\s+(?:the|a|an|it|them|at|with|on|over|"
+                      r"across|around|up|down|him|her|this|that)\b)", I)
+""""go to pray at the shrine": going, then the deed."""
+
+
+def plain(text: str, things: Iterable[str] = ()) -> str:
+    """``text`` with the module's forms in the words the reader reads; ``things``: the game's
+    words for its things ("go to switch" is going to the switch, not to switch)."""
+    names = {t.lower() for t in things}
+    for pattern, said in FORMS:
+        text = pattern.sub(said, text)
+    text = CONTINUOUS.sub(lambda m: f"{m.group('who')} {_verb(m.group('verb') + 'ing') or m.group(0)}"
+                          if _verb(m.group("verb") + "ing") else m.group(0), text)
+    text = RELATIVE.sub(lambda m: f"that {_third(_verb(m.group('verb') + 'ing'))}" if _verb(m.group("verb") + "ing")
+                        else m.group(0), text)
+    text = WISH.sub(lambda m: _verb(m.group("verb")) or m.group(0), text)
+    text = SUBJECT.sub(lambda m: "" if _base_verb(m.group("verb")) and m.group("verb").lower() not in NOT_STEPS
+                       else m.group(0), text)
+    text = NOT_STEP.sub(lambda m: m.group(0) if m.group("before").lower() in AUXILIARIES else f"{m.group('before')} don't ", text)
+    text = NOUN_DEED.sub(lambda m: _deed(m, names), text)
+    text = re.sub(r"\band\s+to\s+(?=(?P<verb>[a-z]+)\b)", lambda m: "and " if _base_verb(m.group("verb"))
+                  and m.group("verb").lower() not in names else m.group(0), text, flags=I)  # "walk to it and to give"
+    return GO_TO_DO.sub(lambda m: f"{m.group('go')} {m.group('verb')}" if _base_verb(m.group("verb"))
+                        and m.group("verb").lower() not in names else m.group(0), text)
+
+
+def _verb(word: str) -> str | None:
+    """The verb a word is a form of ("finding": find), by WordNet; None when it is none."""
+    from evo.plans.lexicon import _lemma, is_verb, wordnet
+
+    wordnet()
+    base = _lemma(word, "v")
+    return base if is_verb(base) else None
+
+
+def _base_verb(word: str) -> bool:
+    from evo.plans.lexicon import _lemma, is_verb, wordnet
+
+    wordnet()
+    return is_verb(word) and _lemma(word, "v") == word.lower()
+
+
+def _third(verb: str | None) -> str:
+    """"comes", "passes": the verb with a third person's ending."""
+    verb = verb or ""
+    return verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "z", "o")) else "s")
+
+
+def _deed(m: re.Match[str], names: set[str]) -> str:
+    """A deed said as a noun, as its verb ("make an interaction with": interact with)."""
+    noun = m.group("noun").lower()
+    if noun in names:
+        return m.group(0)  # "take a coin" is no deed in a noun
+    for verb in (noun, noun[:-3], noun[:-3] + "e", noun[:-5] + "e"):  # jump; interaction; rotation
+        if len(verb) > 2 and _base_verb(verb) and (verb != noun or m.group("whom")) and m.group("make").lower() != "take":
+            whom = (m.group("whom") or "").strip()
+            return " ".join(p for p in (verb, whom) if p) + (m.group("after") or "")
+    return m.group(0)
