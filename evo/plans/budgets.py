@@ -63,6 +63,11 @@ def count(words: str) -> float:
 
 CLOCK = re.compile(r"\b(?P<m>\d{1,2}):(?P<s>[0-5]\d)\b(?=\s*(?:cap|timer|limit|max|budget|of|minutes?|mins?)\b)", re.IGNORECASE)
 """A time on a clock's face ("0:20 cap", "1:30 timer"): minutes and seconds."""
+EXPECTED = re.compile(r"\b(?:expect(?:s|ed|ing)?\s+that|(?:should|will|must)\s+(?:open|close|happen|appear|spawn|unlock|fire)|"
+                      r"(?:the|a|an|it)\s+(?:\w+\s+)?(?:opens|closes|happens|appears|spawns|unlocks|fires))\b[^.!?;\n]*$",
+                      re.IGNORECASE)
+"""Words before a count that say what to expect ("I am expecting that the door opens in one or two
+steps", "The door should open within 2 steps"), no budget."""
 PAST = re.compile(r"\b(?:was|were|took|takes|record|pb|wr|last\s+time)\b[^.!?\n:]*$", re.IGNORECASE)
 """Words before a count that tell of a past run ("PB was 34 steps on this"), no budget."""
 
@@ -75,7 +80,7 @@ def clocked(text: str) -> str:
 def budget_found(text: str) -> re.Match[str] | None:
     """The first budget in ``text`` that is not a past run's count."""
     for found in BUDGET.finditer(text):
-        if not PAST.search(text[:found.start()]) and not _ordinal(found, text):
+        if not PAST.search(text[:found.start()]) and not EXPECTED.search(text[:found.start()]) and not _ordinal(found, text):
             return found
     return None
 
@@ -85,7 +90,8 @@ def without_budget(text: str) -> str | None:
     text = clocked(text)
     if budget_found(text) is None:
         return None
-    return BUDGET.sub(lambda m: m.group(0) if PAST.search(text[:m.start()]) or _ordinal(m, text) else "", text)
+    return BUDGET.sub(lambda m: m.group(0) if PAST.search(text[:m.start()]) or EXPECTED.search(text[:m.start()])
+                      or _ordinal(m, text) else "", text)
 
 
 def _ordinal(found: re.Match[str], text: str) -> bool:

@@ -93,7 +93,7 @@ def doubts(steps: Sequence[MatchedStep], actors: Mapping[str, Iterable[str]] | N
     covered = _covered(steps, categories or {}) if actors is not None else set()
     for number, step in enumerate(steps, 1):
         named = any(s.actor_type or s.condition_match for s in steps[:number])
-        why = _why(step) or (_unread(step, actors) if actors is not None else None) or _unknown(step) \
+        why = _why(step) or (_unread(step, actors) if actors is not None else None) or _unknown(step) or _spelled(step) \
             or _nothing_before(step, named) \
             or _nowhere(step, named, targets or {}) or _does_nothing(step, steps[:number - 1], targets or {}) \
             or _nothing_there(step, steps[:number - 1], targets or {}) or _anything(step) \
@@ -224,6 +224,21 @@ def _unread(step: MatchedStep, actors: Mapping[str, Iterable[str]]) -> str | Non
             continue
         if match is not None and match.how in NAMING:
             return f"{word!r} names {match.name!r}, but the step was read without an actor"
+    return None
+
+
+def _spelled(step: MatchedStep) -> str | None:
+    """An action matched only by its spelling to a word of a different meaning ("Sidle up to the
+    skeleton" read as idling there): a typo of the game's word is no English word ("attck"), and
+    "depress" is "press" with a prefix; another word WordNet knows is a word of its own."""
+    match = step.action_match
+    if match is None or match.how != "spelling" or step.action is None:
+        return None
+    from evo.plans.lexicon import wordnet
+
+    word, via = match.word.split()[0].lower(), match.via.split()[0].lower()
+    if word != via and word not in (f"{prefix}{via}" for prefix in ("de", "re", "pre")) and wordnet().synsets(word):
+        return f"{match.word!r} is a word of its own, only spelled like {match.via!r}"
     return None
 
 

@@ -70,7 +70,8 @@ pass, please"): no step (a budget in it, "for a 20-second free-roam", is read be
 ABOUT = re.compile(r"[,;]?\s*(?:and\s+)?let\s+(?:me|us)\s+know\b[^,.;\n]*", re.IGNORECASE)
 """Asking to be told ("and let me know what happens")."""
 CONTEXT = re.compile(r"^\s*(?:that(?:'s|\s+is)\s+(?:it|all|everything|the\s+whole\s+(?:test|thing|request)|all\s+(?:i|we)\s+need)|"
-                     r"(?:i|we)(?:'d|\s+would)\s+(?:like|love)\s+to\s+(?!have\s+(?:you|someone))|(?:i|we)\s+(?:want|need|changed|moved|added|"
+                     r"(?:i|we)(?:'d|\s+would)\s+(?:like|love)\s+to\s+(?!have\s+(?:you|someone))|(?:i|we)\s+(?:am\s+|are\s+)?expect(?:ing)?\s+that\b|"
+                     r"(?:i|we)\s+(?:want|need|changed|moved|added|"
                      r"had|saw|got|received|made|only\s+want|just\s+want)\b(?!\s+(?:you|someone|somebody)\b)|"
                      r"(?:just\s+)?(?:checking|testing|verifying)\b|no\s+(?:fixed\s+|set\s+|particular\s+)?(?:route|path|order)\b|"
                      r"there(?:'s|\s+is)\s+no\b|feel\s+free\b|(?:just\s+)?(?:a\s+)?heads[\s-]up\b|fyi\b|"

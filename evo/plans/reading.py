@@ -24,5 +24,5 @@ def as_read(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) ->
     steps (:mod:`evo.plans.conventions`, :mod:`evo.plans.framing`), things named alone as visits
     (:mod:`evo.plans.visits`), the steps in order (:mod:`evo.plans.ordering`); ``things`` and
     ``verbs``: the game's words for its things and deeds, mapped to what each names where known."""
-    text = untitled(plain(text, things), things, verbs)
+    text = untitled(plain(text, things, verbs), things, verbs)
     return in_order(visited(unframed(conventions(unlettered(text, things))), things, verbs))

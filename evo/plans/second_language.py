@@ -11,8 +11,11 @@ was measured) writes clear steps in forms a native speaker would not, each a lit
   "go at lamp 1", "walk until the door", "turn on the left";
 - a deed as a noun: "make an interaction with the shrine", "give him a hit"; a purpose after
   going: "go to pray at the shrine";
-- order words: "Firstly", "at last", "in the end", "and after it"; "not" for "don't": "go to the
-  lava, not jump it";
+- order words: "Firstly", "at last", "in the end", "and after it", "After, go"; "not" for
+  "don't": "go to the lava, not jump it"; "kill first goblin" (no article); "the coin which is
+  the second one"; "Every enemy near you: attack.";
+- words around the steps: "stop there", "no shrine this time", "one time", "of play", "walk in
+  the park and", "if on the way";
 - a wish about the player: "I need that the player stands by the switch".
 
 A tracker's testers name a game's button for its deed ("hit interact", "press jump"), write
@@ -58,6 +61,24 @@ FORMS = ((re.compile(r"\bplease\s+to\s+", I), "please "),
           r"once the \g<t> is \g<s>, "),
          (re.compile(r"\bwait\s+for\s+the\s+door\s*(?=[,;.]|\s+(?:and|then)\b)", I), "wait until the door is open"),
          (re.compile(r"\btry\s+to\s+(?=[a-z]+\s)", I), ""),
+         (re.compile(r",?\s*\b(?:and\s+)?(?:stop|stay|remain)\s+there\b", I), ""),
+         (re.compile(r",?\s*\bno\s+(?:the\s+)?[a-z]+\s+this\s+time\b", I), ""),
+         (re.compile(r"\s+(?:one|1)\s+time\b", I), " once"),
+         (re.compile(r"(?:,\s*|\s+)and\s+after\s+(?=(?:around|round|to|at|on|over)\b)", I), ", then "),
+         (re.compile(r"(?:^|(?<=[.!?]\s))after(?:wards)?\s*,\s*", I | re.M), "Then "),
+         (re.compile(r"(?<=\bthen\s)the\s+same\s+(?=(?:at|with|for|to|on)\b)", I), "do the same "),
+         (re.compile(r"\s+of\s+play(?:ing|time)?\b|(?:^|(?<=[.!?]\s))(?:of\s+)?play(?:ing|time)?\s*[.!]\s*", I | re.M), ""),
+         (re.compile(r"\b(?:walk|wander|run|move|roam)\s+(?:around\s+)?in\s+the\s+(?:park|level|map|dungeon)\s+and\s+", I), ""),
+         (re.compile(r"\bif\s+on\s+the\s+way\s+", I), "if "),
+         (re.compile(r"(?:^|(?<=[.;:!?]\s)|(?<=[;:]))\s*(?:when\s+)?(?:near|next\s+to|close\s+to|by)\s+(?=(?:any|every|each|a|an)\s+[a-z]+\s*,)", I | re.M),
+          " whenever you are near "),
+         (re.compile(r"\b(?P<t>an?\s+[a-z]+)\s+near\s*(?=,)", I), r"\g<t> nearby"),
+         (re.compile(r"^(?P<c>(?:before|after|once|when)\s+you\s+[^,.]+?)\s+you\s+(?:must|should|have\s+to|need\s+to)\s+", I | re.M),
+          r"\g<c>, "),
+         (re.compile(r"\bthe\s+(?P<t>[a-z]+)\s+(?:which|that)\s+is\s+the\s+(?P<o>first|second|third|fourth|fifth|last)(?:\s+one)?\b", I),
+          r"the \g<o> \g<t>"),
+         (re.compile(r"(?:^|(?<=[.!?]\s))(?P<q>every|any|each|all)\s+(?P<rest>[^:.\n]{1,40}?):\s*(?P<verb>[a-z]+(?:\s+(?:up|down))?)\s*"
+                     r"(?=[.!?]|$)", I | re.M), r"\g<verb> \g<q> \g<rest>"),
          (re.compile(r"\bthen\s+(?:on\s+to|onto|over\s+to|across\s+to)\b", I), "then go to"),
          (re.compile(r"\b(go|walk|run|move)\s+round\s+(?=it\b|them\b|the\b|each\b|every\b|any\b|[a-z]+\s+\d)", I), r"\1 around "),
          (re.compile(r"\b(?:(?:so|and)\s+)?(?:basically\s+)?what\s+(?:i|we)\s+(?:need|want)\s+is\s+(?:for\s+)?", I), ""))
@@ -83,12 +104,16 @@ GO_TO_DO = re.compile(r"\b(?P<go>go|come|walk|run|head)\s+to\s+(?P<verb>[a-z]+)\
 """"go to pray at the shrine": going, then the deed."""
 
 
-def plain(text: str, things: Iterable[str] = ()) -> str:
-    """``text`` with the module's forms in the words the reader reads; ``things``: the game's
-    words for its things ("go to switch" is going to the switch, not to switch)."""
+def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> str:
+    """``text`` with the module's forms in the words the reader reads; ``things`` and ``verbs``:
+    the game's words for its things ("go to switch" is going to the switch, not to switch) and
+    its deeds ("make one circle around it": circle around it)."""
     names = {t.lower() for t in things}
+    deeds = {v.lower() for v in verbs if not isinstance(verbs, dict) or verbs[v] != "move"}  # "make a run for" is no deed
     for pattern, said in FORMS:
         text = pattern.sub(said, text)
+    text = re.sub(r"(?<![\w-])(?<!the\s)(?P<o>first|second|third|fourth|fifth|last)\s+(?P<t>[a-z]+)\b",
+                  lambda m: f"the {m.group('o')} {m.group('t')}" if m.group("t").lower() in names else m.group(0), text, flags=I)
     text = CONTINUOUS.sub(lambda m: f"{m.group('who')} {_verb(m.group('verb') + 'ing') or m.group(0)}"
                           if _verb(m.group("verb") + "ing") else m.group(0), text)
     text = RELATIVE.sub(lambda m: f"that {_third(_verb(m.group('verb') + 'ing'))}" if _verb(m.group("verb") + "ing")
@@ -96,8 +121,11 @@ def plain(text: str, things: Iterable[str] = ()) -> str:
     text = WISH.sub(lambda m: _verb(m.group("verb")) or m.group(0), text)
     text = SUBJECT.sub(lambda m: "" if _base_verb(m.group("verb")) and m.group("verb").lower() not in NOT_STEPS
                        else m.group(0), text)
+    text = re.sub(r"(?:^|(?<=[.!?]\s))after\s+(?=(?P<verb>[a-z]+)\s)", lambda m: "Then " if _base_verb(m.group("verb"))
+                  and m.group("verb").lower() not in ("you", "the", "that", "this", "it", "a", "an", "we", "they", "i") else m.group(0),
+                  text, flags=I | re.M)  # "After go to barrel 4": then
     text = NOT_STEP.sub(lambda m: m.group(0) if m.group("before").lower() in AUXILIARIES else f"{m.group('before')} don't ", text)
-    text = NOUN_DEED.sub(lambda m: _deed(m, names), text)
+    text = NOUN_DEED.sub(lambda m: _deed(m, names, deeds), text)
     text = re.sub(r"\band\s+to\s+(?=(?P<verb>[a-z]+)\b)", lambda m: "and " if _base_verb(m.group("verb"))
                   and m.group("verb").lower() not in names else m.group(0), text, flags=I)  # "walk to it and to give"
     return GO_TO_DO.sub(lambda m: f"{m.group('go')} {m.group('verb')}" if _base_verb(m.group("verb"))
@@ -126,13 +154,13 @@ def _third(verb: str | None) -> str:
     return verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "z", "o")) else "s")
 
 
-def _deed(m: re.Match[str], names: set[str]) -> str:
+def _deed(m: re.Match[str], names: set[str], deeds: set[str]) -> str:
     """A deed said as a noun, as its verb ("make an interaction with": interact with)."""
     noun = m.group("noun").lower()
     if noun in names:
         return m.group(0)  # "take a coin" is no deed in a noun
     for verb in (noun, noun[:-3], noun[:-3] + "e", noun[:-5] + "e"):  # jump; interaction; rotation
-        if len(verb) > 2 and _base_verb(verb) and (verb != noun or m.group("whom")) and m.group("make").lower() != "take":
+        if len(verb) > 2 and _base_verb(verb) and (verb != noun or m.group("whom") or verb in deeds) and m.group("make").lower() != "take":
             whom = (m.group("whom") or "").strip()
             return " ".join(p for p in (verb, whom) if p) + (m.group("after") or "")
     return m.group(0)

@@ -336,8 +336,8 @@ def _action(step: ParsedStep, actions: Mapping[str, Iterable[str]], actor_types:
 
 DIRECTED = frozenset({"north", "south", "east", "west", "forward", "backward", "left", "right", "wait"})
 """Actions whose words are directions ("up", "left"), no verb that starts a step."""
-SAME = re.compile(r"^\s*(?:then\s+|and\s+)?(?:do|repeat)\s+(?:the\s+same|that|this|it)(?:\s+again)?\s+(?:with|to|at|for|around|on)\b",
-                  re.IGNORECASE)
+SAME = re.compile(r"^\s*(?:then\s+|and\s+)?(?:do|repeat)\s+(?:the\s+same|that|this|it)(?:\s+again)?(?:\s+(?:with|to|at|for|around|on)\b|"
+                  r"\s*(?:there|here|too)?\s*[.!]?\s*$)", re.IGNORECASE)
 """The step before's deed on another thing ("then do the same with the second skeleton")."""
 
 
@@ -364,13 +364,15 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
         moving = step.action_word is not None and MOVEMENT.match(step.action_word) is not None
         to = best_match(step.action_word or "", {NO_ACTION: actions.get(NO_ACTION, ())}, "v", steps=2) \
             if not moving and _towards(step.action_word) else None  # "Hurry to the pit", "Dash to the lamp"
-        if SAME.match(step.text) and out and out[-1].action_match is not None:
-            action: WordMatch | None = out[-1].action_match  # "then do the same with the second skeleton"
+        same = next((o.action_match for o in reversed(out) if o.action), None) if SAME.match(step.text) else None
+        if same is not None:
+            action: WordMatch | None = same  # "then do the same with the second skeleton"
         elif to is not None and to.score >= THRESHOLD and to.score >= best_match(step.action_word or "", actions, "v").score - 0.05:
             action = to
         else:
             action = None if moving else _action(step, actions, actor_types, targets or {})
-        actor = match_actor(step.actor_word, actor_types, step.text)
+        actor = None if same and (step.actor_word or "").lower() in ("same", "that", "this", "it") \
+            else match_actor(step.actor_word, actor_types, step.text)
         clause = step.clause
         cond = match_word(clause.condition_actor, actor_types, "n", "actor", step.text) if clause else None
         before = out[-1].actor_type if out else None  # "Walk to the switch and smack it": the switch

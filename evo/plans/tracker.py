@@ -41,8 +41,9 @@ NO_SCRIPT = re.compile(r"[,;]?[ \t]*\b(?:no[ \t]+script(?:ed)?|nothing[ \t]+scri
 """A kind of run, not a step: "no script", "nothing scripted", "default budget", "free run",
 "32 second soak"."""
 IN_ORDER = re.compile(r"(?P<verb>\b[a-z]+(?:[ \t]+(?:to|at|around|by))?)[ \t]+(?:all[ \t]+)?the[ \t]+(?P<kind>[a-z]+?)s[ \t]+"
-                      r"(?:in[ \t]+(?:this[ \t]+|that[ \t]+)?order[ \t]*)?[:,]?[ \t]*(?P<n>\d{1,2}(?:[ \t]*(?:,|,?[ \t]*(?:and|then|->))"
-                      r"[ \t]*\d{1,2})+)\b", re.IGNORECASE)
+                      r"(?:(?:in[ \t]+(?:this[ \t]+|that[ \t]+)?order|one[ \t]+by[ \t]+one)[ \t]*)?[:,]?[ \t]*"
+                      r"(?P<n>(?:first[ \t]+)?(?:number[ \t]+|#)?\d{1,2}(?:[ \t]*(?:,|,?[ \t]*(?:and|then|->))[ \t]*(?:then[ \t]+)?"
+                      r"(?:number[ \t]+|#)?\d{1,2})+)\b", re.IGNORECASE)
 """A deed on things of a kind by their numbers ("Visit the stumps in order: 1, 2, 3, 4")."""
 
 
