@@ -85,6 +85,7 @@ ROTATIONS = frozenset({"clockwise", "counterclockwise", "anticlockwise", "counte
 """Words of a way round ("counter-clockwise around"): no step and no actor of their own."""
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "1st": 1, "2nd": 2,
             "3rd": 3, "4th": 4, "5th": 5, "6th": 6}
-PURSUIT = re.compile(r"^(?:chase|pursue|hunt(?:\s+down)?|track\s+down|(?:go|run|come)\s+after|go\s+for)$", re.IGNORECASE)
+PURSUIT = re.compile(r"^(?:chase|pursue|engage(?:\s+with)?|hunt(?:\s+down)?|track\s+down|(?:go|run|come)\s+after|go\s+for)$",
+                     re.IGNORECASE)
 """A verb that goes after a thing (the dungeon reads "chase" as attacking): followed by a deed on
 "it", it is the way there, not a deed of its own."""

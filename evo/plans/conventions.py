@@ -47,7 +47,7 @@ TITLE = re.compile(r"^\s*(?:(?:regression|repro|reproduction|scenario|test(?:\s*
 time):", "Steps to reproduce (seed 0):", "Scenario: opening the door.")."""
 STORY = re.compile(r"^\s*as\s+an?\s+[\w -]{1,30}?,\s*(?:i|we)\s+(?:want|need|would like|'d like|wish)\s+(?:to\s+)?",
                    re.IGNORECASE | re.MULTILINE)
-PURPOSE_TAIL = re.compile(r",?\s+so\s+(?:that\s+)?(?:i|we|my|our|the\s+\w+)\b[^.;]*", re.IGNORECASE)
+PURPOSE_TAIL = re.compile(r",?\s+so\s+(?:that\s+)?(?:i|we|my|our|its|the\s+\w+)\b[^.;]*", re.IGNORECASE)
 GHERKIN = re.compile(r"^\s*given\s+[^,]+,\s*when\s+(?:the\s+(?:player|tester|user)|they|you|i|we)\s+(?P<steps>.+?)"
                      r"(?:,\s*then\s+[^.!]*)?(?P<end>[.!]?)\s*$", re.IGNORECASE | re.MULTILINE)
 STARTING = re.compile(r"^\s*(?:starting|beginning)\s+(?:at|from|in|on)\s+[^,]+,\s*|^\s*(?:during|throughout)\s+the\s+(?:whole\s+|entire\s+)?"
@@ -70,6 +70,14 @@ WANTED = re.compile(r"\b(?P<q>every|any|all|each|the)\s+(?P<thing>[\w-]+)\s+(?P<
 WHATEVER = re.compile(r"\bwhatever\s+(?P<thing>[\w-]+)\s+(?P<verb>is|are|comes?|gets?|appears?)\b", re.IGNORECASE)
 
 
+ABOUT_TEST = re.compile(r"^\s*(?:(?:this|the)\s+(?:scenario|test|case|run|check|experiment|condition|trial|session)\s+(?:\w+\s+)?"
+                        r"(?:tests|checks|covers|reproduces|measures|verifies|examines|isolates|exercises|targets|is|was)\b|"
+                        r"no\s+(?:other|further|additional|more)\s+\w+|in\s+(?:earlier|previous|older|past|the\s+last)\s+builds?\b|"
+                        r"previously\b|background\s*[.:])", re.IGNORECASE)
+"""A sentence about the test, not a step ("This scenario tests the jump mechanic in isolation.",
+"No other action is required.", "In earlier builds the door remained shut.", "Background.")."""
+PURPOSE = re.compile(r"^\s*(?:purpose|goal|aim|objective|rationale|motivation)\s*:\s*to\s+", re.IGNORECASE)
+"""Why the test is run, before its steps ("Purpose: to verify that the switch opens the door.")."""
 CHARTER = re.compile(r"^\s*charter\b", re.IGNORECASE)
 """What an exploratory session explores, over the steps that explore it (a "Mission:" may be the
 step itself: "Mission: slay the goblin.")."""
@@ -113,8 +121,8 @@ def _named(rest: str) -> bool:
 
 
 def _sentence(sentence: str, more: bool) -> str:
-    if RESULT_LINE.match(sentence):
-        return ""  # "Use the shrine. Expected: level ends."
+    if RESULT_LINE.match(sentence) or ABOUT_TEST.match(sentence) or more and PURPOSE.match(sentence):
+        return ""  # "Use the shrine. Expected: level ends."; "This scenario tests the jump."; "Purpose: to ..."
     titled = TITLE.match(sentence)
     if titled is not None:
         rest = sentence[titled.end():].strip()

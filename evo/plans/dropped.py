@@ -85,9 +85,9 @@ def dropped(text: str, steps: Sequence[MatchedStep], actions: Mapping[str, Itera
         if deed is not None and deed not in done and not _as_thing(low, things) and not state:
             return Doubt(WHOLE, word, f"{word!r} names the action {deed!r}, but no step of the plan does it", _plan(steps))
     for deed in actions:  # "look up", "turn left": an action named in two words
-        phrase = deed.replace("_", " ")
-        where = re.search(rf"\b{re.escape(phrase)}\b", plain, re.IGNORECASE) if " " in phrase else None
-        if where is not None and deed not in done and deed not in AIMLESS and not set(phrase.split()) <= read:
+        first, _, rest = deed.replace("_", " ").partition(" ")
+        where = re.search(rf"\b{re.escape(first)}(?:s|ed|ing)?\s+{re.escape(rest)}\b", plain, re.IGNORECASE) if rest else None
+        if where is not None and deed not in done and deed not in AIMLESS and not set(where.group(0).lower().split()) <= read:
             return Doubt(WHOLE, where.group(0), f"{where.group(0)!r} names the action {deed!r}, but no step of the plan does it",
                          _plan(steps))
     return None

@@ -45,7 +45,7 @@ CLOSING = re.compile(r"(?:^|(?<=[.!?])\s+)(?:thanks|thank you|many thanks|thanks
 TESTED = re.compile(r"^\s*(?:(?:smoke|sanity|regression|quick)\s+test|check|verify|confirm|ensure|validate|test|"
                     r"make sure)\b[^:.;\n]{0,60}:(?:\s+|$)", re.IGNORECASE)
 """A heading of what is tested, the steps after its colon."""
-ASIDE = re.compile(r"[,;]?\s*(?:\bbecause\b|\bso\s+(?:that\s+)?(?:we|i|you|they)\s+"
+ASIDE = re.compile(r"[,;]?\s*(?:\bbecause\b|\bso\s+that\s+(?:its|it|the|their|this)\b|\bso\s+(?:that\s+)?(?:we|i|you|they)\s+"
                    r"(?:can|could|may|might)\b|\b(?:we|i)\s+(?:only\s+|just\s+|really\s+)?(?:want|need|would like|'d like)"
                    r"\s+to\s+(?:see|check|know|test|verify|make sure|find out|confirm)\b|\bto\s+(?:see|check|find out|test|"
                    r"verify|confirm)\s+(?:whether|if|that)\b)[^,.;\n]*", re.IGNORECASE)
@@ -63,7 +63,7 @@ NOT_TO = re.compile(r"[,;]?\s*(?:\bbut\s+)?(?:\b(?:please|just)\s+)?\b(?:(?:do n
 """A step not to take, up to the next comma or full stop ("until" or "before" in it: a condition
 on a step, left as written)."""
 REMEMBER = re.compile(r"\b(?:do not|don't|dont|never)\s+(?:forget|fail|hesitate)\s+to\s+", re.IGNORECASE)
-PLAYER = re.compile(r"\b(?:(?:the\s+)?(?:player|participant|tester|agent|bot|user|character)s?|they|he|she|you)\s+(?:(?:should|must|will|would|can|"
+PLAYER = re.compile(r"\b(?:(?:the\s+)?(?:player|participant|tester|agent|bot|user|character|subject)s?|they|he|she|you)\s+(?:(?:should|must|will|would|can|shall|"
                     r"ought\s+to|may)(?:\s+(?:then|first|next|now|also|just|need\s+to|have\s+to|be\s+able\s+to))*|"
                     r"needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to|(?:is|are)\s+(?:supposed|expected|meant|going|required)\s+to|want\s+to|"
                     r"'ll(?:\s+(?:then|first|next|need\s+to|have\s+to|want\s+to))*|wanna|gotta)\s+(?:then\s+|first\s+|next\s+)?"
@@ -86,8 +86,8 @@ you reach the 2nd pillar, jump"): go there, then the step."""
 AS_MET = re.compile(r"\bas\s+(?=(?:you\s+(?:see|find|meet|pass|encounter|come\s+across)|they\s+(?:come|appear|show\s+up|approach))\b)",
                     re.IGNORECASE)
 """"Collect coins as you see them", "attack goblins as they come": whenever."""
-NARRATED = re.compile(r"\b(?:the\s+)?(?:player|character|avatar|hero)\s+(?=(?:always\s+|then\s+|first\s+|next\s+)?[a-z]+s\b)",
-                      re.IGNORECASE)
+NARRATED = re.compile(r"\b(?:the\s+)?(?:participant\s+)?(?:player|character|avatar|hero|agent|bot|subject)\s+"
+                      r"(?=(?:always\s+|then\s+|first\s+|next\s+|simply\s+)?[a-z]+s\b)", re.IGNORECASE)
 """A flow told in the present tense ("Player walks to the lever and pulls it."): the one who plays,
 before a verb in its third person."""
 CLAUSE_VERB = re.compile(r"(?:^|(?<=,\s)|(?<=\band\s)|(?<=\bthen\s)|(?<=\bor\s)|(?<=\balways\s)|(?<=\bfirst\s)|(?<=\bnext\s))"

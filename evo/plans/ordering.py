@@ -50,6 +50,10 @@ sentence it follows, when that sentence is one step (a "before" clause counted a
 LAST_FIRST = re.compile(r"(?P<a>(?:^|(?<=[.;!?]\s))[^.;!?,]+?)\s+(?:last|at\s+the\s+end|to\s+finish)\s*[.;,]\s*(?:but\s+)?first\s*,?\s+"
                         r"(?P<b>[^.;!?]+)(?P<end>[.!?]?)", re.IGNORECASE)
 """The last step first: "Use the shrine last; first do the switch, then the lava jump."."""
+AFTER_DONE = re.compile(r"^(?P<a>[^,;]+?)\s+(?:only\s+)?after\s+(?P<thing>the\s+[\w ]+?)\s+(?:has|have)\s+been\s+"
+                        r"(?P<verb>[a-z]+)(?P<end>[.!?]?)$", re.IGNORECASE)
+"""A step after another said done in the passive ("Interact with the shrine only after the lava
+pit has been jumped"): the other, then the step."""
 BEFORE_CLAUSE = re.compile(r"^before\s+(?:you\s+|the\s+player\s+)?(?P<c>[^,]+),\s*(?P<m>.+)$", re.IGNORECASE)
 """A step with its "before" clause first ("Before you use the shrine, jump the lava")."""
 
@@ -98,6 +102,10 @@ def in_order(text: str) -> str:
         for sentence in re.split(r"(?<=[.!?])\s+", _before_that(line)):
             end = sentence[-1] if sentence and sentence[-1] in ".!?" else ""
             body = sentence[:-1] if end else sentence
+            done = AFTER_DONE.match(body)
+            if done is not None and _base(done.group("verb")) != done.group("verb").lower():
+                a = done.group("a").strip()
+                body = f"{_base(done.group('verb'))} {done.group('thing')}, then {a[0].lower()}{a[1:]}"
             means = MEANS.match(body)
             if means is not None and _base(means.group("verb")) != means.group("verb").lower() \
                     and means.group("a").strip().lower() not in ("start", "begin", "finish", "end", "start off", "end up"):

@@ -47,7 +47,7 @@ FORMS = ((re.compile(r"\bplease\s+to\s+", I), "please "),
          (re.compile(r"(?:,\s*|\s+)(?:and\s+)?(?:at\s+last|in\s+the\s+end)\s*,?\s+(?=[a-z])(?!but\b)", I), ", then "),
          (re.compile(r"(?:,\s*|\s+)and\s+after\s+(?:it|that|this)\s*,?\s+", I), ", then "),
          (re.compile(r"\bare\s+going\s+to\s+(?=(?:the|a|an)\b)", I), "go to "),
-         (re.compile(r"\b(?:hit|press|use|do|spam)\s+(?:the\s+)?(interact|jump|attack)(?:\s+(?:button|key|action|input))?\b", I),
+         (re.compile(r"\b(?:hit|press|use|do|spam)\s+(?:the\s+)?[\"']?(interact|jump|attack)[\"']?(?:\s+(?:button|key|action|input))?(?![\w-])", I),
           r"\1"),
          (re.compile(r"^\s*in\s+the\s+(?:first|second|third|next|last|other)\s+(?:room|area|hall|corridor)\s*,?\s*", I | re.M), ""),
          (re.compile(r"\bduring\s+(?:all\s+the\s+way|the\s+whole\s+way|all\s+the\s+time)\s*,?\s*", I), "always "),
@@ -61,6 +61,20 @@ FORMS = ((re.compile(r"\bplease\s+to\s+", I), "please "),
           r"once the \g<t> is \g<s>, "),
          (re.compile(r"\bwait\s+for\s+the\s+door\s*(?=[,;.]|\s+(?:and|then)\b)", I), "wait until the door is open"),
          (re.compile(r"\btry\s+to\s+(?=[a-z]+\s)", I), ""),
+         (re.compile(r"\bin\s+the\s+event\s+that\b", I), "if"),
+         (re.compile(r",?\s*\bprovided\s+(?:that\s+)?(?=(?:it|the\s+\w+)\s+is\s+(?:open|on)\b)", I), " once "),
+         (re.compile(r"\b(?:stands|stays|is\s+standing)\s+(?=open\b)", I), "is "),
+         (re.compile(r"\blet\s+(?:the\s+(?:player|agent|bot|character)|it|them)\s+(?=[a-z]+)", I), ""),
+         (re.compile(r"^\s*(?:check|verify|confirm|test|make\s+sure)\s+(?:that|whether|if)\s+[^:\n]+:\s*", I | re.M), ""),
+         (re.compile(r"^\s*(?:checking|testing|verifying|looking\s+at|inspecting)\s+[^:\n]+:\s*", I | re.M), ""),
+         (re.compile(r"\banything\s+that\s+(?=(?:attacks|hits|hurts|fights|threatens)\b)", I), "any enemy that "),
+         (re.compile(r"(?:^|(?<=[.!?]\s))if\s+[^.!?\n]*,\s*(?:please\s+)?(?:write\s+(?:it\s+)?up|report|log|flag|file|note|tell\s+me|"
+                     r"let\s+me\s+know)\b[^.!?\n]*[.!?]?", I | re.M), ""),
+         (re.compile(r"(?<=\bthen\s)round\s+(?=[a-z])", I), "around "),
+         (re.compile(r",?\s*\band\s+on\s+the\s+way\s*,?\s*", I), ". "),
+         (re.compile(r",\s*in\s+order\s*,", I), ""),
+         (re.compile(r"^\s*(?:please\s+)?proceed\s+as\s+follows\s*[.:]\s*", I | re.M), ""),
+         (re.compile(r"\bthroughout\s+steps\s+\d+\s*(?:to|-|through|and)\s*\d+\s*,?\s*", I), "always "),
          (re.compile(r",?\s*\b(?:and\s+)?(?:stop|stay|remain)\s+there\b", I), ""),
          (re.compile(r",?\s*\bno\s+(?:the\s+)?[a-z]+\s+this\s+time\b", I), ""),
          (re.compile(r"\s+(?:one|1)\s+time\b", I), " once"),
@@ -94,8 +108,8 @@ NOT_STEP = re.compile(r"\b(?P<before>[\w']+)[ \t]*,?[ \t]+not[ \t]+(?=[a-z]+[ \t
 """"go to the lava, not jump it": a step not to take (after a word that is no auxiliary)."""
 AUXILIARIES = frozenset({"do", "does", "did", "is", "are", "was", "were", "be", "been", "should", "must", "can", "could", "will",
                          "would", "may", "might", "shall", "have", "has", "had", "need", "why", "if", "whether"})
-NOUN_DEED = re.compile(r"\b(?P<make>make|do|give|take)\s+(?P<whom>(?:him|her|it|them|the\s+[\w-]+(?:\s+\d+)?)\s+)?(?:a|an|one)\s+"
-                       r"(?P<noun>[a-z]+)\b(?P<after>\s+(?:with|around|over|at|on|to|across)\b)?", I)
+NOUN_DEED = re.compile(r"\b(?P<make>make|do|give|take|perform)\s+(?P<whom>(?:him|her|it|them|the\s+[\w-]+(?:\s+\d+)?)\s+)?(?:a|an|one)\s+"
+                       r"(?:(?:full|single|complete|quick|small|big|whole)\s+)?(?P<noun>[a-z]+)\b(?P<after>\s+(?:with|around|over|at|on|to|across)\b)?", I)
 """"make an interaction with", "give him a hit": the deed's verb ("make a jump" the reader reads as it is)."""
 WISH = re.compile(r"\b(?:i|we)\s+(?:need|want|would\s+like|wish)\s+that\s+(?:the\s+player|you|the\s+agent|he|she|it)\s+"
                   r"(?P<verb>[a-z]+?)(?:e?s)?\b", I)

@@ -126,6 +126,5 @@ def _kind(label: str, things: Iterable[str], verbs: Iterable[str]) -> bool:
     line = label + ":"
     return not (_named(label, things) or _named(label, verbs) or any(p.match(line) for p in (RESULT_LINE, HEADING, TITLE,
                                                                                               GOAL_LINE, CHARTER))
-                or re.match(r"\s*(?:part|section|phase|stage|room|chapter|area|stop|leg|step|note|nb|tip|important|caution|warning|always|never|then|also|finally|first|next|after|before|"
-                            r"when|whenever|if|once|rules?|standing\s+orders?|orders?)\b", label, re.IGNORECASE) and
-                not re.match(r"\s*rules?[ \t-]+only\b", label, re.IGNORECASE))
+                or re.match(r"\s*(?:(?:part|section|phase|stage|room|chapter|area|stop|leg|step)\s*\d|note|nb|tip|important|caution|"
+                            r"warning|always|never|then|also|finally|first|next|after|before|when|whenever|if|once)\b", label, re.IGNORECASE))
