@@ -30,7 +30,7 @@ import re
 
 RESULT_LINE = re.compile(r"^\s*(?:expected(?:\s+results?)?|actual(?:\s+results?)?|acceptance(?:\s+criteria)?|pass\s+criteria|"
                          r"fail\s+criteria|result|outcome|observed|notes?|ac\s*\d*|criteria|cautions?|warnings?|definitions?|"
-                         r"terms(?:\s+used)?|prerequisites?|requirements?|procedure)\s*(?:\([^)]*\))?\s*:.*$",
+                         r"terms(?:\s+used)?|prerequisites?|requirements?|procedure|why|reason|rationale)\s*(?:\([^)]*\))?\s*:.*$",
                          re.IGNORECASE | re.MULTILINE)
 """A line of results or notes ("Expected: ...", "Actual: ...", "AC1: ..."), or of a manual's
 procedure ("Caution: ...", "Definitions: ...", "Procedure: Open the door" over its numbered steps)."""

@@ -141,7 +141,7 @@ def steps_to_plan(steps: Sequence[MatchedStep], start: tuple[int, int], name: st
         target = _target(step, actor_names)
         pronoun = step.parsed.actor_word is not None and target is None
         ordinal = clause.ordinal if clause else None
-        if pronoun and ordinal and last and (step.parsed.actor_word or "").lower() in ("one", "ones"):
+        if pronoun and ordinal and last and (step.parsed.actor_word or "").lower() in ("one", "ones", "same"):
             kind_of = last.rsplit("_", 1)[0] if last.rsplit("_", 1)[-1].isdigit() else last
             if f"{kind_of}_{ordinal}" in actor_names:  # "the second goblin, then the first one"
                 target, pronoun = f"{kind_of}_{ordinal}", False

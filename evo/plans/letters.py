@@ -73,7 +73,8 @@ CONTEXT = re.compile(r"^\s*(?:that(?:'s|\s+is)\s+(?:it|all|everything|the\s+whol
                      r"(?:i|we)(?:'d|\s+would)\s+(?:like|love)\s+to\s+(?!have\s+(?:you|someone))|(?:i|we)\s+(?:am\s+|are\s+)?expect(?:ing)?\s+that\b|"
                      r"(?:i|we)\s+(?:want|need|changed|moved|added|"
                      r"had|saw|got|received|made|only\s+want|just\s+want)\b(?!\s+(?:you|someone|somebody)\b)|"
-                     r"(?:just\s+)?(?:checking|testing|verifying)\b|no\s+(?:fixed\s+|set\s+|particular\s+)?(?:route|path|order)\b|"
+                     r"(?:just\s+)?(?:checking|testing|verifying)\b|(?:i|we)\s+(?:am|are)\s+(?:just\s+)?(?:checking|testing|timing|measuring|verifying|"
+                     r"looking\s+at|watching)\b|(?:i|we)\s+only\s+need\b|no\s+(?:fixed\s+|set\s+|particular\s+)?(?:route|path|order)\b|"
                      r"there(?:'s|\s+is)\s+no\b|feel\s+free\b|(?:just\s+)?(?:a\s+)?heads[\s-]up\b|fyi\b|"
                      r"(?:please\s+)?(?:just\s+)?(?:flag|report|log|file|drop\s+a|send|post|screenshot)\b|"
                      r"if\s+(?:anything|something|you\s+(?:spot|see|notice|find)\s+(?:anything|something))\b|"
@@ -91,7 +92,7 @@ HEADING = re.compile(r"(?:^|(?<=\n)|(?<=[.!?]\s))\s*(?:[\w%'-]+\s+){0,4}?(?:rout
                      r"(?:\s+please)?(?:\s*\([^)]*\))?\s*[:=]\s*",
                      re.IGNORECASE)
 """A runner's heading before the steps ("Splits:", "any% route:", "Mid:", "loot rule:")."""
-TEST_TITLE = re.compile(r"^\s*(?:[\w'-]+[ \t,]+){0,5}?(?:check|test|sweep|pass|playthrough|repro|attempt|path|review|inspection|audit|"
+TEST_TITLE = re.compile(r"^\s*(?:[\w'-]+[ \t,]+){0,5}?(?:check|test|sweep|pass|playthrough|repro|regression|fix|attempt|path|review|inspection|audit|"
                         r"instructions|orders)(?:\s+(?:on|of|for)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,4})?(?:,\s*\d+\s+steps)?\s*(?:[.:]\s*|$)",
                         re.IGNORECASE)
 """A test's title as its first sentence ("Ogre damage check.", "Soak test.", "Full playthrough,
@@ -156,7 +157,7 @@ TALK = ((re.compile(r"\b(they|we|you)'ll\b", re.IGNORECASE), r"\1 will"),
 """Talk around the steps: "..., that's all for today", "While you're doing that,", "With that in
 mind,", a reason after "as" or "since" (", as the door is scripted open"), "before touching
 anything else"; "once it shows as on" (is on), "only once"; "kill 1st skeleton" (the 1st); "+"."""
-EACH = re.compile(r"^(?P<items>[^,.;:]{1,30}(?:(?:,\s*|\s+)(?:then|and|and\s+then)\s+[^,.;:]{1,30}|,\s*[^,.;:]{1,30})+),\s*"
+EACH = re.compile(r"^(?:first\s+)?(?P<items>[^,.;:]{1,30}(?:(?:,\s*|\s+)(?:then|and|and\s+then)\s+[^,.;:]{1,30}|,\s*[^,.;:]{1,30})+)[,;]\s*"
                   r"(?P<verb>(?:[a-z]+\s+){0,2}?[a-z]+)(?:\s+(?:at|around|on|to|over))?\s+(?:both|each(?:\s+(?:one|of\s+them))?|"
                   r"all(?:\s+(?:two|three|four|five|of\s+them))?|them\s+all|every\s+one)\s*(?P<end>[.!]?)$", re.IGNORECASE)
 """A deed said once after the things it is done to ("lamp 1 then lamp 2, look up at each",

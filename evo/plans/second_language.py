@@ -61,7 +61,30 @@ FORMS = ((re.compile(r"\bplease\s+to\s+", I), "please "),
           r"once the \g<t> is \g<s>, "),
          (re.compile(r"\bwait\s+for\s+the\s+door\s*(?=[,;.]|\s+(?:and|then)\b)", I), "wait until the door is open"),
          (re.compile(r"\btry\s+to\s+(?=[a-z]+\s)", I), ""),
+         (re.compile(r"\b(i|we|they)'(m|re)\b", I), lambda m: f"{m.group(1)} {'am' if m.group(2).lower() == 'm' else 'are'}"),
          (re.compile(r"\bin\s+the\s+event\s+that\b", I), "if"),
+         (re.compile(r"[,;]\s*(?:and\s+)?(?:keep|carry\s+on)\s+(?:at\s+it|doing\s+(?:that|this|so|it)|going|(?:it|this|that)\s+up)\b", I), ""),
+         (re.compile(r"\b(?:finish|end)(?:\s+up)?\s+at\s+(?P<x>the\s+[a-z]+(?:\s+\d{1,2})?)\s+by\s+(?P<g>[a-z]+ing)\s+(?:with\s+|at\s+|on\s+)?"
+                     r"(?:it|them)\b", I), lambda m: f"{_verb(m.group('g')) or m.group(0)} {m.group('x')}" if _verb(m.group("g"))
+          else m.group(0)),
+         (re.compile(r"(?:^|(?<=[.!?]\s))there\s+(?:is|should\s+be|will\s+be)\s+(?:a|an|one)\s+(?P<x>[a-z]+)\b[^.!?\n]*[.!?]\s+"
+                     r"(?P<v>find|locate|go\s+to|walk\s+to|approach|reach)\s+it\b", I | re.M), r"\g<v> the \g<x>"),
+         (re.compile(r"\b(?:clear|cross|get\s+over)\s+(?P<x>the\s+[a-z ]+?)\s+with\s+a\s+(?P<d>jump|leap|hop)\b", I), r"\g<d> \g<x>"),
+         (re.compile(r"(?:^|(?<=[.!?]\s))(?P<x>[a-z]+s)\s*:\s*(?P<v>[a-z]+(?:\s+up)?)\s+on\s+sight\b", I | re.M), r"\g<v> \g<x> on sight"),
+         (re.compile(r"\b(?:and|then)\s+(left|right)\s+at\s+", I), r"and turn \1 at "),
+         (re.compile(r"\bthe\s+(first|second|third|fourth|fifth|last)\s*(?=[.,;!?]|$)", I | re.M), r"the \1 one"),
+         (re.compile(r"\b(?:start|begin)\s+(?:off\s+)?with\s+(?:a|an|one)\s+(?=[a-z]+)", I), ""),
+         (re.compile(r"\bbefore\s+(?:going|moving|heading)\s+anywhere\s*,?\s*", I), "first, "),
+         (re.compile(r",?\s*\bthere\s+and\s+back(?:\s+again)?\b", I), ""),
+         (re.compile(r"\s*\b(?:one\s+after\s+(?:another|the\s+other)|in\s+turn|in\s+sequence)\b", I), ""),
+         (re.compile(r",?\s*\bleave\s+(?:the\s+)?[a-z]+\s+alone\b", I), ""),
+         (re.compile(r"(?<=\bthen\s)(?=through\s+the\b)", I), "go "),
+         (re.compile(r"(?:^|(?<=[.!?]\s))(?:making\s+sure|(?:i\s+)?(?:just\s+)?want\s+to\s+(?:see|check|know|make\s+sure))\b[^.!?\n]*[.!?]?",
+                     I | re.M), ""),
+         (re.compile(r"(?:^|(?<=[.!?]\s))expect\s+(?:the|that|it|to)\b[^.!?\n]*[.!?]?", I | re.M), ""),
+         (re.compile(r"(?:^|(?<=[.!?]\s))(?:nothing|something)\s+should\b[^.!?\n]*[.!?]?", I | re.M), ""),
+         (re.compile(r"\b(?P<w>door|switch)_(?P<s>open|on)\s+(?:flips|turns|changes|switches|goes)\s+to\s+(?:1|true|on)\b", I),
+          r"the \g<w> is \g<s>"),
          (re.compile(r",?\s*\bprovided\s+(?:that\s+)?(?=(?:it|the\s+\w+)\s+is\s+(?:open|on)\b)", I), " once "),
          (re.compile(r"\b(?:stands|stays|is\s+standing)\s+(?=open\b)", I), "is "),
          (re.compile(r"\blet\s+(?:the\s+(?:player|agent|bot|character)|it|them)\s+(?=[a-z]+)", I), ""),
@@ -97,13 +120,20 @@ FORMS = ((re.compile(r"\bplease\s+to\s+", I), "please "),
          (re.compile(r"\b(go|walk|run|move)\s+round\s+(?=it\b|them\b|the\b|each\b|every\b|any\b|[a-z]+\s+\d)", I), r"\1 around "),
          (re.compile(r"\b(?:(?:so|and)\s+)?(?:basically\s+)?what\s+(?:i|we)\s+(?:need|want)\s+is\s+(?:for\s+)?", I), ""))
 """Forms rewritten as they are read, in order."""
-CONTINUOUS = re.compile(r"\b(?P<who>you|we|they|i)\s+are\s+(?P<verb>[a-z]+)ing\b", I)
+CONTINUOUS = re.compile(r"\b(?P<who>you)\s+are\s+(?P<verb>[a-z]+)ing\b", I)
 RELATIVE = re.compile(r"\b(?:which|that|who)\s+(?:is|are)\s+(?P<verb>[a-z]+)ing\b", I)
 SUBJECT = re.compile(r"(?:(?<=^)|(?<=[.;:!?]\s)|(?<=,\s)|(?<=\band\s)|(?<=\bthen\s)|(?<=\bfirst\s)|(?<=\bnext\s)|(?<=\n))you\s+(?=(?P<verb>[a-z]+)\b)", I)
 """"you" before a step's verb at a step's start ("then you activate the switch")."""
 NOT_STEPS = frozenset({"will", "can", "could", "should", "must", "may", "might", "are", "were", "have", "had", "do", "did",
                        "need", "see", "get", "would", "shall", "want", "know", "find", "notice"})
 """Verbs after "you" that tell or ask rather than step ("you will see", "you need to")."""
+THING_DEED = re.compile(r"(?:^|(?<=[.!?]\s))(?P<x>(?:the\s+)?[a-z]+(?:[ _]\d{1,2})?)[ \t]*(?:,|:|->|→|=>)[ \t]*"
+                        r"(?:(?:walk|go|head)(?:[ \t]+there)?[ \t]*,[ \t]*)?(?P<rest>[a-z][^.!?\n]*)", I | re.M)
+""""skeleton_2, attack.", "barrel_4: walk there, jump.", "Stump 1: go, look down, look up.": the
+deeds where the thing is."""
+ON_THE_WAY = re.compile(r"(?P<a>\b(?:grab|get|collect|pick\s+up|take)\s+[^,.;]+?)\s+on\s+(?:your|the)\s+way\s+to\s+"
+                        r"(?P<b>the\s+[a-z]+(?:\s+\d{1,2})?|[a-z]+[ _]\d{1,2})", I)
+""""Grab coin_2 on your way to the ogre": the coin, then the ogre."""
 NOT_STEP = re.compile(r"\b(?P<before>[\w']+)[ \t]*,?[ \t]+not[ \t]+(?=[a-z]+[ \t]+(?:it|them|the)\b)", I)
 """"go to the lava, not jump it": a step not to take (after a word that is no auxiliary)."""
 AUXILIARIES = frozenset({"do", "does", "did", "is", "are", "was", "were", "be", "been", "should", "must", "can", "could", "will",
@@ -126,6 +156,10 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
     deeds = {v.lower() for v in verbs if not isinstance(verbs, dict) or verbs[v] != "move"}  # "make a run for" is no deed
     for pattern, said in FORMS:
         text = pattern.sub(said, text)
+    text = THING_DEED.sub(lambda m: f"go to {_the(m.group('x'))}, then {m.group('rest')}" if _head(m.group("x")) in names
+                          and m.group("rest").split()[0].lower() in deeds and _head(m.group("x")) not in ASIDE_WORDS
+                          and not _head(m.group("x")).endswith("s") else m.group(0), text)
+    text = ON_THE_WAY.sub(lambda m: f"{m.group('a')}, then go to {m.group('b')}", text)
     text = re.sub(r"(?<![\w-])(?<!the\s)(?P<o>first|second|third|fourth|fifth|last)\s+(?P<t>[a-z]+)\b",
                   lambda m: f"the {m.group('o')} {m.group('t')}" if m.group("t").lower() in names else m.group(0), text, flags=I)
     text = CONTINUOUS.sub(lambda m: f"{m.group('who')} {_verb(m.group('verb') + 'ing') or m.group(0)}"
@@ -178,3 +212,18 @@ def _deed(m: re.Match[str], names: set[str], deeds: set[str]) -> str:
             whom = (m.group("whom") or "").strip()
             return " ".join(p for p in (verb, whom) if p) + (m.group("after") or "")
     return m.group(0)
+
+
+ASIDE_WORDS = frozenset({"goal", "objective", "aim", "purpose", "task", "mission", "target"})
+"""Labels that are also a game's words (the dungeon's shrine is its "goal"): "Goal: use the lever"."""
+
+
+def _the(phrase: str) -> str:
+    """A thing's phrase with its article ("Shrine": "the shrine"; "skeleton_2" keeps its number)."""
+    return phrase if re.match(r"the\s", phrase, I) or re.search(r"\d", phrase) else f"the {phrase.lower()}"
+
+
+def _head(phrase: str) -> str:
+    """The thing's word of a phrase ("the second skeleton", "skeleton_2": skeleton)."""
+    words = re.findall(r"[a-z]+", phrase.lower())
+    return words[-1] if words else ""

@@ -371,8 +371,11 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
             action = to
         else:
             action = None if moving else _action(step, actions, actor_types, targets or {})
-        actor = None if same and (step.actor_word or "").lower() in ("same", "that", "this", "it") \
-            else match_actor(step.actor_word, actor_types, step.text)
+        word = step.actor_word
+        if same and (word or "").lower() in ("same", "that", "this", "it"):  # "do the same at the third lamp": the lamp
+            named = re.search(r"\b(?:with|to|at|for|around|on)\s+(?:the\s+)?(?:\w+\s+)?(\w+)\W*$", step.text)
+            word = named.group(1) if named and named.group(1).lower() in things else None
+        actor = match_actor(word, actor_types, step.text) if word else None
         clause = step.clause
         cond = match_word(clause.condition_actor, actor_types, "n", "actor", step.text) if clause else None
         before = out[-1].actor_type if out else None  # "Walk to the switch and smack it": the switch

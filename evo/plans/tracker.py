@@ -36,7 +36,7 @@ LABEL = re.compile(r"^\s*[A-Za-z][\w -]{0,30}:")
 KIND = re.compile(r"^(?P<label>[ \t]*(?:[\w%'-]+[ \t,]+){0,5}?[\w%'-]+)[ \t]*:[ \t]+(?=\S)", re.MULTILINE)
 """A label before the steps on their line ("Rules-only, 12 s:", "Soak:", "Quick one between builds:")."""
 NO_SCRIPT = re.compile(r"[,;]?[ \t]*\b(?:no[ \t]+script(?:ed)?|nothing[ \t]+scripted|unscripted|(?:the[ \t]+)?default[ \t]+budget|"
-                       r"free[ \t-]?(?:run|roam))\b[ \t]*|(?:(?<=second)|(?<=seconds)|(?<=minute)|(?<=minutes))[ \t]+(?:soak|smoke|sanity)(?:[ \t]+(?:test|run))?\b",
+                       r"free[ \t-]?(?:run|roam))\b(?:[ \t]+this[ \t]+time\b)?[ \t]*|(?:(?<=second)|(?<=seconds)|(?<=minute)|(?<=minutes))[ \t]+(?:soak|smoke|sanity)(?:[ \t]+(?:test|run))?\b",
                        re.IGNORECASE)
 """A kind of run, not a step: "no script", "nothing scripted", "default budget", "free run",
 "32 second soak"."""
