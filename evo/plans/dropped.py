@@ -22,6 +22,7 @@ from typing import Collection, Iterable, Mapping, Sequence
 from evo.plans.conventions import conventions
 from evo.plans.doubts import PLACE, Doubt, UnsureReading, _covered
 from evo.plans.framing import ASIDE, NOT_TO
+from evo.plans.markers import GOAL, REACHING
 from evo.plans.ordering import BEFORE_THAT, _before_that
 from evo.plans.base import Plan
 from evo.plans.second_language import plain as plain_english
@@ -31,6 +32,8 @@ from evo.plans.tracker import title_in_doubt
 LABEL = re.compile(r"^\s*(?:notes?|nb|tips?|important|cautions?|warnings?|definitions?|terms(?:\s+used)?|prerequisites?|"
                    r"requirements?|procedure)\s*:\s*", re.IGNORECASE | re.MULTILINE)
 """A label whose line the reader drops but which may hold a step or a name: its words are checked."""
+STEPS_INSIDE = re.compile(r"\b(?:first|before|need\s+to|have\s+to|must|then)\b", re.IGNORECASE)
+"""Words of a parenthesis that holds steps of the test, not a remark."""
 WHOLE = 0
 """The clause number a doubt about the whole text has (``--accept 0``)."""
 AIMLESS = frozenset({"move", "wait", "north", "south", "east", "west", "forward", "backward", "left", "right"})
@@ -44,7 +47,10 @@ def said(text: str) -> str:
     from evo.plans.framing import _tells
 
     text = LABEL.sub("", without_budget(text) or text)  # "Note: at all times, attack any enemy": read here
+    text = re.sub(r"\((?P<inside>[^()]*)\)", lambda m: f", {m.group('inside')}," if STEPS_INSIDE.search(m.group("inside")) else m.group(0),
+                  text)  # "(you'll need to press the switch and cross the lava first)": read, not dropped
     text = plain_english(text)  # "go to the lava, not jump it"
+    text = GOAL.sub(lambda m: m.group(0) if m.group("verb").lower() in REACHING else "", text)  # "... to open the door": why
     text = ASIDE.sub(" ", NOT_TO.sub(" ", conventions(text)))
     text = " ".join(s for s in re.split(r"(?<=[.!?;])\s+|\n", text) if not _tells(s))  # "The pit glows red."
     return re.sub(r"\bno\s+need\s+to\b[^.;!?\n]*|\boptional\b[^.;!?\n]*|[,;]\s*(?:as|since)\s+(?:the|it|this|that|they|we|i)\b[^.;!?\n]*",
@@ -72,7 +78,8 @@ def dropped(text: str, steps: Sequence[MatchedStep], actions: Mapping[str, Itera
             for w in re.findall(r"[A-Za-z]+", part or "")}
     things = _names(actors)
     deeds = {word: name for word, name in _names(actions).items() if name not in AIMLESS and " " not in word}
-    plain = said(text)
+    plain = re.sub(r"(?P<to>\bto\s+(?:the\s+)?[a-z]+(?:\s+\d+)?\s+)by\s+(?=[a-z]+ing\b)", r"\g<to>and ", said(text),
+                   flags=re.IGNORECASE)  # "make your way to the shrine by jumping the lava": a deed on the way, no place
     for where in re.finditer(r"[A-Za-z][A-Za-z'-]+", plain):
         word, low = where.group(0), where.group(0).lower()
         if low in read or plain[where.end():where.end() + 1] == ":" or PLACE.search(plain[:where.start()]):
@@ -80,7 +87,7 @@ def dropped(text: str, steps: Sequence[MatchedStep], actions: Mapping[str, Itera
         thing = things.get(low) or (things.get(low[:-1]) if low.endswith("s") else None)
         if thing is not None and thing not in covered:
             return Doubt(WHOLE, word, f"{word!r} names {thing!r}, but no step of the plan goes to it", _plan(steps))
-        deed = deeds.get(low)
+        deed = deeds.get(low) or (deeds.get(_verb_of(low)) if low.endswith(("ing", "ed")) else None)  # "by jumping the lava"
         state = re.search(r"(?:\b(?:is|are|be|been|was|were|to|gets?|swings?|slides?|stays?)|'s)\s+$", plain[:where.start()], re.IGNORECASE)
         if deed is not None and deed not in done and not _as_thing(low, things) and not state:
             return Doubt(WHOLE, word, f"{word!r} names the action {deed!r}, but no step of the plan does it", _plan(steps))
@@ -164,3 +171,11 @@ def _plan(steps: Sequence[MatchedStep]) -> str:
     from evo.plans.doubts import reading
 
     return ", ".join(reading(s) for s in steps) or "nothing"
+
+
+def _verb_of(word: str) -> str:
+    """The verb a form of it is ("jumping": jump), by WordNet."""
+    from evo.plans.lexicon import _lemma, wordnet
+
+    wordnet()
+    return _lemma(word, "v")

@@ -117,7 +117,7 @@ SURE = re.compile(r"\b(?:make sure|ensure|be sure|check)\s+(?:that\s+)?you(?:'ve
 PASSIVE = re.compile(r"^\s*(?P<object>(?:any|all|every|each|the)\s+[^,.;:]+?)\s+(?:should|must|are\s+to|is\s+to|need\s+to|"
                      r"needs\s+to|have\s+to|has\s+to)\s+be\s+(?P<verb>[a-z]+)\b", re.IGNORECASE | re.MULTILINE)
 """A step in the passive ("Any foes you encounter should be attacked"): the verb on its object."""
-AIMLESS = re.compile(r"\b(?:(?:keep|just|simply|go)\s+)?(?:(?:(?:free\s+)?(?:wander(?:ing)?|roam(?:ing)?|explor(?:e|ing)|meander(?:ing)?)|(?:of\s+)?free\s+play)\b"
+AIMLESS = re.compile(r"\b(?:(?:keep|just|simply|go)\s+)?(?:(?:(?:free\s+)?(?:wander(?:ing)?|roam(?:ing)?|explor(?:e|ing)|meander(?:ing)?|idl(?:e|ing)(?=\s+(?:around|about)))|(?:of\s+)?free\s+play)\b"
                      r"(?:\s+(?:around|about|freely|at random|randomly))?(?:\s+(?:around\s+|about\s+)?" + PLACES + r")?|"
                      r"(?:walk|run|move|stroll|go)(?:ing)?\s+(?:around|about)(?:\s+" + PLACES + r"|(?=\s*(?:[,.;]|$|and\b)|\s+\w+ing\b)))",
                      re.IGNORECASE)

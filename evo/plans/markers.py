@@ -107,7 +107,11 @@ def _purpose(sentence: str) -> str:
     m = SO_THAT.search(sentence) or GOAL.search(sentence)
     if m is None or "verb" in m.groupdict() and (m.group("verb").lower() in REACHING or not is_verb(m.group("verb"))):
         return sentence
-    rest, found = re.subn(r"\bit\b", m.group("thing"), sentence[m.end():], count=1)
+    after = sentence[m.end():]
+    it = re.search(r"\bit\b", after)
+    if it is not None and re.search(r"\b(?:the|a|an)\s+[a-z]+|\b[a-z]+\s+\d", after[:it.start()], re.IGNORECASE):
+        return sentence[:m.start()] + after  # "..., then go to the ogre and hit it": the ogre, named since
+    rest, found = re.subn(r"\bit\b", m.group("thing"), after, count=1)
     if not found:  # "..., then go through": through it
         rest = re.sub(r"\b((?:go|walk|head|run|step|pass|move)\s+(?:through|in|inside|out))(?=\s*(?:[.,;!?]|$))",
                       lambda g: f"{g.group(1)} {m.group('thing')}", rest, count=1, flags=re.IGNORECASE)

@@ -63,6 +63,15 @@ FORMS = ((re.compile(r"\bplease\s+to\s+", I), "please "),
          (re.compile(r"\btry\s+to\s+(?=[a-z]+\s)", I), ""),
          (re.compile(r"\b(i|we|they)'(m|re)\b", I), lambda m: f"{m.group(1)} {'am' if m.group(2).lower() == 'm' else 'are'}"),
          (re.compile(r"\bin\s+the\s+event\s+that\b", I), "if"),
+         (re.compile(r"\b(?:open|unlock)\s+(?P<d>it|the\s+(?:door|gate))\s+(?:with|using)\s+(?P<s>the\s+(?:switch|lever|button))\b", I),
+          lambda m: f"use {m.group('s')} to open {'the door' if m.group('d').lower() == 'it' else m.group('d')}"),
+         (re.compile(r"(?:^|(?<=[.!?]\s))using\s+(?P<s>the\s+(?:switch|lever|button))\s*,\s*(?:open|unlock)\s+(?P<d>the\s+(?:door|gate))\b",
+                     I | re.M), r"use \g<s> to open \g<d>"),
+         (re.compile(r"\b(?P<v>[a-z]+(?:\s+up)?)\s+(?:a|an|one)\s+(?P<t>[a-z]+)\s*,?\s*(?:and\s+)?then\s+(?=another\s+(?P=t)\b)", I),
+          r"\g<v> a \g<t>, then \g<v> "),
+         (re.compile(r"\b(?P<v>collect|grab|get|pick\s+up|gather|kill|attack|hit|visit|slay)\s+(?P<n>two|three|four|five)\s+(?P<t>[a-z]+?)e?s\b", I),
+          lambda m: ", then ".join([f"{m.group('v')} a {m.group('t')}"] + [f"{m.group('v')} another {m.group('t')}"]
+                                   * ({"two": 2, "three": 3, "four": 4, "five": 5}[m.group("n").lower()] - 1))),
          (re.compile(r"[,;]\s*(?:and\s+)?(?:keep|carry\s+on)\s+(?:at\s+it|doing\s+(?:that|this|so|it)|going|(?:it|this|that)\s+up)\b", I), ""),
          (re.compile(r"\b(?:finish|end)(?:\s+up)?\s+at\s+(?P<x>the\s+[a-z]+(?:\s+\d{1,2})?)\s+by\s+(?P<g>[a-z]+ing)\s+(?:with\s+|at\s+|on\s+)?"
                      r"(?:it|them)\b", I), lambda m: f"{_verb(m.group('g')) or m.group(0)} {m.group('x')}" if _verb(m.group("g"))
