@@ -104,8 +104,9 @@ def doubts(steps: Sequence[MatchedStep], actors: Mapping[str, Iterable[str]] | N
 
 
 def _anything(step: MatchedStep) -> str | None:
-    """A step on "anything" or "everything" with no kind named ("Kill anything that gets in your
-    way" after a route): read as the thing before, it is a guess."""
+    """A step on "anything" or "everything" with no kind named ("Jump over anything that gets in
+    your way" after a route): read as the thing before, it is a guess. What one kills is an enemy
+    where the game names them so (:mod:`evo.plans.second_language`): no doubt."""
     word = (step.parsed.actor_word or "").lower()
     vague = re.search(r"\b(anything|everything|something|whatever)\b", step.parsed.text, re.IGNORECASE)
     if step.actor_type is None and step.condition_match is None and vague and word in ("", "anything", "everything", "something",

@@ -165,6 +165,9 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
     deeds = {v.lower() for v in verbs if not isinstance(verbs, dict) or verbs[v] != "move"}  # "make a run for" is no deed
     for pattern, said in FORMS:
         text = pattern.sub(said, text)
+    if "enemy" in names:  # "Kill anything that gets close": what one kills is an enemy, where the game names them so
+        text = re.sub(r"\b(?P<v>kill|attack|fight|hit|slay|strike)\s+(?:anything|everything|whatever|anyone)\b(?=\s+(?:that|which|who|on|in|near|nearby|"
+                      r"close|hostile|you|around)\b|\s*[,.;]|\s*$)", r"\g<v> any enemy", text, flags=I)
     text = THING_DEED.sub(lambda m: f"go to {_the(m.group('x'))}, then {m.group('rest')}" if _head(m.group("x")) in names
                           and m.group("rest").split()[0].lower() in deeds and _head(m.group("x")) not in ASIDE_WORDS
                           and not _head(m.group("x")).endswith("s") else m.group(0), text)

@@ -157,7 +157,7 @@ def test_the_families_read_as_meant(game: GameFactory, text: str, plan: tuple[st
     ("Yank the lever, yet hop the pit beforehand.", "'pit' names 'lava', but no step of the plan goes to it"),
     ("Go to it and yank it.", "'it' stands for nothing named before it"),
     ("After you have slain it, grab the coin.", "'it' stands for nothing named before it"),
-    ("Slay everything.", "it names no thing to go to or act on"),
+    ("Use everything.", "it names no thing to go to or act on"),  # "Slay everything": the enemies (dev9 meant so)
     ("Slap the coin.", "'attack' does nothing to a coin in this game"),
 ])
 def test_a_step_lost_or_read_loosely_is_refused_not_guessed(text: str, why: str, nlp) -> None:  # type: ignore[no-untyped-def]

@@ -93,8 +93,8 @@ def test_the_families_read_as_meant(game: GameFactory, text: str, plan: tuple[st
     ("Yank the lever and cross the gate.", "'cross' is like none of the game's actions"),
     ("Slay the goblin, then slay sklt.", "'sklt' is a word the reader does not know"),
     ("The art team redid the altar, so please walk up to it and pray.", "'it' stands for nothing named before it"),
-    ("Yank the lever. Slay anything that blocks you.", "'anything' names no kind of thing"),
-    ("Yank the lever. Slay anything that gets in your way.", "'anything' names no kind of thing"),
+    ("Yank the lever. Jump over anything that blocks you.", "'anything' names no kind of thing"),
+    ("Yank the lever. Jump over anything that gets in your way.", "'anything' names no kind of thing"),
 ])
 def test_a_step_read_loosely_is_refused_not_guessed(text: str, why: str, nlp) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(UnsureReading) as caught:
