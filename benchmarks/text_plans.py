@@ -37,7 +37,9 @@ SETS = ("dungeon", "park", "dungeon_2", "park_2", "dungeon_3", "park_3", "dungeo
         "dungeon_dev24", "park_dev24", "dungeon_dev25", "park_dev25", "dungeon_dev26", "park_dev26",
         "dungeon_dev27", "park_dev27", "dungeon_dev28", "park_dev28",
         "dungeon_dev29", "park_dev29", "dungeon_dev30", "park_dev30",
-        "dungeon_dev31", "park_dev31", "dungeon_dev32", "park_dev32")
+        "dungeon_dev31", "park_dev31", "dungeon_dev32", "park_dev32",
+        "dungeon_dev33", "park_dev33", "dungeon_dev34", "park_dev34",
+        "dungeon_dev35", "park_dev35", "dungeon_dev36", "park_dev36")
 
 
 def main() -> None:

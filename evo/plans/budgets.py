@@ -26,7 +26,7 @@ BUDGET_LEAD = ("during|give up|give it up|give it|allow|next|following|play|play
                "carry|carrying|test|testing|stop|end|finish|quit|halt|spend|use|take|taking|you have|you get|you've got|you've|your|have|has|"
                "get|the|budget|roughly|approximately|exactly|precisely|maybe|some|"
                "is|of|on|for|after|at|in|within|under|up|to|only|most|a|total|with|limit|over|about|may|can|are|allowed|"
-               "given|until|maximum|max|play it|a period of|period of|a budget of|budget of|a duration of|have passed|pass|run this|run that|run it|let it run|let that run|let this run|keep it to|cap it at|limit it to|cap the (?:session|run) at|cap|capped at|set up|set")
+               "given|until|maximum|max|play it|leave it running|leave it on|keep it running|a period of|period of|a budget of|budget of|a duration of|have passed|pass|run this|run that|run it|let it run|let that run|let this run|keep it to|cap it at|limit it to|cap the (?:session|run) at|cap|capped at|set up|set")
 """Words of the phrase a budget is written in ("you have", "play on for", "within", "stop at",
 "the budget is"), taken out with it."""
 BUDGET = re.compile(r"(?<![\w-])(?:(?:" + BUDGET_LEAD + r")\s+)*"
@@ -73,8 +73,11 @@ PAST = re.compile(r"\b(?:was|were|took|takes|record|pb|wr|last\s+time)\b[^.!?\n:
 
 
 def clocked(text: str) -> str:
-    """``text`` with a clock's time in seconds ("0:20 cap": "20 seconds cap"), and a budget's label
-    before its bare count in steps ("Step budget: 300": "300 steps")."""
+    """``text`` with a clock's time in seconds ("0:20 cap": "20 seconds cap"), a budget's label
+    before its bare count in steps ("Step budget: 300": "300 steps") and a time's label ("Run
+    time: 20 seconds": "for 20 seconds")."""
+    text = re.sub(r"\b(?:run[\s-]?time|time[\s-]?limit|time[\s-]?box|duration|length|time)\s*[:=]\s*(?=(?:\d|half|a\s|an\s|one|two|"
+                  r"three|four|five|ten|twenty|thirty|forty|fifty|sixty))", "for ", text, flags=re.IGNORECASE)  # "Run time: 20 seconds"
     text = re.sub(r"\b(?:step\s+)?budget\s*[:=]\s*(\d+)\b(?!\s*(?:steps?|moves?|turns?|ticks?|seconds?|secs?|s|minutes?|mins?)\b)",
                   r"\1 steps", text, flags=re.IGNORECASE)
     return CLOCK.sub(lambda m: f"{int(m.group('m')) * 60 + int(m.group('s'))} seconds", text)

@@ -74,14 +74,19 @@ def _in_condition(doc: Any, i: int) -> bool:
     return False
 
 
+ORDER_ADVERBS = frozenset({"beforehand", "before", "after", "afterwards", "afterward", "later", "then"})
+"""Words of order the tagger may take for a thing ("slay the orc beforehand"): never one."""
+
+
 def _opens_step(doc: Any, ent: Any) -> bool:
     """An action keyword that is a step's verb: not a position ("is next to you"), not a verb
-    whose subject is "you" ("each pillar you walk past") or a relative pronoun ("that walks up")."""
+    whose subject is "you" ("each pillar you walk past") or a relative pronoun ("that walks up"),
+    not an ordinal ("then the third one")."""
     words = {t.text.lower() for t in ent}
     before = doc[ent.start - 1].text.lower() if ent.start > 0 else ""
     if len(ent) == 1 and is_adverb(ent.text) and not is_verb(ent.text):  # "Constantly smash": how, no deed
         return False
-    return not words <= PARTICLES | DIRECTIONS | POSITIONS | ROTATIONS and not _in_condition(doc, ent.start) \
+    return not words <= PARTICLES | DIRECTIONS | POSITIONS | ROTATIONS | ORDINALS.keys() and not _in_condition(doc, ent.start) \
         and before not in ("you", "that", "which", "who")  # "any goblin that walks up to you": its actor's verb
 
 
@@ -175,7 +180,7 @@ def _noun_after_determiner(span: Any, subject: bool = False) -> str | None:
         if t.text.lower() in DETERMINERS - {"that", "this"}:
             phrase = []
             for j, u in enumerate(tokens[k + 1:], start=k + 1):
-                if u.is_punct or u.text.lower() in PARTICLES | PHRASE_ENDS | REPEATS | POSITIONS:  # "a coin nearby"
+                if u.is_punct or u.text.lower() in PARTICLES | PHRASE_ENDS | REPEATS | POSITIONS | ORDER_ADVERBS:  # "a coin nearby"
                     break
                 after = tokens[j + 1].text.lower() if j + 1 < len(tokens) else ""
                 if subject and phrase and after in PARTICLES | PRONOUNS | DETERMINERS | {"you", "your", "back"}:
@@ -327,12 +332,13 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
     if given is not None:
         after = doc[given.i + 1].text if given.i + 1 < end else ""
         action = given.text + (" " + after if after.lower() in DIRECTIONS else "")  # "have a look up"
-    verb_at = next((t.i for t in span if not t.is_punct and t.text.lower() not in LEADS), None)
+    verb_at = next((t.i for t in (span if cond is None or cond[0] > begin else doc[cond[1]:end])  # after a leading condition
+                    if not t.is_punct and t.text.lower() not in LEADS), None)
     path = _path_at(span) if action is not None and action.endswith(" around") else None
     actor_ent = next((e for e in ents if e.label_ == "ACTOR" and not inside(e) and is_noun(e.text)
                       and (path is None or e.start > path) and e.text.lower() not in ROTATIONS
                       and (given is None or e.start != given.i) and e.text.lower() not in REPEATS
-                      and e.text.lower() not in DIRECTIONS | ORDINALS.keys() and e.start != verb_at), None)
+                      and e.text.lower() not in DIRECTIONS | ORDINALS.keys() | ORDER_ADVERBS and e.start != verb_at), None)
     actor = _head(doc, actor_ent, end) if actor_ent is not None else None
     if actor_ent is not None and actor_ent.end + 1 < end and doc[actor_ent.end].text.lower() == "of":
         actor = _noun_after_determiner(doc[actor_ent.end:end]) or next(  # "in front of the statue": statue

@@ -40,7 +40,7 @@ HEADING = re.compile(r"^\s*(?:(?:tc|test\s*case|case|test|bug|ticket|issue)[\s#-
                      re.IGNORECASE)
 """A line that names or describes the test, not a step ("TC-014 Door check", "Precondition: ...",
 "Expected: no damage spikes")."""
-TITLE = re.compile(r"^\s*(?:(?:regression|repro|reproduction|scenario|test(?:\s*case)?|tc[-\s]?\d*|bug|issue|smoke\s+test|"
+TITLE = re.compile(r"^\s*(?:(?:regression|repro|reproduction|scenario|test(?:\s*case)?|tc[-\s]?\d*|bug|issue|smoke\s+test|soak\s+test|texture\s+sweep|"
                    r"sanity\s+check|objective|charter)(?:\s+(?:check|test|sweep|steps|run))?|steps\s+to\s+reproduce|steps)\b"
                    r"(?P<about>[^:.\n]{0,40}?)(?:\s*\([^)]*\))?\s*(?::\s*|\.\s*|$)", re.IGNORECASE | re.MULTILINE)
 """A title or label of the test before its steps ("Regression check:", "Repro (happens every

@@ -78,7 +78,7 @@ def reading(step: MatchedStep) -> str:
     rule = "rule " if step.parsed.kind == "rule" else ""
     target = step.actor_type or (step.condition_match.name if step.condition_match else None)
     ordinal = step.parsed.clause.ordinal if step.parsed.clause else None
-    where = f"{target} {ordinal}" if target and ordinal else target or ("it" if step.parsed.actor_word else None)
+    where = f"{target} {ordinal}" if target and ordinal else target or ("it" if step.parsed.actor_word and step.parsed.actor_word.lower() != "there" else None)
     return f"{rule}{step.action or 'go'} {where or '(where the step before ended)'}"
 
 
@@ -94,8 +94,9 @@ def doubts(steps: Sequence[MatchedStep], actors: Mapping[str, Iterable[str]] | N
     for number, step in enumerate(steps, 1):
         named = any(s.actor_type or s.condition_match for s in steps[:number])
         why = _why(step) or (_unread(step, actors) if actors is not None else None) or _unknown(step) or _spelled(step) \
-            or _nothing_before(step, named) \
-            or _nowhere(step, named, targets or {}) or _does_nothing(step, steps[:number - 1], targets or {}) \
+            or _nothing_before(step, named) or _rule_before(step, steps[:number - 1]) or _beforehand(step, number) \
+            or _nowhere(step, any(s.parsed.kind == "node" and (s.actor_type or s.condition_match) for s in steps[:number])
+                        or step.parsed.kind == "rule" and named, targets or {}) or _does_nothing(step, steps[:number - 1], targets or {}) \
             or _nothing_there(step, steps[:number - 1], targets or {}) or _anything(step) \
             or (_left_out(step, actors, covered) if actors is not None else None)
         if why is not None:
@@ -120,10 +121,31 @@ def _anything(step: MatchedStep) -> str | None:
 
 
 def _nothing_before(step: MatchedStep, named: bool) -> str | None:
-    """A pronoun that stands for nothing: no clause up to it named a thing ("go to it" first)."""
+    """A pronoun that stands for nothing: no clause up to it named a thing ("go to it" first,
+    "Walk there" after a remark that was no step)."""
     word = (step.parsed.actor_word or "").lower()
-    if word in ("it", "them", "one", "ones", "that", "this", "those") and not named:
+    if word in ("it", "them", "one", "ones", "that", "this", "those", "there") and not named:
         return f"{word!r} stands for nothing named before it"
+    return None
+
+
+def _beforehand(step: MatchedStep, number: int) -> str | None:
+    """A step after others said to come before one of them ("..., then head through the door,
+    flip the switch beforehand"), where the reader could not tell before which."""
+    said = re.search(r"\b(?:beforehand|before\s+(?:that|then|this)|in\s+between)\s*[.!?]?\s*$", step.parsed.text, re.IGNORECASE)
+    if number > 1 and said is not None:
+        return f"{said.group(0).strip()!r} puts it before an earlier step, and before which one is not clear"
+    return None
+
+
+def _rule_before(step: MatchedStep, before: Sequence[MatchedStep]) -> str | None:
+    """A step on "it" whose thing was last named by a standing order ("Go to any barrel and look
+    up at it"): the rules act after the steps, so "it" would be where the plan starts."""
+    word = (step.parsed.actor_word or "").lower()
+    last = next((s for s in reversed(before) if s.actor_type or s.condition_match), None)
+    if step.actor_type is None and step.condition_match is None and word in ("it", "them", "there") \
+            and last is not None and last.parsed.kind == "rule":
+        return f"{word!r} stands for the thing of a standing order ({last.parsed.text!r}), not one place"
     return None
 
 

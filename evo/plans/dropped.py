@@ -32,8 +32,15 @@ from evo.plans.tracker import title_in_doubt
 LABEL = re.compile(r"^\s*(?:notes?|nb|tips?|important|cautions?|warnings?|definitions?|terms(?:\s+used)?|prerequisites?|"
                    r"requirements?|procedure)\s*:\s*", re.IGNORECASE | re.MULTILINE)
 """A label whose line the reader drops but which may hold a step or a name: its words are checked."""
-STEPS_INSIDE = re.compile(r"\b(?:first|before|need\s+to|have\s+to|must|then)\b", re.IGNORECASE)
+STEPS_INSIDE = re.compile(r"\b(?:first|before|beforehand|after|once|need\s+to|have\s+to|must|then|do\s+it|do\s+that)\b", re.IGNORECASE)
 """Words of a parenthesis that holds steps of the test, not a remark."""
+CORRECTION = re.compile(r"(?<=\S)(?:\s*[,;.!-]\s*|\s+)(?P<said>(?:actually(?=\s*[,;.!?-]|\s*$|\s+(?:just|only|skip|drop|forget|leave|no|not|instead|scratch|make\s+it|do\s+(?:the|it))\b)|scratch\s+that|never\s*mind|nvm|on\s+second\s+thought|"
+                        r"correction)\b\s*,?\s*(?:(?:just|only|skip|drop|forget|leave|no|not|instead|do|make\s+it)\b[^,.;!?\n]*)?|"
+                        r"(?:skip|drop|forget)\s+(?:the\s+\w+|it|that|this|\d+|\w+\s+\d+)(?:\s+actually)?\b)", re.IGNORECASE)
+"""A text that corrects itself after a step ("grab the coin, then kill the goblin, actually skip
+the coin", "coin 2 and coin 3, actually just coin 3"): which steps are meant is not clear."""
+ENABLED_BY = re.compile(r"\b(?:opens?|unlocks?|works?|activates?|starts?)\s+(?:only\s+)?(?:with|via|using|by|after|when|once)\b", re.IGNORECASE)
+"""A remark that says what a thing needs ("the door opens with the switch"): a step the plan may lack."""
 WHOLE = 0
 """The clause number a doubt about the whole text has (``--accept 0``)."""
 AIMLESS = frozenset({"move", "wait", "north", "south", "east", "west", "forward", "backward", "left", "right"})
@@ -52,8 +59,9 @@ def said(text: str) -> str:
     text = plain_english(text)  # "go to the lava, not jump it"
     text = GOAL.sub(lambda m: m.group(0) if m.group("verb").lower() in REACHING else "", text)  # "... to open the door": why
     text = ASIDE.sub(" ", NOT_TO.sub(" ", conventions(text)))
-    text = " ".join(s for s in re.split(r"(?<=[.!?;])\s+|\n", text) if not _tells(s))  # "The pit glows red."
-    return re.sub(r"\bno\s+need\s+to\b[^.;!?\n]*|\boptional\b[^.;!?\n]*|[,;]\s*(?:as|since)\s+(?:the|it|this|that|they|we|i)\b[^.;!?\n]*",
+    text = " ".join(s for s in re.split(r"(?<=[.!?;])\s+|\n", text) if not _tells(s) or ENABLED_BY.search(s))  # "The pit glows red."
+    return re.sub(r"\bno\s+need\s+to\b[^.;!?\n]*|\boptional\b[^.;!?\n]*|\b(?:just\s+)?(?:checking|to\s+check|to\s+see|seeing)\s+(?:that\s+|if\s+|whether\s+)?"
+                  r"(?:the|it)\b[^.;!?\n]*?\b(?:opens?|is\s+open|stays?|works?|shows?|unlocks?|locks?|closes?)\b[^.;!?\n]*|[,;]\s*(?:as|since)\s+(?:the|it|this|that|they|we|i)\b[^.;!?\n]*",
                   " ", text, flags=re.IGNORECASE)
 
 
@@ -67,7 +75,12 @@ def dropped(text: str, steps: Sequence[MatchedStep], actions: Mapping[str, Itera
             said_ = left.group("said")
             return Doubt(WHOLE, said_, f"{said_!r} follows more than one step, and which one it comes before is not clear",
                          _plan(steps))
-    title = title_in_doubt(plain_english(text), _names(actors), {**_names(actions), **{a.replace("_", " "): a for a in actions}})
+    corrected = CORRECTION.search(plain_english(text))
+    if corrected is not None:
+        said_ = corrected.group("said").strip()
+        return Doubt(WHOLE, said_, f"the text corrects itself at {said_!r}, and which steps it means is not clear", _plan(steps))
+    title = title_in_doubt(plain_english(text), _names(actors), {**_names(actions), **{a.replace("_", " "): a for a in actions}},
+                           categories)
     if title is not None:
         return Doubt(WHOLE, title, f"the first line {title!r} reads as a title over the steps under it or as steps of its own, "
                      "and it names what they do not", _plan(steps))

@@ -114,12 +114,15 @@ WHERE = re.compile(r",\s*where\s+(?=(?:you|they|the\s+player)\s+(?:should|must|n
 SURE = re.compile(r"\b(?:make sure|ensure|be sure|check)\s+(?:that\s+)?you(?:'ve|\s+have)\s+(?P<verb>[a-z]+ed)\b|"
                   r"\b(?:make sure|be sure)\s+(?:that\s+)?you\s+(?P<verb2>[a-z]+)\b(?<!\bhave)", re.IGNORECASE)
 """A step said as a state to reach ("make sure you have pulled the lever"): the deed."""
-PASSIVE = re.compile(r"^\s*(?P<object>(?:any|all|every|each|the)\s+[^,.;:]+?)\s+(?:should|must|are\s+to|is\s+to|need\s+to|"
-                     r"needs\s+to|have\s+to|has\s+to)\s+be\s+(?P<verb>[a-z]+)\b", re.IGNORECASE | re.MULTILINE)
-"""A step in the passive ("Any foes you encounter should be attacked"): the verb on its object."""
-AIMLESS = re.compile(r"\b(?:(?:keep|just|simply|go)\s+)?(?:(?:(?:free\s+)?(?:wander(?:ing)?|roam(?:ing)?|explor(?:e|ing)|meander(?:ing)?|idl(?:e|ing)(?=\s+(?:around|about)))|(?:of\s+)?free\s+play)\b"
+PASSIVE = re.compile(r"(?:^|(?<=:)|(?<=:\s))\s*(?P<object>(?:any|all|every|each|the)\s+[^,.;:]+?)\s+(?:(?:should|must|are\s+to|is\s+to|need\s+to|"
+                     r"needs\s+to|have\s+to|has\s+to)\s+be|(?P<got>gets?))\s+(?P<verb>[a-z]+)\b",
+                     re.IGNORECASE | re.MULTILINE)
+"""A step in the passive ("Any foes you encounter should be attacked", "any enemy in range gets
+hit"): the verb on its object."""
+AIMLESS = re.compile(r"\b(?:(?:keep|just|simply|go)\s+)?(?:(?:(?:free\s+)?(?:wander(?:ing)?|roam(?:ing)?|surviv(?:e|ing)|explor(?:e|ing)|meander(?:ing)?|idl(?:e|ing)(?=\s+(?:around|about)))|(?:of\s+)?free\s+play)\b"
                      r"(?:\s+(?:around|about|freely|at random|randomly))?(?:\s+(?:around\s+|about\s+)?" + PLACES + r")?|"
-                     r"(?:walk|run|move|stroll|go)(?:ing)?\s+(?:around|about)(?:\s+" + PLACES + r"|(?=\s*(?:[,.;]|$|and\b)|\s+\w+ing\b)))",
+                     r"(?:walk|run|move|stroll|go)(?:ing)?\s+(?:around|about)(?:\s+" + PLACES + r"|(?=\s*(?:[,.;]|$|and\b)|\s+\w+ing\b))|"
+                     r"(?:walk|stroll|jog|tour)(?:ing)?\s+(?:through\s+|across\s+|round\s+)?" + PLACES + r"|free[\s-](?:walk|run)(?:ing)?\b)",
                      re.IGNORECASE)
 """Going about with nowhere to go: no step of a plan of rules, which plays the whole level."""
 
@@ -191,9 +194,12 @@ def unframed(text: str) -> str:
         line = TOPIC.sub(lambda m: f" Whenever {m.group('verb').replace('that ', 'a ' + m.group('thing') + ' ', 1) if m.group('verb').startswith('that') else m.group('verb') + ' a ' + m.group('thing')}, ", line)
         line = re.sub(r"(?<=[.!?])(?=[,\w])", " ", NOT_TO.sub(" ", REMEMBER.sub("", line)))
         line = CLOSEST.sub(lambda m: f"the nearest {m.group('thing')}", line)
+        line = re.sub(r"\b((?:every|any|all|each|whatever)\s+(?:[a-z]+\s+){1,2}?)you\s+(?:can|could|might|may|will)\s+", r"\1you ", line,
+                      flags=re.IGNORECASE)  # "every coin you can reach": its thing's relative clause, no step of "you"
         line = PLAYER.sub("", ASIDE.sub("", WHERE.sub(", then ", DEED_DONE.sub(" ", AS_MET.sub("whenever ", line)))))
-        line = PASSIVE.sub(lambda m: f"{_base(m.group('verb'))} {m.group('object')}" if _base(m.group("verb")) != m.group("verb").lower()
-                           else m.group(0), SURE.sub(lambda m: _base(m.group("verb") or m.group("verb2")), line))  # "slain": slay
+        line = PASSIVE.sub(lambda m: f"{_base(m.group('verb'))} {m.group('object')}" if (_base(m.group("verb")) != m.group("verb").lower()
+                                                                                        or m.group("verb").lower() in ("hit", "beat"))
+                           and not (m.group("got") and m.group("object").split()[0].lower() == "the") else m.group(0), SURE.sub(lambda m: _base(m.group("verb") or m.group("verb2")), line))  # "slain": slay
         line = re.sub(r"\s*,\s*(?=[,.;])|^\s*[,;]\s*|(?<=[.!?;])\s*,|\s+(?=[.;!?])", "", line).strip()  # ", , and" after a cut
         sentences = [_reaching(_narrated(s)) for s in re.split(r"(?<=[.!?;])\s+", re.sub(r"\.{2,}", ".", line))]
         lines.append(" ".join(s for k, s in enumerate(sentences) if not _tells(s) or _refers_back(sentences[k + 1:])))

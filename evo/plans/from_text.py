@@ -228,7 +228,7 @@ def plan_from_text(text: str, factory: GameFactory, name: str = "", validations:
     labelled = unlabelled(text, {w: n for n, ws in actors.items() for w in (n, *ws)},
                           {w: n for n, ws in actions.items() for w in (n.replace("_", " "), *ws)})
     unbudgeted = without_budget(labelled)
-    steps = read_steps(aimless(unbudgeted) if unbudgeted is not None else labelled, actions, actors, nlp, targets)
+    steps = read_steps(aimless(unbudgeted if unbudgeted is not None else labelled), actions, actors, nlp, targets, categories)
     check_confident(steps, accept, [a for a in actions if a != NO_ACTION], actors, categories, targets)
     check_nothing_dropped(text, steps, accept, actions, actors, categories)
     budget = budget_steps(text, step_seconds, factory.label)

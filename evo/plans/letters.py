@@ -83,7 +83,10 @@ CONTEXT = re.compile(r"^\s*(?:that(?:'s|\s+is)\s+(?:it|all|everything|the\s+whol
                      r"[a-z]+s\s+(?:don't|do\s+not|doesn't|does\s+not|aren't|are\s+not|won't|can't)\s+(?!(?:forget|need)\b)|"
                      r"(?:i|we)(?:'re|\s+are|'ve|\s+have|'ll|\s+will|\s+know|\s+hope|\s+suspect|\s+think)\b|"
                      r"(?:just\s+)?so\s+you\s+know|as\s+you\s+(?:might|may)\s+know|there\s+(?:has|have)\s+been|"
-                     r"this\s+is\s+(?:just|only|a|an|what)|since\s|as\s+(?:we|i)(?:'re|\s+are)\s)", re.IGNORECASE)
+                     r"this\s+is\s+(?:just|only|a|an|what)|since\s|as\s+(?:we|i)(?:'re|\s+are)\s|"
+                     r"(?:the\s+|its\s+|their\s+)?(?:[\w-]+\s+){0,3}(?:got|was|were|has\s+been|have\s+been|just\s+got)\s+(?:just\s+)?(?:re[a-z]+ed|"
+                     r"redone|changed|moved|updated|replaced|fixed|patched|tweaked|added|removed|rebuilt|swapped|adjusted|touched)\b)",
+                     re.IGNORECASE)
 """The sender's words about the test ("That's all I need this morning.", "We're checking the
 sprite rotation.", "Since the ogre tuning is on the agenda, ..."): dropped up to a request in the
 same sentence ("..., so could someone please find the first skeleton"), else whole."""
@@ -157,17 +160,25 @@ TALK = ((re.compile(r"\b(they|we|you)'ll\b", re.IGNORECASE), r"\1 will"),
 """Talk around the steps: "..., that's all for today", "While you're doing that,", "With that in
 mind,", a reason after "as" or "since" (", as the door is scripted open"), "before touching
 anything else"; "once it shows as on" (is on), "only once"; "kill 1st skeleton" (the 1st); "+"."""
-EACH = re.compile(r"^(?:first\s+)?(?P<items>[^,.;:]{1,30}(?:(?:,\s*|\s+)(?:then|and|and\s+then)\s+[^,.;:]{1,30}|,\s*[^,.;:]{1,30})+)[,;]\s*"
+EACH = re.compile(r"^(?P<label>[^,.;:]{1,40}:\s*)?(?:first\s+)?(?P<items>[^,.;:]{1,30}(?:(?:,\s*|\s+)(?:then|and|and\s+then)\s+[^,.;:]{1,30}|,\s*[^,.;:]{1,30})+)(?:[,;]\s*(?:and\s+)?(?:then\s+)?|\s+and\s+(?:then\s+)?)\s*"
                   r"(?P<verb>(?:[a-z]+\s+){0,2}?[a-z]+)(?:\s+(?:at|around|on|to|over))?\s+(?:both|each(?:\s+(?:one|of\s+them))?|"
-                  r"all(?:\s+(?:two|three|four|five|of\s+them))?|them\s+all|every\s+one)\s*(?P<end>[.!]?)$", re.IGNORECASE)
+                  r"all(?:\s+(?:two|three|four|five|of\s+them))?|them\s+(?:all|both)|both\s+of\s+them|every\s+one)(?P<more>,\s*(?:and\s+)?then\s+[^.;!?]+)?\s*(?P<end>[.!]?)$", re.IGNORECASE)
 """A deed said once after the things it is done to ("lamp 1 then lamp 2, look up at each",
-"gob1 -> gob2 -> ogre, kill all three"): the deed at each thing, in order."""
+"gob1 -> gob2 -> ogre, kill all three", "go to lamp 1, lamp 2 and lamp 3 and look up at each
+one", "stump 1, then stump 2, circling each"): the deed at each thing, in order."""
+VISIT = re.compile(r"^(?:(?:go|walk|head|run|move|make\s+your\s+way)\s+(?:over\s+|up\s+)?to|visit)\s+(?=\S)", re.IGNORECASE)
+"""The going said before the things of :data:`EACH` ("go to lamp 1, ..."): the deed goes there."""
+PASSING = re.compile(r"^(?P<go>(?:run|walk|go|jog|wander|head|stroll|move)\s+(?:past|by)\s+)(?:the\s+|all\s+(?:the\s+)?)(?P<things>[a-z]+s)"
+                     r"(?:,\s*|\s+)and\s+(?P<verb>(?:[a-z]+\s+){0,2}?[a-z]+)(?:\s+(?P<at>at|around|on|over))?\s+(?:each|every)(?:\s+one|\s+of\s+them)?"
+                     r"(?P<rest>[^.!?]*)(?P<end>[.!?]?)$", re.IGNORECASE)
+"""A deed at each of the things passed ("Run past the lamps and look up at each one"): a standing
+order at every one of them."""
 TWICE = re.compile(r"^(?P<deed>.*?[a-z].*?)\s+(?P<n>twice|thrice|(?:two|three|four|five|[2-5])\s+times|x\s?[2-5]|[2-5]\s?x)\b"
                    r"(?!\s+(?:over|more|as|per|each|every)\b)(?P<rest>[^,;]*)$", re.IGNORECASE)
 """A deed done twice or a few times ("turn left twice", "attack the ogre x2", "hit it three
 times"): the deed, then the deed, as often as said."""
 COUNTS = {"twice": 2, "thrice": 3, "two": 2, "three": 3, "four": 4, "five": 5}
-CHAT = re.compile(r"(?:^|\s+|(?<=[,.;]))(?:gg|lol|lmao|obv|btw|fyi|imo|tbh|ez)\b", re.IGNORECASE)
+CHAT = re.compile(r"(?:^|\s+|(?<=[,.;]))(?:gg|lol|lmao|obv|btw|fyi|imo|tbh|ez|ofc|thx|ty|cheers|ta(?=\s*[.!]?\s*$))\b", re.IGNORECASE)
 
 
 def unlettered(text: str, things: Iterable[str] = ()) -> str:
@@ -224,12 +235,24 @@ def _base(word: str) -> str:
 def _each(sentence: str) -> str:
     """A deed said once after its things (:data:`EACH`), and a deed done twice (:data:`TWICE`),
     written out as steps."""
+    passing = PASSING.match(sentence.strip())
+    if passing is not None:
+        from evo.plans.lexicon import _lemma, wordnet
+
+        wordnet()
+        at = f" {passing.group('at')}" if passing.group("at") else ""
+        sentence = f"{passing.group('verb')}{at} every {_lemma(passing.group('things').lower(), 'n')} you pass" \
+                   f"{passing.group('rest')}{passing.group('end') or '.'}"
     m = EACH.match(sentence.strip())
     if m is not None:
         items = [i for i in re.split(r"\s*(?:,\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+then|then|and)\s+)", m.group("items")) if i.strip()]
+        items[0] = VISIT.sub("", items[0])
+        items[-1] = re.sub(r"\s+in\s+turn$", "", items[-1], flags=re.IGNORECASE)
         verb = m.group("verb")
+        if verb.split()[0].lower().endswith("ing") and len(verb.split()[0]) > 5:  # "..., circling each"
+            verb = " ".join([_base(verb.split()[0][:-3]), *verb.split()[1:]])
         at = re.search(r"\s+(at|around|on|to|over)\s+(?:both|each|all|them|every)", m.group(0), re.IGNORECASE)
-        sentence = ", then ".join(f"{verb}{' ' + at.group(1) if at else ''} {i.strip()}" for i in items) + (m.group("end") or ".")
+        sentence = (m.group("label") or "") + ", then ".join(f"{verb}{' ' + at.group(1) if at else ''} {i.strip()}" for i in items) + (m.group("more") or "") + (m.group("end") or ".")
     parts = re.split(r"(,\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+then|then|and)\s+)", sentence)
     for k in range(0, len(parts), 2):
         twice = TWICE.match(parts[k])
@@ -268,6 +291,8 @@ def _names(words: str, names: set[str]) -> bool:
     """Words told of the one who plays that name a thing of the game or point at one ("They'll
     flip it, and then we expect them to ..."): a step in a designer's words, not to be dropped."""
     found = re.findall(r"[a-z]+", words.lower())
+    if re.search(r"\b(?:to\s+know|to\s+find\s+out|to\s+check)\s+(?:whether|if)\b", words, re.IGNORECASE):
+        return False  # "would like to know whether the first pickup a player sees is counted": what they ask, no step
     return bool({"they", "player", "players", "he", "she"} & set(found)) \
         and any(_named(w, names) or w in ("it", "them") for w in found)
 

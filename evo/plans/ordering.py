@@ -27,8 +27,9 @@ import re
 BUT_BEFORE = re.compile(r"^(?P<a>[^,;]+?)(?:\s+at\s+the\s+end)?,\s*but\s+(?:before\s+(?:that|this|it|(?:you\s+)?do(?:ing)?\s+(?:that|this|so|it))|first)\s*,?\s*(?P<b>[^.;!?]+)",
                         re.IGNORECASE)
 """The later step, then "but before that" / "but first" and the earlier."""
-BUT_FIRST = re.compile(r"^(?P<a>[^,;]+?),\s*but\s+(?P<b>[^,.;!?]+?)\s+first\b", re.IGNORECASE)
-"""The later step, then "but" and the earlier with "first" after it."""
+BUT_FIRST = re.compile(r"^(?P<a>[^,;]+?),\s*but\s+(?P<b>[^,.;!?]+?)\s+first\b(?!\s+(?!(?:and|then|before)\b)[a-z])", re.IGNORECASE)
+"""The later step, then "but" and the earlier with "first" after it (an order, not an ordinal:
+"but grab the first coin on the way there" is no "first")."""
 BEFORE_GERUND = re.compile(r"(?<=\w)\s+before\s+(?P<verb>[a-z]+ing)\b", re.IGNORECASE)
 BEFORE_THING = re.compile(r"(?<=\w)\s+before\s+(?=(?:the|a|an)\s+(?:[\w-]+\s+)?[\w-]+\s*(?:[.;!?]|$))", re.IGNORECASE)
 """Not at the sentence's start ("Before you jump, pull the lever" is :mod:`evo.plans.markers`')."""
@@ -54,6 +55,9 @@ AFTER_DONE = re.compile(r"^(?P<a>[^,;]+?)\s+(?:only\s+)?after\s+(?P<thing>the\s+
                         r"(?P<verb>[a-z]+)(?P<end>[.!?]?)$", re.IGNORECASE)
 """A step after another said done in the passive ("Interact with the shrine only after the lava
 pit has been jumped"): the other, then the step."""
+AFTER_YOU = re.compile(r"^(?P<a>[^,;]+?),?\s*(?:but\s+)?(?:only\s+)?after\s+(?:you(?:'ve|\s+have)|having)\s+(?P<verb>[a-z]+ed)\s+(?P<b>[^,.;!?]+)"
+                       r"(?P<end>[.!?]?)$", re.IGNORECASE)
+""""Take down the second goblin, but only after you've cleared the lava": the deed done first."""
 BEFORE_CLAUSE = re.compile(r"^before\s+(?:you\s+|the\s+player\s+)?(?P<c>[^,]+),\s*(?P<m>.+)$", re.IGNORECASE)
 """A step with its "before" clause first ("Before you use the shrine, jump the lava")."""
 
@@ -94,14 +98,70 @@ def _base(gerund: str) -> str:
     return _lemma(gerund, "v")
 
 
+RANKS = {"first": 1, "firstly": 1, "second": 2, "secondly": 2, "third": 3, "thirdly": 3, "fourth": 4, "fifth": 5,
+         "last": 99, "lastly": 99, "finally": 99}
+RANKED = re.compile(r"^\s*(?P<lead>first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth|fifth|last(?:ly)?|finally)\b\s*,?\s+|"
+                    r"\s+(?P<tail>first|second|third|fourth|fifth|last)\s*(?P<end>[.!?]?)\s*$", re.IGNORECASE)
+"""A sentence's rank said by an order adverb, before its step ("Second, flip the switch") or after
+it ("Jump the lava second.")."""
+DONE_FIRST = re.compile(r"^(?P<a>[^,;]+?)\s*[,;]\s*(?:and\s+)?(?:you(?:'ll|\s+will)\s+(?:have|need)\s+to\s+|make\s+sure\s+(?:you\s+)?)?"
+                        r"(?P<b>(?![^,;]*\b(?:then|and\s+then)\b)[^,;]+?)\s+(?:first|beforehand|before\s+that|before\s+you\s+do|to\s+start)"
+                        r"(?:\s+(?:obviously|of\s+course|though|please))?\s*(?P<end>[.!?]?)$", re.IGNORECASE)
+"""A later clause of a sentence to be done before the one before it ("go through the door, you'll
+have to flip the switch first"; "head through the door, flip the switch beforehand")."""
+DO_THAT_FIRST = re.compile(r"^(?P<b>[^,;]+?)\s*[,;]\s*(?:and\s+)?do\s+(?:that|this|it)\s+(?:first|beforehand|before(?:\s+that)?)\s*(?P<end>[.!?]?)$",
+                           re.IGNORECASE)
+""""press the switch, do that first": the sentence before the one before it."""
+
+
+def _ranked(sentences: list[str]) -> list[str]:
+    """Sentences that each carry an order adverb, in that order ("Jump the lava second. First,
+    flip the switch. Last, use the shrine."); as written when any has none or two share one."""
+    ranks = []
+    for sentence in sentences:
+        m = RANKED.search(sentence)
+        ranks.append(RANKS[(m.group("lead") or m.group("tail")).lower()] if m else None)
+    if len(sentences) < 2 or None in ranks or len(set(ranks)) < len(ranks) or ranks == sorted(ranks):
+        return sentences
+    tails = [re.sub(r"\s+(?:first|second|third|fourth|fifth|last)\s*(?=[.!?]?\s*$)", "", s, flags=re.IGNORECASE) for s in sentences]
+    return [t for _, t in sorted(zip(ranks, tails), key=lambda p: p[0])]
+
+
+def _done_first(sentences: list[str]) -> list[str]:
+    """:data:`DONE_FIRST` and :data:`DO_THAT_FIRST` written in the order done."""
+    out: list[str] = []
+    for sentence in sentences:
+        first = DO_THAT_FIRST.match(sentence.strip())
+        if first is not None and out and not re.search(r"\b(?:then|first|second)\b", first.group("b"), re.IGNORECASE):
+            out.insert(len(out) - 1, first.group("b").strip() + ".")
+            continue
+        alone = re.match(r"^(?P<b>[^,;]+?)\s+(?:first|beforehand|before\s+that)\s*(?P<end>[.!?]?)$", sentence.strip(), re.IGNORECASE)
+        if alone is not None and len(out) == 1 and not re.search(r",|\bthen\b|\band\b", out[0], re.IGNORECASE):
+            out.insert(0, alone.group("b").strip() + (alone.group("end") or "."))  # "Use the shrine. Kill the goblin first."
+            continue
+        if out:  # a step to be done before others, which one not said: kept for the reader to doubt
+            sentence = re.sub(r"\s+first(?=\s*[.!?]?\s*$)", " beforehand", sentence, flags=re.IGNORECASE)
+        m = DONE_FIRST.match(sentence.strip())
+        if m is not None and not re.match(r"\s*(?:but|then)\b", m.group("b"), re.IGNORECASE) \
+                and not re.search(r"\b(?:then|first)\b", m.group("a"), re.IGNORECASE):
+            b, a = re.sub(r"^(?:yet|so|and|but)\s+", "", m.group("b").strip(), flags=re.IGNORECASE), m.group("a").strip()
+            sentence = f"{b[0].upper()}{b[1:]}, then {a[0].lower()}{a[1:]}{m.group('end') or '.'}"
+        out.append(sentence)
+    return out
+
+
 def in_order(text: str) -> str:
     """``text`` with each sentence's steps in the order they are done, joined by "then"."""
     lines = []
     for line in text.splitlines():
         sentences = []
-        for sentence in re.split(r"(?<=[.!?])\s+", _before_that(line)):
+        for sentence in _done_first(_ranked(re.split(r"(?<=[.!?])\s+", _before_that(line)))):
             end = sentence[-1] if sentence and sentence[-1] in ".!?" else ""
             body = sentence[:-1] if end else sentence
+            you = AFTER_YOU.match(body)
+            if you is not None and _base(you.group("verb")) != you.group("verb").lower():
+                a = you.group("a").strip()
+                body = f"{_base(you.group('verb'))} {you.group('b').strip()}, then {a[0].lower()}{a[1:]}"
             done = AFTER_DONE.match(body)
             if done is not None and _base(done.group("verb")) != done.group("verb").lower():
                 a = done.group("a").strip()

@@ -108,8 +108,9 @@ def numbered(line: str) -> str:
     third barrel); run on a whole line, before it is cut at "no."'s full stop."""
     def ordinal(m: re.Match[str]) -> str:
         nth = _ordinal(m.group("n"))
-        if nth is None or m.group("noun").lower() in _NOT_NOUNS or not _noun(m.group("noun")):
-            return m.group(0)
+        if nth is None or m.group("noun").lower() in _NOT_NOUNS or not _noun(m.group("noun")) \
+                or re.search(r"\b(?:you|they|we|i|he|she|it|player)\s*$", line[:m.start()], re.IGNORECASE):
+            return m.group(0)  # "whenever you find one": a verb after its subject, no instance
         lead = f"{m.group('lead')} " if "lead" in m.groupdict() and m.group("lead") else ""
         return f"{lead}the {nth} {m.group('noun')}"
 

@@ -6,7 +6,7 @@ reader (:func:`evo.plans.text.read_steps`) splits and tags what they leave.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from evo.plans.conventions import conventions
 from evo.plans.framing import unframed
@@ -17,12 +17,14 @@ from evo.plans.tracker import untitled
 from evo.plans.visits import visited
 
 
-def as_read(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> str:
+def as_read(text: str, things: Iterable[str] = (), verbs: Iterable[str] = (),
+            categories: Mapping[str, Iterable[str]] | None = None) -> str:
     """``text`` as its steps are read (``--explain`` shows it): in plain English
     (:mod:`evo.plans.second_language`), without a tracker's title (:mod:`evo.plans.tracker`), the
     frame of a message (:mod:`evo.plans.letters`), the test case's forms and the words around the
     steps (:mod:`evo.plans.conventions`, :mod:`evo.plans.framing`), things named alone as visits
     (:mod:`evo.plans.visits`), the steps in order (:mod:`evo.plans.ordering`); ``things`` and
-    ``verbs``: the game's words for its things and deeds, mapped to what each names where known."""
-    text = untitled(plain(text, things, verbs), things, verbs)
+    ``verbs``: the game's words for its things and deeds, mapped to what each names where known;
+    ``categories``: the game's categories and their types."""
+    text = untitled(plain(text, things, verbs), things, verbs, categories)
     return in_order(visited(unframed(conventions(unlettered(text, things))), things, verbs))

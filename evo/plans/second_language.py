@@ -32,7 +32,8 @@ import re
 from typing import Iterable
 
 I = re.IGNORECASE
-FORMS = ((re.compile(r"\bplease\s+to\s+", I), "please "),
+FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
+         (re.compile(r"\bplease\s+to\s+", I), "please "),
          (re.compile(r"\b(must|should|can|could|will|would)\s+to\s+(?=[a-z])", I), r"\1 "),
          (re.compile(r"\bwait(ing)?\s+(?=(?:the|a|an)\s+[\w-]+\s+to\s+[a-z]+)", I), r"wait\1 for "),
          (re.compile(r"\b(near|close)\s+of\b", I), r"\1 to"),
@@ -42,6 +43,46 @@ FORMS = ((re.compile(r"\bplease\s+to\s+", I), "please "),
          (re.compile(r"\b(?:go|walk|come)\s+in\s+(?=the\s+door\b)", I), "go through "),
          (re.compile(r"\bpass(?:\s+through)?\s+(?=the\s+(?:door|gate|doorway)\b)", I), "go through "),
          (re.compile(r"\bturn\s+(?:on|to|towards|at)\s+(?:the\s+)?(left|right)\b", I), r"turn \1"),
+         (re.compile(r"\b((?:when|once|as\s+soon\s+as)\s+(?:the\s+[a-z]+|it)\s+(?:opens|is\s+open|has\s+opened|is\s+on|turns\s+on|"
+                     r"comes\s+on|is\s+up|goes\s+up))\s+(?=[a-z])(?!(?:and|then|or|but)\b)", I), r"\1, "),
+         (re.compile(r"\b(?:look\s+at|inspect|check(?:\s+out)?|examine|view|see)\s+(?P<x>it|them|the\s+(?:[a-z]+\s+)?[a-z]+(?:\s+\d{1,2})?|[a-z]+\s+\d{1,2})\s+"
+                     r"from\s+(?:all|every|each|all\s+four|both)\s+(?:sides?|angles?|directions?)\b", I), r"circle \g<x>"),
+         (re.compile(r"\b(?:tilt|pitch|point|angle|aim|move)\s+(?:the\s+|your\s+)?(?:camera|view|head|gaze|eyes|mouse)\s+(up|down)(?:wards?)?\b"
+                     r"(?:(?P<back>,?\s*(?:and\s+)?then\s+back\s+(?:up|down)(?:wards?)?\b))?", I),
+          lambda m: f"look {m.group(1)}" + (f", then look {'down' if m.group(1).lower() == 'up' else 'up'}" if m.group("back") else "")),
+         (re.compile(r"\b(?:go|come|walk)\s+(?:and\s+|over\s+and\s+)?(?:look|have\s+a\s+look)\s+at\b(?=\s+(?:the|a|an)\s)", I), "go to"),
+         (re.compile(r"\b(get|gets|come|comes|are|is)\s+(?:with)?in\s+(?:attack\s+|striking\s+|melee\s+)?range\b", I), r"\1 close"),
+         (re.compile(r"\s+and\s+(?:then\s+)?(?:check|verify|confirm|make\s+sure|see)\s+(?:that\s+)?(?:the\s+[a-z]+|it)\s+(?:now\s+)?(?:says|shows|reads|displays|is|opens|"
+                     r"turns|goes|stays|has)\b[^.!?;\n]*", I), ""),
+         (re.compile(r"\b(?P<v>find|go\s+to|walk\s+to|head\s+to|run\s+to|pick|choose|locate|approach|reach|spot)\s+any\s+(?=[a-z]+\s+and\s+(?:then\s+)?"
+                     r"[^,.;!?]*?\b(?:it|one)\b)", I), r"\g<v> a "),
+         (re.compile(r"\b(?P<t>coins?|gold|items?|loot)\s+pick-?ups?\b", I), r"\g<t>"),
+         (re.compile(r"\bpick-?ups?\s+(?=(?:regression|test|check|bug|issue|flow|counter|logic|sound|event|count|run|sweep|smoke)\b)", I), ""),
+         (re.compile(r"\bbump\s+into\b", I), "go to"),
+         (re.compile(r"\bdeal\s+with\b", I), "take out"),
+         (re.compile(r"\b(?:pop|nip|hop|swing)\s+(?:over|across|along|round|by)\s+to\b", I), "go to"),
+         (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=,\s))(?:the\s+)?order\s+(?:doesn't|does\s+not|is\s+not|isn't)\s+(?:matter|important)\s*[.!]?", I | re.M), ""),
+         (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=,\s))(?:walk(?:ing)?\s+only\s*,?\s*)?no\s+(?:turning|jumping|circling|looking|fighting|attacking)(?:\s+(?:or|and|,)\s+\w+ing)*\s*[.!]?", I | re.M), ""),
+         (re.compile(r"\bclear(?P<s>ed|ing|s)?\s+(?=the\s+(?:lava|pit|gap|chasm|ledge)\b)(?![^.;,]*\b(?:with\s+a\s+(?:jump|leap|hop)|by\s+(?:jumping|leaping|hopping))\b)", I), lambda m: f"jump{m.group('s') or ''} "),
+         (re.compile(r"\b(?:make|have|let|get)\s+(?:the\s+)?(?:player|agent|bot|character)\s+(?:to\s+)?(?=[a-z])", I), ""),
+         (re.compile(r"\b(?:do|run|make|give\s+me)\s+(?:a|one)\s+(?:quick\s+)?(?:pass|run|session|playthrough)\s+(?:where|in\s+which)\s+(?:you\s+)?(?:just\s+|only\s+)?", I), ""),
+         (re.compile(r"^(?P<v>[a-z]+(?:\s+(?:up|out|down|off))?)\s+(?P<rest>(?:all|any|every)\b[^,.;!?]+),\s*and\s+(?:also\s+)?(?:the\s+|all\s+the\s+|any\s+)?"
+                     r"(?P<x>[a-z]+s)\s+(?:too|as\s+well|also)\b", I | re.M),
+          lambda m: f"{m.group('v')} {m.group('rest')}, and {m.group('v')} all the {m.group('x')}"),
+         (re.compile(r"\b(?P<q>nearest|closest)\s+(?P<t>[a-z]+)\s+to\s+(?:you|the\s+player)\b", I), r"\g<q> \g<t>"),
+         (re.compile(r"\b(?:something|someone|anybody|somebody)\s+hostile\b", I), "an enemy"),
+         (re.compile(r"\btry\s+(?=(?:interacting|using)\b)", I), ""),
+         (re.compile(r"(?:^|(?<=[.!?]\s))(?:now\s+|then\s+)?(?:try|test)\s+it(?:\s+out)?\s*(?:[.!]\s*|$)", I | re.M), ""),
+         (re.compile(r"\b(?P<pre>(?:door|switch|lever|gate)\s+and\s+(?:then\s+)?)(?:try|test)\s+it\b", I), r"\g<pre>interact with it"),
+         (re.compile(r"\b(?:try|test)\s+(?P<x>the\s+(?:door|switch|lever|shrine|gate))(?=\s*(?:[.,;!?]|$|\s+(?:anyway|again|out)\b))", I),
+          r"interact with \g<x>"),
+         (re.compile(r"\b(?P<v>switch|turn|flip|toggle)\s+(?P<x>it|the\s+switch|the\s+lever)?\s*on\s+and\s+(?:then\s+)?(?:back\s+)?off(?:\s+again)?\b", I),
+          lambda m: f"{m.group('v')} {m.group('x') or 'the switch'}, then {m.group('v')} it again"),
+         (re.compile(r"^(?P<lead>\s*(?:step\s*\d+\s*[-:.)]\s*)?)switch\s+(?:on|it\s+on)\s*(?=[.!;,]|$)", I | re.M), r"\g<lead>turn the switch on"),
+         (re.compile(r"\b(?P<x>loot|coins?|gold|items?)\s+(?:lying|left|sitting|scattered)\s+(?:around|about)\b", I), r"\g<x>"),
+         (re.compile(r"\bthe\s+(?P<t>[a-z]+)\s+(?P<q>nearest|closest)\s+(?:to\s+)?(?:you|the\s+player|the\s+start)\b", I), r"the \g<q> \g<t>"),
+         (re.compile(r"\b((?:whenever|when|every\s+time|each\s+time|if)\s+you\s+(?:get|come|go|are|walk|pass)\s+(?:near|close\s+to|by|next\s+to|up\s+to|past)\s+"
+                     r"(?:a|an|the|any)\s+[a-z]+(?:\s+\d{1,2})?)\s+(?=[a-z])(?!(?:and|or|then|but|that|which|you)\b)", I), r"\1, "),
          (re.compile(r"\bfirstly\b", I), "first"),
          (re.compile(r"\balways\s+when\b", I), "whenever"),
          (re.compile(r"(?:,\s*|\s+)(?:and\s+)?(?:at\s+last|in\s+the\s+end)\s*,?\s+(?=[a-z])(?!but\b)", I), ", then "),
@@ -143,6 +184,15 @@ deeds where the thing is."""
 ON_THE_WAY = re.compile(r"(?P<a>\b(?:grab|get|collect|pick\s+up|take)\s+[^,.;]+?)\s+on\s+(?:your|the)\s+way\s+to\s+"
                         r"(?P<b>the\s+[a-z]+(?:\s+\d{1,2})?|[a-z]+[ _]\d{1,2})", I)
 """"Grab coin_2 on your way to the ogre": the coin, then the ogre."""
+THERE_IS = re.compile(r"(?:^|(?<=[.!?]\s))there(?:'s|\s+is|\s+are)\s+(?:a|an|one|some)\s+(?P<x>[a-z]+)\b[^.!?\n]*[.!?]\s+"
+                      r"(?P<next>[^.!?\n]*?)\b(?:it|one)\b", I)
+""""There's a coin near the start. Go pick it up.": the thing said to be there is the step's."""
+WAY_THERE = re.compile(r"(?P<a>\b(?:go|walk|head|run|make\s+your\s+way)\s+(?:over\s+)?to\s+[^,.;]+?)\s*,?\s*(?:but|and)\s+"
+                       r"(?P<b>(?:grab|get|collect|pick\s+up|take)\s+[^,.;]+?)\s+(?:on|along)\s+(?:your|the)\s+way(?:\s+there)?\b", I)
+""""Go to the shrine, but grab the first coin on the way there": the coin, then the shrine."""
+WAY_LEAD = re.compile(r"(?:^|(?<=[.!?]\s))on\s+(?:your|the)\s+way\s+(?:over\s+)?to\s+(?P<b>[^,;.!?]+?)\s*,\s*(?P<a>[^;.!?]+?)(?=\s*(?:[;.!?]|$))",
+                      I | re.M)
+""""On your way to the shrine, grab the first coin": the coin, then the shrine."""
 NOT_STEP = re.compile(r"\b(?P<before>[\w']+)[ \t]*,?[ \t]+not[ \t]+(?=[a-z]+[ \t]+(?:it|them|the)\b)", I)
 """"go to the lava, not jump it": a step not to take (after a word that is no auxiliary)."""
 AUXILIARIES = frozenset({"do", "does", "did", "is", "are", "was", "were", "be", "been", "should", "must", "can", "could", "will",
@@ -166,11 +216,14 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
     for pattern, said in FORMS:
         text = pattern.sub(said, text)
     if "enemy" in names:  # "Kill anything that gets close": what one kills is an enemy, where the game names them so
-        text = re.sub(r"\b(?P<v>kill|attack|fight|hit|slay|strike)\s+(?:anything|everything|whatever|anyone)\b(?=\s+(?:that|which|who|on|in|near|nearby|"
-                      r"close|hostile|you|around)\b|\s*[,.;]|\s*$)", r"\g<v> any enemy", text, flags=I)
+        text = re.sub(r"\b(?P<v>kill|attack|fight(?:\s+off)?|hit|slay|strike|take\s+out|take\s+down|deal\s+with)\s+(?:anything|everything|whatever|anyone)\b(?=\s+(?:that|which|who|on|in|near|nearby|"
+                      r"close|hostile|you|around|comes?|gets?|attacks?)\b|\s*[,.;]|\s*$)", r"\g<v> any enemy", text, flags=I)
     text = THING_DEED.sub(lambda m: f"go to {_the(m.group('x'))}, then {m.group('rest')}" if _head(m.group("x")) in names
                           and m.group("rest").split()[0].lower() in deeds and _head(m.group("x")) not in ASIDE_WORDS
                           and not _head(m.group("x")).endswith("s") else m.group(0), text)
+    text = THERE_IS.sub(lambda m: f"{m.group('next')}the {m.group('x')}" if m.group("x").lower() in names else m.group(0), text)
+    text = WAY_LEAD.sub(lambda m: f"{m.group('a')}, then go to {m.group('b')}", text)
+    text = WAY_THERE.sub(lambda m: f"{m.group('b')}, then {m.group('a')}", text)
     text = ON_THE_WAY.sub(lambda m: f"{m.group('a')}, then go to {m.group('b')}", text)
     text = re.sub(r"(?<![\w-])(?<!the\s)(?P<o>first|second|third|fourth|fifth|last)\s+(?P<t>[a-z]+)\b",
                   lambda m: f"the {m.group('o')} {m.group('t')}" if m.group("t").lower() in names else m.group(0), text, flags=I)

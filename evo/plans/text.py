@@ -342,7 +342,8 @@ SAME = re.compile(r"^\s*(?:then\s+|and\s+)?(?:do|repeat)\s+(?:the\s+same|that|th
 
 
 def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Mapping[str, Iterable[str]],
-               nlp=None, targets: Mapping[str, Iterable[str]] | None = None) -> list[MatchedStep]:  # type: ignore[no-untyped-def]
+               nlp=None, targets: Mapping[str, Iterable[str]] | None = None,
+               categories: Mapping[str, Iterable[str]] | None = None) -> list[MatchedStep]:  # type: ignore[no-untyped-def]
     """Text -> plan steps matched to a game's vocabulary (the article's pipeline, stages 1-3).
 
     Args:
@@ -352,6 +353,8 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
         actor_types: The game's actor types -> synonyms.
         targets: Actions -> the actor types (and categories) they act on, where a game says so:
             a verb is read in the sense that fits its object (:func:`_fitting`).
+        categories: The game's categories -> their actor types (a title's "pickups" is named
+            by steps on coins).
 
     Raises:
         ConfigError: a keyword matches none of the game's names (:func:`match_word`).
@@ -360,7 +363,7 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
     things = {word: name for name, synonyms in actor_types.items() for word in (name, *synonyms)}
     verbs = {word.split()[0]: name for name, synonyms in actions.items() for word in (name, *synonyms)
              if name not in DIRECTED and word.split()[0].isalpha()}
-    for step in parse(split_sentences(as_read(text, things, verbs)), nlp):
+    for step in parse(split_sentences(as_read(text, things, verbs, categories)), nlp):
         moving = step.action_word is not None and MOVEMENT.match(step.action_word) is not None
         to = best_match(step.action_word or "", {NO_ACTION: actions.get(NO_ACTION, ())}, "v", steps=2) \
             if not moving and _towards(step.action_word) else None  # "Hurry to the pit", "Dash to the lamp"

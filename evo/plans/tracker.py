@@ -61,15 +61,20 @@ def title_shaped(text: str) -> tuple[str, str] | None:
     return lines[0], "\n".join(lines[1:])
 
 
-def title_in_doubt(text: str, things: Mapping[str, str], verbs: Mapping[str, str]) -> str | None:
+def title_in_doubt(text: str, things: Mapping[str, str], verbs: Mapping[str, str],
+                   categories: Mapping[str, Iterable[str]] | None = None) -> str | None:
     """A first line written as a title that names a thing or deed the steps under it do not
     ("Enemy then loot then exit" over steps that end at the shrine): a title or steps of its
-    own, which the reader cannot tell; None when there is none."""
+    own, which the reader cannot tell; None when there is none. ``categories``: the game's
+    categories and their types; a title's category is named below by any of its types ("Level
+    run w/ pickups" over "collect coins")."""
     shaped = title_shaped(text)
     if shaped is None:
         return None
     first, below = shaped
-    if _named(first, things) <= _named(below, things) and _named(first, verbs) <= _named(below, verbs):
+    named = _named(below, things)
+    named |= {c for c, types in (categories or {}).items() if named & set(types)}
+    if _named(first, things) <= named and _named(first, verbs) <= _named(below, verbs):
         return None
     return first.strip()
 
@@ -82,10 +87,12 @@ def unlabelled(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ())
     return NO_SCRIPT.sub(" ", text)
 
 
-def untitled(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> str:
+def untitled(text: str, things: Iterable[str] = (), verbs: Iterable[str] = (),
+             categories: Mapping[str, Iterable[str]] | None = None) -> str:
     """``text`` without its lines of context and its title line (the module's families);
     ``things`` and ``verbs``: the game's words for its things and deeds, as mappings to the
-    thing or action each names where known (:func:`_named`)."""
+    thing or action each names where known (:func:`_named`); ``categories``: the game's
+    categories and their types (:func:`title_in_doubt`)."""
     text = IN_ORDER.sub(_in_order, unlabelled(text, things, verbs))
     text = re.sub(r"[ \t]+-[ \t]+(?=[a-z]+[ \t]+(?:to[ \t]+)?(?:each|all|both|every)\b)|,?[ \t]*\bin[ \t]+(?:that|this)[ \t]+order\b",
                   lambda m: ", " if "-" in m.group(0) else "", text, flags=re.IGNORECASE)  # "lamp 1 - walk to each, in that order"
@@ -93,7 +100,9 @@ def untitled(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -
     if shaped is None:
         return text
     first, below = shaped
-    if not (_named(first, things) <= _named(below, things) and _named(first, verbs) <= _named(below, verbs)):
+    named = _named(below, things)
+    named |= {c for c, types in (categories or {}).items() if named & set(types)}
+    if not (_named(first, things) <= named and _named(first, verbs) <= _named(below, verbs)):
         return text  # the first line names a thing or a deed the rest does not: a step, or in doubt
     lines = text.splitlines()
     at = next(k for k, line in enumerate(lines) if line.strip())

@@ -38,6 +38,13 @@ def visited(text: str, things: Iterable[str], verbs: Iterable[str] = ()) -> str:
             if all_of and sentences and sentences[-1].count("go to ") > 1:  # "Skeleton first, then ogre. Kill both."
                 sentences[-1] = sentences[-1].replace("go to ", f"{all_of.group('verb')} ")
                 continue
+            single = [k for k in range(len(sentences)) if ONE_VISIT.match(sentences[k])]
+            tail = len(sentences) - next((n for n, k in enumerate(reversed(range(len(sentences)))) if k not in single), len(sentences))
+            if all_of and len(sentences) - tail >= 2:  # "Go to stump 1. Then stump 2. Circle each one."
+                for k in range(tail, len(sentences)):
+                    sentences[k] = re.sub(r"^(\s*(?:(?:and\s+)?then\s+)?)(?:(?:go|walk|head|run)\s+to\s+|visit\s+)?", rf"\g<1>{all_of.group('verb')} ", sentences[k],
+                                          count=1, flags=re.IGNORECASE)
+                continue
             sentences.append(_visits(sentence, names, seen))
         lines.append(" ".join(sentences))
     return "\n".join(lines)
@@ -46,6 +53,9 @@ def visited(text: str, things: Iterable[str], verbs: Iterable[str] = ()) -> str:
 ALL_OF = re.compile(r"^\s*(?P<verb>[a-z]+(?:\s+(?:up|down|around|over))?)\s+(?:at\s+|around\s+)?(?:both|each(?:\s+one)?|all(?:\s+of\s+them)?|"
                     r"them\s+all|all\s+(?:two|three|four))\s*[.!]?$", re.IGNORECASE)
 """A deed said in its own sentence after a list of places ("Kill both.")."""
+ONE_VISIT = re.compile(r"^\s*(?:(?:and\s+)?then\s+)?(?:(?:go|walk|head|run)\s+to\s+[^,;.!?]+|visit\s+[^,;.!?]+|(?:the\s+)?[a-z]+\s+\d{1,2})[.!]?\s*$",
+                       re.IGNORECASE)
+"""A sentence that is one visit ("Then go to stump 2.")."""
 
 
 def _visits(sentence: str, names: set[str], seen: list[bool]) -> str:
@@ -61,7 +71,7 @@ def _visits(sentence: str, names: set[str], seen: list[bool]) -> str:
                  None)
         after = parts[k + 2].strip() if k + 2 < len(parts) else ""
         bare = re.match(r"^(?:then\s+)?(?:just\s+)?[a-z]+(?:\s+(?:up|down|left|right|around|over|it|them|there))?[.!]?$", after, re.IGNORECASE)
-        if m is None or (verb_seen and not m.group("rest") and not re.search(r"\b(?:it|them|there)\b", after, re.IGNORECASE)
+        if m is None or (verb_seen and not m.group("rest") and not re.match(r"^(?:then\s+)?(?:[a-z]+\s+){0,3}(?:it|them|there)\b", after, re.IGNORECASE)
                          and not (bare and _deed(re.sub(r"^(?:then|just)\s+", "", after, flags=re.IGNORECASE)))):
             verb_seen = verb_seen or (m is None and bool(parts[k].strip()))  # "attack the goblin, then the skeleton": gapped
             continue

@@ -80,6 +80,7 @@ SYNONYMS = {
     "skeletons": "skeleton", "goblins": "goblin", "ogres": "ogre", "troll": "ogre",
     "gold": "coin", "coins": "coin", "item": "collectable", "items": "collectable",
     "collectables": "collectable", "loot": "collectable", "treasure": "collectable",
+    "pickup": "collectable", "pickups": "collectable",
 }
 """Words a tester may write, mapped to the game's action, actor type or category names."""
 

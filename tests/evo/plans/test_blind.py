@@ -13,7 +13,6 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from evo.plans.text import load_pipeline
 from tests.evo.plans.heldout.score import ROOT, Case, in_place, score
 
 MISSED = {"dungeon": {3, 8, 12, 14, 16, 18, 22, 24, 30, 31, 34, 36, 37, 39, 41, 42, 43, 44, 45, 46, 48, 56, 57, 58, 60, 61,
@@ -22,11 +21,6 @@ MISSED = {"dungeon": {3, 8, 12, 14, 16, 18, 22, 24, 30, 31, 34, 36, 37, 39, 41, 
 """The texts (by their place in the file) not read as meant at the one scoring."""
 WRONG = {"dungeon": {14, 18, 22, 24, 30, 31, 37, 44, 45, 57, 58, 61}, "park": {18, 36}}
 """Of those, the texts read as a wrong plan: the others were refused."""
-
-
-@pytest.fixture(scope="module")
-def nlp():  # type: ignore[no-untyped-def]
-    return load_pipeline()
 
 
 @pytest.mark.parametrize("game, texts", [("dungeon", 73), ("park", 42)])

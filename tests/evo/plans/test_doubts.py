@@ -13,18 +13,12 @@ import pytest
 from evo.cli.main import main
 from evo.plans.doubts import UnsureReading
 from evo.plans.from_text import plan_from_text
-from evo.plans.text import load_pipeline
 from evo.run.config import ConfigError
 from games import GameFactory
 from tests.evo.plans.heldout.score import plan_words
+from tests.evo.plans.text_games import DUNGEON
 
-DUNGEON = GameFactory(name="dungeon", kwargs=(("bugs", ()),))
 ACTIONS = "north, south, east, west, interact, attack, jump, wait"
-
-
-@pytest.fixture(scope="module")
-def nlp():  # type: ignore[no-untyped-def]
-    return load_pipeline()
 
 
 def test_a_verb_like_no_action_is_refused_with_its_closest_reading_and_accepted_on_request(nlp) -> None:  # type: ignore[no-untyped-def]

@@ -10,17 +10,11 @@ import pytest
 from evo.cli.main import main
 from evo.plans import load_plan, run_plan
 from evo.plans.from_text import plan_from_text
-from evo.plans.text import load_pipeline
 from games import GameFactory
 
 ROOT = Path(__file__).resolve().parents[3]
 ARTICLE = "1. Activate the switch.\n2. Jump over the ledge.\n3. Interact with the shrine.\n"
 RULES = "Collect any collectables.\nAttack any enemies.\n" + ARTICLE
-
-
-@pytest.fixture(scope="module")
-def nlp():  # type: ignore[no-untyped-def]
-    return load_pipeline()
 
 
 def dungeon(*bugs: str) -> GameFactory:

@@ -15,7 +15,7 @@ import re
 import pytest
 
 from evo.plans.markers import MARKER
-from evo.plans.text import DATA, load_pipeline, split_sentences
+from evo.plans.text import DATA, split_sentences
 from tests.evo.plans.heldout.score import SETS, cases, score
 
 DUNGEON = ("steps", "clauses", "go_and_do", "synonyms", "relative", "rules_only", "conditions")
@@ -74,11 +74,6 @@ READ_AS_TRAINED = {"hit the switch"}
 """Held-out sentences the pipeline reads as a training sentence, though the tester wrote other
 words: set 7's "Hit the switch first." (the order adverb "first" belongs to no step and is
 dropped since set 8's fixes)."""
-
-
-@pytest.fixture(scope="module")
-def nlp():  # type: ignore[no-untyped-def]
-    return load_pipeline()
 
 
 def _written(text: str) -> list[str]:

@@ -9,7 +9,7 @@ import pytest
 
 from evo.run.config import ConfigError
 
-from evo.plans.text import DATA, load_pipeline, match_name, parse, read_steps, split_sentences
+from evo.plans.text import DATA, match_name, parse, read_steps, split_sentences
 
 ACTIONS = {
     "interact": ("activate", "use", "press", "open", "pull", "talk to", "examine"),
@@ -40,11 +40,6 @@ HELD_OUT = [
     ("Pick up all the rubies.", "rule", "Pick up", "rubies"),
     ("Loot any caskets.", "rule", "Loot", "caskets"),
 ]
-
-
-@pytest.fixture(scope="module")
-def nlp():  # type: ignore[no-untyped-def]
-    return load_pipeline()
 
 
 def test_the_held_out_words_really_are_not_in_the_training_set() -> None:

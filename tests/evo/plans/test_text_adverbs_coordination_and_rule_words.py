@@ -14,22 +14,16 @@ import pytest
 
 from evo.plans.from_text import plan_from_text
 from evo.plans.markers import strip_marker
-from evo.plans.text import load_pipeline, read_steps, split_sentences
-from games import GameFactory
+from evo.plans.text import read_steps, split_sentences
 from games.doom.park.navigation import CIRCLE_RADIUS, MIN_RADIUS, STALLED_STEPS, Circle
 from tests.evo.plans.heldout.score import SETS, cases, plan_words
 from tests.evo.plans.test_text import ACTIONS, ACTOR_TYPES
+from tests.evo.plans.text_games import DUNGEON
 
-DUNGEON = GameFactory(name="dungeon", kwargs=(("bugs", ()),))
 TARGETS = {"attack": {"enemy"}, "interact": {"switch", "shrine", "door"}}
 """What the test vocabulary's actions act on (as a game's ``action_targets`` says)."""
 TOUCHING = {**ACTIONS, "interact": (*ACTIONS["interact"], "touch")}
 """The test vocabulary with touching as operating a thing (as the dungeon lists it)."""
-
-
-@pytest.fixture(scope="module")
-def nlp():  # type: ignore[no-untyped-def]
-    return load_pipeline()
 
 
 @pytest.mark.parametrize("written, read", [

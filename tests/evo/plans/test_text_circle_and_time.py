@@ -13,19 +13,11 @@ from evo.plans import run_plan
 from evo.plans.base import Condition, Plan, Rule
 from evo.plans.budgets import budget_steps
 from evo.plans.from_text import plan_from_text
-from evo.plans.text import load_pipeline
 from evo.run.config import ConfigError
 from games import GameFactory
 from games.doom.park.navigation import CIRCLE_STEPS, Circle
 from tests.evo.plans.heldout.score import plan_words
-
-PARK = GameFactory(name="doom_park", kwargs=(("level_seed", 0), ("max_steps", 400), ("preset", "small")))
-DUNGEON = GameFactory(name="dungeon", kwargs=(("bugs", ()),))
-
-
-@pytest.fixture(scope="module")
-def nlp():  # type: ignore[no-untyped-def]
-    return load_pipeline()
+from tests.evo.plans.text_games import DUNGEON, PARK
 
 
 def test_the_issues_park_example_circles_the_second_barrel_and_passes(nlp) -> None:  # type: ignore[no-untyped-def]

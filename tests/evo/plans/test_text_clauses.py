@@ -6,14 +6,9 @@ from __future__ import annotations
 import pytest
 
 from evo.plans.lexicon import best_match
-from evo.plans.text import load_pipeline, read_steps
+from evo.plans.text import read_steps
 from evo.run.config import ConfigError
 from tests.evo.plans.test_text import ACTIONS, ACTOR_TYPES
-
-
-@pytest.fixture(scope="module")
-def nlp():  # type: ignore[no-untyped-def]
-    return load_pipeline()
 
 
 def read(text: str, nlp) -> list[tuple[str, str | None, str | None]]:  # type: ignore[no-untyped-def]

@@ -5,18 +5,12 @@ and the last word of a text with its full stop."""
 
 from __future__ import annotations
 
-import pytest
 
 from evo.plans.budgets import BUDGET
 from evo.plans.lexicon import best_match
-from evo.plans.text import load_pipeline, parse, read_steps
+from evo.plans.text import parse, read_steps
 from tests.evo.plans.test_text import ACTIONS, ACTOR_TYPES
 from tests.evo.plans.test_text_clauses import read
-
-
-@pytest.fixture(scope="module")
-def nlp():  # type: ignore[no-untyped-def]
-    return load_pipeline()
 
 
 def test_a_step_without_a_verb_takes_the_verb_before(nlp) -> None:  # type: ignore[no-untyped-def]

@@ -13,7 +13,7 @@ import pytest
 from evo.plans.budgets import budget_steps
 from evo.plans.lexicon import best_match, direction
 from evo.plans.markers import strip_marker
-from evo.plans.text import load_pipeline, read_steps, split_sentences
+from evo.plans.text import read_steps, split_sentences
 from tests.evo.plans.test_text import ACTIONS, ACTOR_TYPES
 from tests.evo.plans.heldout.score import cases, score
 
@@ -31,11 +31,6 @@ meant one jump; since wave 7 "twice" is the deed done twice, as the later tester
 (``evo.plans.letters``)."""
 DEV_SIZES = {"dungeon_dev": 120, "park_dev": 60, "dungeon_dev2": 100, "park_dev2": 40, "dungeon_dev3": 104, "park_dev3": 40,
              "dungeon_dev4": 107, "park_dev4": 41}
-
-
-@pytest.fixture(scope="module")
-def nlp():  # type: ignore[no-untyped-def]
-    return load_pipeline()
 
 
 @pytest.mark.parametrize("marked", ["3. Open the crate", "3) Open the crate", "(3) Open the crate", "#3 Open the crate",

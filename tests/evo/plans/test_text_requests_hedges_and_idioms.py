@@ -13,15 +13,10 @@ import pytest
 
 from evo.plans.lexicon import any_sense
 from evo.plans.phrasing import numbered, plain
-from evo.plans.text import load_pipeline, read_steps, split_sentences
+from evo.plans.text import read_steps, split_sentences
 from tests.evo.plans.heldout.score import SETS, cases
 from tests.evo.plans.test_text import ACTOR_TYPES
 from tests.evo.plans.test_text_adverbs_coordination_and_rule_words import TARGETS, TOUCHING
-
-
-@pytest.fixture(scope="module")
-def nlp():  # type: ignore[no-untyped-def]
-    return load_pipeline()
 
 
 @pytest.mark.parametrize("written, read", [

@@ -11,14 +11,9 @@ from __future__ import annotations
 import pytest
 
 from evo.plans.markers import strip_marker
-from evo.plans.text import load_pipeline, read_steps
+from evo.plans.text import read_steps
 from tests.evo.plans.heldout.score import SETS, cases
 from tests.evo.plans.test_text import ACTIONS, ACTOR_TYPES
-
-@pytest.fixture(scope="module")
-def nlp():  # type: ignore[no-untyped-def]
-    return load_pipeline()
-
 
 @pytest.mark.parametrize("written, read", [
     ("Go open the crate.", "open the crate."), ("Now come open the crate", "Now open the crate"),

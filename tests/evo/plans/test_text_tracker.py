@@ -14,17 +14,9 @@ import pytest
 from evo.plans.budgets import budget_steps
 from evo.plans.doubts import UnsureReading
 from evo.plans.from_text import plan_from_text
-from evo.plans.text import load_pipeline
 from games import GameFactory
 from tests.evo.plans.heldout.score import plan_words
-
-DUNGEON = GameFactory(name="dungeon", kwargs=(("bugs", ()),))
-PARK = GameFactory(name="doom_park", kwargs=(("level_seed", 0), ("max_steps", 400), ("preset", "small")))
-
-
-@pytest.fixture(scope="module")
-def nlp():  # type: ignore[no-untyped-def]
-    return load_pipeline()
+from tests.evo.plans.text_games import DUNGEON, PARK
 
 
 @pytest.mark.parametrize("game, text, plan", [
