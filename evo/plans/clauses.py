@@ -211,7 +211,7 @@ def _around(span: Any, action: str | None) -> str | None:
 def _given(span: Any, action: str | None) -> Any:
     """The deed in "give it a pull", "give the goblin a whack", "do a jump": the noun after "a"
     that is a verb too, the step's action (the thing given it is the actor)."""
-    if not action or action.split()[0].lower() not in DEEDS:
+    if not action or not action.split() or action.split()[0].lower() not in DEEDS:
         return None
     tokens = list(span)
     return next((u for t, u in zip(tokens, tokens[1:]) if t.text.lower() in ("a", "an") and is_verb(u.text)), None)

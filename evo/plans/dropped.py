@@ -24,6 +24,7 @@ from evo.plans.doubts import PLACE, Doubt, UnsureReading, _covered
 from evo.plans.framing import ASIDE, NOT_TO
 from evo.plans.markers import GOAL, REACHING
 from evo.plans.ordering import BEFORE_THAT, _before_that
+from evo.plans.reports import unreported
 from evo.plans.base import Plan
 from evo.plans.second_language import plain as plain_english
 from evo.plans.text import MatchedStep
@@ -53,7 +54,7 @@ def said(text: str) -> str:
     from evo.plans.budgets import without_budget
     from evo.plans.framing import _tells
 
-    text = LABEL.sub("", without_budget(text) or text)  # "Note: at all times, attack any enemy": read here
+    text = LABEL.sub("", without_budget(unreported(text)) or unreported(text))  # "Note: at all times, attack any enemy": read here
     text = re.sub(r"\((?P<inside>[^()]*)\)", lambda m: f", {m.group('inside')}," if STEPS_INSIDE.search(m.group("inside")) else m.group(0),
                   text)  # "(you'll need to press the switch and cross the lava first)": read, not dropped
     text = plain_english(text)  # "go to the lava, not jump it"

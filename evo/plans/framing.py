@@ -122,7 +122,7 @@ hit"): the verb on its object."""
 AIMLESS = re.compile(r"\b(?:(?:keep|just|simply|go)\s+)?(?:(?:(?:free\s+)?(?:wander(?:ing)?|roam(?:ing)?|surviv(?:e|ing)|explor(?:e|ing)|meander(?:ing)?|idl(?:e|ing)(?=\s+(?:around|about)))|(?:of\s+)?free\s+play)\b"
                      r"(?:\s+(?:around|about|freely|at random|randomly))?(?:\s+(?:around\s+|about\s+)?" + PLACES + r")?|"
                      r"(?:walk|run|move|stroll|go)(?:ing)?\s+(?:around|about)(?:\s+" + PLACES + r"|(?=\s*(?:[,.;]|$|and\b)|\s+\w+ing\b))|"
-                     r"(?:walk|stroll|jog|tour)(?:ing)?\s+(?:through\s+|across\s+|round\s+)?" + PLACES + r"|free[\s-](?:walk|run)(?:ing)?\b)",
+                     r"(?:walk|stroll|jog|tour)(?:ing)?\s+(?:through\s+|across\s+|round\s+)?" + PLACES + r"|free[\s-](?:walk|run)(?:ing)?\b|(?:let|set)\s+(?:the\s+)?(?:agent|bot|player)\s+(?:loose|free)\b)",
                      re.IGNORECASE)
 """Going about with nowhere to go: no step of a plan of rules, which plays the whole level."""
 

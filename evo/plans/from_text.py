@@ -22,6 +22,7 @@ from typing import Any, Collection, Sequence
 from evo.run.config import ConfigError
 from evo.plans.doubts import check_confident
 from evo.plans.dropped import check_instances, check_nothing_dropped
+from evo.plans.reports import unreported
 from evo.plans.tracker import unlabelled
 from evo.plans.budgets import budget_steps, without_budget
 from evo.plans.framing import aimless
@@ -87,7 +88,8 @@ def _read(m: WordMatch | None) -> WordRead | None:
 
 def _precondition(step: MatchedStep, features: Sequence[str], before: str | None = None) -> Condition:
     """The state feature a precondition names ("the switch is on": ``switch_on`` above 0.5); a
-    condition on a pronoun ("when it is on") is on the step's actor or else the one ``before``."""
+    condition on a pronoun ("when it is on") is on the step's actor or else the one ``before``, or
+    else on the one thing whose state it names ("once it is open": only the door opens)."""
     clause = step.parsed.clause
     actors = [step.condition_match.name] if step.condition_match else [step.actor_type, before]
     state = clause.condition_state if clause else None
@@ -96,6 +98,11 @@ def _precondition(step: MatchedStep, features: Sequence[str], before: str | None
     score, feature = max(scored, default=(0.0, ""))
     if score < THRESHOLD and len(scored) == 1 and state and _lemma(state, "v") != state:
         score, feature = THRESHOLD, scored[0][1]  # "the lever has been pulled": done to it, its one state
+    pronoun = clause is not None and re.search(r"\b(?:it|they)\b", clause.condition or "", re.IGNORECASE) is not None
+    if score < THRESHOLD and pronoun and state:  # "once it is open" where only the door opens: the door's state
+        fits = [f for f in features if max(similarity(state, f.partition("_")[2], pos)[0] for pos in ("a", "v")) >= THRESHOLD]
+        if len(fits) == 1:
+            score, feature = THRESHOLD, fits[0]
     if score < THRESHOLD:
         raise ConfigError(f"plan from text: condition {clause.condition if clause else ''!r} names no state "
                           f"feature of the game ({', '.join(features)})")
@@ -225,6 +232,7 @@ def plan_from_text(text: str, factory: GameFactory, name: str = "", validations:
         categories = dict(getattr(game, "categories", {}))
     finally:
         game.close()
+    text = unreported(text, {w for n, ws in actors.items() for w in (n, *ws)})  # "A player reports that ...": no step
     labelled = unlabelled(text, {w: n for n, ws in actors.items() for w in (n, *ws)},
                           {w: n for n, ws in actions.items() for w in (n.replace("_", " "), *ws)})
     unbudgeted = without_budget(labelled)

@@ -95,7 +95,7 @@ HEADING = re.compile(r"(?:^|(?<=\n)|(?<=[.!?]\s))\s*(?:[\w%'-]+\s+){0,4}?(?:rout
                      r"(?:\s+please)?(?:\s*\([^)]*\))?\s*[:=]\s*",
                      re.IGNORECASE)
 """A runner's heading before the steps ("Splits:", "any% route:", "Mid:", "loot rule:")."""
-TEST_TITLE = re.compile(r"^\s*(?:[\w'-]+[ \t,]+){0,5}?(?:check|test|sweep|pass|playthrough|repro|regression|fix|attempt|path|review|inspection|audit|"
+TEST_TITLE = re.compile(r"^\s*(?:[\w'-]+[ \t,]+){0,5}?(?<!\byou\s)(?<!\bthey\s)(?<!\bwe\s)(?<!\bi\s)(?:check|test|sweep|pass|playthrough|repro|regression|fix|attempt|path|review|inspection|audit|"
                         r"instructions|orders)(?:\s+(?:on|of|for)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,4})?(?:,\s*\d+\s+steps)?\s*(?:[.:]\s*|$)",
                         re.IGNORECASE)
 """A test's title as its first sentence ("Ogre damage check.", "Soak test.", "Full playthrough,

@@ -24,6 +24,10 @@ from __future__ import annotations
 
 import re
 
+NESTED_FIRST = re.compile(r"^(?P<a>[^,;]+?),\s*but\s+first\s+(?P<b>[^,;]+?),?\s*and\s+before\s+(?:even\s+)?(?:that|this)\s*,?\s*(?P<c>[^.;!?,]+)",
+                          re.IGNORECASE)
+"""The last step, then the one before it, then the first: "Activate the shrine, but first jump the
+lava, and before even that, throw the switch"."""
 BUT_BEFORE = re.compile(r"^(?P<a>[^,;]+?)(?:\s+at\s+the\s+end)?,\s*but\s+(?:before\s+(?:that|this|it|(?:you\s+)?do(?:ing)?\s+(?:that|this|so|it))|first)\s*,?\s*(?P<b>[^.;!?]+)",
                         re.IGNORECASE)
 """The later step, then "but before that" / "but first" and the earlier."""
@@ -171,6 +175,10 @@ def in_order(text: str) -> str:
                     and means.group("a").strip().lower() not in ("start", "begin", "finish", "end", "start off", "end up"):
                 end_ = means.group("a").strip()
                 body = f"{_base(means.group('verb'))} {means.group('c').strip()} to {end_[0].lower()}{end_[1:]}{body[means.end():]}"
+            nested = NESTED_FIRST.match(body)
+            if nested is not None:
+                a = nested.group("a").strip()
+                body = f"{nested.group('c').strip()}, then {nested.group('b').strip()}, then {a[0].lower()}{a[1:]}{body[nested.end():]}"
             m = BUT_BEFORE.match(body) or BUT_FIRST.match(body)
             if m is not None:
                 body = f"{m.group('b').strip()}, then {m.group('a').strip()[0].lower()}{m.group('a').strip()[1:]}"

@@ -12,6 +12,7 @@ from evo.plans.conventions import conventions
 from evo.plans.framing import unframed
 from evo.plans.letters import unlettered
 from evo.plans.ordering import in_order
+from evo.plans.reports import unreported
 from evo.plans.second_language import plain
 from evo.plans.tracker import untitled
 from evo.plans.visits import visited
@@ -24,7 +25,8 @@ def as_read(text: str, things: Iterable[str] = (), verbs: Iterable[str] = (),
     frame of a message (:mod:`evo.plans.letters`), the test case's forms and the words around the
     steps (:mod:`evo.plans.conventions`, :mod:`evo.plans.framing`), things named alone as visits
     (:mod:`evo.plans.visits`), the steps in order (:mod:`evo.plans.ordering`); ``things`` and
-    ``verbs``: the game's words for its things and deeds, mapped to what each names where known;
+    ``verbs``: the game's words for its things and deeds, mapped to what each names where known
+    (what players reported, :mod:`evo.plans.reports`, is out first);
     ``categories``: the game's categories and their types."""
-    text = untitled(plain(text, things, verbs), things, verbs, categories)
+    text = untitled(plain(unreported(text, things), things, verbs), things, verbs, categories)
     return in_order(visited(unframed(conventions(unlettered(text, things))), things, verbs))

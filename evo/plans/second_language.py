@@ -60,6 +60,36 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
          (re.compile(r"\bpick-?ups?\s+(?=(?:regression|test|check|bug|issue|flow|counter|logic|sound|event|count|run|sweep|smoke)\b)", I), ""),
          (re.compile(r"\bbump\s+into\b", I), "go to"),
          (re.compile(r"\bdeal\s+with\b", I), "take out"),
+         (re.compile(r"(?:[,;]\s*(?:and\s+)?|\s+)since\s+(?!you\b)(?:(?:the|it|this|that|they|we|i|its|their|our|a|an|most|some|nothing|"
+                     r"players?|[a-z]+s)\b)[^,.;!?\n]*|,\s*as\s+(?:i|we)\b[^,.;!?\n]*", I), ""),
+         (re.compile(r"\s+rather\s+than\s+[^,.;!?\n]*", I), ""),
+         (re.compile(r"(?:,?\s+and)?\s+keep\s+an\s+eye\s+on\b[^,.;!?\n]*", I), ""),
+         (re.compile(r"\b(?:having\s+entered|on\s+entering|once\s+you\s+(?:have\s+)?enter(?:ed)?|when\s+you\s+enter)\s+the\s+(?:first|second|third|next|last|final)\s+room\s*,?\s*", I), ""),
+         (re.compile(r"\s+in\s+the\s+(?:first|second|third|last|final|next|starting|start)\s+room\b", I), ""),
+         (re.compile(r"\bstep(?P<s>ped|s|ping)?\s+(?P<p>through|into|onto)\b", I),
+          lambda m: f"{dict(ped='went', s='goes', ping='going').get((m.group('s') or '').lower(), 'go')} {m.group('p')}"),
+         (re.compile(r"\b(?:continue|carry\s+on|press\s+on|move\s+on|go\s+on)\s+(?:on\s+)?(?:to|towards)\b", I), "go to"),
+         (re.compile(r"\bgather(ing|s|ed)?\s+up\b", I), r"gather\1"),
+         (re.compile(r"\b(object|thing)s?\s+of\s+interest\b", I), "object"),
+         (re.compile(r",?\s*(?:whatever|whichever)\s+its\s+(?:type|kind)\b|,?\s*of\s+any\s+(?:type|kind)(?:\s+at\s+all)?\b", I), ""),
+         (re.compile(r"\bglance\s+(up|down)\b", I), r"look \1"),
+         (re.compile(r"\blook\s+back\s+(up|down)\b", I), r"look \1"),
+         (re.compile(r",?\s*(?:all\s+)?without\s+moving(?:\s+(?:away|off))?(?:\s+from\s+(?:it|there|the\s+spot|that\s+spot|them))?\s*,?", I), " "),
+         (re.compile(r"\b(?:at\s+)?its\s+(?:head|base|top|bottom|foot|crown|tip|peak)\b", I), "at it"),
+         (re.compile(r"\b((?:once|when|as\s+soon\s+as)\s+you(?:'re|\s+are)\s+(?:right\s+)?(?:beside|next\s+to|near|at|by|close\s+to|in\s+front\s+of)\s+"
+                     r"(?:it|there|the\s+[a-z]+(?:\s+\d{1,2})?))\s+(?=[a-z])(?!(?:and|or|then|but)\b)", I), r"\1, "),
+         (re.compile(r"\b(?:do|doing)\s+nothing\s+(?:but|except|else\s+but|other\s+than|apart\s+from)\s+", I), ""),
+         (re.compile(r",?\s*(?:but\s+)?(?:leave|let)\s+(?:it|them|that)\s+(?:alone|be)\b(?:\s+(?:when|once)\s+you\s+get\s+there)?", I), ""),
+         (re.compile(r",\s*which\s+(?!(?:you|they|the\s+player|the\s+agent|we)\b)(?:is|are|was|were|should|will|would|in|on|at|sits?|stands?|"
+                     r"makes?|gives?|lets?|together|has|have|also|just|only)\b[^,.;!?\n]*", I), ""),
+         (re.compile(r"(?:^|(?<=[.;!?]\s))(?:the\s+)?(?:other\s+|remaining\s+)?[a-z]+\s+(?:can|may|should|could)\s+(?:all\s+)?be\s+"
+                     r"(?:ignored|skipped|left\s+alone|left\s+be)\b[^.;!?\n]*[.;!?]?", I | re.M), ""),
+         (re.compile(r",?\s*\b(?:for|during|throughout)\s+the\s+(?:rest|remainder)\s+of\s+the\s+(?:run|test|walk|level|session|game|pass)\b\s*,?", I), " always "),
+         (re.compile(r"\b(?P<q>any|every|each)\s+(?P<t>[a-z]+)\s+(?:it|he|she|the\s+agent)\s+(?P<v>pass|meet|see|find|reach|come\s+across|run\s+into|get\s+near)(?:es|s)?\b", I),
+          r"\g<q> \g<t> you \g<v>"),
+         (re.compile(r"\b(?:let|have|set)\s+(?:the\s+)?(?:agent|bot|player)\s+(?:loose|free|roam|wander)\b", I), "wander"),
+         (re.compile(r"\b(?:let|have|make|get)\s+(?:it|the\s+agent|the\s+bot|him|her)\s*,?\s+(?:to\s+)?(?=[a-z])(?!(?:and|then|or)\b)", I), ""),
+         (re.compile(r"\b(is|are|has|have)\s+(?:actually|really|fully)\s+", I), r"\1 "),
          (re.compile(r"\b(?:pop|nip|hop|swing)\s+(?:over|across|along|round|by)\s+to\b", I), "go to"),
          (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=,\s))(?:the\s+)?order\s+(?:doesn't|does\s+not|is\s+not|isn't)\s+(?:matter|important)\s*[.!]?", I | re.M), ""),
          (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=,\s))(?:walk(?:ing)?\s+only\s*,?\s*)?no\s+(?:turning|jumping|circling|looking|fighting|attacking)(?:\s+(?:or|and|,)\s+\w+ing)*\s*[.!]?", I | re.M), ""),
@@ -69,7 +99,7 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
          (re.compile(r"^(?P<v>[a-z]+(?:\s+(?:up|out|down|off))?)\s+(?P<rest>(?:all|any|every)\b[^,.;!?]+),\s*and\s+(?:also\s+)?(?:the\s+|all\s+the\s+|any\s+)?"
                      r"(?P<x>[a-z]+s)\s+(?:too|as\s+well|also)\b", I | re.M),
           lambda m: f"{m.group('v')} {m.group('rest')}, and {m.group('v')} all the {m.group('x')}"),
-         (re.compile(r"\b(?P<q>nearest|closest)\s+(?P<t>[a-z]+)\s+to\s+(?:you|the\s+player)\b", I), r"\g<q> \g<t>"),
+         (re.compile(r"\b(?P<q>nearest|closest)\s+(?P<t>[a-z]+)\s+to\s+(?:you|the\s+player|the\s+start|the\s+entrance|the\s+spawn)\b", I), r"\g<q> \g<t>"),
          (re.compile(r"\b(?:something|someone|anybody|somebody)\s+hostile\b", I), "an enemy"),
          (re.compile(r"\btry\s+(?=(?:interacting|using)\b)", I), ""),
          (re.compile(r"(?:^|(?<=[.!?]\s))(?:now\s+|then\s+)?(?:try|test)\s+it(?:\s+out)?\s*(?:[.!]\s*|$)", I | re.M), ""),
@@ -184,9 +214,22 @@ deeds where the thing is."""
 ON_THE_WAY = re.compile(r"(?P<a>\b(?:grab|get|collect|pick\s+up|take)\s+[^,.;]+?)\s+on\s+(?:your|the)\s+way\s+to\s+"
                         r"(?P<b>the\s+[a-z]+(?:\s+\d{1,2})?|[a-z]+[ _]\d{1,2})", I)
 """"Grab coin_2 on your way to the ogre": the coin, then the ogre."""
-THERE_IS = re.compile(r"(?:^|(?<=[.!?]\s))there(?:'s|\s+is|\s+are)\s+(?:a|an|one|some)\s+(?P<x>[a-z]+)\b[^.!?\n]*[.!?]\s+"
+THERE_IS = re.compile(r"(?:^|(?<=[.!?]\s))there(?:'s|\s+is|\s+are)\s+(?:a|an|one|some)\s+(?P<x>[a-z]+)\b[^.!?;\n]*[.!?;]\s+"
                       r"(?P<next>[^.!?\n]*?)\b(?:it|one)\b", I)
 """"There's a coin near the start. Go pick it up.": the thing said to be there is the step's."""
+HAVING = re.compile(r"\bhaving\s+(?P<p>(?!done\b|finished\b|completed\b)[a-z]+)\s+(?=(?:the|a|an|across|over|through|up|down|around|round|to|past|it|them|\w+\s+\d)\b)", I)
+""""Having flipped the switch, having gone through the door and having leapt across the lava,
+finish by using the shrine": each deed done, in order ("having done that" is the step before's)."""
+
+
+def _having(m: re.Match[str]) -> str:
+    from evo.plans.lexicon import _lemma, is_verb, wordnet
+
+    wordnet()
+    base = _lemma(m.group("p").lower(), "v")
+    return f"{base} " if is_verb(base) and base != m.group("p").lower() else m.group(0)
+
+
 WAY_THERE = re.compile(r"(?P<a>\b(?:go|walk|head|run|make\s+your\s+way)\s+(?:over\s+)?to\s+[^,.;]+?)\s*,?\s*(?:but|and)\s+"
                        r"(?P<b>(?:grab|get|collect|pick\s+up|take)\s+[^,.;]+?)\s+(?:on|along)\s+(?:your|the)\s+way(?:\s+there)?\b", I)
 """"Go to the shrine, but grab the first coin on the way there": the coin, then the shrine."""
@@ -215,12 +258,14 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
     deeds = {v.lower() for v in verbs if not isinstance(verbs, dict) or verbs[v] != "move"}  # "make a run for" is no deed
     for pattern, said in FORMS:
         text = pattern.sub(said, text)
+    text = re.sub(r"(?<=\S)[ \t]{2,}(?=\S)", " ", text)  # a cut phrase's room ("and then  look")
     if "enemy" in names:  # "Kill anything that gets close": what one kills is an enemy, where the game names them so
         text = re.sub(r"\b(?P<v>kill|attack|fight(?:\s+off)?|hit|slay|strike|take\s+out|take\s+down|deal\s+with)\s+(?:anything|everything|whatever|anyone)\b(?=\s+(?:that|which|who|on|in|near|nearby|"
                       r"close|hostile|you|around|comes?|gets?|attacks?)\b|\s*[,.;]|\s*$)", r"\g<v> any enemy", text, flags=I)
     text = THING_DEED.sub(lambda m: f"go to {_the(m.group('x'))}, then {m.group('rest')}" if _head(m.group("x")) in names
                           and m.group("rest").split()[0].lower() in deeds and _head(m.group("x")) not in ASIDE_WORDS
                           and not _head(m.group("x")).endswith("s") else m.group(0), text)
+    text = HAVING.sub(_having, text)
     text = THERE_IS.sub(lambda m: f"{m.group('next')}the {m.group('x')}" if m.group("x").lower() in names else m.group(0), text)
     text = WAY_LEAD.sub(lambda m: f"{m.group('a')}, then go to {m.group('b')}", text)
     text = WAY_THERE.sub(lambda m: f"{m.group('b')}, then {m.group('a')}", text)
