@@ -95,6 +95,7 @@ def doubts(steps: Sequence[MatchedStep], actors: Mapping[str, Iterable[str]] | N
         named = any(s.actor_type or s.condition_match for s in steps[:number])
         why = _why(step) or (_unread(step, actors) if actors is not None else None) or _unknown(step) or _spelled(step) \
             or _nothing_before(step, named) or _rule_before(step, steps[:number - 1]) or _beforehand(step, number) \
+            or _statement(step, steps[number:number + 1]) \
             or _nowhere(step, any(s.parsed.kind == "node" and (s.actor_type or s.condition_match) for s in steps[:number])
                         or step.parsed.kind == "rule" and named, targets or {}) or _does_nothing(step, steps[:number - 1], targets or {}) \
             or _nothing_there(step, steps[:number - 1], targets or {}) or _anything(step) \
@@ -135,6 +136,18 @@ def _beforehand(step: MatchedStep, number: int) -> str | None:
     said = re.search(r"\b(?:beforehand|before\s+(?:that|then|this)|in\s+between)\s*[.!?]?\s*$", step.parsed.text, re.IGNORECASE)
     if number > 1 and said is not None:
         return f"{said.group(0).strip()!r} puts it before an earlier step, and before which one is not clear"
+    return None
+
+
+def _statement(step: MatchedStep, after: Sequence[MatchedStep]) -> str | None:
+    """A clause that tells of a thing rather than asks for a deed ("The coins are a pacing
+    device"): no verb of the game's, its thing the subject of "is" or "are", and no step after it
+    that refers back to it ("The shrine is the goal. Get there and use it.")."""
+    word = (step.parsed.actor_word or "").split()[-1:] or [""]
+    back = any((s.parsed.actor_word or "").lower() in ("it", "there", "them") for s in after)
+    if step.parsed.action_word is None and word[0] and not back and re.search(
+            rf"\b{re.escape(word[0])}\s+(?:is|are|was|were|seems?|looks?|feels?|sits?|stands?)\b", step.parsed.text, re.IGNORECASE):
+        return f"{step.parsed.text!r} tells of the {word[0]} rather than asking for a deed"
     return None
 
 

@@ -35,7 +35,7 @@ LABEL = re.compile(r"^\s*(?:notes?|nb|tips?|important|cautions?|warnings?|defini
 """A label whose line the reader drops but which may hold a step or a name: its words are checked."""
 STEPS_INSIDE = re.compile(r"\b(?:first|before|beforehand|after|once|need\s+to|have\s+to|must|then|do\s+it|do\s+that)\b", re.IGNORECASE)
 """Words of a parenthesis that holds steps of the test, not a remark."""
-CORRECTION = re.compile(r"(?<=\S)(?:\s*[,;.!-]\s*|\s+)(?P<said>(?:actually(?=\s*[,;.!?-]|\s*$|\s+(?:just|only|skip|drop|forget|leave|no|not|instead|scratch|make\s+it|do\s+(?:the|it))\b)|scratch\s+that|never\s*mind|nvm|on\s+second\s+thought|"
+CORRECTION = re.compile(r"(?<=\S)(?:\s*[,;.!-]\s*|\s+)(?P<said>(?:no\s*,\s*(?:the|it'?s|make\s+it|i\s+mean)\b[^,.;!?\n]*|actually(?=\s*[,;.!?-]|\s*$|\s+(?:just|only|skip|drop|forget|leave|no|not|instead|scratch|make\s+it|do\s+(?:the|it))\b)|scratch\s+that|never\s*mind|nvm|on\s+second\s+thought|"
                         r"correction)\b\s*,?\s*(?:(?:just|only|skip|drop|forget|leave|no|not|instead|do|make\s+it)\b[^,.;!?\n]*)?|"
                         r"(?:skip|drop|forget)\s+(?:the\s+\w+|it|that|this|\d+|\w+\s+\d+)(?:\s+actually)?\b)", re.IGNORECASE)
 """A text that corrects itself after a step ("grab the coin, then kill the goblin, actually skip

@@ -58,10 +58,10 @@ TOPIC = re.compile(r"(?:^|(?<=[.!?;]))\s*(?P<q>every|each|any)\s+(?P<thing>[\w-]
                    re.IGNORECASE | re.MULTILINE)
 """A standing order with its object first ("Every monster you see, kill it."): whenever."""
 NOT_TO = re.compile(r"[,;]?\s*(?:\bbut\s+)?(?:\b(?:please|just)\s+)?\b(?:(?:do not|don't|dont|never|avoid|ignore|skip(?!\s+(?:over|across)\b))\s+|without\s+(?=\w+ing\b))"
-                    r"(?!(?:forget|fail|hesitate)\b)(?![^,.;\n]*\b(?:until|till|unless|before|without)\b)[^,.;\n]*",
+                    r"(?!(?:forget|fail|hesitate)\b)(?![^,.;:\n]*\b(?:until|till|unless|before|without)\b)[^,.;:\n]*",
                     re.IGNORECASE)
-"""A step not to take, up to the next comma or full stop ("until" or "before" in it: a condition
-on a step, left as written)."""
+"""A step not to take, up to the next comma, colon or full stop ("until" or "before" in it: a
+condition on a step, left as written)."""
 REMEMBER = re.compile(r"\b(?:do not|don't|dont|never)\s+(?:forget|fail|hesitate)\s+to\s+", re.IGNORECASE)
 PLAYER = re.compile(r"\b(?:(?:the\s+)?(?:player|participant|tester|agent|bot|user|character|subject)s?|they|he|she|you)\s+(?:(?:should|must|will|would|can|shall|"
                     r"ought\s+to|may)(?:\s+(?:then|first|next|now|also|just|need\s+to|have\s+to|be\s+able\s+to))*|"

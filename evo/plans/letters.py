@@ -178,7 +178,7 @@ TWICE = re.compile(r"^(?P<deed>.*?[a-z].*?)\s+(?P<n>twice|thrice|(?:two|three|fo
 """A deed done twice or a few times ("turn left twice", "attack the ogre x2", "hit it three
 times"): the deed, then the deed, as often as said."""
 COUNTS = {"twice": 2, "thrice": 3, "two": 2, "three": 3, "four": 4, "five": 5}
-CHAT = re.compile(r"(?:^|\s+|(?<=[,.;]))(?:gg|lol|lmao|obv|btw|fyi|imo|tbh|ez|ofc|thx|ty|cheers|ta(?=\s*[.!]?\s*$))\b", re.IGNORECASE)
+CHAT = re.compile(r"(?:^|\s+|(?<=[,.;]))(?:gg|lol|lmao|obv|btw|fyi|imo|tbh|ez|ofc|thx|ty|cheers|pls|plz|ta(?=\s*[.!]?\s*$))\b", re.IGNORECASE)
 
 
 def unlettered(text: str, things: Iterable[str] = ()) -> str:
