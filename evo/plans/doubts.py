@@ -48,7 +48,7 @@ lava's)."""
 ONE_THING = re.compile(r"\b(the|this|that|\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|"
                        r"eighth|ninth|tenth|last)\s+(?:[\w-]+\s+){0,2}?", re.IGNORECASE)
 """Words before a noun that make it one thing, not any of its kind."""
-PLACE = re.compile(r"\b(?:by|near|beside|behind|next to|close to|in front of|opposite|past|from)\s+(?:[\w'-]+\s+){0,3}$",
+PLACE = re.compile(r"\b(?:by|near|beside|behind|next to|close to|in front of|opposite|past|from)\s+(?:(?![\w'-]*ing\s|first\s)[\w'-]+\s+){0,3}$",
                    re.IGNORECASE)
 """Words before a thing that say where a step is, not what it does ("the lever by the door")."""
 TOWARDS = (" to", " toward", " towards", " into", " onto", " up to")

@@ -96,7 +96,7 @@ def dropped(text: str, steps: Sequence[MatchedStep], actions: Mapping[str, Itera
                    flags=re.IGNORECASE)  # "make your way to the shrine by jumping the lava": a deed on the way, no place
     for where in re.finditer(r"[A-Za-z][A-Za-z'-]+", plain):
         word, low = where.group(0), where.group(0).lower()
-        if low in read or plain[where.end():where.end() + 1] == ":" or PLACE.search(plain[:where.start()]):
+        if low in read or plain[where.end():where.end() + 1] == ":" or PLACE.search(plain[:where.start()]) and not low.endswith("ing"):
             continue  # read as some clause's verb, thing or condition; a label; a place ("the lever by the door")
         thing = things.get(low) or (things.get(low[:-1]) if low.endswith("s") else None)
         if thing is not None and thing not in covered:

@@ -51,6 +51,8 @@ def test_the_families_read_as_meant(game: GameFactory, text: str, plan: tuple[st
     (DUNGEON, "Walk there.", "'there' stands for nothing named before it"),
     (PARK, "Circle every barrel you see. Look up at it.", "'it' stands for the thing of a standing order"),
     (DUNGEON, "hop the pit (after yanking the lever)", "'lever' names 'switch', but no step of the plan goes to it"),
+    (DUNGEON, "Slay the troll, the one behind the gate, by first hopping the pit and then hitting it.",
+     "'pit' names 'lava', but no step of the plan goes to it"),
 ])
 def test_what_cannot_be_placed_is_refused(game: GameFactory, text: str, why: str, nlp) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(UnsureReading) as caught:
