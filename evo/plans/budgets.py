@@ -78,7 +78,7 @@ def clocked(text: str) -> str:
     time: 20 seconds": "for 20 seconds")."""
     text = re.sub(r"\b(?:run[\s-]?time|time[\s-]?limit|time[\s-]?box|duration|length|time)\s*[:=]\s*(?=(?:\d|half|a\s|an\s|one|two|"
                   r"three|four|five|ten|twenty|thirty|forty|fifty|sixty))", "for ", text, flags=re.IGNORECASE)  # "Run time: 20 seconds"
-    text = re.sub(r"\b(?:step\s+)?budget\s*[:=]\s*(\d+)\b(?!\s*(?:steps?|moves?|turns?|ticks?|seconds?|secs?|s|minutes?|mins?)\b)",
+    text = re.sub(r"\b(?:steps?\s+)?budget\s*[:=]?\s*(\d+)\b(?!\s*(?:steps?|moves?|turns?|ticks?|seconds?|secs?|s|minutes?|mins?)\b)",
                   r"\1 steps", text, flags=re.IGNORECASE)
     return CLOCK.sub(lambda m: f"{int(m.group('m')) * 60 + int(m.group('s'))} seconds", text)
 
@@ -86,7 +86,8 @@ def clocked(text: str) -> str:
 def budget_found(text: str) -> re.Match[str] | None:
     """The first budget in ``text`` that is not a past run's count."""
     for found in BUDGET.finditer(text):
-        if not PAST.search(text[:found.start()]) and not EXPECTED.search(text[:found.start()]) and not _ordinal(found, text):
+        if not PAST.search(text[:found.start()]) and not EXPECTED.search(text[:found.start()]) and not _ordinal(found, text) \
+                and not _instance(found, text):
             return found
     return None
 
@@ -97,7 +98,13 @@ def without_budget(text: str) -> str | None:
     if budget_found(text) is None:
         return None
     return BUDGET.sub(lambda m: m.group(0) if PAST.search(text[:m.start()]) or EXPECTED.search(text[:m.start()])
-                      or _ordinal(m, text) else "", text)
+                      or _ordinal(m, text) or _instance(m, text) else "", text)
+
+
+def _instance(found: re.Match[str], text: str) -> bool:
+    """"barrel 1 second": a thing's number before an order word, no one-second budget."""
+    return found.group(0).strip().startswith("1 ") and found.group(2).lower() in ("second", "sec", "s", "step", "move", "turn") \
+        and re.search(r"[a-z]\s+$", text[:found.start()], re.IGNORECASE) is not None
 
 
 def _ordinal(found: re.Match[str], text: str) -> bool:

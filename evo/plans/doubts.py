@@ -114,6 +114,10 @@ def _anything(step: MatchedStep) -> str | None:
     if step.actor_type is None and step.condition_match is None and vague and word in ("", "anything", "everything", "something",
                                                                                        "whatever", "that", "it", "which"):
         return f"{vague.group(1).lower()!r} names no kind of thing"
+    bare = re.search(r"\b(any|all|each|every|some)\b(?!\s+(?:of\s+)?(?:the\s+)?[a-z]+(?<!you)\b\s)", step.parsed.text, re.IGNORECASE)
+    if step.actor_type is None and step.condition_match is None and step.action is not None \
+            and (word in ("any", "all", "each", "every", "some") or not word and bare):
+        return f"{(word or bare.group(1)).lower()!r} names no kind of thing"  # "attack any you find"
     if step.parsed.kind == "rule" and step.actor_type is None and step.condition_match is None and not word \
             and step.parsed.clause is not None and step.parsed.clause.condition \
             and not re.search(r"\b(?:it|them|there|one|that\s+one)\b", step.parsed.clause.condition, re.IGNORECASE):

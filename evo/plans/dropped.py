@@ -35,6 +35,8 @@ LABEL = re.compile(r"^\s*(?:notes?|nb|tips?|important|cautions?|warnings?|defini
 """A label whose line the reader drops but which may hold a step or a name: its words are checked."""
 STEPS_INSIDE = re.compile(r"\b(?:first|before|beforehand|after|once|need\s+to|have\s+to|must|then|do\s+it|do\s+that)\b", re.IGNORECASE)
 """Words of a parenthesis that holds steps of the test, not a remark."""
+REVERSED = re.compile(r"\b(?:in\s+reverse(?:\s+order)?|backwards(?!-)|in\s+(?:the\s+)?reverse(?:d)?\s+order|in\s+(?:the\s+)?opposite\s+order)\b", re.IGNORECASE)
+"""A text that asks for its steps in another order than written ("I'm listing these backwards")."""
 CORRECTION = re.compile(r"(?<=\S)(?:\s*[,;.!-]\s*|\s+)(?P<said>(?:no\s*,\s*(?:the|it'?s|make\s+it|i\s+mean)\b[^,.;!?\n]*|actually(?=\s*[,;.!?-]|\s*$|\s+(?:just|only|skip|drop|forget|leave|no|not|instead|scratch|make\s+it|do\s+(?:the|it))\b)|scratch\s+that|never\s*mind|nvm|on\s+second\s+thought|"
                         r"correction)\b\s*,?\s*(?:(?:just|only|skip|drop|forget|leave|no|not|instead|do|make\s+it)\b[^,.;!?\n]*)?|"
                         r"(?:skip|drop|forget)\s+(?:the\s+\w+|it|that|this|\d+|\w+\s+\d+)(?:\s+actually)?\b)", re.IGNORECASE)
@@ -60,7 +62,8 @@ def said(text: str) -> str:
     text = plain_english(text)  # "go to the lava, not jump it"
     text = GOAL.sub(lambda m: m.group(0) if m.group("verb").lower() in REACHING else "", text)  # "... to open the door": why
     text = ASIDE.sub(" ", NOT_TO.sub(" ", conventions(text)))
-    text = " ".join(s for s in re.split(r"(?<=[.!?;])\s+|\n", text) if not _tells(s) or ENABLED_BY.search(s))  # "The pit glows red."
+    text = " ".join(s for s in re.split(r"(?<=[.!?;])\s+|\n", text) if not _tells(s) or ENABLED_BY.search(s)
+                    or re.search(r"\b(?:first|second|third|last|next|then|before|after)\b", s, re.IGNORECASE))  # "The pit glows red."
     return re.sub(r"\bno\s+need\s+to\b[^.;!?\n]*|\boptional\b[^.;!?\n]*|\b(?:just\s+)?(?:checking|to\s+check|to\s+see|seeing)\s+(?:that\s+|if\s+|whether\s+)?"
                   r"(?:the|it)\b[^.;!?\n]*?\b(?:opens?|is\s+open|stays?|works?|shows?|unlocks?|locks?|closes?)\b[^.;!?\n]*|[,;]\s*(?:as|since)\s+(?:the|it|this|that|they|we|i)\b[^.;!?\n]*",
                   " ", text, flags=re.IGNORECASE)
@@ -76,6 +79,9 @@ def dropped(text: str, steps: Sequence[MatchedStep], actions: Mapping[str, Itera
             said_ = left.group("said")
             return Doubt(WHOLE, said_, f"{said_!r} follows more than one step, and which one it comes before is not clear",
                          _plan(steps))
+    backwards = REVERSED.search(text)
+    if backwards is not None:
+        return Doubt(WHOLE, backwards.group(0), f"{backwards.group(0)!r} asks for the steps in another order than written", _plan(steps))
     corrected = CORRECTION.search(plain_english(text))
     if corrected is not None:
         said_ = corrected.group("said").strip()

@@ -131,6 +131,10 @@ def _ranked(sentences: list[str]) -> list[str]:
     return [t for _, t in sorted(zip(ranks, tails), key=lambda p: p[0])]
 
 
+AND_BEFORE = re.compile(r"^(?!\s*before\b)(?P<a>[^,;]+?),?\s*and\s+before\s+(?:even\s+)?(?:that|this|then)\s*,?\s*(?P<b>[^,.;!?]+)", re.IGNORECASE)
+""""Jump the lava pit, and before THAT, hit the switch": the second step first."""
+
+
 def _done_first(sentences: list[str]) -> list[str]:
     """:data:`DONE_FIRST` and :data:`DO_THAT_FIRST` written in the order done."""
     out: list[str] = []
@@ -175,6 +179,10 @@ def in_order(text: str) -> str:
                     and means.group("a").strip().lower() not in ("start", "begin", "finish", "end", "start off", "end up"):
                 end_ = means.group("a").strip()
                 body = f"{_base(means.group('verb'))} {means.group('c').strip()} to {end_[0].lower()}{end_[1:]}{body[means.end():]}"
+            before = AND_BEFORE.match(body)
+            if before is not None:
+                a = before.group("a").strip()
+                body = f"{before.group('b').strip()}, then {a[0].lower()}{a[1:]}{body[before.end():]}"
             nested = NESTED_FIRST.match(body)
             if nested is not None:
                 a = nested.group("a").strip()

@@ -35,6 +35,9 @@ def visited(text: str, things: Iterable[str], verbs: Iterable[str] = ()) -> str:
         sentences: list[str] = []
         for sentence in re.split(r"(?<=[.!?])\s+", line):
             all_of = ALL_OF.match(sentence)
+            if all_of and sentences and re.fullmatch(r"walk|go|head|run|visit|move", all_of.group("verb"), re.IGNORECASE) \
+                    and sentences[-1].count("go to ") > 1:
+                continue  # "stump 1, then barrel 2. Just walk to each one.": the visits already
             if all_of and sentences and sentences[-1].count("go to ") > 1:  # "Skeleton first, then ogre. Kill both."
                 sentences[-1] = sentences[-1].replace("go to ", f"{all_of.group('verb')} ")
                 continue
@@ -50,8 +53,8 @@ def visited(text: str, things: Iterable[str], verbs: Iterable[str] = ()) -> str:
     return "\n".join(lines)
 
 
-ALL_OF = re.compile(r"^\s*(?P<verb>[a-z]+(?:\s+(?:up|down|around|over))?)\s+(?:at\s+|around\s+)?(?:both|each(?:\s+one)?|all(?:\s+of\s+them)?|"
-                    r"them\s+all|all\s+(?:two|three|four))\s*[.!]?$", re.IGNORECASE)
+ALL_OF = re.compile(r"^\s*(?:just\s+|simply\s+)?(?P<verb>[a-z]+(?:\s+(?:up|down|around|over))?)\s+(?:at\s+|around\s+|to\s+)?(?:both|each(?:\s+one)?|all(?:\s+of\s+them)?|"
+                    r"them\s+all|all\s+(?:two|three|four))\s*(?:,\s*nothing\s+(?:fancy|else|more))?\s*[.!]?$", re.IGNORECASE)
 """A deed said in its own sentence after a list of places ("Kill both.")."""
 ONE_VISIT = re.compile(r"^\s*(?:(?:and\s+)?then\s+)?(?:(?:go|walk|head|run)\s+to\s+[^,;.!?]+|visit\s+[^,;.!?]+|(?:the\s+)?[a-z]+\s+\d{1,2})[.!]?\s*$",
                        re.IGNORECASE)
@@ -93,7 +96,16 @@ def _enumerated(text: str) -> str:
     def each(m: re.Match[str]) -> str:
         numbers = [m.group("first"), *re.findall(NUMBER_WORDS, m.group("more"), re.IGNORECASE)]
         return ", then ".join(f"{m.group('thing')} {n}" for n in numbers)
-    return ENUMERATED.sub(each, text)
+
+    def span(m: re.Match[str]) -> str:
+        a, b = int(m.group("a")), int(m.group("b"))
+        return ", then ".join(f"{m.group('thing')} {n}" for n in range(a, b + 1)) if 0 < b - a <= 5 else m.group(0)
+    return RANGE.sub(span, ENUMERATED.sub(each, text))
+
+
+RANGE = re.compile(r"\b(?P<thing>[a-z]{3,}?)s?\s+(?P<a>\d)\s*(?:to|-|through|thru)\s*(?P<b>\d)\b"
+                   r"(?!\s*(?:steps?|s|secs?|seconds?|mins?|minutes?|times?)\b)", re.IGNORECASE)
+"""Things of a kind by a range of numbers ("coins 1 to 3"): each, in order."""
 
 
 CONDITION_SAID = re.compile(r"\b(?:if|when|whenever|once|every\s+time|each\s+time|any\s+time|as\s+soon\s+as)\s+(?:you\s+[a-z]+|"
@@ -176,6 +188,8 @@ def _two_word_name(words: str, names: set[str]) -> bool:
     from evo.plans.lexicon import compound, wordnet
 
     first, second = words.lower().split()
+    if second in ("is", "are", "was", "were", "be", "has", "have", "seems", "looks"):
+        return False  # "shrine is last": a statement about it, no name
     adjective = not first.endswith("ing") and bool(wordnet().synsets(first, "a") or wordnet().synsets(first, "s"))
     return not _deed(words) and (_named(first, names) or adjective
                                  or compound(first, second) is not None)

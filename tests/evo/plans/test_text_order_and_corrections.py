@@ -38,6 +38,13 @@ from tests.evo.plans.text_games import DUNGEON, PARK
     (PARK, "Look up at every lamp you pass. Run time: 20 seconds.", ("rule look_up lamp", "budget 175")),
     (PARK, "whenever you get near a stump look down at it", ("rule look_down stump", "budget 150")),
     (PARK, "Circle pillars whenever you find one.", ("rule circle pillar", "budget 150")),
+    (DUNGEON, "Pray at the altar last. Before that hop the pit, and before THAT yank the lever.",
+     ("interact switch", "jump lava", "interact shrine")),
+    (DUNGEON, "Grab coins 1 to 3 in order.", ("go coin_1", "go coin_2", "go coin_3")),
+    (DUNGEON, "Walk up to the pit and stop at the edge. No jump.", ("go lava",)),
+    (PARK, "I need two things: lamp 1, then stump 2. Just walk to each one, nothing fancy.", ("go lamp_1", "go stump_2")),
+    (PARK, "Steps budget 300. Standing orders: circle whenever a lamp is near.", ("rule circle lamp", "budget 300")),
+    (PARK, "Walk to pillar 2 and turn right there.", ("turn_right pillar_2",)),
 ])
 def test_the_families_read_as_meant(game: GameFactory, text: str, plan: tuple[str, ...], nlp) -> None:  # type: ignore[no-untyped-def]
     assert plan_words(plan_from_text(text, game, nlp=nlp)[0]) == plan
@@ -49,6 +56,10 @@ def test_the_families_read_as_meant(game: GameFactory, text: str, plan: tuple[st
      "'beforehand' puts it before an earlier step"),
     (DUNGEON, "Yank the lever. Walk through the gate. Slay the orc first.", "'beforehand' puts it before an earlier step"),
     (DUNGEON, "Walk there.", "'there' stands for nothing named before it"),
+    (DUNGEON, "I wrote these backwards, so do them in reverse: pray at the altar, hop the pit.",
+     "'backwards' asks for the steps in another order than written"),
+    (DUNGEON, "The last thing you do is pray at the altar. The first thing is the lever.", "'lever' names 'switch'"),
+    (DUNGEON, "Spend 60 steps hunting goblins, slay any you find.", "'any' names no kind of thing"),
     (PARK, "Circle every barrel you see. Look up at it.", "'it' stands for the thing of a standing order"),
     (DUNGEON, "hop the pit (after yanking the lever)", "'lever' names 'switch', but no step of the plan goes to it"),
     (DUNGEON, "Slay the troll, the one behind the gate, by first hopping the pit and then hitting it.",
