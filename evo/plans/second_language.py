@@ -31,6 +31,8 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+from evo.plans.everyday import EVERYDAY, HAVING, THERE_IS, WAY_LEAD, WAY_THERE, _having
+
 I = re.IGNORECASE
 FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
          (re.compile(r"\bplease\s+to\s+", I), "please "),
@@ -43,84 +45,7 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
          (re.compile(r"\b(?:go|walk|come)\s+in\s+(?=the\s+door\b)", I), "go through "),
          (re.compile(r"\bpass(?:\s+through)?\s+(?=the\s+(?:door|gate|doorway)\b)", I), "go through "),
          (re.compile(r"\bturn\s+(?:on|to|towards|at)\s+(?:the\s+)?(left|right)\b", I), r"turn \1"),
-         (re.compile(r"\b((?:when|once|as\s+soon\s+as)\s+(?:the\s+[a-z]+|it)\s+(?:opens|is\s+open|has\s+opened|is\s+on|turns\s+on|"
-                     r"comes\s+on|is\s+up|goes\s+up))\s+(?=[a-z])(?!(?:and|then|or|but)\b)", I), r"\1, "),
-         (re.compile(r"\b(?:look\s+at|inspect|check(?:\s+out)?|examine|view|see)\s+(?P<x>it|them|the\s+(?:[a-z]+\s+)?[a-z]+(?:\s+\d{1,2})?|[a-z]+\s+\d{1,2})\s+"
-                     r"from\s+(?:all|every|each|all\s+four|both)\s+(?:sides?|angles?|directions?)\b", I), r"circle \g<x>"),
-         (re.compile(r"\b(?:tilt|pitch|point|angle|aim|move)\s+(?:the\s+|your\s+)?(?:camera|view|head|gaze|eyes|mouse)\s+(up|down)(?:wards?)?\b"
-                     r"(?:(?P<back>,?\s*(?:and\s+)?then\s+back\s+(?:up|down)(?:wards?)?\b))?", I),
-          lambda m: f"look {m.group(1)}" + (f", then look {'down' if m.group(1).lower() == 'up' else 'up'}" if m.group("back") else "")),
-         (re.compile(r"\b(?:go|come|walk)\s+(?:and\s+|over\s+and\s+)?(?:look|have\s+a\s+look)\s+at\b(?=\s+(?:the|a|an)\s)", I), "go to"),
-         (re.compile(r"\b(get|gets|come|comes|are|is)\s+(?:with)?in\s+(?:attack\s+|striking\s+|melee\s+)?range\b", I), r"\1 close"),
-         (re.compile(r"\s+and\s+(?:then\s+)?(?:check|verify|confirm|make\s+sure|see)\s+(?:that\s+)?(?:the\s+[a-z]+|it)\s+(?:now\s+)?(?:says|shows|reads|displays|is|opens|"
-                     r"turns|goes|stays|has)\b[^.!?;\n]*", I), ""),
-         (re.compile(r"\b(?P<v>find|go\s+to|walk\s+to|head\s+to|run\s+to|pick|choose|locate|approach|reach|spot)\s+any\s+(?=[a-z]+\s+and\s+(?:then\s+)?"
-                     r"[^,.;!?]*?\b(?:it|one)\b)", I), r"\g<v> a "),
-         (re.compile(r"\b(?P<t>coins?|gold|items?|loot)\s+pick-?ups?\b", I), r"\g<t>"),
-         (re.compile(r"\bpick-?ups?\s+(?=(?:regression|test|check|bug|issue|flow|counter|logic|sound|event|count|run|sweep|smoke)\b)", I), ""),
-         (re.compile(r"\bbump\s+into\b", I), "go to"),
-         (re.compile(r"\bdeal\s+with\b", I), "take out"),
-         (re.compile(r"(?:[,;]\s*(?:and\s+)?|\s+)since\s+(?!you\b)(?:(?:the|it|this|that|they|we|i|its|their|our|a|an|most|some|nothing|"
-                     r"players?|[a-z]+s)\b)[^,.;!?\n]*|,\s*as\s+(?:i|we)\b[^,.;!?\n]*", I), ""),
-         (re.compile(r"\s+rather\s+than\s+[^,.;!?\n]*", I), ""),
-         (re.compile(r"(?:,?\s+and)?\s+keep\s+an\s+eye\s+on\b[^,.;!?\n]*", I), ""),
-         (re.compile(r"\b(?:having\s+entered|on\s+entering|once\s+you\s+(?:have\s+)?enter(?:ed)?|when\s+you\s+enter)\s+the\s+(?:first|second|third|next|last|final)\s+room\s*,?\s*", I), ""),
-         (re.compile(r"\s+in\s+the\s+(?:first|second|third|last|final|next|starting|start)\s+room\b", I), ""),
-         (re.compile(r"\bstep(?P<s>ped|s|ping)?\s+(?P<p>through|into|onto)\b", I),
-          lambda m: f"{dict(ped='went', s='goes', ping='going').get((m.group('s') or '').lower(), 'go')} {m.group('p')}"),
-         (re.compile(r"\b(?:continue|carry\s+on|press\s+on|move\s+on|go\s+on)\s+(?:on\s+)?(?:to|towards)\b", I), "go to"),
-         (re.compile(r"\bgather(ing|s|ed)?\s+up\b", I), r"gather\1"),
-         (re.compile(r"\b(object|thing)s?\s+of\s+interest\b", I), "object"),
-         (re.compile(r"(?:^|(?<=[.!?]\s))(?:[a-z]+\s+){0,3}?(?:the|this|that|these|those|it|its|there|our|my)\b[^:;.!?\n]*?\b(?:is|are|was|were)\b[^:;.!?\n]*:\s+(?=[a-z])"
-                     r"(?!(?:\S+\s+){0,3}(?:it|there|them)\b)", I | re.M), ""),
-         (re.compile(r"\bright\s+(?=(?:where\s+you|at\s+the\s+start)\b)", I), ""),
-         (re.compile(r"(?:^|(?<=[.!?;,]\s))no\s+(?:jump(?:ing|s)?|attack(?:ing|s)?|fighting|interaction|circling|turning|looking)\s*(?:[.!]|$)", I | re.M), ""),
-         (re.compile(r"(?:,\s*|\s+)(?:and\s+|then\s+)*(?:simply\s+|just\s+)?stop(?:\s+there|\s+(?:at|by|next\s+to)\s+it)?\s*(?=[.;!]|$)", I | re.M), ""),
-         (re.compile(r"(?:[,;]\s*|^|(?<=[.!?]\s))(?:i\s+|we\s+)?(?:just\s+|only\s+|really\s+)?wants?\s+(?:to\s+(?:see|check|know|confirm|find\s+out)|a\s+(?:screenshot|look|capture|clip))\b"
-                     r"[^.;:!?\n]*", I | re.M), ""),
-         (re.compile(r"^\s*no\s+(?:fixed\s+|set\s+|particular\s+)?(?:route|path|order)(?:\s+(?:this\s+time|today|needed))?\s*[,:;-]\s*(?:just\s+)?(?=[a-z])", I | re.M), ""),
-         (re.compile(r",?\s*(?:whatever|whichever)\s+its\s+(?:type|kind)\b|,?\s*of\s+any\s+(?:type|kind)(?:\s+at\s+all)?\b", I), ""),
-         (re.compile(r"\bglance\s+(up|down)\b", I), r"look \1"),
-         (re.compile(r"\blook\s+back\s+(up|down)\b", I), r"look \1"),
-         (re.compile(r",?\s*(?:all\s+)?without\s+moving(?:\s+(?:away|off))?(?:\s+from\s+(?:it|there|the\s+spot|that\s+spot|them))?\s*,?", I), " "),
-         (re.compile(r"\b(?:at\s+)?its\s+(?:head|base|top|bottom|foot|crown|tip|peak)\b", I), "at it"),
-         (re.compile(r"\b((?:once|when|as\s+soon\s+as)\s+you(?:'re|\s+are)\s+(?:right\s+)?(?:beside|next\s+to|near|at|by|close\s+to|in\s+front\s+of)\s+"
-                     r"(?:it|there|the\s+[a-z]+(?:\s+\d{1,2})?))\s+(?=[a-z])(?!(?:and|or|then|but)\b)", I), r"\1, "),
-         (re.compile(r"\b(?:do|doing)\s+nothing\s+(?:but|except|else\s+but|other\s+than|apart\s+from)\s+", I), ""),
-         (re.compile(r",?\s*(?:but\s+)?(?:leave|let)\s+(?:it|them|that)\s+(?:alone|be)\b(?:\s+(?:when|once)\s+you\s+get\s+there)?", I), ""),
-         (re.compile(r",\s*which\s+(?!(?:you|they|the\s+player|the\s+agent|we)\b)(?:is|are|was|were|should|will|would|in|on|at|sits?|stands?|"
-                     r"makes?|gives?|lets?|together|has|have|also|just|only)\b[^,.;!?\n]*", I), ""),
-         (re.compile(r"(?:^|(?<=[.;!?]\s))(?:the\s+)?(?:other\s+|remaining\s+)?[a-z]+\s+(?:can|may|should|could)\s+(?:all\s+)?be\s+"
-                     r"(?:ignored|skipped|left\s+alone|left\s+be)\b[^.;!?\n]*[.;!?]?", I | re.M), ""),
-         (re.compile(r",?\s*\b(?:for|during|throughout)\s+the\s+(?:rest|remainder)\s+of\s+the\s+(?:run|test|walk|level|session|game|pass)\b\s*,?", I), " always "),
-         (re.compile(r"\b(?P<q>any|every|each)\s+(?P<t>[a-z]+)\s+(?:it|he|she|the\s+agent)\s+(?P<v>pass|meet|see|find|reach|come\s+across|run\s+into|get\s+near)(?:es|s)?\b", I),
-          r"\g<q> \g<t> you \g<v>"),
-         (re.compile(r"\b(?:let|have|set)\s+(?:the\s+)?(?:agent|bot|player)\s+(?:loose|free|roam|wander)\b", I), "wander"),
-         (re.compile(r"\b(?:let|have|make|get)\s+(?:it|the\s+agent|the\s+bot|him|her)\s*,?\s+(?:to\s+)?(?=[a-z])(?!(?:and|then|or)\b)", I), ""),
-         (re.compile(r"\b(is|are|has|have)\s+(?:actually|really|fully)\s+", I), r"\1 "),
-         (re.compile(r"\b(?:pop|nip|hop|swing)\s+(?:over|across|along|round|by)\s+to\b", I), "go to"),
-         (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=,\s))(?:the\s+)?order\s+(?:doesn't|does\s+not|is\s+not|isn't)\s+(?:matter|important)\s*[.!]?", I | re.M), ""),
-         (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=,\s))(?:walk(?:ing)?\s+only\s*,?\s*)?no\s+(?:turning|jumping|circling|looking|fighting|attacking)(?:\s+(?:or|and|,)\s+\w+ing)*\s*[.!]?", I | re.M), ""),
-         (re.compile(r"\bclear(?P<s>ed|ing|s)?\s+(?=the\s+(?:lava|pit|gap|chasm|ledge)\b)(?![^.;,]*\b(?:with\s+a\s+(?:jump|leap|hop)|by\s+(?:jumping|leaping|hopping))\b)", I), lambda m: f"jump{m.group('s') or ''} "),
-         (re.compile(r"\b(?:make|have|let|get)\s+(?:the\s+)?(?:player|agent|bot|character)\s+(?:to\s+)?(?=[a-z])", I), ""),
-         (re.compile(r"\b(?:do|run|make|give\s+me)\s+(?:a|one)\s+(?:quick\s+)?(?:pass|run|session|playthrough)\s+(?:where|in\s+which)\s+(?:you\s+)?(?:just\s+|only\s+)?", I), ""),
-         (re.compile(r"^(?P<v>[a-z]+(?:\s+(?:up|out|down|off))?)\s+(?P<rest>(?:all|any|every)\b[^,.;!?]+),\s*and\s+(?:also\s+)?(?:the\s+|all\s+the\s+|any\s+)?"
-                     r"(?P<x>[a-z]+s)\s+(?:too|as\s+well|also)\b", I | re.M),
-          lambda m: f"{m.group('v')} {m.group('rest')}, and {m.group('v')} all the {m.group('x')}"),
-         (re.compile(r"\b(?P<q>nearest|closest)\s+(?P<t>[a-z]+)\s+to\s+(?:you|the\s+player|the\s+start|the\s+entrance|the\s+spawn)\b", I), r"\g<q> \g<t>"),
-         (re.compile(r"\b(?:something|someone|anybody|somebody)\s+hostile\b", I), "an enemy"),
-         (re.compile(r"\btry\s+(?=(?:interacting|using)\b)", I), ""),
-         (re.compile(r"(?:^|(?<=[.!?]\s))(?:now\s+|then\s+)?(?:try|test)\s+it(?:\s+out)?\s*(?:[.!]\s*|$)", I | re.M), ""),
-         (re.compile(r"\b(?P<pre>(?:door|switch|lever|gate)\s+and\s+(?:then\s+)?)(?:try|test)\s+it\b", I), r"\g<pre>interact with it"),
-         (re.compile(r"\b(?:try|test)\s+(?P<x>the\s+(?:door|switch|lever|shrine|gate))(?=\s*(?:[.,;!?]|$|\s+(?:anyway|again|out)\b))", I),
-          r"interact with \g<x>"),
-         (re.compile(r"\b(?P<v>switch|turn|flip|toggle)\s+(?P<x>it|the\s+switch|the\s+lever)?\s*on\s+and\s+(?:then\s+)?(?:back\s+)?off(?:\s+again)?\b", I),
-          lambda m: f"{m.group('v')} {m.group('x') or 'the switch'}, then {m.group('v')} it again"),
-         (re.compile(r"^(?P<lead>\s*(?:step\s*\d+\s*[-:.)]\s*)?)switch\s+(?:on|it\s+on)\s*(?=[.!;,]|$)", I | re.M), r"\g<lead>turn the switch on"),
-         (re.compile(r"\b(?P<x>loot|coins?|gold|items?)\s+(?:lying|left|sitting|scattered)\s+(?:around|about)\b", I), r"\g<x>"),
-         (re.compile(r"\bthe\s+(?P<t>[a-z]+)\s+(?P<q>nearest|closest)\s+(?:to\s+)?(?:you|the\s+player|the\s+start)\b", I), r"the \g<q> \g<t>"),
-         (re.compile(r"\b((?:whenever|when|every\s+time|each\s+time|if)\s+you\s+(?:get|come|go|are|walk|pass)\s+(?:near|close\s+to|by|next\s+to|up\s+to|past)\s+"
-                     r"(?:a|an|the|any)\s+[a-z]+(?:\s+\d{1,2})?)\s+(?=[a-z])(?!(?:and|or|then|but|that|which|you)\b)", I), r"\1, "),
+         *EVERYDAY,
          (re.compile(r"\bfirstly\b", I), "first"),
          (re.compile(r"\balways\s+when\b", I), "whenever"),
          (re.compile(r"(?:,\s*|\s+)(?:and\s+)?(?:at\s+last|in\s+the\s+end)\s*,?\s+(?=[a-z])(?!but\b)", I), ", then "),
@@ -222,28 +147,6 @@ deeds where the thing is."""
 ON_THE_WAY = re.compile(r"(?P<a>\b(?:grab|get|collect|pick\s+up|take)\s+[^,.;]+?)\s+on\s+(?:your|the)\s+way\s+to\s+"
                         r"(?P<b>the\s+[a-z]+(?:\s+\d{1,2})?|[a-z]+[ _]\d{1,2})", I)
 """"Grab coin_2 on your way to the ogre": the coin, then the ogre."""
-THERE_IS = re.compile(r"(?:^|(?<=[.!?]\s))there(?:'s|\s+is|\s+are)\s+(?:a|an|one|some)\s+(?P<x>[a-z]+)\b[^.!?;\n]*[.!?;]\s+"
-                      r"(?P<next>[^.!?\n]*?)\b(?:it|one)\b", I)
-""""There's a coin near the start. Go pick it up.": the thing said to be there is the step's."""
-HAVING = re.compile(r"\bhaving\s+(?P<p>(?!done\b|finished\b|completed\b)[a-z]+)\s+(?=(?:the|a|an|across|over|through|up|down|around|round|to|past|it|them|\w+\s+\d)\b)", I)
-""""Having flipped the switch, having gone through the door and having leapt across the lava,
-finish by using the shrine": each deed done, in order ("having done that" is the step before's)."""
-
-
-def _having(m: re.Match[str]) -> str:
-    from evo.plans.lexicon import _lemma, is_verb, wordnet
-
-    wordnet()
-    base = _lemma(m.group("p").lower(), "v")
-    return f"{base} " if is_verb(base) and base != m.group("p").lower() else m.group(0)
-
-
-WAY_THERE = re.compile(r"(?P<a>\b(?:go|walk|head|run|make\s+your\s+way)\s+(?:over\s+)?to\s+[^,.;]+?)\s*,?\s*(?:but|and)\s+"
-                       r"(?P<b>(?:grab|get|collect|pick\s+up|take)\s+[^,.;]+?)\s+(?:on|along)\s+(?:your|the)\s+way(?:\s+there)?\b", I)
-""""Go to the shrine, but grab the first coin on the way there": the coin, then the shrine."""
-WAY_LEAD = re.compile(r"(?:^|(?<=[.!?]\s))on\s+(?:your|the)\s+way\s+(?:over\s+)?to\s+(?P<b>[^,;.!?]+?)\s*,\s*(?P<a>[^;.!?]+?)(?=\s*(?:[;.!?]|$))",
-                      I | re.M)
-""""On your way to the shrine, grab the first coin": the coin, then the shrine."""
 NOT_STEP = re.compile(r"\b(?P<before>[\w']+)[ \t]*,?[ \t]+not[ \t]+(?=[a-z]+[ \t]+(?:it|them|the)\b)", I)
 """"go to the lava, not jump it": a step not to take (after a word that is no auxiliary)."""
 AUXILIARIES = frozenset({"do", "does", "did", "is", "are", "was", "were", "be", "been", "should", "must", "can", "could", "will",
