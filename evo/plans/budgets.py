@@ -29,7 +29,7 @@ BUDGET_LEAD = ("during|give up|give it up|give it|allow|next|following|play|play
                "given|until|maximum|max|play it|leave it running|leave it on|keep it running|a period of|period of|a budget of|budget of|a duration of|have passed|pass|run this|run that|run it|let it run|let that run|let this run|keep it to|cap it at|limit it to|cap the (?:session|run) at|cap|capped at|set up|set")
 """Words of the phrase a budget is written in ("you have", "play on for", "within", "stop at",
 "the budget is"), taken out with it."""
-BUDGET = re.compile(r"(?<![\w-])(?:(?:" + BUDGET_LEAD + r")\s+)*"
+BUDGET = re.compile(r"(?<![\w-])(?:(?:" + BUDGET_LEAD + r")\s+|(?:budget|limit|max|maximum|cap|total)[ \t]*[:=][ \t]*)*"
                     r"(\d+(?:\.\d+)?|half an?|" + HUNDREDS + "|" + "|".join(sorted(NUMBERS, key=len, reverse=True)) + r")"
                     r"(?:[ \t]*-[ \t]*|[ \t]+|(?<=\d))(?:(?:full|whole|good|solid)[ \t]+)?"
                     r"(steps?|moves?|turns?|actions?|ticks?|seconds?|secs?|s|minutes?|mins?)\b(?![ \t]*(?:\d|[a-h][:.)]))"
@@ -74,12 +74,18 @@ PAST = re.compile(r"\b(?:was|were|took|takes|record|pb|wr|last\s+time)\b[^.!?\n:
 
 def clocked(text: str) -> str:
     """``text`` with a clock's time in seconds ("0:20 cap": "20 seconds cap"), a budget's label
-    before its bare count in steps ("Step budget: 300": "300 steps") and a time's label ("Run
-    time: 20 seconds": "for 20 seconds")."""
+    before its bare count in steps ("Step budget: 300": "300 steps"), a unit's ("Steps: 200": "200
+    steps"), a last step ("until step 200") and a time's label ("Run time: 20 seconds": "for 20
+    seconds")."""
     text = re.sub(r"\b(?:run[\s-]?time|time[\s-]?limit|time[\s-]?box|duration|length|time)\s*[:=]\s*(?=(?:\d|half|a\s|an\s|one|two|"
                   r"three|four|five|ten|twenty|thirty|forty|fifty|sixty))", "for ", text, flags=re.IGNORECASE)  # "Run time: 20 seconds"
     text = re.sub(r"\b(?:steps?\s+)?budget\s*[:=]?\s*(\d+)\b(?!\s*(?:steps?|moves?|turns?|ticks?|seconds?|secs?|s|minutes?|mins?)\b)",
                   r"\1 steps", text, flags=re.IGNORECASE)
+    text = re.sub(r"\b(?:max(?:imum)?\s+)?(?P<unit>steps?|moves?|turns?|ticks?|seconds?|secs?|minutes?|mins?)(?:[ \t]+(?:limit|cap|max))?[ \t]*[:=][ \t]*(?P<n>[1-9]\d+)\b(?!\))"
+                  r"(?!\s*(?:steps?|moves?|turns?|ticks?|seconds?|secs?|s|minutes?|mins?)\b|[.:]\d)",
+                  lambda m: f"{m.group('n')} {m.group('unit')}", text, flags=re.IGNORECASE)  # "Steps: 200"
+    text = re.sub(r"\b(?:until|till|up[ \t]+to)[ \t]+(?:step|tick|turn|move)[ \t]+(?:(?:number|no\.?|#)[ \t]*)?(?P<n>\d+)\b",
+                  lambda m: f"for {m.group('n')} steps", text, flags=re.IGNORECASE)  # "until step 200"
     return CLOCK.sub(lambda m: f"{int(m.group('m')) * 60 + int(m.group('s'))} seconds", text)
 
 

@@ -205,6 +205,7 @@ def _around(span: Any, action: str | None) -> str | None:
     if at is None and not (action and "around" in action.lower().split()):
         return action
     verb = (action or "go").split()[0].lower()
+    verb = {"walking": "walk", "running": "run", "going": "go", "moving": "move", "jogging": "jog"}.get(verb, verb)  # "Spend 40 s walking around ..."
     return ("go" if verb in LIGHT - {"walk", "run"} else verb) + " around" if verb in LIGHT else action
 
 

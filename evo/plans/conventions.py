@@ -102,6 +102,23 @@ def _imperative(inside: str) -> bool:
         and words[0].lower() not in ("seed", "no", "see", "e.g", "i.e")
 
 
+CROSSING = frozenset({"cross", "clear", "pass", "traverse", "get", "go", "make", "hop", "leap", "vault", "jump", "bound"})
+"""Verbs of getting over a thing: "cross lava (jump)" says how, no second jump."""
+
+
+def _manner(m: re.Match[str], text: str) -> bool:
+    """A parenthesis of one verb that says how the step before it is done: "cross lava (jump)",
+    "hit the goblin (hit)"; not "go to the shrine (interact)", a deed of its own."""
+    inside = m.group("inside").strip().lower()
+    if not re.fullmatch(r"[a-z]+", inside):
+        return False
+    clause = re.split(r"[,.;:!?\n]|\bthen\b|\band\b", text[:m.start()])[-1].strip(" -*•0123456789)").lower().split()
+    if not clause:
+        return False
+    return inside == clause[0] or (inside in ("jump", "leap", "hop", "vault") and clause[0] in CROSSING
+                                   and len(clause) > 1 and clause[1] not in ("to", "up", "toward", "towards"))
+
+
 def _base(verb: str) -> str:
     from evo.plans.lexicon import _lemma, wordnet
 
@@ -116,6 +133,10 @@ def _named(rest: str) -> bool:
 
     words = rest.split()
     wordnet()
+    last = words[-1].strip(".!").lower() if words else ""
+    if 1 < len(words) <= 4 and re.search(r"(?:tion|sion|ment|ance|ence|ing|al)$", last) and is_noun(last) \
+            and not re.search(r"\b(?:the|a|an|it|them)\b", rest, re.IGNORECASE):
+        return True  # "shrine activation", "door opening", "lava traversal": a deed named as a noun
     return not words or len(words) <= 4 and not (is_verb(words[0]) and _lemma(words[0], "v") == words[0].lower()
                              and not (len(words) <= 2 and is_noun(words[-1].strip(".")) and words[-1].strip(".").endswith("up")))
 
@@ -148,7 +169,8 @@ def _sentence(sentence: str, more: bool) -> str:
 def conventions(text: str) -> str:
     """``text`` with its test-case forms taken down to the steps (the module's families)."""
     text = RESULT_LINE.sub("", text)
-    text = PARENTHESIS.sub(lambda m: f", {m.group('inside')}" if _imperative(m.group("inside")) else "", text)
+    text = re.sub(r"\s*,?\s*\b(?:of\s+course|obviously|naturally)\s*(?=\))", "", text, flags=re.IGNORECASE)  # "(the lever first, of course)"
+    text = PARENTHESIS.sub(lambda m: "" if _manner(m, text) else f", {m.group('inside')}" if _imperative(m.group("inside")) else "", text)
     lines = []
     rows = text.splitlines()
     for k, line in enumerate(rows):

@@ -156,10 +156,22 @@ def check_instances(text: str, plan: Plan, steps: Sequence[MatchedStep], accept:
     """Raise :class:`UnsureReading` when ``plan`` leaves out an instance the text names
     (:func:`left_out`), unless ``accept`` holds :data:`WHOLE`."""
     targets = {node.target for node in plan.nodes if node.target}
-    doubt = None if WHOLE in accept else left_out(text, targets, instances, actors)
+    doubt = None if WHOLE in accept else left_out(text, targets, instances, actors) or _which_one(plan)
     if doubt is not None:
         reading = ", ".join(f"{n.action or 'go'} {n.target or 'there'}" for n in plan.nodes) or "nothing"
         raise UnsureReading([replace(doubt, reading=reading)], steps, [a for a in actions if a != "move"])
+
+
+def _which_one(plan: Plan) -> Doubt | None:
+    """A step at any thing of a kind after a step at one of them, with another step between
+    ("Visit lamp 1 and pillar 1, and go round the lamp"): it may mean the one named, in its turn."""
+    for k, node in enumerate(plan.nodes):
+        named = [n.target for n in plan.nodes[:k - 1] if n.target and n.target.rsplit("_", 1)[0] == node.target
+                 and n.target.rsplit("_", 1)[-1].isdigit()]
+        if node.target and named and plan.nodes[k - 1].target != named[-1]:
+            return Doubt(WHOLE, node.target, f"a step at any {node.target} follows one at {named[-1]!r}, and which "
+                         f"{node.target} it means, and when, is not clear", "")
+    return None
 
 
 def _thing(word: str, things: Mapping[str, str]) -> str | None:

@@ -1,8 +1,8 @@
-"""Everyday forms around the steps, in the words the reader reads (issue 55, waves 14-17).
+"""Everyday forms around the steps, in the words the reader reads (issue 55, waves 14-18).
 
 Testers who are not writing a checklist wrap their steps in the talk of their trade, and the
 reader took that talk for steps or refused it (``tests/evo/plans/dev/*_dev31.yaml`` to
-``*_dev38.yaml``, each measured before it was read):
+``*_dev40.yaml``, each measured before it was read):
 
 - a designer's prose: a remark in a relative clause (", which is the natural end of the level"),
   a reason after "since", "rather than ...", "keep an eye on ...", "the other monsters can be
@@ -17,6 +17,11 @@ reader took that talk for steps or refused it (``tests/evo/plans/dev/*_dev31.yam
   hostile", "clear the lava", "coin pickup" (the act), "pickups" (the things);
 - the way there: "On your way to the shrine, grab the first coin", "Go to the shrine, but grab the
   first coin on the way there" (the coin, then the shrine).
+- wave 18's (``*_dev39.yaml``, ``*_dev40.yaml``, written to the second blind set's brief): one
+  deed at two kinds ("Attack goblins and skeletons on sight"), a deed at each thing listed ("Look up
+  at each lamp in turn: lamp 1, lamp 2, lamp 3"), "the third one" for the kind named before it, a
+  standing order said with "it" ("Visit every lamp you pass and circle it"), "the button that
+  opens the gate", "the top of it".
 
 Each is one pattern over closed-class words or the game's own names; a verb's form is WordNet's
 (:mod:`evo.plans.lexicon`). :func:`evo.plans.second_language.plain` applies them in order.
@@ -28,6 +33,15 @@ import re
 
 I = re.IGNORECASE
 EVERYDAY = (
+    (re.compile(r"\b(?:the\s+)?(?:very\s+)?(?:top|base|bottom|foot|side|front)\s+of\s+(?=(?:it|them|the\s+[a-z]+|[a-z]+\s+\d)\b)", I), ""),
+    (re.compile(r"(?<=[a-z])\s+(?:that|which)\s+(?:opens|unlocks|controls|operates|powers|activates|raises|lowers)\s+(?:the|a)\s+[a-z]+\b(?!\s+(?:and|then)\b)", I), ""),
+    (re.compile(r"\b(?:visit|go\s+to|walk\s+(?:up\s+)?to|head\s+to|approach|stop\s+at|pass\s+by)\s+(?P<q>every|each|any|all)\s+(?P<x>[a-z]+)\s+"
+                r"(?P<rel>(?:that\s+)?you\s+(?:pass|see|find|meet|come\s+across|encounter|reach|spot)(?:\s+on\s+the\s+way)?)\s*,?\s*(?:and\s+)?(?:then\s+)?"
+                r"(?P<v>(?!then\b)[a-z]+(?:\s+(?:up|down))?)\s+(?P<p>(?:at|around|round|to|over)\s+)?it\b", I),
+     lambda m: f"{m.group('v')} {m.group('p') or ''}{m.group('q')} {m.group('x')} {m.group('rel')}"),
+    (re.compile(r"(?:^|(?<=[.!?]\s))(?P<q>any|every|each)\s+(?P<x>[a-z]+)\s+(?P<rel>(?:that\s+)?you\s+(?:pass|see|find|meet|come\s+across|encounter|reach|spot)"
+                r"(?:\s+on\s+the\s+way)?)\s*,\s*(?P<v>[a-z]+(?:\s+(?:up|down))?)\s+(?P<p>(?:at|around|round|to|over)\s+)?(?:it|them)\b", I | re.M),
+     lambda m: f"{m.group('v')} {m.group('p') or ''}{m.group('q')} {m.group('x')} {m.group('rel')}"),
     (re.compile(r"\b((?:when|once|as\s+soon\s+as)\s+(?:the\s+[a-z]+|it)\s+(?:opens|is\s+open|has\s+opened|is\s+on|turns\s+on|"
                 r"comes\s+on|is\s+up|goes\s+up))\s+(?=[a-z])(?!(?:and|then|or|but)\b)", I), r"\1, "),
     (re.compile(r"\b(?:look\s+at|inspect|check(?:\s+out)?|examine|view|see)\s+(?P<x>it|them|the\s+(?:[a-z]+\s+)?[a-z]+(?:\s+\d{1,2})?|[a-z]+\s+\d{1,2})\s+"
@@ -36,7 +50,7 @@ EVERYDAY = (
                 r"(?:(?P<back>,?\s*(?:and\s+)?then\s+back\s+(?:up|down)(?:wards?)?\b))?", I),
      lambda m: f"look {m.group(1)}" + (f", then look {'down' if m.group(1).lower() == 'up' else 'up'}" if m.group("back") else "")),
     (re.compile(r"\b(?:go|come|walk)\s+(?:and\s+|over\s+and\s+)?(?:look|have\s+a\s+look)\s+at\b(?=\s+(?:the|a|an)\s)", I), "go to"),
-    (re.compile(r"\b(get|gets|come|comes|are|is)\s+(?:with)?in\s+(?:attack\s+|striking\s+|melee\s+)?range\b", I), r"\1 close"),
+    (re.compile(r"\b(get|gets|come|comes|are|is|'re|'s)\s*(?<=\s|e|s)(?:with)?in\s+(?:attack\s+|striking\s+|melee\s+)?range\b", I), r"\1 close"),
     (re.compile(r"\s+and\s+(?:then\s+)?(?:check|verify|confirm|make\s+sure|see)\s+(?:that\s+)?(?:the\s+[a-z]+|it)\s+(?:now\s+)?(?:says|shows|reads|displays|is|opens|"
                 r"turns|goes|stays|has)\b[^.!?;\n]*", I), ""),
     (re.compile(r"\b(?P<v>find|go\s+to|walk\s+to|head\s+to|run\s+to|pick|choose|locate|approach|reach|spot)\s+any\s+(?=[a-z]+\s+and\s+(?:then\s+)?"
@@ -130,3 +144,54 @@ WAY_THERE = re.compile(r"(?P<a>\b(?:go|walk|head|run|make\s+your\s+way)\s+(?:ove
 WAY_LEAD = re.compile(r"(?:^|(?<=[.!?]\s))on\s+(?:your|the)\s+way\s+(?:over\s+)?to\s+(?P<b>[^,;.!?]+?)\s*,\s*(?P<a>[^;.!?]+?)(?=\s*(?:[;.!?]|$))",
                       I | re.M)
 """"On your way to the shrine, grab the first coin": the coin, then the shrine."""
+
+
+BOTH_KINDS = re.compile(r"(?:^|(?<=[.!?;:]\s)|(?<=\n))(?P<v>[a-z]+(?:\s+(?:down|off|out|up))?)\s+(?P<d1>(?:the|all|every|each|any|all\s+the)\s+)?"
+                        r"(?P<x>[a-z]+)\s+(?:and|&|or)\s+(?P<d2>(?:the|all|every|each|any|all\s+the)\s+)?(?P<y>[a-z]+)\b(?P<rest>[^.;!?,\n]*)", I | re.M)
+"""One deed at two kinds of thing ("Attack goblins and skeletons on sight", "Kill every goblin and
+skeleton you see"): the deed at each, with what follows (one step would take the second kind for a
+verb, or give the standing order to the second alone)."""
+
+
+def both_kinds(text: str, names: set[str]) -> str:
+    """``text`` with each :data:`BOTH_KINDS` said as two sentences, where both words are the game's
+    things and the deed stands for any of them (a plural, "every", "on sight", "whenever")."""
+    def thing(word: str) -> bool:
+        word = word.lower()
+        return word in names or (word.endswith("s") and (word[:-1] in names or word[:-2] in names))
+
+    def split(m: re.Match[str]) -> str:
+        v, x, y, rest = m.group("v"), m.group("x"), m.group("y"), m.group("rest")
+        many = any(w.lower().endswith("s") and (w.lower()[:-1] in names or w.lower()[:-2] in names) for w in (x, y)) \
+            or re.search(r"\b(?:every|each|any|all)\b", m.group("d1") or "", I)
+        if not (thing(x) and thing(y)) or thing(v.split()[0]) or not many or re.search(r"\b(?:then|and)\b", rest, I):
+            return m.group(0)
+        d1, d2 = m.group("d1") or "", m.group("d2") or m.group("d1") or ""
+        return f"{v} {d1}{x}{rest}. {v[0].upper()}{v[1:]} {d2}{y}{rest}"
+    return BOTH_KINDS.sub(split, text)
+
+
+EACH_LISTED = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?P<v>[a-z][a-z ]*?)\s+(?:each|every|all(?:\s+the)?|the|these)\s+(?P<x>[a-z]+?)s?"
+                         r"(?:\s+(?:in\s+turn|in\s+(?:this|that)\s+order|one\s+by\s+one|in\s+order|listed))?\s*:\s*"
+                         r"(?P<list>[a-z]+[ _]?\d{1,2}(?:\s*(?:,\s*(?:and\s+|then\s+)?|\s+(?:and|then)\s+)[a-z]+[ _]?\d{1,2})+)\s*(?P<end>[.!]?)", I | re.M)
+""""Look up at each lamp in turn: lamp 1, lamp 2, lamp 3": the deed at each one listed, in order."""
+
+
+def each_listed(text: str) -> str:
+    """``text`` with each :data:`EACH_LISTED` written as one step a thing, joined by "then"."""
+    def steps(m: re.Match[str]) -> str:
+        items = re.findall(r"([a-z]+)[ _]?(\d{1,2})", m.group("list"), I)
+        if any(kind.lower().rstrip("s") != m.group("x").lower().rstrip("s") for kind, _ in items):
+            return m.group(0)
+        return ", then ".join(f"{m.group('v')} {kind} {n}" for kind, n in items) + (m.group("end") or ".")
+    return EACH_LISTED.sub(steps, text)
+
+
+def ordinal_one(text: str, names: set[str]) -> str:
+    """"the third one" for the kind of thing named last before it ("Go to the first coin, then to the
+    third one"; "Before walking to the second lamp, circle the first one")."""
+    def kind(m: re.Match[str]) -> str:
+        before = [w for w in re.findall(r"[a-z]+", text[:m.start()].lower()) if w in names]
+        return f"{m.group('o')} {before[-1]}" if before else m.group(0)
+    return re.sub(r"(?<=\bthe\s)(?P<o>first|second|third|fourth|fifth|last)\s+one\b", kind, text, flags=I)
+

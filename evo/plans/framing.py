@@ -131,7 +131,11 @@ ROUTE = re.compile(r"^\s*(?:(?:your|the|our)\s+)?(?:actual\s+|whole\s+)?(?:route
                    r"\b(?:\d+|one|two|three|four|five|six)\s+(?:things|places|stops|spots|points|tasks|steps)\s*:\s*",
                    re.IGNORECASE)
 """A label before the steps ("Your route: ...", "Three things: ...", "Go to 3 places: ...")."""
-REMARK = re.compile(r"^\s*(?:(?:i|we)\s+(?:think|believe|had|have|saw|noticed|found|suspect|got|heard|know|guess|expect|hope)\b|"
+REMARK = re.compile(r"^\s*(?:(?:so|and|but|also|btw|fyi|note)\s*[,:]?\s+)?(?:(?:i|we)\s+(?:think|believe|had|have|saw|noticed|found|suspect|got|heard|know|guess|expect|hope)\b|"
+                    r"(?:last\s+(?:week|time|night|sprint|build)|yesterday|earlier(?:\s+today)?|previously|in\s+the\s+(?:last|previous|old)\s+build)\b"
+                    r"(?![^;:]*(?:,\s*|\bthen\s+|\bso\s+|\bplease\s+)(?:go|walk|head|run|kill|attack|jump|use|flip|press|grab|collect|touch)\b)[^;:]*$|"
+                    r"if\s+(?:not\b|[^,;:]*\b(?:bug|issue|problem|regression|broken|glitch)\b[^;:]*\b(?:will|would|should|won't|is|shows?)\b)[^;:]*$|"
+                    r"if\s+[^,;:]+,\s*(?:great|good|fine|perfect|cool|nice|ok(?:ay)?)\b[^;:]*[;.!]?\s*$|"
                     r"(?:it|this|that|there)\s+(?:is|was|are|were|has|had|looks|seems|should|might|may|must|will)\b[^,;:]*$|"
                     r"(?:the|this|that|these|those|my|our)\s+(?:[\w-]+\s+){1,6}?(?:is|are|was|were|looks|seems|feels|appears|has|"
                     r"had|does|do)(?:n't|\s+not)?\b[^,;:]*$|(?:nothing\s+(?:else|more)|in\s+(?:that|this|the\s+same)\s+order|that(?:'s|\s+is)\s+(?:it|all)|"
@@ -217,7 +221,7 @@ def _base(verb: str) -> str:
 SHORTHAND = ((re.compile(r"\s*(?:->|=>|→|>>)\s*"), ", then "), (re.compile(r"\bthru\b", re.IGNORECASE), "through"),
              (re.compile(r"\b(?:til|'til|till)\b", re.IGNORECASE), "until"),
              (re.compile(r"\ball the way\s+(?=(?:a?round|to|up|down|over|across|back)\b)", re.IGNORECASE), ""), (re.compile(r"\b(?:pls|plz)\b", re.IGNORECASE), "please"),
-             (re.compile(r"(?<=\w)(?<!\band)\s+then\s+(?=[a-z])", re.IGNORECASE), ", then "))
+             (re.compile(r"(?<=\w)(?<!\band)(?<!\bshall)(?<!\bshould)(?<!\bmust)(?<!\bwill)(?<!\bcan)(?<!'ll)\s+then\s+(?=[a-z])", re.IGNORECASE), ", then "))
 """Shorthand: an arrow between steps, "thru", "til", "pls"; "then" with no comma before it (a
 condition before it ends there: "wait for the door to open then go through it")."""
 

@@ -259,7 +259,7 @@ def _repeated(step: MatchedStep) -> MatchedStep:
     words = [w.strip(".,;:!?").lower() for w in parsed.text.split()]
     actor = parsed.actor_word.lower().split()[-1]
     at = words.index(actor) if actor in words else -1
-    bare = at > 0 and (words[at - 1] not in ARTICLES  # "coins", "gold": things of a kind
+    bare = at > 0 and actor not in ("it", "them", "one", "there", "him", "her") and (words[at - 1] not in ARTICLES  # "coins", "gold": things of a kind
                        or (words[at - 1] == "the" and _lemma(actor, "n") != actor))  # "collect the items": all of them
     gerund = bool(parsed.action_word) and parsed.action_word.split()[0].lower().endswith("ing") \
         and _lemma(parsed.action_word.split()[0], "v") != parsed.action_word.split()[0].lower()

@@ -63,7 +63,7 @@ LEAD = re.compile(r"(?:^|(?<=\n)|(?<=[.!?]\s))[^\n:.!?]{0,120}?\b(?:i|i'm|i'd|i'
                   r"today's|list|checklist|sequence|request|things?|was|were|took|pb)\b[^\n:.!?]{0,80}:\s*", re.IGNORECASE)
 """A lead into the steps, before its colon, in the sender's words ("Here's the order for the park
 pass:", "For today I only need one thing:")."""
-PURPOSE = re.compile(r"^\s*for\s+(?:the|a|an|this|today's|tonight's|our|your)\s+(?!(?:next|first|second|third|last)\b)"
+PURPOSE = re.compile(r"^\s*for\s+(?:the|a|an|this|today's|tonight's|our|your)\s+(?!(?:next|first|second|third|last)\b)(?![^,.;:\d]*\b(?:like|want|need)\s+(?:you|someone)\b)"
                      r"[^,.;:\d]{1,40}?(?:,\s*|\s+(?=please\b|could\b|can\b|would\b))", re.IGNORECASE | re.MULTILINE)
 """Whom or what the test is for ("For the physics team, could you", "For a quick exploratory
 pass, please"): no step (a budget in it, "for a 20-second free-roam", is read before)."""
@@ -109,6 +109,8 @@ INSTANCE = re.compile(r"\b(?P<thing>[a-z]{2,})_?(?P<n>\d{1,2})\b(?!\s*(?:steps?|
 """The game's own instance names ("coin_3", "gob1"): the thing and its number ("coin 3")."""
 TALK = ((re.compile(r"\b(they|we|you)'ll\b", re.IGNORECASE), r"\1 will"),
         (re.compile(r"\bwith\s+the\s+(?P<t>[a-z]+)\s+(?P<s>on|open|off|closed)\b,?", re.IGNORECASE), r"once the \g<t> is \g<s>,"),
+        (re.compile(r"\b(?:finish|end|start|begin)(?:es)?\s+(?:off\s+|up\s+)?by\s+(?P<v>[a-z]+)ing\b(?P<mid>[^.;!?,]*?\band\s+(?:then\s+)?)(?P<v2>[a-z]{2,})ing\b",
+                    re.IGNORECASE), lambda m: f"{_base(m.group('v'))}{m.group('mid')}{_base(m.group('v2'))}"),  # "start by walking ... and turning it on"
         (re.compile(r"\b(?:finish|end|start|begin)(?:es)?\s+(?:off\s+|up\s+)?by\s+(?P<v>[a-z]+)ing\b", re.IGNORECASE), lambda m: _base(m.group("v"))),
         (re.compile(r"\b(after\s+that|then)\s+to\s+(?!(?:the|a|an|it|them|there|where)\b)", re.IGNORECASE), r"\1 "),
         (re.compile(r"\bonce\s+(?:(?:you|they)(?:'re|\s+are)\s+)?there\b,?\s*(?=(?:they|you)\b)", re.IGNORECASE), ""),
@@ -277,13 +279,17 @@ def _asked(sentence: str, names: set[str] = frozenset()) -> str:  # type: ignore
             return "" if not _names(sentence, names) else sentence
         if not _names(sentence[:cut.start()], names):
             sentence = sentence[cut.start():]
+    elif cut is not None and cut.start() > 0 and re.fullmatch(r"\s*(?:(?:for\s+)?this\s+(?:one|test|run|case|pass|build|time)|today|for\s+now|"
+                                                             r"ok(?:ay)?|so|alright|now)(?:\s*,\s*|\s+)", sentence[:cut.start()], re.IGNORECASE):
+        sentence = sentence[cut.start():]  # "For this one I'd like you to ..."
     elif cut is not None and cut.start() > 0 and _told(sentence[:cut.start()]) and not _names(sentence[:cut.start()], names) \
             and (cut is asked or re.search(r"\bso\s+(?:[^,]{0,40},\s*)?$", sentence[:cut.start()], re.IGNORECASE)):
         sentence = sentence[cut.start():]
     sentence = re.sub(r"^\s*(?:is\s+)?(?:the\s+)?(?P<t>[a-z]+)\s+(?P<s>open|on|off|closed)\s*\?\s*",
                       lambda m: f"once the {m.group('t')} is {m.group('s')}, ", sentence, flags=re.IGNORECASE)  # "door open? go thru"
     if asked is not None and re.search(r"some|any|one\s+of", asked.group(0), re.IGNORECASE):
-        sentence = re.sub(r"\bthey\b", "you", re.sub(r"\btheir\b", "your", sentence))  # "any barrel they spot"
+        sentence = re.sub(r"\bthey\b(?!'re|\s+are\b|\s+show\b|\s+come\b|\s+get\b|\s+appear)", "you",
+                          re.sub(r"\btheir\b", "your", sentence))  # "any barrel they spot"; not "whenever they're in range"
     return ASKED.sub(".", REQUEST.sub("", sentence)).strip()
 
 

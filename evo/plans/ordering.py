@@ -48,7 +48,7 @@ AT_FRONT = re.compile(r"(?:(?<=^)|(?<=[,;]\s)|(?<=\band\s))at\s+(?P<place>the\s+
 
 BEFORE_THAT = re.compile(r"(?P<a>(?:^|(?<=[.;!?]\s))[^.;!?]+?)\s*[.;!]\s+(?:but\s+)?(?P<said>before\s+(?:that|this|then|doing\s+(?:that|so|this|it)|"
                          r"you\s+do\s+(?:that|this|so|it))|(?<=but\s)first|first\s*,\s*though|though\s*,\s*first|first\s+of\s+all)"
-                         r"\s*,?\s+(?P<b>[^.;!?]+)(?P<end>[.!?]?)", re.IGNORECASE)
+                         r"(?:\s*,\s*though)?\s*,?\s+(?P<b>[^.;!?]+)(?P<end>[.!?]?)", re.IGNORECASE)
 """The later step in one sentence, the earlier in the next: "Jump the lava. Before that, hit the
 switch.", "Head to the pillar; first, though, stop at stump 1." The earlier step goes before the
 sentence it follows, when that sentence is one step (a "before" clause counted as its own)."""
@@ -59,7 +59,7 @@ AFTER_DONE = re.compile(r"^(?P<a>[^,;]+?)\s+(?:only\s+)?after\s+(?P<thing>the\s+
                         r"(?P<verb>[a-z]+)(?P<end>[.!?]?)$", re.IGNORECASE)
 """A step after another said done in the passive ("Interact with the shrine only after the lava
 pit has been jumped"): the other, then the step."""
-AFTER_YOU = re.compile(r"^(?P<a>[^,;]+?),?\s*(?:but\s+)?(?:only\s+)?after\s+(?:you(?:'ve|\s+have)|having)\s+(?P<verb>[a-z]+ed)\s+(?P<b>[^,.;!?]+)"
+AFTER_YOU = re.compile(r"^(?P<a>[^,;]+?),?\s*(?:but\s+)?(?:only\s+)?after\s+(?:you(?:'ve|\s+have)|having)\s+(?P<verb>[a-z]+(?:ed|t|en|ne|ung|un|ught|ew|ck))\s+(?P<b>[^,.;!?]+)"
                        r"(?P<end>[.!?]?)$", re.IGNORECASE)
 """"Take down the second goblin, but only after you've cleared the lava": the deed done first."""
 BEFORE_CLAUSE = re.compile(r"^before\s+(?:you\s+|the\s+player\s+)?(?P<c>[^,]+),\s*(?P<m>.+)$", re.IGNORECASE)
@@ -81,7 +81,7 @@ def _before_that(line: str) -> str:
     return BEFORE_THAT.sub(swap, line)
 
 
-MEANS = re.compile(r"^(?P<a>[a-z][^,;]*?)\s+by\s+(?P<verb>[a-z]+ing)\s+(?P<c>[^,.;!?]+)", re.IGNORECASE)
+MEANS = re.compile(r"^(?P<lead>(?:then|after\s+that|afterwards|next|finally|now)\s*,?\s+)?(?P<a>[a-z][^,;]*?)\s+by\s+(?P<verb>[a-z]+ing)\s+(?P<c>[^,.;!?]+)", re.IGNORECASE)
 """"Open the door by pulling the switch": the means is the step, the end its purpose ("pull the
 switch to open the door")."""
 THERE = re.compile(r",\s*there\s*,?\s+(?=(?P<word>[a-z]+)\b)", re.IGNORECASE)
@@ -116,6 +116,16 @@ have to flip the switch first"; "head through the door, flip the switch beforeha
 DO_THAT_FIRST = re.compile(r"^(?P<b>[^,;]+?)\s*[,;]\s*(?:and\s+)?do\s+(?:that|this|it)\s+(?:first|beforehand|before(?:\s+that)?)\s*(?P<end>[.!?]?)$",
                            re.IGNORECASE)
 """"press the switch, do that first": the sentence before the one before it."""
+MID_FIRST = re.compile(r"^(?P<a>[^,;]+?)\s*,\s*(?P<b>(?!(?:but|then|and|so)\b)[^,;]+?)\s+first(?:\s*,\s*(?:of\s+course|obviously|naturally))?\s*,?\s*(?P<c>(?:and|then)\b[^;]*?)\s*(?P<end>[.!?]?)$",
+                       re.IGNORECASE)
+""""Go through the door, press the switch first, and slay the skeleton" (a parenthesis read as a
+clause): the middle step, then the one before it, then the rest."""
+CONDITIONED = re.compile(r"\b(?:when|once|after|as\s+soon\s+as|if)\s+(?:it|the\s+(?P<thing>[a-z]+))\s+(?:is|are|has\s+been|gets|'s)\s+"
+                         r"(?:now\s+)?(?P<state>open(?:ed)?|unlocked|on|activated|switched\s+on|turned\s+on)\b", re.IGNORECASE)
+ENABLES = re.compile(r"^(?!\s*(?:then|next|after|afterwards|later|finally)\b)[^.;!?]*?\b(?P<verb>open|unlock|turn\s+on|switch\s+on|activate)\s+"
+                     r"(?:it|the\s+(?P<thing>[a-z]+))\b", re.IGNORECASE)
+"""A step that waits for a state, then one that brings it about ("Go through the door when it is
+open. Open it with the switch."): the second is done first, or the first would wait forever."""
 
 
 def _ranked(sentences: list[str]) -> list[str]:
@@ -135,6 +145,11 @@ AND_BEFORE = re.compile(r"^(?!\s*before\b)(?P<a>[^,;]+?),?\s*and\s+before\s+(?:e
 """"Jump the lava pit, and before THAT, hit the switch": the second step first."""
 
 
+ONE_PLACE = re.compile(r"^\s*(?:go|walk|head|run|move)\s+(?:over\s+|up\s+)?to\s+(?:the\s+)?[a-z]+(?:\s+\d+)?\s+and\s+[a-z]+(?:\s+(?:up|down|on|at|with))?"
+                       r"\s+(?:it|there)\s*[.!]?\s*$", re.IGNORECASE)
+""""Go to the shrine and use it": one step, at one place."""
+
+
 def _done_first(sentences: list[str]) -> list[str]:
     """:data:`DONE_FIRST` and :data:`DO_THAT_FIRST` written in the order done."""
     out: list[str] = []
@@ -143,18 +158,47 @@ def _done_first(sentences: list[str]) -> list[str]:
         if first is not None and out and not re.search(r"\b(?:then|first|second)\b", first.group("b"), re.IGNORECASE):
             out.insert(len(out) - 1, first.group("b").strip() + ".")
             continue
-        alone = re.match(r"^(?P<b>[^,;]+?)\s+(?:first|beforehand|before\s+that)\s*(?P<end>[.!?]?)$", sentence.strip(), re.IGNORECASE)
-        if alone is not None and len(out) == 1 and not re.search(r",|\bthen\b|\band\b", out[0], re.IGNORECASE):
-            out.insert(0, alone.group("b").strip() + (alone.group("end") or "."))  # "Use the shrine. Kill the goblin first."
+        alone = re.match(r"^(?P<b>[^,;]+?)\s+(?:first|beforehand|before\s+that)(?:\s*,\s*though)?\s*(?P<end>[.!?]?)$", sentence.strip(), re.IGNORECASE)
+        if alone is not None and len(out) == 1 and (not re.search(r",|\bthen\b|\band\b", out[0], re.IGNORECASE) or ONE_PLACE.match(out[0])
+                                                     or re.match(r"^\s*(?:if|when|once)\s+[^,]+,[^,]+$", out[0], re.IGNORECASE)
+                                                     and not re.search(r"\b(?:then|and)\b", out[0], re.IGNORECASE)):
+            b = alone.group("b").strip()
+            waits = re.search(r"\b(?:if|when|once)\s+the\s+(?P<x>[a-z]+)\s+(?:is|are)\b", out[0], re.IGNORECASE)
+            if waits is not None:  # "If the switch is on, jump the lava. Flip it first.": it is the switch
+                b = re.sub(r"\bit\b", f"the {waits.group('x')}", b, count=1)
+            out.insert(0, b + (alone.group("end") or "."))  # "Use the shrine. Kill the goblin first."
             continue
         if out:  # a step to be done before others, which one not said: kept for the reader to doubt
             sentence = re.sub(r"\s+first(?=\s*[.!?]?\s*$)", " beforehand", sentence, flags=re.IGNORECASE)
+        mid = MID_FIRST.match(sentence.strip())
+        if mid is not None and not re.search(r"\b(?:then|first)\b", mid.group("a"), re.IGNORECASE) \
+                and not re.search(r"\b(?:it|them|there|one)\b", mid.group("b"), re.IGNORECASE):
+            b, a = mid.group("b").strip(), mid.group("a").strip()
+            out.append(f"{b[0].upper()}{b[1:]}, then {a[0].lower()}{a[1:]}, {mid.group('c').strip()}{mid.group('end') or '.'}")
+            continue
         m = DONE_FIRST.match(sentence.strip())
         if m is not None and not re.match(r"\s*(?:but|then)\b", m.group("b"), re.IGNORECASE) \
                 and not re.search(r"\b(?:then|first)\b", m.group("a"), re.IGNORECASE):
             b, a = re.sub(r"^(?:yet|so|and|but)\s+", "", m.group("b").strip(), flags=re.IGNORECASE), m.group("a").strip()
             sentence = f"{b[0].upper()}{b[1:]}, then {a[0].lower()}{a[1:]}{m.group('end') or '.'}"
         out.append(sentence)
+    return out
+
+
+def _enabler_first(sentences: list[str]) -> list[str]:
+    """:data:`ENABLES` after :data:`CONDITIONED`, one step each, in the order done."""
+    out = list(sentences)
+    for k in range(len(out) - 1):
+        waits, enables = CONDITIONED.search(out[k]), ENABLES.match(out[k + 1])
+        if waits is None or enables is None or re.search(r"\bthen\b|;|\band\b", out[k], re.IGNORECASE) \
+                or out[k].count(",") > 1 or re.search(r"\bthen\b", out[k + 1], re.IGNORECASE):
+            continue
+        thing, other = waits.group("thing"), enables.group("thing")
+        opened = waits.group("state").lower().startswith(("open", "unlock"))
+        if (thing and other and thing.lower() != other.lower()) \
+                or opened != (enables.group("verb").lower() in ("open", "unlock")):
+            continue
+        out[k], out[k + 1] = out[k + 1], out[k]
     return out
 
 
@@ -177,8 +221,11 @@ def in_order(text: str) -> str:
             means = MEANS.match(body)
             if means is not None and _base(means.group("verb")) != means.group("verb").lower() \
                     and means.group("a").strip().lower() not in ("start", "begin", "finish", "end", "start off", "end up"):
-                end_ = means.group("a").strip()
-                body = f"{_base(means.group('verb'))} {means.group('c').strip()} to {end_[0].lower()}{end_[1:]}{body[means.end():]}"
+                end_, c = means.group("a").strip(), means.group("c").strip()
+                thing = re.search(r"\b(?:the|a)\s+[a-z]+(?:\s+(?:pit|\d+))?$", end_, re.IGNORECASE)
+                if thing is not None and re.search(r"\bit\b", c):  # "cross the lava by jumping over it": it is the lava
+                    c = re.sub(r"\bit\b", thing.group(0), c, count=1)
+                body = f"{means.group('lead') or ''}{_base(means.group('verb'))} {c} to {end_[0].lower()}{end_[1:]}{body[means.end():]}"
             before = AND_BEFORE.match(body)
             if before is not None:
                 a = before.group("a").strip()
@@ -199,5 +246,5 @@ def in_order(text: str) -> str:
             body = AT_FRONT.sub(lambda g: f"{g.group('rest').strip()} at {g.group('place')}" if _verb(g.group("verb"))
                                 and g.group("rest").strip() else g.group(0), body)
             sentences.append(body + end)
-        lines.append(" ".join(sentences))
+        lines.append(" ".join(_enabler_first(sentences)))
     return "\n".join(lines)

@@ -41,7 +41,8 @@ GO_ON = re.compile(r"^\s*(?:(?:do|repeat)\s+(?:this|that|so|it)(?:\s+(?:all|agai
 out; "Carry on like that."): no step of its own (a closed class of phrases)."""
 LEADING = re.compile(rf"^\s*(?:{FILLER})\s*(?:,\s*|:\s*|\s+(?=[a-z]))", re.IGNORECASE)
 TRAILING = re.compile(rf",?\s+(?:{FILLER}|first|next|last|now|right now|straight away|at once|"
-                      r"immediately|to start|to begin|first thing)(?=\s*(?:[,.;!?]|$|,?\s+(?:and|then)\b))",
+                      r"immediately|to start|to begin|first thing|(?:just\s+)?(?:to\s+compare|for\s+(?:comparison|reference|a\s+baseline)|as\s+a\s+(?:baseline|control)))"
+                      r"(?=\s*(?:[,.;!?]|$|,?\s+(?:and|then)\b))",
                       re.IGNORECASE)
 """A filler or an order adverb after the step ("Attack the orc first", "pull it if you can")."""
 DONE = re.compile(r"^\s*(?:(?:when|once|after)\s+(?:that(?:'s| is| has been)|this(?:'s| is)|it(?:'s| is)|you(?:'re| are| have| 've)"

@@ -37,6 +37,10 @@ LABEL = re.compile(r"^\s*(?:reported(?:\s+by\s+[^:.!?]{1,40})?|report\s+from\s+[
 5120, player-facing summary: ...", "Forwarded from the forum:")."""
 QUOTED = re.compile(r"^\s*(?:['\"“‘])[^'\"“”‘’]{8,}(?:['\"”’])\s*$")
 """A quotation that is a whole sentence ("'I jumped over the lava and fell into it anyway.'")."""
+ASKS = re.compile(r"^\W*(?:(?:ok(?:ay)?|so|well|hey|hi|right)\W+)*(?:(?:i|we)(?:'m|'d|\s+am|\s+would|\s+want|\s+need|\s+wanna)|could\s+you|can\s+you|"
+                  r"would\s+you|(?:we|i)\s+(?:want|need|would\s+like)\s+to\s+(?:see|know|check|look))\b[^.!?]*[.!?]\s*$", re.IGNORECASE)
+"""A sentence that says what the tester wants to learn ("ok so I want to look at the skeleton.",
+"Could you check that the second coin can be picked up?"): "it" first in the next is its one thing."""
 SENTENCES = re.compile(r"(?<=[.!?]['\"”’])\s+|(?<=[.!?])\s+")
 
 
@@ -55,6 +59,13 @@ def unreported(text: str, things: Iterable[str] = ()) -> str:
             rest = sentence[label.end():] if label is not None else ""
             if REPORT.match(sentence) or QUOTED.match(sentence) or (label is not None and not _imperative(rest)):
                 told = [w for w in re.findall(r"[a-z]+", sentence.lower()) if w in names]
+                continue
+            if ASKS.match(sentence):  # "Could you check that the second coin can be picked up? Just walk onto it."
+                kept.append(sentence)
+                told = [w for w in re.findall(r"[a-z]+", sentence.lower()) if w in names]
+                ordinal = re.search(rf"\b(?:the\s+)?(?:first|second|third|fourth|fifth|last)\s+{told[0]}\b|\b{told[0]}\s+\d{{1,2}}\b", sentence, re.IGNORECASE) \
+                    if len(set(told)) == 1 else None
+                told = [ordinal.group(0).lower().removeprefix("the ")] if ordinal is not None else told
                 continue
             it = re.search(r"(?<!\bhave\s)(?<!\blet\s)(?<!\bmake\s)(?<!\bget\s)\bit\b", sentence)  # "have it pick up": the agent
             if len(set(told)) == 1 and it is not None and not any(w in names for w in re.findall(r"[a-z]+", sentence[:it.start()].lower())):

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from evo.plans.everyday import EVERYDAY, HAVING, THERE_IS, WAY_LEAD, WAY_THERE, _having
+from evo.plans.everyday import EVERYDAY, HAVING, THERE_IS, WAY_LEAD, WAY_THERE, _having, both_kinds, each_listed, ordinal_one
 
 I = re.IGNORECASE
 FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
@@ -115,7 +115,7 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
          (re.compile(r",?\s*\bno\s+(?:the\s+)?[a-z]+\s+this\s+time\b", I), ""),
          (re.compile(r"\s+(?:one|1)\s+time\b", I), " once"),
          (re.compile(r"(?:,\s*|\s+)and\s+after\s+(?=(?:around|round|to|at|on|over)\b)", I), ", then "),
-         (re.compile(r"(?:^|(?<=[.!?]\s))after(?:wards)?\s*,\s*", I | re.M), "Then "),
+         (re.compile(r"(?:^|(?<=[.!?]\s))(?:after(?:wards)?|subsequently)\s*,\s*", I | re.M), "Then "),
          (re.compile(r"(?<=\bthen\s)the\s+same\s+(?=(?:at|with|for|to|on)\b)", I), "do the same "),
          (re.compile(r"\s+of\s+play(?:ing|time)?\b|(?:^|(?<=[.!?]\s))(?:of\s+)?play(?:ing|time)?\s*[.!]\s*", I | re.M), ""),
          (re.compile(r"\b(?:walk|wander|run|move|roam)\s+(?:around\s+)?in\s+the\s+(?:park|level|map|dungeon)\s+and\s+", I), ""),
@@ -140,7 +140,7 @@ SUBJECT = re.compile(r"(?:(?<=^)|(?<=[.;:!?]\s)|(?<=,\s)|(?<=\band\s)|(?<=\bthen
 NOT_STEPS = frozenset({"will", "can", "could", "should", "must", "may", "might", "are", "were", "have", "had", "do", "did",
                        "need", "see", "get", "would", "shall", "want", "know", "find", "notice"})
 """Verbs after "you" that tell or ask rather than step ("you will see", "you need to")."""
-THING_DEED = re.compile(r"(?:^|(?<=[.!?]\s))(?P<x>(?:the\s+)?[a-z]+(?:[ _]\d{1,2})?)[ \t]*(?:,|:|->|→|=>)[ \t]*"
+THING_DEED = re.compile(r"(?:^(?P<bullet>[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+)?|(?<=[.!?]\s))(?P<x>(?:the\s+)?[a-z]+(?:[ _]\d{1,2})?)[ \t]*(?:,|:|->|→|=>)[ \t]*"
                         r"(?:(?:walk|go|head)(?:[ \t]+there)?[ \t]*,[ \t]*)?(?P<rest>[a-z][^.!?\n]*)", I | re.M)
 """"skeleton_2, attack.", "barrel_4: walk there, jump.", "Stump 1: go, look down, look up.": the
 deeds where the thing is."""
@@ -151,7 +151,7 @@ NOT_STEP = re.compile(r"\b(?P<before>[\w']+)[ \t]*,?[ \t]+not[ \t]+(?=[a-z]+[ \t
 """"go to the lava, not jump it": a step not to take (after a word that is no auxiliary)."""
 AUXILIARIES = frozenset({"do", "does", "did", "is", "are", "was", "were", "be", "been", "should", "must", "can", "could", "will",
                          "would", "may", "might", "shall", "have", "has", "had", "need", "why", "if", "whether"})
-NOUN_DEED = re.compile(r"\b(?P<make>make|do|give|take|perform)\s+(?P<whom>(?:him|her|it|them|the\s+[\w-]+(?:\s+\d+)?)\s+)?(?:a|an|one)\s+"
+NOUN_DEED = re.compile(r"\b(?P<make>make|do|give|take|perform)\s+(?P<whom>(?:him|her|it|them|the\s+[\w-]+(?:\s+\d+)?)\s+)?(?P<art>a|an|one|the)\s+"
                        r"(?:(?:full|single|complete|quick|small|big|whole)\s+)?(?P<noun>[a-z]+)\b(?P<after>\s+(?:with|around|over|at|on|to|across)\b)?", I)
 """"make an interaction with", "give him a hit": the deed's verb ("make a jump" the reader reads as it is)."""
 WISH = re.compile(r"\b(?:i|we)\s+(?:need|want|would\s+like|wish)\s+that\s+(?:the\s+player|you|the\s+agent|he|she|it)\s+"
@@ -173,10 +173,14 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
     if "enemy" in names:  # "Kill anything that gets close": what one kills is an enemy, where the game names them so
         text = re.sub(r"\b(?P<v>kill|attack|fight(?:\s+off)?|hit|slay|strike|take\s+out|take\s+down|deal\s+with)\s+(?:anything|everything|whatever|anyone)\b(?=\s+(?:that|which|who|on|in|near|nearby|"
                       r"close|hostile|you|around|comes?|gets?|attacks?)\b|\s*[,.;]|\s*$)", r"\g<v> any enemy", text, flags=I)
-    text = THING_DEED.sub(lambda m: f"go to {_the(m.group('x'))}, then {m.group('rest')}" if _head(m.group("x")) in names
-                          and m.group("rest").split()[0].lower() in deeds and _head(m.group("x")) not in ASIDE_WORDS
+    text = THING_DEED.sub(lambda m: f"{m.group('bullet') or ''}go to {_the(m.group('x'))}, then {m.group('rest')}" if _head(m.group("x")) in names
+                          and (m.group("rest").split()[0].lower() in deeds | {"go", "walk", "visit", "reach"} or re.match(r"(?:look|turn|face|glance)\s+(?:up|down|left|right)\b", m.group("rest"), I))
+                          and _head(m.group("x")) not in ASIDE_WORDS
                           and not _head(m.group("x")).endswith("s") else m.group(0), text)
-    text = HAVING.sub(_having, text)
+    text = ordinal_one(each_listed(both_kinds(HAVING.sub(_having, text), names)), names)
+    text = BARE_THING.sub(lambda m: f"{m.group('w')} {'to ' if m.group('w').lower() in GOING else ''}the " if m.group("x").lower() in names
+                          and (m.group("w").lower() in PREPOSITIONS | GOING or m.group("w").lower() in deeds)
+                          and not _plural(m.group("x").lower(), names) else m.group(0), text)
     text = THERE_IS.sub(lambda m: f"{m.group('next')}the {m.group('x')}" if m.group("x").lower() in names else m.group(0), text)
     text = WAY_LEAD.sub(lambda m: f"{m.group('a')}, then go to {m.group('b')}", text)
     text = WAY_THERE.sub(lambda m: f"{m.group('b')}, then {m.group('a')}", text)
@@ -229,12 +233,24 @@ def _deed(m: re.Match[str], names: set[str], deeds: set[str]) -> str:
     if noun in names:
         return m.group(0)  # "take a coin" is no deed in a noun
     for verb in (noun, noun[:-3], noun[:-3] + "e", noun[:-5] + "e"):  # jump; interaction; rotation
+        if m.group("art").lower() == "the" and (verb != noun or verb not in deeds):
+            continue  # "make the jump" is a jump; "do the usual" is no "use"
         if len(verb) > 2 and _base_verb(verb) and (verb != noun or m.group("whom") or verb in deeds) and m.group("make").lower() != "take":
             whom = (m.group("whom") or "").strip()
             return " ".join(p for p in (verb, whom) if p) + (m.group("after") or "")
     return m.group(0)
 
 
+BARE_THING = re.compile(r"(?<![\w'-])(?P<w>[a-z]+)\s+(?=(?P<x>[a-z]+)\b(?![ \t]*(?:\d|#|_|-\w|(?:one|two|three|four|five)\b)))", I)
+""""go to door", "interact switch": a thing's name with no article after a preposition or a deed's verb
+(the tagger reads "to door" as no thing, and "interact switch" as two verbs)."""
+GOING = frozenset({"go", "walk", "run", "head", "move"})
+PREPOSITIONS = frozenset({"to", "at", "over", "across", "into", "through", "past", "with", "toward", "towards"})
+
+
+def _plural(word: str, names: set[str]) -> bool:
+    """"enemies", "coins", "switches": a plural of one of the game's names (no one thing)."""
+    return word.endswith("s") and (word[:-1] in names or word[:-2] in names or (word.endswith("ies") and word[:-3] + "y" in names))
 ASIDE_WORDS = frozenset({"goal", "objective", "aim", "purpose", "task", "mission", "target"})
 """Labels that are also a game's words (the dungeon's shrine is its "goal"): "Goal: use the lever"."""
 

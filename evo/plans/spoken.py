@@ -17,6 +17,8 @@ SPOKEN_TITLE = re.compile(r"^\s*(?:(?:[a-z]+\s+)?test(?:\s+(?:number|no\.?|#)\s*
 SPOKEN = ((re.compile(r"\s+(?:period|full\s+stop)\b", re.IGNORECASE), "."), (re.compile(r"\s+comma\b", re.IGNORECASE), ","),
           (re.compile(r"\s*\b(?:new|next)\s+line\b\s*", re.IGNORECASE), "\n"),
           (re.compile(r"\b(?:um+|uh+|uhm|erm?|hmm+)\b[,.]?\s*", re.IGNORECASE), ""),
+          (re.compile(r"(?:^|(?<=[.!?]\s))(?:(?:so|well|basically|alright|okay|ok|anyway)\s*,\s*)+", re.IGNORECASE | re.M), ""),
+          (re.compile(r",\s*(?:like|basically|you\s+know)\s*,", re.IGNORECASE), ","),
           (re.compile(r"\b(?:okay|ok)\s+so\b,?\s*|\boh(?:\s+yeah)?\b,?\s*|\bobviously\b\s*|,?\s*\bi\s+mean\s*(?=[.!?]?$)", re.IGNORECASE), ""),
           (re.compile(r"\btoo\s+(?=the\b)", re.IGNORECASE), "to "), (re.compile(r"\bthan\s+(?=(?:go|head|walk|run|jump|use|pull|kill)\b)", re.IGNORECASE), "then "),
           (re.compile(r"\byour\s+(?=there\b)", re.IGNORECASE), "you're "), (re.compile(r"\bthats\b", re.IGNORECASE), "that's"),
