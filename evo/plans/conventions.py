@@ -167,8 +167,11 @@ def _sentence(sentence: str, more: bool) -> str:
 
 
 def conventions(text: str) -> str:
-    """``text`` with its test-case forms taken down to the steps (the module's families)."""
-    text = RESULT_LINE.sub("", text)
+    """``text`` with its test-case forms taken down to the steps (the module's families; a Gherkin
+    scenario's lines, :mod:`evo.plans.scenario`)."""
+    from evo.plans.scenario import scenario
+
+    text = RESULT_LINE.sub("", scenario(text))
     text = re.sub(r"\s*,?\s*\b(?:of\s+course|obviously|naturally)\s*(?=\))", "", text, flags=re.IGNORECASE)  # "(the lever first, of course)"
     text = PARENTHESIS.sub(lambda m: "" if _manner(m, text) else f", {m.group('inside')}" if _imperative(m.group("inside")) else "", text)
     lines = []
@@ -176,6 +179,9 @@ def conventions(text: str) -> str:
     for k, line in enumerate(rows):
         if HEADING.match(line) or GOAL_LINE.match(line) and any(r.strip() for r in rows[k + 1:]):
             continue  # "Goal: finish the level." over the steps that do it
+        if GOAL_LINE.match(line) and re.search(r"[.!?]\s+\S", line):
+            line = re.split(r"(?<=[.!?])\s+", line, maxsplit=1)[1]  # "Purpose: make sure jumping works. Walk up to the lava and jump."
+        line = re.sub(r"(?:^|(?<=[.!?]\s))(?:priority|prio|p)\s*(?:\d|one|two|three|four)\s*[:.-]\s*(?:stay\s+alive\s*,\s*)?", "", line, flags=re.IGNORECASE)
         line = KEEP.sub(lambda g: f"always {_base(g.group('verb') or g.group('verb2'))}", STANDING.sub(",", line))
         marker = re.match(r"^\s*(?:\d+[.)]|[-*•])\s+", line)  # a list item's marker stays
         head, body = (line[:marker.end()], line[marker.end():]) if marker else ("", line)

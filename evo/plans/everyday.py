@@ -33,8 +33,35 @@ import re
 
 I = re.IGNORECASE
 EVERYDAY = (
+    (re.compile(r"(?:(?<=^)|(?<=[.!?]\s)|(?<=\n)|(?<=\d[.)]\s))(?:check|verify|confirm)\s+(?:that\s+|if\s+|whether\s+)?(?:the\s+[a-z]+|it)\s+"
+                r"(?:has\s+|is\s+|was\s+)?(?:opened|open|unlocked|closed|shut|on)\b(?![^.;!?\n]*\b(?:and|then)\b)[^.;!?\n]*[.!]?", I | re.M), ""),  # "Check the door opened": what to see, no step
+    (re.compile(r"(?:\A|(?<=\n\n))\s*(?:start|begin)\s+(?:off\s+)?at\s+(?=the\s|[a-z]+\s+\d)", I), "Go to "),  # "Start at the second pillar and go round it"
+    (re.compile(r"\blet\s+(?:it|the\s+agent|the\s+bot|him|her)\s+(?=(?:roam|wander|run|explore|play|go|walk)\b)", I), ""),
+    (re.compile(r"\b(?P<w>any\s+time|anytime|whenever|every\s+time)\s+(?:it|the\s+agent|the\s+bot)(?:'s|\s+is|\s+gets|\s+comes)\s+"
+                r"(?P<p>near|close\s+to|next\s+to|by|beside)\s+(?=(?:a|an|any|some)\s)", I), r"\g<w> you are \g<p> "),
+    (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:the\s+(?:player|agent)|she|he|they|you|(?:our|the)\s+(?:hero|heroine|character))\s+"
+                r"(?:starts?|spawns?|begins?)\s+(?:off\s+)?(?:in|at|on|from)\s+the\s+(?:first\s+|starting\s+)?(?:room|area|spawn|start|entrance)\b[^.!?\n]*[.!]\s*", I | re.M), ""),
+    (re.compile(r"(?:^|(?<=[.!?:]\s)|(?<=\n))(?:try\s+to\s+)?(?:stay|keep)\s+alive\s*(?:,\s*|\s+and\s+)(?=[a-z])", I | re.M), ""),  # "stay alive, attack any enemy"
+    (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n)|(?<=\bthen\s))make\s+sure\s+(?:that\s+)?(?:the\s+(?:player|agent|tester|bot)|you|they)\s+(?P<v>[a-z]+)\b", I | re.M),
+     lambda m: _verb_base(m.group("v")) or m.group(0)),  # "Make sure the player kills the skeleton"
+    (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n)|(?<=\bthen\s))make\s+sure\s+(?:that\s+)?(?P<x>the\s+[a-z]+(?:\s+\d{1,2})?)\s+(?:is|has\s+been|gets|got)\s+(?P<p>[a-z]+(?:ed|en|t))\b", I | re.M),
+     lambda m: f"{_verb_base(m.group('p'))} {m.group('x')}" if _verb_base(m.group("p")) else m.group(0)),  # "Make sure the lever is pulled"
+    (re.compile(r"\s*,\s*(?:any|either)\s+(?:one|of\s+them)(?:\s+(?:will\s+do|is\s+fine))?\s*,", I), ","),  # "Pick up a coin, any one, then ..."
+    (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?P<v>approach|visit|go\s+to|walk\s+to|head\s+to|run\s+to|reach)\s+any\s+(?=[a-z]+\s*(?:[.!]|$|,?\s*then\b))", I | re.M),
+     r"\g<v> a "),  # "Approach any stump.": one, whichever (no standing order without "you see", "whenever")
+    (re.compile(r"\b(?:make|do|perform|take|execute)\s+(?:a|one)\s+(?:quick\s+|single\s+)?(left|right)\s+turn\b", I), r"turn \1"),
+    (re.compile(r"\b(?:tilt|pitch|point|angle)\s+it\s+(up|down)(?:wards?)?\b", I), r"look \1"),
+    (re.compile(r"\blook\s+(?:at|toward|towards)\s+the\s+(?:ground|floor)\b", I), "look down"),
+    (re.compile(r"\blook\s+(?:at|toward|towards)\s+the\s+(?:sky|ceiling)\b", I), "look up"),
+    (re.compile(r"\bflick(?:ing)?\b", I), "flip"),
+    (re.compile(r"(?:^|(?<=\n))(?P<b>\s*[-*•]\s*)\[[ xX✓]?\]\s*", I | re.M), r"\g<b>"),  # "- [ ] pillar 1: look up": a checklist's box
+    (re.compile(r"(?<=\d)\s+(?:too|as\s+well)(?=\s*(?:[.!;]|$))", I | re.M), ""),  # "go round barrel 1 too"
+    (re.compile(r"\bwhenever\s+you\s+(?:have|get|see)\s+(?:a|the)\s+chance\s*,\s*", I), "always "),
+    (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?P<list>(?:the\s+)?[a-z]+(?:\s+\d{1,2})?(?:\s+first)?(?:\s*(?:,|\bthen\b|\band\b)\s*(?:then\s+)?(?:the\s+)?[a-z]+(?:\s+\d{1,2})?){1,4})"
+                r"\s*:\s*(?P<v>[a-z]+(?:\s+(?:with|at|up\s+at|down\s+at|around|over|to))?)\s+(?:both|each(?:\s+one)?|all\s+of\s+them|them(?:\s+all|\s+both)?|all\s+three)"
+                r"\s*(?P<end>[.!]?)", I | re.M), lambda m: _each_of(m)),
     (re.compile(r"\b(?:the\s+)?(?:very\s+)?(?:top|base|bottom|foot|side|front)\s+of\s+(?=(?:it|them|the\s+[a-z]+|[a-z]+\s+\d)\b)", I), ""),
-    (re.compile(r"(?<=[a-z])\s+(?:that|which)\s+(?:opens|unlocks|controls|operates|powers|activates|raises|lowers)\s+(?:the|a)\s+[a-z]+\b(?!\s+(?:and|then)\b)", I), ""),
+    (re.compile(r"(?<=[a-z])(?:\s*,)?\s+(?:that|which)\s+(?:opens|unlocks|controls|operates|powers|activates|raises|lowers)\s+(?:the|a)\s+[a-z]+\b(?!\s+(?:and|then)\b)", I), ""),
     (re.compile(r"\b(?:visit|go\s+to|walk\s+(?:up\s+)?to|head\s+to|approach|stop\s+at|pass\s+by)\s+(?P<q>every|each|any|all)\s+(?P<x>[a-z]+)\s+"
                 r"(?P<rel>(?:that\s+)?you\s+(?:pass|see|find|meet|come\s+across|encounter|reach|spot)(?:\s+on\s+the\s+way)?)\s*,?\s*(?:and\s+)?(?:then\s+)?"
                 r"(?P<v>(?!then\b)[a-z]+(?:\s+(?:up|down))?)\s+(?P<p>(?:at|around|round|to|over)\s+)?it\b", I),
@@ -194,4 +221,22 @@ def ordinal_one(text: str, names: set[str]) -> str:
         before = [w for w in re.findall(r"[a-z]+", text[:m.start()].lower()) if w in names]
         return f"{m.group('o')} {before[-1]}" if before else m.group(0)
     return re.sub(r"(?<=\bthe\s)(?P<o>first|second|third|fourth|fifth|last)\s+one\b", kind, text, flags=I)
+
+
+def _each_of(m: re.Match[str]) -> str:
+    """"The ogre first, then the skeleton: attack both", "switch, door, shrine: interact with each":
+    the deed at each thing listed, in order."""
+    items = [i.strip() for i in re.split(r"\s*(?:,|\bthen\b|\band\b)\s*", re.sub(r"\s+first\b", "", m.group("list"), flags=I)) if i.strip()]
+    named = [i if re.match(r"the\s|[a-z]+\s+\d", i, I) else f"the {i}" for i in items]
+    return ", then ".join(f"{m.group('v')} {i}" for i in named) + (m.group("end") or ".")
+
+
+def _verb_base(word: str) -> str | None:
+    """A verb's base form from its third person or participle ("kills", "pulled": kill, pull), by
+    WordNet; None when the word is no form of a verb."""
+    from evo.plans.lexicon import _lemma, is_verb, wordnet
+
+    wordnet()
+    base = _lemma(word.lower(), "v")
+    return base if is_verb(base) and base != word.lower() else None
 

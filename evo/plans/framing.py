@@ -69,8 +69,8 @@ PLAYER = re.compile(r"\b(?:(?:the\s+)?(?:player|participant|tester|agent|bot|use
                     r"'ll(?:\s+(?:then|first|next|need\s+to|have\s+to|want\s+to))*|wanna|gotta)\s+(?:then\s+|first\s+|next\s+)?"
                     r"|(?:^\s*|(?<=[;,]\s))(?:the|your|our)\s+(?:(?:only|main|first|second|third|next|last|final|actual)\s+)?"
                     r"(?:(?:task|job|goal|aim|idea|plan|route|step|one)\s+)?(?:here\s+)?is\s+(?:simply\s+|just\s+)?to\s+"
-                    r"|\b(?:the\s+(?:player|participant|tester|agent|user)|participants|players|testers)\s+(?:first\s+|then\s+|next\s+)?"
-                    r"(?=[a-z]+s\b)", re.IGNORECASE | re.MULTILINE)
+                    r"|\b(?:the\s+(?:player|participant|tester|agent|user)|participants|players|testers|(?:our|the)\s+(?:hero|heroine|character)|"
+                    r"(?:(?<=^)|(?<=[.!?;]\s))(?:she|he))\s+(?:first\s+|then\s+|next\s+)?(?=[a-z]+s\b)", re.IGNORECASE | re.MULTILINE)
 """The one who plays, named before the step's verb."""
 PLACES = r"(?:the|this)\s+(?:whole\s+|entire\s+)?(?:level|park|dungeon|map|area|world|place|room)"
 DEED_DONE = re.compile(r"(?:^|(?<=[.!?;]))\s*(?:after|once|when)\s+(?:you(?:'ve|\s+have)|you|it\s+is|it's|they\s+are|they're)\s+"
@@ -119,7 +119,7 @@ PASSIVE = re.compile(r"(?:^|(?<=:)|(?<=:\s))\s*(?P<object>(?:any|all|every|each|
                      re.IGNORECASE | re.MULTILINE)
 """A step in the passive ("Any foes you encounter should be attacked", "any enemy in range gets
 hit"): the verb on its object."""
-AIMLESS = re.compile(r"\b(?:(?:keep|just|simply|go)\s+)?(?:(?:(?:free\s+)?(?:wander(?:ing)?|roam(?:ing)?|surviv(?:e|ing)|explor(?:e|ing)|meander(?:ing)?|idl(?:e|ing)(?=\s+(?:around|about)))|(?:of\s+)?free\s+play)\b"
+AIMLESS = re.compile(r"\b(?:(?:keep|just|simply|go|let\s+(?:it|the\s+agent|the\s+bot|him|her))\s+)?(?:(?:(?:free\s+)?(?:wander(?:ing)?|roam(?:ing)?|surviv(?:e|ing)|explor(?:e|ing)|meander(?:ing)?|idl(?:e|ing)(?=\s+(?:around|about)))|(?:of\s+)?free\s+play)\b"
                      r"(?:\s+(?:around|about|freely|at random|randomly))?(?:\s+(?:around\s+|about\s+)?" + PLACES + r")?|"
                      r"(?:walk|run|move|stroll|go)(?:ing)?\s+(?:around|about)(?:\s+" + PLACES + r"|(?=\s*(?:[,.;]|$|and\b)|\s+\w+ing\b))|"
                      r"(?:walk|stroll|jog|tour)(?:ing)?\s+(?:through\s+|across\s+|round\s+)?" + PLACES + r"|free[\s-](?:walk|run)(?:ing)?\b|(?:let|set)\s+(?:the\s+)?(?:agent|bot|player)\s+(?:loose|free)\b)",

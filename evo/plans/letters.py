@@ -46,7 +46,8 @@ SIGNED = re.compile(r"(?:(?<=[.!?])|(?<=[.!?]\s))\s*(?:(?:many|warm|kind|best|wi
                     r"regards|appreciate\s+it|much\s+appreciated)\b[^.!?\n]{0,30}[.!,]?\s*(?:-{1,2}\s*)?[A-Z][\w'-]*\.?\s*$|"
                     r"\s+(?:-{1,2}|—)\s*[A-Z][\w'-]*\.?\s*$", re.IGNORECASE)
 """A sign-off on the line of the steps ("... Thanks, Dana", "Thanks! Jules", "Appreciate it. - Chris")."""
-REQUEST = re.compile(r"\b(?:(?:could|can|would|will)\s+(?:you|someone|somebody|anyone|one\s+of\s+you)(?:\s+all)?|"
+REQUEST = re.compile(r"\b(?:what\s+(?:i|we)(?:'d|\s+would)\s+(?:like|love|want)\s+is\s+(?:for\s+(?:the\s+(?:agent|player|bot)|you|it)\s+)?to|"
+                     r"(?:could|can|would|will)\s+(?:you|someone|somebody|anyone|one\s+of\s+you|the\s+(?:agent|bot|player))(?:\s+all)?|"
                      r"(?:i|we)(?:'d|\s+would)\s+(?:like|love|appreciate\s+it\s+if)\s+(?:for\s+)?(?:you|someone|somebody|"
                      r"one\s+of\s+you|a\s+tester|the\s+agent|us)(?:\s+(?:to|could|would))?|"
                      r"(?:i|we)\s+(?:need|want)\s+(?:you|someone|somebody|the\s+agent)\s+to|"
@@ -104,7 +105,7 @@ TITLE_LINE = re.compile(r"^\s*(?:part|section|phase|stage|room|chapter|area|stop
                         re.IGNORECASE)
 """A line that titles the part of a test after it ("Part 2: The Door")."""
 ROUTE_LABEL = re.compile(r"\b(?:route|path|itinerary|tour|line|stops)(?:\s+is)?\s*[:=]", re.IGNORECASE)
-HEADING_NOUNS = re.compile(r"\b(?:route|notes?|plan|splits?|strats?|run|tour|checklist)\b", re.IGNORECASE)
+HEADING_NOUNS = re.compile(r"\b(?:route|notes?|plan|splits?|strats?|run|tour|checklist|walk-?through)\b", re.IGNORECASE)
 INSTANCE = re.compile(r"\b(?P<thing>[a-z]{2,})_?(?P<n>\d{1,2})\b(?!\s*(?:steps?|s|sec|seconds?|min|minutes?|%))", re.IGNORECASE)
 """The game's own instance names ("coin_3", "gob1"): the thing and its number ("coin 3")."""
 TALK = ((re.compile(r"\b(they|we|you)'ll\b", re.IGNORECASE), r"\1 will"),

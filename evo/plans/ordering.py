@@ -31,7 +31,8 @@ lava, and before even that, throw the switch"."""
 BUT_BEFORE = re.compile(r"^(?P<a>[^,;]+?)(?:\s+at\s+the\s+end)?,\s*but\s+(?:before\s+(?:that|this|it|(?:you\s+)?do(?:ing)?\s+(?:that|this|so|it))|first)\s*,?\s*(?P<b>[^.;!?]+)",
                         re.IGNORECASE)
 """The later step, then "but before that" / "but first" and the earlier."""
-BUT_FIRST = re.compile(r"^(?P<a>[^,;]+?),\s*but\s+(?P<b>[^,.;!?]+?)\s+first\b(?!\s+(?!(?:and|then|before)\b)[a-z])", re.IGNORECASE)
+BUT_FIRST = re.compile(r"^(?P<a>[^,;]+?),\s*but\s+(?P<b>[^,.;!?]+?)\s+(?:first\b(?!\s+(?!(?:and|then|before)\b)[a-z])|"
+                       r"(?:before\s+(?:that|this|you\s+do\s+(?:that|this|it|so))|beforehand)\s*(?=[.!?]?\s*$))", re.IGNORECASE)
 """The later step, then "but" and the earlier with "first" after it (an order, not an ordinal:
 "but grab the first coin on the way there" is no "first")."""
 BEFORE_GERUND = re.compile(r"(?<=\w)\s+before\s+(?P<verb>[a-z]+ing)\b", re.IGNORECASE)
@@ -41,7 +42,7 @@ ORDINAL_ADVERB = re.compile(r",\s*(?:and\s+)?(?:second(?:ly)?|third(?:ly)?|fourt
                             re.IGNORECASE)
 AFTER = re.compile(r"(?:,\s*|\s+and\s+)(?:then\s+)?after(?:wards)?\s*,?\s+(?=(?P<word>[a-z]+)\b)", re.IGNORECASE)
 """"after" before a step's verb or its "to": afterwards ("Kill the goblin, after kill the skeleton")."""
-AT_FRONT = re.compile(r"(?:(?<=^)|(?<=[,;]\s)|(?<=\band\s))at\s+(?P<place>the\s+[a-z]+(?:\s+(?:\d+|#\d+))?|[a-z]+\s+(?:\d+|#\d+))\s+"
+AT_FRONT = re.compile(r"(?:(?<=^)|(?<=[,;]\s)|(?<=\band\s))at\s+(?P<place>the\s+(?:(?:first|second|third|fourth|fifth|last|nearest|closest)\s+)?(?!(?:first|second|third|fourth|fifth|last)\b)[a-z]+(?:\s+(?:\d+|#\d+))?|[a-z]+\s+(?:\d+|#\d+))\s*(?P<comma>,)?\s+"
                       r"(?=(?P<verb>[a-z]+)\b)(?P<rest>[^,;.]*)", re.IGNORECASE)
 """A step with its place first ("at the shrine pray"): the place after the deed."""
 
@@ -244,7 +245,8 @@ def in_order(text: str) -> str:
             body = ORDINAL_ADVERB.sub(", then ", body)
             body = AFTER.sub(lambda g: ", then " if g.group("word").lower() == "to" or _verb(g.group("word")) else g.group(0), body)
             body = AT_FRONT.sub(lambda g: f"{g.group('rest').strip()} at {g.group('place')}" if _verb(g.group("verb"))
-                                and g.group("rest").strip() else g.group(0), body)
+                                and g.group("rest").strip() and not (g.group("comma") and re.search(r"\b(?:it|them|there|and|then)\b", g.group("rest"), re.IGNORECASE))
+                                else g.group(0), body)
             sentences.append(body + end)
         lines.append(" ".join(_enabler_first(sentences)))
     return "\n".join(lines)

@@ -173,6 +173,10 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
     if "enemy" in names:  # "Kill anything that gets close": what one kills is an enemy, where the game names them so
         text = re.sub(r"\b(?P<v>kill|attack|fight(?:\s+off)?|hit|slay|strike|take\s+out|take\s+down|deal\s+with)\s+(?:anything|everything|whatever|anyone)\b(?=\s+(?:that|which|who|on|in|near|nearby|"
                       r"close|hostile|you|around|comes?|gets?|attacks?)\b|\s*[,.;]|\s*$)", r"\g<v> any enemy", text, flags=I)
+    if "collectable" in names:  # "Loot everything", "collecting stuff": what one picks up is a collectable
+        text = re.sub(r"\b(?P<v>loot|collect|collecting|grab|grabbing|gather|gathering|pick\s+up|picking\s+up|hoover\s+up)\s+(?:everything|anything|"
+                      r"(?:all\s+(?:the\s+)?)?(?:stuff|loot|goodies|items?))\b(?=\s*(?:[,.;!]|$|and\b|then\b|you\b|for\b|along\b|on\b))",
+                      lambda m: f"{m.group('v')} every collectable", text, flags=I)
     text = THING_DEED.sub(lambda m: f"{m.group('bullet') or ''}go to {_the(m.group('x'))}, then {m.group('rest')}" if _head(m.group("x")) in names
                           and (m.group("rest").split()[0].lower() in deeds | {"go", "walk", "visit", "reach"} or re.match(r"(?:look|turn|face|glance)\s+(?:up|down|left|right)\b", m.group("rest"), I))
                           and _head(m.group("x")) not in ASIDE_WORDS

@@ -368,6 +368,9 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
         to = best_match(step.action_word or "", {NO_ACTION: actions.get(NO_ACTION, ())}, "v", steps=2) \
             if not moving and _towards(step.action_word) else None  # "Hurry to the pit", "Dash to the lamp"
         same = next((o.action_match for o in reversed(out) if o.action), None) if SAME.match(step.text) else None
+        place = max((k for k, o in enumerate(out) if o.actor_type is not None), default=0)
+        deeds = [o.action_match for o in out[place:] if o.action] if same is not None else []  # "look up, then look down. Do the same at lamp 4."
+        same = deeds[0] if len(deeds) > 1 else same
         if same is not None:
             action: WordMatch | None = same  # "then do the same with the second skeleton"
         elif to is not None and to.score >= THRESHOLD and to.score >= best_match(step.action_word or "", actions, "v").score - 0.05:
@@ -391,4 +394,5 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
             out[-1] = replace(out[-1], action=None)  # "Go after the goblin and take it down": one attack
         out.append(MatchedStep(step, None if name == NO_ACTION else name, actor.name if actor else None,
                                action, actor, cond))
+        out.extend(MatchedStep(step, deed.name, None, deed, None, None) for deed in deeds[1:])
     return out

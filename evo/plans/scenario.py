@@ -1,0 +1,63 @@
+"""A test written as a Gherkin scenario, line by line, and the lines of a test case that start the
+game rather than step in it (issue 55, wave 19: ``tests/evo/plans/dev/*_dev41.yaml``, ``*_dev42.yaml``).
+
+Testers who write acceptance tests put one clause on each line:
+
+    Given a fresh level
+    When the player activates the switch
+    And walks through the door
+    Then the next room should be reachable
+
+"Given" sets the scene and "Then" says what to expect (no step; an "And" after a "Then" is one more
+expectation); each "When" and "And" before it is a step, its subject ("the player", "they", "I")
+and its verb's third person ("activates") taken off. Test cases also begin with "Start a new game."
+or "Start wherever the level puts you.": the run starts there anyway, so the line is no step
+("Start at the second pillar and go round it" goes there first: it is one).
+"""
+
+from __future__ import annotations
+
+import re
+
+I = re.IGNORECASE
+KEYWORD = re.compile(r"^\s*(?P<word>given|when|and|but|then)\b\s*", I)
+EXPECTS = re.compile(r"\b(?:should|must|will|expect(?:ed)?|is|are|was|appears?|opens?|closes?|renders?|ends?|completes?|"
+                     r"can|cannot|can't|does|do|shows?|works?|stays?|remains?|looks?)\b", I)
+"""A "Then" that says what to expect ("Then the door should open"), not a step ("Then jump")."""
+SUBJECT = re.compile(r"^(?:the\s+(?:player|tester|user|agent|bot|character)|they|i|you|we|he|she)\s+", I)
+STARTS = re.compile(r"^\s*(?:\d+[.)]\s*|[-*•]\s*)?(?:start|begin|load|launch|boot(?:\s+up)?|open|spawn\s+into)\s+"
+                    r"(?:(?:a|the)\s+(?:new|fresh|clean)\s+|a\s+|the\s+)?(?:game|level|run|session|build|map|save|scenario)\b[^.!?\n]*[.!]?\s*$|"
+                    r"^\s*start\s+(?:wherever|where)\s+the\s+(?:level|game|map)\s+(?:puts|spawns|drops|places)\s+you\b[^.!?\n]*[.!]?\s*$", I)
+"""A line that starts the game ("Start a new game.", "Load the level", "Start wherever the level
+puts you."): the run starts there, no step."""
+
+
+def _base(word: str) -> str:
+    """A verb's third person in its base form ("activates": activate), by WordNet."""
+    from evo.plans.lexicon import _lemma, is_verb, wordnet
+
+    wordnet()
+    base = _lemma(word.lower(), "v")
+    return base if base != word.lower() and is_verb(base) else word
+
+
+def scenario(text: str) -> str:
+    """``text`` with a Gherkin scenario written as its steps, and its lines that start the game out;
+    as it is when it has neither."""
+    lines = [line for line in text.splitlines() if not STARTS.match(line) or not line.strip()]
+    keys = [KEYWORD.match(line) for line in lines]
+    if sum(k is not None for k in keys) < 2 or not any(k is not None and k.group("word").lower() in ("given", "when") for k in keys):
+        return "\n".join(lines)
+    out, expecting = [], False
+    for line, key in zip(lines, keys):
+        if key is None:
+            out.append(line)
+            continue
+        word, rest = key.group("word").lower(), line[key.end():].strip()
+        expecting = word == "given" or (word == "then" and EXPECTS.search(rest) is not None) or (word in ("and", "but") and expecting)
+        if expecting:
+            continue
+        rest = SUBJECT.sub("", rest)
+        first, _, after = rest.partition(" ")
+        out.append(f"{_base(first)} {after}".strip() if first.endswith("s") else rest)
+    return "\n".join(out)
