@@ -62,6 +62,10 @@ OBSERVE = re.compile(r"^\s*(?:(?:observe|notice|note|see)\b|(?:check|verify|conf
 WHILE_ROUTE = re.compile(r"^(?P<rule>[^,;]*?\b(?:any|every|each|all|whatever)\b[^,;]*?)\s+while\s+(?:you\s+|i\s+)?"
                          r"(?P<route>(?:walk|head|go|run|move|make\s+your\s+way|heading|walking|going)\b[^.;!?]*)(?P<end>[.!?]?)$",
                          re.IGNORECASE)
+WHILE_LEAD = re.compile(r"^(?:while|as)\s+(?:you\s+|i\s+)?(?P<route>(?:walk|head|go|run|move|make\s+your\s+way|are\s+(?:heading|walking|going))\s+(?:over\s+)?"
+                        r"(?:to|towards?|through|into)\b[^,;]*?)\s*,\s*"
+                        r"(?P<rule>[^,;]*?\b(?:any|every|each|all|whatever)\b[^;]*?)(?P<end>[.!?]?)$", re.IGNORECASE)
+""""While you make your way to the shrine, pick up every coin you pass": the route, then the standing order."""
 PARENTHESIS = re.compile(r"\s*\((?!\s*(?:\d+|[a-h]|i{1,3}|iv|v|vi{1,3})\s*\))(?P<inside>[^()]*)\)")
 """A parenthesis, not a list marker ("(2) do a jump")."""
 WANTED = re.compile(r"\b(?P<q>every|any|all|each|the)\s+(?P<thing>[\w-]+)\s+(?P<verb>[a-z]+ed)\b(?!\s+(?:by|to|on|at|in)\b)",
@@ -158,7 +162,7 @@ def _sentence(sentence: str, more: bool) -> str:
         sentence = WANTED.sub(lambda g: f"{_base(g.group('verb'))} {g.group('q')} {g.group('thing')}"
                               if _base(g.group("verb")) != g.group("verb").lower() else g.group(0), sentence)
     sentence = WHATEVER.sub(lambda g: f"any {g.group('thing')} that {g.group('verb')}", sentence)  # "whatever enemy is nearby"
-    m = WHILE_ROUTE.match(sentence)
+    m = WHILE_ROUTE.match(sentence) or WHILE_LEAD.match(sentence)
     if m is not None:
         route = m.group("route")
         route = re.sub(r"^(\w+)ing\b", lambda g: g.group(1) if len(g.group(1)) > 2 else g.group(0), route)

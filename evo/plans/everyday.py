@@ -33,6 +33,35 @@ import re
 
 I = re.IGNORECASE
 EVERYDAY = (
+    (re.compile(r"\s+the\s+(?:whole|entire)\s+(?:time|run|way)(?=\s*(?:[.!;]|$))", I | re.M), " all the time"),  # "Keep swinging at trolls the whole time"
+    (re.compile(r"\bthe\s+(?P<a>first|second|third)\s*,\s*(?P<b>second|third|fourth)(?:\s*,)?\s+and\s+(?:the\s+)?(?P<c>third|fourth|fifth)\s+(?P<x>[a-z]+?)s\b", I),
+     r"the \g<a> \g<x>, the \g<b> \g<x> and the \g<c> \g<x>"),  # "the first, second and third barrels"
+    (re.compile(r"\bthe\s+(?P<a>first|second|third|fourth)\s+and\s+(?:the\s+)?(?P<b>second|third|fourth|fifth)\s+(?P<x>[a-z]+?)s\b", I),
+     r"the \g<a> \g<x> and the \g<b> \g<x>"),
+    (re.compile(r"\bthen\s+(?P<x>(?:the\s+)?[a-z]+(?:\s+\d{1,2})?)\s*,\s*(?:(?:the\s+)?same\s+(?:thing|deal|again)|likewise|ditto)\b", I),
+     r"then do the same at \g<x>"),  # "Then stump 2, same thing."
+    (re.compile(r"\b(?P<v>stop\s+at|go\s+to|visit|walk\s+to|head\s+to)\s+(?:each|all)\s+of\s+(?:these|the\s+following)(?:\s+in\s+(?:this\s+)?order)?\s*:\s*", I),
+     r"\g<v> "),  # "Stop at each of these in order: barrel 1, pillar 1"
+    (re.compile(r"\bcheck\s+out\s+(?=(?:a|an|the)\s)", I), "visit "),
+    (re.compile(r",?\s*(?:and\s+)?(?:then\s+)?call\s+it\s+a\s+day\b", I), ""),
+    (re.compile(r"\bonly\s+(?P<w>once|when|after)\s+(?P<c>[^,.;!?]+?)\s+should\s+you\s+", I), r"\g<w> \g<c>, "),  # "Only once the door has opened should you head ..."
+    (re.compile(r"\s*,?\s*(?:because\s+)?otherwise\s+(?:the|it|you)\b[^,.;!?\n]*", I), ""),  # "Hit the switch, otherwise the door stays shut"
+    (re.compile(r"\b(?:your|the|our)\s+(?:goal|target|objective|destination|aim)\s+is\s+(?P<x>the\s+[a-z]+)(?=\s*[.!])", I), r"\g<x> is the goal"),
+    (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:quick\s+one|new\s+build|note\s+to\s+self|ugh|hmm+|sigh)\b[^.!?:\n]*[.!?]\s*", I | re.M), ""),
+    (re.compile(r"\bget\s+(?:over|across)\s+(?=the\s)", I), "cross "),  # "get over the lava": crossing it
+    (re.compile(r"(?:^|(?<=[.!?]\s))(?:can|could|does|will|is|would)\s+(?:the\s+(?:player|agent|bot|character|hero)|one)\b[^?\n]*\?\s+(?=\S)", I | re.M), ""),
+    # "Can the player jump the lava right after the switch? Flip the switch and ...": what the test asks, no step
+    (re.compile(r"(?:^|(?<=[.!?]\s))(?:the\s+)?[a-z]+s?\s+(?:hit|hits|are|is|can|will|do|does|tend\s+to|seem\s+to|might|may)\s+[^,.;!?\n]{1,40}?,\s*so\s+(?=(?:please\s+)?[a-z]+\s)", I | re.M),
+     ""),  # "Ogres hit hard, so attack any ogre that comes close": the reason, then the step
+    (re.compile(r"\b(?P<a>(?:open|unlock)\s+(?:the\s+[a-z]+|it))\s*\(\s*(?:use|with|via|by\s+using|using)\s+(?P<b>the\s+[a-z]+)(?:\s+for\s+(?:that|this|it))?\s*\)", I),
+     r"use \g<b> to \g<a>"),  # "Open the door (use the switch for that)": the switch is the step
+    (re.compile(r"(?:^|(?<=\n)|(?<=[.;:]\s))(?P<b>[ \t]*(?:\d+[.)]|[-*•])[ \t]+)?(?P<p>through|into|past|up\s+to|back\s+to)\s+(?=the\s|[a-z]+\s+\d)", I | re.M),
+     r"\g<b>go \g<p> "),  # "2) through the door once it opens": going, its verb left out
+    (re.compile(r"\b(?P<v>do|make|take|run)\s+(?:another|one\s+more)\s+(?P<n>lap|circle|loop|orbit)\b(?!\s+(?:around|round)\b)", I), r"\g<v> a \g<n> around it"),
+    (re.compile(r"\bany\s+one\s+(?=[a-z]{3,})(?!of\b)", I), "a "),  # "Grab any one pickup": one, whichever
+    (re.compile(r"\s+(?:when|once)\s+(?:you|they|it)\s+(?:get|gets|arrive|arrives|are|is)\s+there\b", I), ""),  # "Use the shrine when you get there"
+    (re.compile(r"\b(?:don't|do\s+not|never)\s+(?P<v>(?!forget|fail)[a-z]+(?:\s+[a-z]+){0,4}?)\s+(?:until|till)\s+"
+                r"(?P<c>(?:the\s+[a-z]+|it)\s+(?:is|has\s+been|has|gets|'s)\s+[a-z]+)\b(?=\s*(?:[.!]|$))", I | re.M), r"once \g<c>, \g<v>"),  # "Don't approach the door until the switch is on"
     (re.compile(r"(?:(?<=^)|(?<=[.!?]\s)|(?<=\n)|(?<=\d[.)]\s))(?:check|verify|confirm)\s+(?:that\s+|if\s+|whether\s+)?(?:the\s+[a-z]+|it)\s+"
                 r"(?:has\s+|is\s+|was\s+)?(?:opened|open|unlocked|closed|shut|on)\b(?![^.;!?\n]*\b(?:and|then)\b)[^.;!?\n]*[.!]?", I | re.M), ""),  # "Check the door opened": what to see, no step
     (re.compile(r"(?:\A|(?<=\n\n))\s*(?:start|begin)\s+(?:off\s+)?at\s+(?=the\s|[a-z]+\s+\d)", I), "Go to "),  # "Start at the second pillar and go round it"
@@ -77,7 +106,7 @@ EVERYDAY = (
                 r"(?:(?P<back>,?\s*(?:and\s+)?then\s+back\s+(?:up|down)(?:wards?)?\b))?", I),
      lambda m: f"look {m.group(1)}" + (f", then look {'down' if m.group(1).lower() == 'up' else 'up'}" if m.group("back") else "")),
     (re.compile(r"\b(?:go|come|walk)\s+(?:and\s+|over\s+and\s+)?(?:look|have\s+a\s+look)\s+at\b(?=\s+(?:the|a|an)\s)", I), "go to"),
-    (re.compile(r"\b(get|gets|come|comes|are|is|'re|'s)\s*(?<=\s|e|s)(?:with)?in\s+(?:attack\s+|striking\s+|melee\s+)?range\b", I), r"\1 close"),
+    (re.compile(r"\b(get|gets|come|comes|are|is|'re|'s)\s*(?<=\s|e|s)(?:with)?in\s+(?:(?:attack\s+|striking\s+|melee\s+)?range|reach)\b", I), r"\1 close"),
     (re.compile(r"\s+and\s+(?:then\s+)?(?:check|verify|confirm|make\s+sure|see)\s+(?:that\s+)?(?:the\s+[a-z]+|it)\s+(?:now\s+)?(?:says|shows|reads|displays|is|opens|"
                 r"turns|goes|stays|has)\b[^.!?;\n]*", I), ""),
     (re.compile(r"\b(?P<v>find|go\s+to|walk\s+to|head\s+to|run\s+to|pick|choose|locate|approach|reach|spot)\s+any\s+(?=[a-z]+\s+and\s+(?:then\s+)?"
@@ -149,10 +178,10 @@ EVERYDAY = (
                 r"(?:a|an|the|any)\s+[a-z]+(?:\s+\d{1,2})?)\s+(?=[a-z])(?!(?:and|or|then|but|that|which|you)\b)", I), r"\1, "),
 )
 """The forms, each a pattern and what it is read as (after a second language's first forms)."""
-THERE_IS = re.compile(r"(?:^|(?<=[.!?]\s))there(?:'s|\s+is|\s+are)\s+(?:a|an|one|some)\s+(?P<x>[a-z]+)\b[^.!?;\n]*[.!?;]\s+"
-                      r"(?P<next>[^.!?\n]*?)\b(?:it|one)\b", I)
+THERE_IS = re.compile(r"(?:^|(?<=[.!?]\s))(?:then\s+)?there(?:'s|\s+is|\s+are)\s+(?:a|an|one|some)\s+(?P<x>[a-z]+)\b[^.!?;\n]*[.!?;]\s+"
+                      r"(?P<next>[^.!?\n]*?)\b(?:it|one|him|her)\b", I)
 """"There's a coin near the start. Go pick it up.": the thing said to be there is the step's."""
-HAVING = re.compile(r"\bhaving\s+(?P<p>(?!done\b|finished\b|completed\b)[a-z]+)\s+(?=(?:the|a|an|across|over|through|up|down|around|round|to|past|it|them|\w+\s+\d)\b)", I)
+HAVING = re.compile(r"(?<!\bafter\s)\bhaving\s+(?P<p>(?!done\b|finished\b|completed\b)[a-z]+)\s+(?=(?:the|a|an|across|over|through|up|down|around|round|to|past|it|them|\w+\s+\d)\b)", I)
 """"Having flipped the switch, having gone through the door and having leapt across the lava,
 finish by using the shrine": each deed done, in order ("having done that" is the step before's)."""
 
@@ -215,12 +244,13 @@ def each_listed(text: str) -> str:
 
 
 def ordinal_one(text: str, names: set[str]) -> str:
-    """"the third one" for the kind of thing named last before it ("Go to the first coin, then to the
-    third one"; "Before walking to the second lamp, circle the first one")."""
+    """"the third one", or "the third" alone, for the kind of thing named last before it ("Go to the
+    first coin, then to the third one"; "Before walking to the second lamp, circle the first one")."""
     def kind(m: re.Match[str]) -> str:
         before = [w for w in re.findall(r"[a-z]+", text[:m.start()].lower()) if w in names]
         return f"{m.group('o')} {before[-1]}" if before else m.group(0)
-    return re.sub(r"(?<=\bthe\s)(?P<o>first|second|third|fourth|fifth|last)\s+one\b", kind, text, flags=I)
+    return re.sub(r"(?<=\bthe\s)(?P<o>first|second|third|fourth|fifth|last)(?:\s+one\b|(?=\s*(?:[.,;!?]|$|\s+(?:and|then)\b)))", kind, text, flags=I | re.M)
+
 
 
 def _each_of(m: re.Match[str]) -> str:

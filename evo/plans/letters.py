@@ -50,7 +50,7 @@ REQUEST = re.compile(r"\b(?:what\s+(?:i|we)(?:'d|\s+would)\s+(?:like|love|want)\
                      r"(?:could|can|would|will)\s+(?:you|someone|somebody|anyone|one\s+of\s+you|the\s+(?:agent|bot|player))(?:\s+all)?|"
                      r"(?:i|we)(?:'d|\s+would)\s+(?:like|love|appreciate\s+it\s+if)\s+(?:for\s+)?(?:you|someone|somebody|"
                      r"one\s+of\s+you|a\s+tester|the\s+agent|us)(?:\s+(?:to|could|would))?|"
-                     r"(?:i|we)\s+(?:need|want)\s+(?:you|someone|somebody|the\s+agent)\s+to|"
+                     r"(?:i|we)\s+(?:just\s+|really\s+|only\s+)?(?:need|want)\s+(?:you|someone|somebody|the\s+agent)\s+to|"
                      r"(?:all\s+|the\s+(?:only\s+)?thing\s+|what\s+)?i\s+need\s+is\s+for\s+(?:you|someone|somebody)\s+to|"
                      r"if\s+(?:you|someone)\s+could|please\s+could\s+you|"
                      r"(?:i|we)(?:'d|\s+would)?\s+(?:expect|want|need|like|love)\s+(?:the\s+player|players|them|the\s+agent|the\s+tester|"
@@ -111,8 +111,8 @@ INSTANCE = re.compile(r"\b(?P<thing>[a-z]{2,})_?(?P<n>\d{1,2})\b(?!\s*(?:steps?|
 TALK = ((re.compile(r"\b(they|we|you)'ll\b", re.IGNORECASE), r"\1 will"),
         (re.compile(r"\bwith\s+the\s+(?P<t>[a-z]+)\s+(?P<s>on|open|off|closed)\b,?", re.IGNORECASE), r"once the \g<t> is \g<s>,"),
         (re.compile(r"\b(?:finish|end|start|begin)(?:es)?\s+(?:off\s+|up\s+)?by\s+(?P<v>[a-z]+)ing\b(?P<mid>[^.;!?,]*?\band\s+(?:then\s+)?)(?P<v2>[a-z]{2,})ing\b",
-                    re.IGNORECASE), lambda m: f"{_base(m.group('v'))}{m.group('mid')}{_base(m.group('v2'))}"),  # "start by walking ... and turning it on"
-        (re.compile(r"\b(?:finish|end|start|begin)(?:es)?\s+(?:off\s+|up\s+)?by\s+(?P<v>[a-z]+)ing\b", re.IGNORECASE), lambda m: _base(m.group("v"))),
+                    re.IGNORECASE), lambda m: f"{_first(m)}{_base(m.group('v'))}{m.group('mid')}{_base(m.group('v2'))}"),  # "start by walking ... and turning it on"
+        (re.compile(r"\b(?:finish|end|start|begin)(?:es)?\s+(?:off\s+|up\s+)?by\s+(?P<v>[a-z]+)ing\b", re.IGNORECASE), lambda m: _first(m) + _base(m.group("v"))),
         (re.compile(r"\b(after\s+that|then)\s+to\s+(?!(?:the|a|an|it|them|there|where)\b)", re.IGNORECASE), r"\1 "),
         (re.compile(r"\bonce\s+(?:(?:you|they)(?:'re|\s+are)\s+)?there\b,?\s*(?=(?:they|you)\b)", re.IGNORECASE), ""),
         (re.compile(r"\b(?:go|come)\s+(?:over|up|back)\s+and\s+(?=[a-z])", re.IGNORECASE), ""),
@@ -225,6 +225,14 @@ def _starts_with_verb(line: str) -> bool:
     wordnet()
     return bool(words) and is_verb(words[0]) and _lemma(words[0], "v") == words[0] and words[0] not in ("test", "check") \
         or bool(words) and words[0] == "check" and len(words) > 1 and words[1] in ("the", "that", "whether", "if", "each", "every", "all")
+
+
+def _first(m: re.Match[str]) -> str:
+    """"First, " for "start by ...", so that a step said to start the test after others is done first
+    (:mod:`evo.plans.ordering`); nothing for "finish by ..."."""
+    if not m.group(0).lower().startswith(("start", "begin")):
+        return ""
+    return "first, " if re.search(r"\w\s*$", m.string[:m.start()]) else "First, "
 
 
 def _base(word: str) -> str:

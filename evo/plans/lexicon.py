@@ -114,6 +114,8 @@ def _lemma(word: str, pos: str) -> str:
     keys = _keys(word)
     if not keys:
         return word.lower()
+    if pos == "v" and keys[0].endswith("nging") and morphy(keys[0][:-3], pos) == keys[0][:-3]:
+        return keys[0][:-3]  # "swinging": swing, not the rare "swinge" morphy tries first
     return morphy(keys[0], pos) or keys[0]
 
 

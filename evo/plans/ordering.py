@@ -60,6 +60,10 @@ AFTER_DONE = re.compile(r"^(?P<a>[^,;]+?)\s+(?:only\s+)?after\s+(?P<thing>the\s+
                         r"(?P<verb>[a-z]+)(?P<end>[.!?]?)$", re.IGNORECASE)
 """A step after another said done in the passive ("Interact with the shrine only after the lava
 pit has been jumped"): the other, then the step."""
+AFTER_GERUND = re.compile(r"^(?P<a>[^,;]+?),?\s+(?:but\s+)?(?:only\s+)?after\s+(?:having\s+)?(?P<verb>[a-z]+(?:ing|ed|en|t))\s+(?P<b>[^,.;!?]+)(?P<end>[.!?]?)$",
+                          re.IGNORECASE)
+""""Go through the door once it opens, after activating the switch", "Jump the lava, after having
+killed the skeleton": the deed after "after", then the step."""
 AFTER_YOU = re.compile(r"^(?P<a>[^,;]+?),?\s*(?:but\s+)?(?:only\s+)?after\s+(?:you(?:'ve|\s+have)|having)\s+(?P<verb>[a-z]+(?:ed|t|en|ne|ung|un|ught|ew|ck))\s+(?P<b>[^,.;!?]+)"
                        r"(?P<end>[.!?]?)$", re.IGNORECASE)
 """"Take down the second goblin, but only after you've cleared the lava": the deed done first."""
@@ -123,7 +127,8 @@ MID_FIRST = re.compile(r"^(?P<a>[^,;]+?)\s*,\s*(?P<b>(?!(?:but|then|and|so)\b)[^
 clause): the middle step, then the one before it, then the rest."""
 CONDITIONED = re.compile(r"\b(?:when|once|after|as\s+soon\s+as|if)\s+(?:it|the\s+(?P<thing>[a-z]+))\s+(?:is|are|has\s+been|gets|'s)\s+"
                          r"(?:now\s+)?(?P<state>open(?:ed)?|unlocked|on|activated|switched\s+on|turned\s+on)\b", re.IGNORECASE)
-ENABLES = re.compile(r"^(?!\s*(?:then|next|after|afterwards|later|finally)\b)[^.;!?]*?\b(?P<verb>open|unlock|turn\s+on|switch\s+on|activate)\s+"
+ENABLES = re.compile(r"\b(?P<verb>open|unlock|turn\s+on|switch\s+on|activate|"
+                     r"pull|flip|press|hit|use|toggle|throw|push|yank|flick|trip|operate|interact\s+with)\s+"
                      r"(?:it|the\s+(?P<thing>[a-z]+))\b", re.IGNORECASE)
 """A step that waits for a state, then one that brings it about ("Go through the door when it is
 open. Open it with the switch."): the second is done first, or the first would wait forever."""
@@ -142,7 +147,8 @@ def _ranked(sentences: list[str]) -> list[str]:
     return [t for _, t in sorted(zip(ranks, tails), key=lambda p: p[0])]
 
 
-AND_BEFORE = re.compile(r"^(?!\s*before\b)(?P<a>[^,;]+?),?\s*and\s+before\s+(?:even\s+)?(?:that|this|then)\s*,?\s*(?P<b>[^,.;!?]+)", re.IGNORECASE)
+AND_BEFORE = re.compile(r"^(?!\s*before\b)(?P<a>[^,;]+?),?\s*and\s+before\s+(?:even\s+)?(?:that|this|then|any\s+of\s+(?:that|this|it)|all\s+(?:of\s+)?(?:that|this))\s*,?\s*(?P<b>[^,.;!?]+)",
+                        re.IGNORECASE)
 """"Jump the lava pit, and before THAT, hit the switch": the second step first."""
 
 
@@ -159,7 +165,12 @@ def _done_first(sentences: list[str]) -> list[str]:
         if first is not None and out and not re.search(r"\b(?:then|first|second)\b", first.group("b"), re.IGNORECASE):
             out.insert(len(out) - 1, first.group("b").strip() + ".")
             continue
-        alone = re.match(r"^(?P<b>[^,;]+?)\s+(?:first|beforehand|before\s+that)(?:\s*,\s*though)?\s*(?P<end>[.!?]?)$", sentence.strip(), re.IGNORECASE)
+        started = re.match(r"^(?:please\s+)?first(?:\s+of\s+all)?\s*,\s*(?P<rest>[^;]+?)(?P<end>[.!?]?)$", sentence.strip(), re.IGNORECASE)
+        if started is not None and out and not re.search(r"\b(?:it|them|there|that)\b", started.group("rest"), re.IGNORECASE):
+            out.insert(0, f"{started.group('rest')}{started.group('end') or '.'}")
+            continue  # "Kill the skeleton once the door is open. Start by pulling the lever.": that first
+        alone = re.match(r"^(?P<b>[^,;]+?)\s+(?:first|beforehand|before\s+that|for\s+that|for\s+this|to\s+do\s+that)(?:\s*,\s*though)?\s*(?P<end>[.!?]?)$",
+                         sentence.strip(), re.IGNORECASE)
         if alone is not None and len(out) == 1 and (not re.search(r",|\bthen\b|\band\b", out[0], re.IGNORECASE) or ONE_PLACE.match(out[0])
                                                      or re.match(r"^\s*(?:if|when|once)\s+[^,]+,[^,]+$", out[0], re.IGNORECASE)
                                                      and not re.search(r"\b(?:then|and)\b", out[0], re.IGNORECASE)):
@@ -186,20 +197,28 @@ def _done_first(sentences: list[str]) -> list[str]:
     return out
 
 
+def _brings_about(waits: re.Match[str], enables: re.Match[str]) -> bool:
+    """The deed of :data:`ENABLES` brings about the state :data:`CONDITIONED` waits for: "open it" for
+    "once it is open"; a deed on the very thing for "once the switch is on" ("Pull the switch")."""
+    thing, other = waits.group("thing"), enables.group("thing")
+    opened = waits.group("state").lower().startswith(("open", "unlock"))
+    verb = enables.group("verb").lower()
+    if (thing and other and thing.lower() != other.lower()) or opened != (verb in ("open", "unlock")):
+        return False
+    return verb in ("open", "unlock", "activate") or verb.endswith(" on") or bool(thing and other)
+
+
 def _enabler_first(sentences: list[str]) -> list[str]:
     """:data:`ENABLES` after :data:`CONDITIONED`, one step each, in the order done."""
     out = list(sentences)
     for k in range(len(out) - 1):
-        waits, enables = CONDITIONED.search(out[k]), ENABLES.match(out[k + 1])
-        if waits is None or enables is None or re.search(r"\bthen\b|;|\band\b", out[k], re.IGNORECASE) \
-                or out[k].count(",") > 1 or re.search(r"\bthen\b", out[k + 1], re.IGNORECASE):
+        waits = CONDITIONED.search(out[k])
+        if waits is None or re.search(r"\bthen\b|;|\band\b", out[k], re.IGNORECASE) or out[k].count(",") > 1 \
+                or re.search(r"\bthen\b", out[k + 1], re.IGNORECASE) \
+                or re.match(r"\s*(?:next|after|afterwards|later|finally)\b", out[k + 1], re.IGNORECASE):
             continue
-        thing, other = waits.group("thing"), enables.group("thing")
-        opened = waits.group("state").lower().startswith(("open", "unlock"))
-        if (thing and other and thing.lower() != other.lower()) \
-                or opened != (enables.group("verb").lower() in ("open", "unlock")):
-            continue
-        out[k], out[k + 1] = out[k + 1], out[k]
+        if any(_brings_about(waits, enables) for enables in ENABLES.finditer(out[k + 1])):
+            out[k], out[k + 1] = out[k + 1], out[k]
     return out
 
 
@@ -215,6 +234,11 @@ def in_order(text: str) -> str:
             if you is not None and _base(you.group("verb")) != you.group("verb").lower():
                 a = you.group("a").strip()
                 body = f"{_base(you.group('verb'))} {you.group('b').strip()}, then {a[0].lower()}{a[1:]}"
+            gerund = AFTER_GERUND.match(body) if you is None else None
+            if gerund is not None and _base(gerund.group("verb")) != gerund.group("verb").lower() \
+                    and not re.search(r"\b(?:then|first)\b", gerund.group("a"), re.IGNORECASE):
+                a = gerund.group("a").strip()
+                body = f"{_base(gerund.group('verb'))} {gerund.group('b').strip()}, then {a[0].lower()}{a[1:]}"
             done = AFTER_DONE.match(body)
             if done is not None and _base(done.group("verb")) != done.group("verb").lower():
                 a = done.group("a").strip()
