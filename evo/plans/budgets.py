@@ -115,7 +115,7 @@ def _instance(found: re.Match[str], text: str) -> bool:
 
 def _ordinal(found: re.Match[str], text: str) -> bool:
     """"a second ogre", "a second time": "second" as an ordinal, no time."""
-    return found.group(1).lower() in ("a", "an") and re.match(r"\s+(?!(?:and|or|of|then|to|more|at|in)\b)[a-z]",
+    return found.group(1).lower() in ("a", "an") and found.group(2).lower() in ("second", "sec", "s", "step", "move", "turn", "tick") and re.match(r"\s+(?!(?:and|or|of|then|to|more|at|in)\b)[a-z]",
                                                              text[found.end():], re.IGNORECASE) is not None
 
 

@@ -103,7 +103,7 @@ def _imperative(inside: str) -> bool:
     words = inside.split()
     wordnet()
     return 0 < len(words) <= 4 and words[0].isalpha() and is_verb(words[0]) and _lemma(words[0], "v") == words[0].lower() \
-        and words[0].lower() not in ("seed", "no", "see", "e.g", "i.e")
+        and words[0].lower() not in ("seed", "no", "see", "e.g", "i.e", "watch", "careful", "note", "beware", "mind")
 
 
 CROSSING = frozenset({"cross", "clear", "pass", "traverse", "get", "go", "make", "hop", "leap", "vault", "jump", "bound"})

@@ -33,6 +33,30 @@ import re
 
 I = re.IGNORECASE
 EVERYDAY = (
+    (re.compile(r"\b(?P<v>[a-z]+)\s+(?:them\s+both|both|them\s+all|all\s+of\s+them)(?:\s+(?P<x>[a-z]+?)s)?\s*,\s*the\s+(?P<o>first|1st)(?:\s+one\b)?", I),
+     lambda m: f"{m.group('v')} the {m.group('o')} {m.group('x') or 'one'}"),
+    # "Kill both goblins, the first one and then the second": the deed at each, in the order given
+    (re.compile(r"\bcheck\s+(?:that\s+)?(?:the\s+)?(?:kills?|kill\s+counter|kills\s+counter|counter|score|log|health|hp|hud|ui)\b[^.;!?\n]*", I), ""),
+    (re.compile(r"\bkeep\s+an\s+eye\s+out\s+for\s+(?P<x>[a-z]+s)\s+and\s+(?P<v>grab|collect|pick\s+up|take|get|kill|attack)\s+them(?:\s+as\s+you\s+go)?\b", I),
+     r"\g<v> any \g<x> you see"),
+    (re.compile(r"\bpatrol(?:ling)?(?:\s+(?:for\s+a\s+while|around|about))?\s+and\s+", I), ""),
+    (re.compile(r"(?:^|(?<=[.!?]\s))(?:[a-z]+\s+){0,2}ones?\s+(?:is|are)\s+(?:fine|ok(?:ay)?|good|enough)\s*[.!]", I | re.M), ""),  # "Nearest ones are fine."
+    (re.compile(r"\b(?:if|when|whenever)\s+there(?:'s|\s+is|\s+are)\s+(?:a\s+|an\s+|any\s+|some\s+)?(?P<x>[a-z]+)\s+(?:nearby|around|close(?:\s+by)?|near)\s*,\s*"
+                r"(?P<v>[a-z]+(?:\s+up)?)\s+(?:it|them)\b", I), r"whenever any \g<x> is near, \g<v> it"),  # "if there's gold nearby, take it"
+    (re.compile(r"\s*,?\s*(?:and\s+)?otherwise\s*,?\s+(?:just\s+)?(?=(?:get|go|head|walk|run|make)\b)", I), ". "),  # "..., and otherwise just get to the shrine"
+    (re.compile(r"\bkeep\s+going\s+(?=to\b)", I), "go "),  # "and then keep going to the shrine": on to it, no standing order
+    (re.compile(r"(?:^|(?<=[.!?]\s))to\s+do\s+(?:so|that|this)\s*,\s*", I | re.M), ""),
+    (re.compile(r"(?:^|(?<=[.!?]\s))(?:screenshots?|videos?|clips?|logs?)\s+(?:are\s+|is\s+)?(?:welcome|appreciated|optional|not\s+needed|please)\b[^.!?\n]*[.!]?", I | re.M), ""),
+    (re.compile(r"(?:^|(?<=[.!?]\s))(?:i'm\s+|i\s+am\s+)?curious\s+(?:whether|if|what|how|to\s+see)\b[^.!?\n]*[.!?]?", I | re.M), ""),
+    (re.compile(r"\b(?P<w>once|when|after|until)\s+it\s+(?:reports|shows|registers|reads)\s+(?:as\s+)?(?P<s>open|opened|on)\b", I), r"\g<w> it is \g<s>"),
+    (re.compile(r"\s+or\s+(?:else\s+)?(?:the|it)\b[^.;!?\n,]*\b(?:won't|will\s+not|can't|cannot|doesn't|does\s+not|stays?)\b[^.;!?\n,]*", I), ""),  # "... first or the door won't open"
+    (re.compile(r"(?:(?<=[.!?]\s)(?:oh\s*,?\s*)?|\boh\s*,?\s*)and\s+(?=(?:don't\s+forget\s+to\s+)?[a-z]+\s)(?!then\b)", I), ""),  # "Oh, and pull the switch first"
+    (re.compile(r"(?:(?<=^)|(?<=[,:]\s)|(?<=\band\s))one\s+(?=[a-z]+\s*(?:,|[.!]|$|\s+and\b))", I | re.M), "a "),  # "Tour: one lamp, one stump"
+    (re.compile(r"\bmake\s+(?P<x>it|the\s+[a-z]+)\s+on\b", I), r"turn \g<x> on"),
+    (re.compile(r"\bthe\s+same\s+(?=[a-z]+\s*(?:[.,;!?]|$|\s+(?:and|then|too|again)\b))(?!(?:way|thing|time|again|deal)\b)", I | re.M), "that "),  # "circle round the same barrel": the one just named
+    (re.compile(r"\s+[-–—]+\s+but\s+", I), ", but "),
+    (re.compile(r"(?:^|(?<=[.!?]\s))(?P<v>[a-z]+(?:\s+(?:out|down|up))?)\s+(?:two|three|both|all|the)\s+[a-z]+s\s*:\s*(?=(?:the\s+)?[a-z]+(?:\s+\d{1,2})?\s+first\b)", I | re.M),
+     lambda m: f"{m.group('v')} "),  # "Take out two enemies: the ogre first, then the skeleton."
     (re.compile(r"\s+the\s+(?:whole|entire)\s+(?:time|run|way)(?=\s*(?:[.!;]|$))", I | re.M), " all the time"),  # "Keep swinging at trolls the whole time"
     (re.compile(r"\bthe\s+(?P<a>first|second|third)\s*,\s*(?P<b>second|third|fourth)(?:\s*,)?\s+and\s+(?:the\s+)?(?P<c>third|fourth|fifth)\s+(?P<x>[a-z]+?)s\b", I),
      r"the \g<a> \g<x>, the \g<b> \g<x> and the \g<c> \g<x>"),  # "the first, second and third barrels"
@@ -49,13 +73,14 @@ EVERYDAY = (
     (re.compile(r"\b(?:your|the|our)\s+(?:goal|target|objective|destination|aim)\s+is\s+(?P<x>the\s+[a-z]+)(?=\s*[.!])", I), r"\g<x> is the goal"),
     (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:quick\s+one|new\s+build|note\s+to\s+self|ugh|hmm+|sigh)\b[^.!?:\n]*[.!?]\s*", I | re.M), ""),
     (re.compile(r"\bget\s+(?:over|across)\s+(?=the\s)", I), "cross "),  # "get over the lava": crossing it
-    (re.compile(r"(?:^|(?<=[.!?]\s))(?:can|could|does|will|is|would)\s+(?:the\s+(?:player|agent|bot|character|hero)|one)\b[^?\n]*\?\s+(?=\S)", I | re.M), ""),
+    (re.compile(r"(?:^|(?<=[.!?]\s))(?:can|could|does|will|is|would)\s+(?:the\s+(?:player|agent|bot|character|hero)|one)\b[^?\n]*\?\s+"
+                r"(?=(?:please\s+)?[a-z]+\s+(?:the|a|an|it|to|over|up|down|around|through)\b)", I | re.M), ""),
     # "Can the player jump the lava right after the switch? Flip the switch and ...": what the test asks, no step
     (re.compile(r"(?:^|(?<=[.!?]\s))(?:the\s+)?[a-z]+s?\s+(?:hit|hits|are|is|can|will|do|does|tend\s+to|seem\s+to|might|may)\s+[^,.;!?\n]{1,40}?,\s*so\s+(?=(?:please\s+)?[a-z]+\s)", I | re.M),
      ""),  # "Ogres hit hard, so attack any ogre that comes close": the reason, then the step
     (re.compile(r"\b(?P<a>(?:open|unlock)\s+(?:the\s+[a-z]+|it))\s*\(\s*(?:use|with|via|by\s+using|using)\s+(?P<b>the\s+[a-z]+)(?:\s+for\s+(?:that|this|it))?\s*\)", I),
      r"use \g<b> to \g<a>"),  # "Open the door (use the switch for that)": the switch is the step
-    (re.compile(r"(?:^|(?<=\n)|(?<=[.;:]\s))(?P<b>[ \t]*(?:\d+[.)]|[-*•])[ \t]+)?(?P<p>through|into|past|up\s+to|back\s+to)\s+(?=the\s|[a-z]+\s+\d)", I | re.M),
+    (re.compile(r"(?:^|(?<=\n)|(?<=[.;:]\s)|(?<=\bthen\s)|(?<=,\s)|(?<=>\s)|(?<=→\s))(?P<b>[ \t]*(?:\d+[.)]|[-*•])[ \t]+)?(?P<p>through|thru|into|past|up\s+to|back\s+to)\s+(?=the\s|[a-z]+\s+\d|door\b|gate\b)", I | re.M),
      r"\g<b>go \g<p> "),  # "2) through the door once it opens": going, its verb left out
     (re.compile(r"\b(?P<v>do|make|take|run)\s+(?:another|one\s+more)\s+(?P<n>lap|circle|loop|orbit)\b(?!\s+(?:around|round)\b)", I), r"\g<v> a \g<n> around it"),
     (re.compile(r"\bany\s+one\s+(?=[a-z]{3,})(?!of\b)", I), "a "),  # "Grab any one pickup": one, whichever
@@ -248,8 +273,11 @@ def ordinal_one(text: str, names: set[str]) -> str:
     first coin, then to the third one"; "Before walking to the second lamp, circle the first one")."""
     def kind(m: re.Match[str]) -> str:
         before = [w for w in re.findall(r"[a-z]+", text[:m.start()].lower()) if w in names]
-        return f"{m.group('o')} {before[-1]}" if before else m.group(0)
-    return re.sub(r"(?<=\bthe\s)(?P<o>first|second|third|fourth|fifth|last)(?:\s+one\b|(?=\s*(?:[.,;!?]|$|\s+(?:and|then)\b)))", kind, text, flags=I | re.M)
+        if not before:
+            return m.group(0)
+        kind_ = before[-1][:-1] if before[-1].endswith("s") and before[-1][:-1] in names else before[-1]  # "goblins": goblin
+        return f"{m.group('o')} {kind_}"
+    return re.sub(r"(?<=\bthe\s)(?P<o>first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)(?:\s+one\b|(?=\s*(?:[.,;!?]|$|\s+(?:and|then)\b)))", kind, text, flags=I | re.M)
 
 
 

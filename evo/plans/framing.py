@@ -114,8 +114,8 @@ WHERE = re.compile(r",\s*where\s+(?=(?:you|they|the\s+player)\s+(?:should|must|n
 SURE = re.compile(r"\b(?:make sure|ensure|be sure|check)\s+(?:that\s+)?you(?:'ve|\s+have)\s+(?P<verb>[a-z]+ed)\b|"
                   r"\b(?:make sure|be sure)\s+(?:that\s+)?you\s+(?P<verb2>[a-z]+)\b(?<!\bhave)", re.IGNORECASE)
 """A step said as a state to reach ("make sure you have pulled the lever"): the deed."""
-PASSIVE = re.compile(r"(?:^|(?<=:)|(?<=:\s)|(?<=[.!?;]\s)|(?<=\bthen\s)|(?<=\bnext,\s)|(?<=\bfinally,\s)|(?<=\bafter\swhich\s))\s*(?P<object>(?:any|all|every|each|the)\s+[^,.;:]+?)\s+(?:(?:should|must|are\s+to|is\s+to|need\s+to|"
-                     r"needs\s+to|have\s+to|has\s+to)\s+be|(?P<got>gets?))\s+(?P<verb>[a-z]+)\b",
+PASSIVE = re.compile(r"(?:^|(?<=:)|(?<=:\s)|(?<=[.!?;]\s)|(?<=\bthen\s)|(?<=\bnext,\s)|(?<=\bfinally,\s)|(?<=\bafter\swhich\s))\s*(?P<object>(?:any|all|every|each|the)\s+[^,.;:]+?)\s+(?:(?:should|must|shall|will|are\s+to|is\s+to|need\s+to|"
+                     r"needs\s+to|have\s+to|has\s+to)\s+be|(?P<got>gets?))\s+(?P<verb>[a-z]+)\b(?:\s+by\s+the\s+(?:agent|player|tester|bot))?",
                      re.IGNORECASE | re.MULTILINE)
 """A step in the passive ("Any foes you encounter should be attacked", "any enemy in range gets
 hit"): the verb on its object."""
@@ -138,7 +138,7 @@ REMARK = re.compile(r"^\s*(?:(?:so|and|but|also|btw|fyi|note)\s*[,:]?\s+)?(?:(?:
                     r"if\s+[^,;:]+,\s*(?:great|good|fine|perfect|cool|nice|ok(?:ay)?)\b[^;:]*[;.!]?\s*$|"
                     r"(?:it|this|that|there)\s+(?:is|was|are|were|has|had|looks|seems|should|might|may|must|will)\b[^,;:]*$|"
                     r"(?:the|this|that|these|those|my|our)\s+(?:[\w-]+\s+){1,6}?(?:is|are|was|were|looks|seems|feels|appears|has|"
-                    r"had|does|do|did|felt|looked|seemed|broke|worked)(?:n't|\s+not)?\b[^,;:]*$|(?:nothing\s+(?:else|more)|in\s+(?:that|this|the\s+same)\s+order|that(?:'s|\s+is)\s+(?:it|all)|"
+                    r"had|does|do|did|felt|looked|seemed|broke|worked|look|seem|feel|appear)(?:n't|\s+not)?\b[^,;:]*$|(?:nothing\s+(?:else|more)|in\s+(?:that|this|the\s+same)\s+order|that(?:'s|\s+is)\s+(?:it|all)|"
                     r"ok(?:ay)?|done|the\s+end)\W*$)", re.IGNORECASE)
 """A sentence that tells, not asks: a remark ("I think the lamp is too big.", "It should stay
 locked.", "The texture of lamp 2 looks strange.", "Nothing else.", "In that order.")."""

@@ -60,6 +60,8 @@ AFTER_DONE = re.compile(r"^(?P<a>[^,;]+?)\s+(?:only\s+)?after\s+(?P<thing>the\s+
                         r"(?P<verb>[a-z]+)(?P<end>[.!?]?)$", re.IGNORECASE)
 """A step after another said done in the passive ("Interact with the shrine only after the lava
 pit has been jumped"): the other, then the step."""
+HAVING_FIRST = re.compile(r"^(?P<a>[^,;]+?),\s*having\s+(?:first\s+)?(?P<verb>[a-z]+(?:ed|en|t))\s+(?P<b>[^,.;!?]+)(?P<end>[.!?]?)$", re.IGNORECASE)
+""""The tester uses the shrine, having first disposed of the ogre": that deed, then the step."""
 AFTER_GERUND = re.compile(r"^(?P<a>[^,;]+?),?\s+(?:but\s+)?(?:only\s+)?after\s+(?:having\s+)?(?P<verb>[a-z]+(?:ing|ed|en|t))\s+(?P<b>[^,.;!?]+)(?P<end>[.!?]?)$",
                           re.IGNORECASE)
 """"Go through the door once it opens, after activating the switch", "Jump the lava, after having
@@ -234,7 +236,7 @@ def in_order(text: str) -> str:
             if you is not None and _base(you.group("verb")) != you.group("verb").lower():
                 a = you.group("a").strip()
                 body = f"{_base(you.group('verb'))} {you.group('b').strip()}, then {a[0].lower()}{a[1:]}"
-            gerund = AFTER_GERUND.match(body) if you is None else None
+            gerund = (AFTER_GERUND.match(body) or HAVING_FIRST.match(body)) if you is None else None
             if gerund is not None and _base(gerund.group("verb")) != gerund.group("verb").lower() \
                     and not re.search(r"\b(?:then|first)\b", gerund.group("a"), re.IGNORECASE):
                 a = gerund.group("a").strip()

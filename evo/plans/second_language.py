@@ -151,8 +151,8 @@ NOT_STEP = re.compile(r"\b(?P<before>[\w']+)[ \t]*,?[ \t]+not[ \t]+(?=[a-z]+[ \t
 """"go to the lava, not jump it": a step not to take (after a word that is no auxiliary)."""
 AUXILIARIES = frozenset({"do", "does", "did", "is", "are", "was", "were", "be", "been", "should", "must", "can", "could", "will",
                          "would", "may", "might", "shall", "have", "has", "had", "need", "why", "if", "whether"})
-NOUN_DEED = re.compile(r"\b(?P<make>make|do|give|take|perform)\s+(?P<whom>(?:him|her|it|them|the\s+[\w-]+(?:\s+\d+)?)\s+)?(?P<art>a|an|one|the)\s+"
-                       r"(?:(?:full|single|complete|quick|small|big|whole)\s+)?(?P<noun>[a-z]+)\b(?P<after>\s+(?:with|around|over|at|on|to|across)\b)?", I)
+NOUN_DEED = re.compile(r"\b(?P<make>make|do|give|take|perform|execute|complete)\s+(?P<whom>(?:him|her|it|them|the\s+[\w-]+(?:\s+\d+)?)\s+)?(?P<art>a|an|one|the)\s+"
+                       r"(?:(?:full|single|complete|quick|small|big|whole|little|short|tiny|good)\s+)?(?P<noun>[a-z]+)\b(?P<after>\s+(?:with|around|over|at|on|to|across)\b)?", I)
 """"make an interaction with", "give him a hit": the deed's verb ("make a jump" the reader reads as it is)."""
 WISH = re.compile(r"\b(?:i|we)\s+(?:need|want|would\s+like|wish)\s+that\s+(?:the\s+player|you|the\s+agent|he|she|it)\s+"
                   r"(?P<verb>[a-z]+?)(?:e?s)?\b", I)

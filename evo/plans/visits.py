@@ -35,8 +35,8 @@ def visited(text: str, things: Iterable[str], verbs: Iterable[str] = ()) -> str:
         sentences: list[str] = []
         for sentence in re.split(r"(?<=[.!?])\s+", line):
             all_of = ALL_OF.match(sentence)
-            if all_of and sentences and re.fullmatch(r"walk|go|head|run|visit|move", all_of.group("verb"), re.IGNORECASE) \
-                    and sentences[-1].count("go to ") > 1:
+            if all_of and sentences and re.fullmatch(r"(?:walk|go|head|run|visit|move)(?:\s+up)?", all_of.group("verb"), re.IGNORECASE) \
+                    and len(re.findall(r"\bgo\s+to\s|\bthen\s+(?:to\s+)?(?:the\s+)?[a-z]+", sentences[-1], re.IGNORECASE)) > 1:
                 continue  # "stump 1, then barrel 2. Just walk to each one.": the visits already
             if all_of and sentences and sentences[-1].count("go to ") > 1:  # "Skeleton first, then ogre. Kill both."
                 sentences[-1] = sentences[-1].replace("go to ", f"{all_of.group('verb')} ")

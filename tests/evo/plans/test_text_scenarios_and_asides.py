@@ -56,6 +56,22 @@ from tests.evo.plans.text_games import DUNGEON, PARK
     (PARK, "- [ ] lamp 2: look up\n- [x] stump 1: look down", ("look_up lamp_2", "look_down stump_1")),
     (PARK, "Could the agent loop round pillar 2 and then look at the ground?", ("circle pillar_2", "look_down pillar_2")),
     (PARK, "Let it roam for 8 seconds; any time it's near a lamp, turn right.", ("rule turn_right lamp", "budget 70")),
+    # wave 21
+    (DUNGEON, "(a) Yank lever 1.\n(b) Walk through the gate once it reports open.", ("interact switch_1", "go door if door_open")),
+    (DUNGEON, "yank lever -> thru gate -> hop pit", ("interact switch", "go door", "jump lava")),
+    (DUNGEON, "Slay both orcs, the first one and then the second.", ("attack goblin_1", "attack goblin_2")),
+    (DUNGEON, "grab the 1st coin then the 2nd", ("go coin_1", "go coin_2")),
+    (DUNGEON, "Yank the lever. Keep an eye out for coins and grab them as you go.", ("interact switch", "rule go coin")),
+    (DUNGEON, "Roam for 90 steps: if there's gold nearby, take it.", ("rule go coin", "budget 90")),
+    (DUNGEON, "Slay anything that comes near you, and otherwise just get to the altar.", ("go shrine", "rule attack enemy")),
+    (DUNGEON, "Yank the lever. Once the gate opens, walk through it and then keep going to the altar.",
+     ("interact switch", "go door if door_open", "go shrine")),
+    (DUNGEON, "1) Hop the pit (careful, it's wide).\n2) Pray at the altar.", ("jump lava", "interact shrine")),
+    (DUNGEON, "The lever shall be yanked by the agent.", ("interact switch",)),
+    (PARK, "Circle stump 2 and then look up at the same stump.", ("circle stump_2", "look_up stump_2")),
+    (PARK, "Run for a minute. Circle every lamp you pass.", ("rule circle lamp", "budget 525")),
+    (PARK, "Tour: one lamp, one stump. Nearest ones are fine.", ("go lamp", "go stump")),
+    (PARK, "Look up at lamp 2 - but before that, head to stump 1.", ("go stump_1", "look_up lamp_2")),
 ])
 def test_the_families_read_as_meant(game: GameFactory, text: str, plan: tuple[str, ...], nlp) -> None:  # type: ignore[no-untyped-def]
     assert plan_words(plan_from_text(text, game, nlp=nlp)[0]) == plan
