@@ -69,7 +69,8 @@ EVERYDAY = (
     (re.compile(r"\bcheck\s+out\s+(?=(?:a|an|the)\s)", I), "visit "),
     (re.compile(r",?\s*(?:and\s+)?(?:then\s+)?call\s+it\s+a\s+day\b", I), ""),
     (re.compile(r"\bonly\s+(?P<w>once|when|after)\s+(?P<c>[^,.;!?]+?)\s+should\s+you\s+", I), r"\g<w> \g<c>, "),  # "Only once the door has opened should you head ..."
-    (re.compile(r"\s*,?\s*(?:because\s+)?otherwise\s+(?:the|it|you)\b[^,.;!?\n]*", I), ""),  # "Hit the switch, otherwise the door stays shut"
+    (re.compile(r"\s*,?\s*(?:because\s+)?otherwise\s+(?:the\s+[a-z]+|it|you)(?:'s|\s+(?:stays?|remains?|won't|will\s+not|doesn't|does\s+not|can't|cannot|is|keeps?))\b[^,.;!?\n]*"
+                r"(?:\s+and\s+you\s+(?:won't|can't|cannot|will\s+not)\b[^,.;!?\n]*)?", I), ""),  # "Hit the switch, otherwise the door stays shut"
     (re.compile(r"\b(?:your|the|our)\s+(?:goal|target|objective|destination|aim)\s+is\s+(?P<x>the\s+[a-z]+)(?=\s*[.!])", I), r"\g<x> is the goal"),
     (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:quick\s+one|new\s+build|note\s+to\s+self|ugh|hmm+|sigh)\b[^.!?:\n]*[.!?]\s*", I | re.M), ""),
     (re.compile(r"\bget\s+(?:over|across)\s+(?=the\s)", I), "cross "),  # "get over the lava": crossing it

@@ -182,6 +182,8 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
                           and _head(m.group("x")) not in ASIDE_WORDS
                           and not _head(m.group("x")).endswith("s") else m.group(0), text)
     text = ordinal_one(each_listed(both_kinds(HAVING.sub(_having, text), names)), names)
+    text = re.sub(r"\b(?P<x>[a-z]+)\s+(?P<d>jump|flip|pull|kill|press|use)\b(?=\s*(?:[,.;]|$|then\b|and\b))",
+                  lambda m: f"{m.group('d')} the {m.group('x')}" if m.group("x").lower() in names else m.group(0), text, flags=I | re.M)  # "lava jump"
     text = BARE_THING.sub(lambda m: f"{m.group('w')} {'to ' if m.group('w').lower() in GOING else ''}the " if m.group("x").lower() in names
                           and (m.group("w").lower() in PREPOSITIONS | GOING or m.group("w").lower() in deeds)
                           and not _plural(m.group("x").lower(), names) else m.group(0), text)
