@@ -70,7 +70,8 @@ DEV = ("dungeon_dev", "park_dev", "dungeon_dev2", "park_dev2", "dungeon_dev3", "
        "dungeon_dev31", "park_dev31", "dungeon_dev32", "park_dev32", "dungeon_dev33", "park_dev33", "dungeon_dev34", "park_dev34",
        "dungeon_dev35", "park_dev35", "dungeon_dev36", "park_dev36", "dungeon_dev37", "park_dev37", "dungeon_dev38", "park_dev38",
        "dungeon_dev39", "park_dev39", "dungeon_dev40", "park_dev40", "dungeon_dev41", "park_dev41", "dungeon_dev42", "park_dev42",
-       "dungeon_dev43", "park_dev43", "dungeon_dev44", "park_dev44", "dungeon_dev45", "park_dev45", "dungeon_dev46", "park_dev46")
+       "dungeon_dev43", "park_dev43", "dungeon_dev44", "park_dev44", "dungeon_dev45", "park_dev45", "dungeon_dev46", "park_dev46",
+       "dungeon_dev47", "park_dev47", "dungeon_dev48", "park_dev48")
 """The development sets (``../dev``): the families of set 5's misses (``*_dev``), of set 6's
 (``*_dev2``) and of set 7's (``*_dev3``) in many variants, written before their fixes and fixed
 against, so not held out."""
