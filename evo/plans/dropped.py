@@ -148,6 +148,9 @@ def left_out(text: str, targets: Collection[str], instances: Collection[str], ac
         corrected = re.match(r"[\s,]*(?:no|sorry|i\s+mean|actually|rather|scratch\s+that|wait)\b", plain[end:], re.IGNORECASE)
         if name in instances and name not in targets and not PLACE.search(plain[:start]) and not corrected:
             return Doubt(WHOLE, words, f"{words!r} names {name!r}, but no step of the plan goes to it", "")
+        if name is not None and name not in instances and any(i.startswith(f"{thing}_") for i in instances) and not corrected \
+                and not PLACE.search(plain[:start]) and not re.match(r"\s+[a-z]+s\b", plain[end:], re.IGNORECASE):  # "pit two tiles"
+            return Doubt(WHOLE, words, f"{words!r} names {name!r}, which the game does not have", "")  # "the 3rd skeleton" of two
     return None
 
 

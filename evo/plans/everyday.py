@@ -33,6 +33,11 @@ import re
 
 I = re.IGNORECASE
 EVERYDAY = (
+    (re.compile(r"\b(?P<go>go|head|walk|run|make\s+your\s+way)\s+(?:over\s+)?to\s+(?P<x>the\s+[a-z]+(?:\s+\d{1,2})?)\s+(?:in\s+order\s+)?to\s+"
+                r"(?P<v>(?!see\b|check\b|find\b)[a-z]+)\s+(?:it|them)\b", I), r"\g<go> to \g<x> and \g<v> it"),  # "head to the shrine to activate it"
+    (re.compile(r"(?:^|(?<=[.!?]\s))(?P<steps>(?:(?:look|turn|glance)\s+(?:up|down|left|right)|jump|circle)(?:\s*,\s*(?:and\s+)?(?:then\s+)?(?:(?:look|turn)\s+(?:up|down|left|right)|jump|circle)){1,3})"
+                r"\s*,\s*(?:at|by|near|next\s+to)\s+(?P<x>the\s+[a-z]+(?:\s+[a-z]+)?|[a-z]+\s+\d{1,2})\s*(?P<end>[.!]?)", I | re.M),
+     r"Go to \g<x>, then \g<steps>\g<end>"),  # "Look up, then look down, at the nearest lamp."
     (re.compile(r"\b(?P<v>[a-z]+)\s+(?:them\s+both|both|them\s+all|all\s+of\s+them)(?:\s+(?P<x>[a-z]+?)s)?\s*,\s*the\s+(?P<o>first|1st)(?:\s+one\b)?", I),
      lambda m: f"{m.group('v')} the {m.group('o')} {m.group('x') or 'one'}"),
     # "Kill both goblins, the first one and then the second": the deed at each, in the order given
@@ -158,7 +163,7 @@ EVERYDAY = (
     (re.compile(r"(?:^|(?<=[.!?;,]\s))no\s+(?:jump(?:ing|s)?|attack(?:ing|s)?|fighting|interaction|circling|turning|looking)\s*(?:[.!]|$)", I | re.M), ""),
     (re.compile(r"(?:,\s*|\s+)(?:and\s+|then\s+)*(?:simply\s+|just\s+)?stop(?:\s+there|\s+(?:at|by|next\s+to)\s+it)?\s*(?=[.;!]|$)", I | re.M), ""),
     (re.compile(r"(?:[,;]\s*|^|(?<=[.!?]\s))(?:i\s+|we\s+)?(?:just\s+|only\s+|really\s+)?wants?\s+(?:to\s+(?:see|check|know|confirm|find\s+out)|a\s+(?:screenshot|look|capture|clip))\b"
-                r"[^.;:!?\n]*", I | re.M), ""),
+                r"(?:(?!,\s*(?:and\s+)?then\b)[^.;:!?\n)])*", I | re.M), ""),  # up to the step after it ("..., then go to the switch")
     (re.compile(r"^\s*no\s+(?:fixed\s+|set\s+|particular\s+)?(?:route|path|order)(?:\s+(?:this\s+time|today|needed))?\s*[,:;-]\s*(?:just\s+)?(?=[a-z])", I | re.M), ""),
     (re.compile(r",?\s*(?:whatever|whichever)\s+its\s+(?:type|kind)\b|,?\s*of\s+any\s+(?:type|kind)(?:\s+at\s+all)?\b", I), ""),
     (re.compile(r"\bglance\s+(up|down)\b", I), r"look \1"),
@@ -228,7 +233,7 @@ WAY_LEAD = re.compile(r"(?:^|(?<=[.!?]\s))on\s+(?:your|the)\s+way\s+(?:over\s+)?
 """"On your way to the shrine, grab the first coin": the coin, then the shrine."""
 
 
-BOTH_KINDS = re.compile(r"(?:^|(?<=[.!?;:]\s)|(?<=\n))(?P<v>[a-z]+(?:\s+(?:down|off|out|up))?)\s+(?P<d1>(?:the|all|every|each|any|all\s+the)\s+)?"
+BOTH_KINDS = re.compile(r"(?:^|(?<=[.!?;:,]\s)|(?<=\n))(?P<v>[a-z]+(?:\s+(?:down|off|out|up))?(?:\s+(?:next\s+to|near|beside|at|around|over))?)\s+(?P<d1>(?:the|all|every|each|any|all\s+the)\s+)?"
                         r"(?P<x>[a-z]+)\s+(?:and|&|or)\s+(?P<d2>(?:the|all|every|each|any|all\s+the)\s+)?(?P<y>[a-z]+)\b(?P<rest>[^.;!?,\n]*)", I | re.M)
 """One deed at two kinds of thing ("Attack goblins and skeletons on sight", "Kill every goblin and
 skeleton you see"): the deed at each, with what follows (one step would take the second kind for a

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from evo.plans.doubts import UnsureReading
 from evo.plans.from_text import plan_from_text
 from games import GameFactory
 from tests.evo.plans.heldout.score import plan_words
@@ -72,6 +73,18 @@ from tests.evo.plans.text_games import DUNGEON, PARK
     (PARK, "Run for a minute. Circle every lamp you pass.", ("rule circle lamp", "budget 525")),
     (PARK, "Tour: one lamp, one stump. Nearest ones are fine.", ("go lamp", "go stump")),
     (PARK, "Look up at lamp 2 - but before that, head to stump 1.", ("go stump_1", "look_up lamp_2")),
+    # wave 22
+    (DUNGEON, "Walk to the pit (don't hop yet, I just want to see the edge), then yank the lever.", ("go lava", "interact switch")),
+    (DUNGEON, "Yank the lever, and only once the gate is open should you head to the altar to use it.",
+     ("interact switch", "interact shrine if door_open")),
+    (PARK, "Look up, then look down, at the nearest stump.", ("look_up stump", "look_down stump")),
+    (PARK, "For 8 seconds, jump next to any stump or lamp.", ("rule jump stump", "rule jump lamp", "budget 70")),
 ])
 def test_the_families_read_as_meant(game: GameFactory, text: str, plan: tuple[str, ...], nlp) -> None:  # type: ignore[no-untyped-def]
     assert plan_words(plan_from_text(text, game, nlp=nlp)[0]) == plan
+
+
+def test_a_thing_the_game_does_not_have_is_refused(nlp) -> None:  # type: ignore[no-untyped-def]
+    """"Slay skeleton 3" where the dungeon has two: refused, not read as any skeleton."""
+    with pytest.raises(UnsureReading, match="names 'skeleton_3', which the game does not have"):
+        plan_from_text("Slay skeleton 3.", DUNGEON, nlp=nlp)
