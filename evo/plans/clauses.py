@@ -81,13 +81,24 @@ ORDER_ADVERBS = frozenset({"beforehand", "before", "after", "afterwards", "after
 def _opens_step(doc: Any, ent: Any) -> bool:
     """An action keyword that is a step's verb: not a position ("is next to you"), not a verb
     whose subject is "you" ("each pillar you walk past") or a relative pronoun ("that walks up"),
-    not an ordinal ("then the third one")."""
+    not an ordinal ("then the third one"), not a noun that is no verb ("skeletons")."""
     words = {t.text.lower() for t in ent}
     before = doc[ent.start - 1].text.lower() if ent.start > 0 else ""
     if len(ent) == 1 and is_adverb(ent.text) and not is_verb(ent.text):  # "Constantly smash": how, no deed
         return False
+    if len(ent) == 1 and before in ("and", "or", "&") and ent.text.isalpha() and is_noun(ent.text) and not is_verb(ent.text):  # "... goblins and skeletons that
+        return False  # come near": a thing the tagger took for a deed, the verb before's object
     return not words <= PARTICLES | DIRECTIONS | POSITIONS | ROTATIONS | ORDINALS.keys() and not _in_condition(doc, ent.start) \
         and before not in ("you", "that", "which", "who")  # "any goblin that walks up to you": its actor's verb
+
+
+def _relative_verb(doc: Any, ent: Any) -> bool:
+    """A tagged actor that is the verb of a relative clause ("anything that blocks you"), not a
+    thing after "that" ("that skeleton")."""
+    before = doc[ent.start - 1].text.lower() if ent.start > 0 else ""
+    after = doc[ent.end].text.lower() if ent.end < len(doc) else ""
+    return len(ent) == 1 and (before in ("which", "who") or before == "that" and ent.text.lower().endswith("s")
+                              and after in ("you", "me", "us", "him", "her", "them", "it") and is_verb(ent.text))
 
 
 def _untagged_verb(doc: Any, i: int) -> bool:
@@ -127,7 +138,9 @@ def clause_bounds(doc: Any) -> list[tuple[int, int]]:
     heads = sorted({e.start for e in doc.ents if (e.label_ == "ACTION" and _opens_step(doc, e)) or _verb_tagged_actor(doc, e)}
                    | {t.i + 1 for t in doc if t.text.lower() in BREAKS and t.i + 1 < len(doc) and not doc[t.i + 1].is_punct}
                    | {t.i for t in doc if _untagged_verb(doc, t.i)}
-                   | {k for k in map(lambda e: _conjunct(doc, e), doc.ents) if k is not None})
+                   | {k for k in map(lambda e: _conjunct(doc, e), doc.ents) if k is not None}
+                   | {t.i for t in doc if 0 < t.i < len(doc) - 2 and t.text.lower() == "the" and _is_joiner(doc[t.i - 1])
+                      and doc[t.i + 1].text.lower() in ORDINALS and doc[t.i + 2].text.lower() in ("one", "ones")})  # "... and the third one"
     starts = [0]
     for head in heads:
         k = _before_condition(doc, starts[-1], _back(doc, starts[-1], head))
@@ -165,6 +178,9 @@ def _imperative(span: Any) -> str | None:
     words = [t for t in span if not t.is_punct and t.text.lower() not in LEADS]
     if not words or words[0].text.lower() in DETERMINERS | PRONOUNS | PARTICLES:
         return None  # "then the skeleton", "and then to the pillar": no verb (the step before's)
+    if words[0].i > span.start and _is_joiner(span[0]) and words[0].text.isalpha() and is_noun(words[0].text) \
+            and not is_verb(words[0].text):
+        return None  # "... goblins and skeletons that come near": a thing, the verb before's object
     verb = words[0].text
     if len(words) > 1 and words[1].text.lower() in PARTICLES | DIRECTIONS | IDIOMS and words[1].i == words[0].i + 1:
         verb += " " + words[1].text
@@ -339,7 +355,8 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
     actor_ent = next((e for e in ents if e.label_ == "ACTOR" and not inside(e) and is_noun(e.text)
                       and (path is None or e.start > path) and e.text.lower() not in ROTATIONS
                       and (given is None or e.start != given.i) and e.text.lower() not in REPEATS
-                      and e.text.lower() not in DIRECTIONS | ORDINALS.keys() | ORDER_ADVERBS and e.start != verb_at), None)
+                      and e.text.lower() not in DIRECTIONS | ORDINALS.keys() | ORDER_ADVERBS and e.start != verb_at
+                      and not _relative_verb(doc, e)), None)
     actor = _head(doc, actor_ent, end) if actor_ent is not None else None
     if actor_ent is not None and actor_ent.end + 1 < end and doc[actor_ent.end].text.lower() == "of":
         actor = _noun_after_determiner(doc[actor_ent.end:end]) or next(  # "in front of the statue": statue
@@ -349,6 +366,11 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
     if actor is None:
         rest = span if cond is None else (doc[cond[1]:end] if cond[0] == begin else doc[begin:cond[0]])
         actor = _noun_after_determiner(rest if given is None else doc[rest.start:given.i - 1])  # "a pull": no actor
+    if actor is None and action is None and begin > 0 and _is_joiner(doc[begin]):  # "... and skeletons that come near":
+        first = next((t for t in span if not t.is_punct and t.text.lower() not in LEADS), None)  # the verb before's object
+        if first is not None and first.i > begin and first.text.isalpha() and is_noun(first.text) and not is_verb(first.text) \
+                and not (cond and cond[0] <= first.i < cond[1]):
+            actor = first.text.lower()
     if actor is None:  # "pull it": the pronoun stands for the actor before
         actor = next((t.text.lower() for t in span if t.text.lower() in PRONOUNS and not (cond and cond[0] <= t.i < cond[1])), None)
     ordinal = next((ORDINALS[t.text.lower()] for t in span if t.text.lower() in ORDINALS and t.i > 0

@@ -30,7 +30,8 @@ import re
 
 RESULT_LINE = re.compile(r"^\s*(?:expected(?:\s+results?)?|actual(?:\s+results?)?|acceptance(?:\s+criteria)?|pass\s+criteria|"
                          r"fail\s+criteria|result|outcome|observed|notes?|ac\s*\d*|criteria|cautions?|warnings?|definitions?|"
-                         r"terms(?:\s+used)?|prerequisites?|requirements?|procedure|why|reason|rationale)\s*(?:\([^)]*\))?\s*:.*$",
+                         r"terms(?:\s+used)?|prerequisites?|requirements?|procedure|why|reason|rationale|issue|problem|defect|symptoms?|"
+                         r"severity|priority|seen\s+(?:on|in)|found\s+in|env(?:ironment)?|platform|version)\s*(?:\([^)]*\))?\s*:[^\n]*$",
                          re.IGNORECASE | re.MULTILINE)
 """A line of results or notes ("Expected: ...", "Actual: ...", "AC1: ..."), or of a manual's
 procedure ("Caution: ...", "Definitions: ...", "Procedure: Open the door" over its numbered steps)."""
@@ -53,12 +54,15 @@ GHERKIN = re.compile(r"^\s*given\s+[^,]+,\s*when\s+(?:the\s+(?:player|tester|use
 STARTING = re.compile(r"^\s*(?:starting|beginning)\s+(?:at|from|in|on)\s+[^,]+,\s*|^\s*(?:during|throughout)\s+the\s+(?:whole\s+|entire\s+)?"
                       r"(?:run|test|session|walk|repro|level)\s*,\s*", re.IGNORECASE | re.MULTILINE)
 ALWAYS_LEAD = re.compile(r"^\s*(?:at all times|all the time|the whole time)\s*,\s*", re.IGNORECASE | re.MULTILINE)
-OBSERVE = re.compile(r"^\s*(?:(?:observe|notice|note|see)\b|(?:check|verify|confirm|ensure)\s+(?:that|whether|if)\b|"
-                     r"(?:the|this|that|it|a|an)\s+(?!(?:player|participant|tester|user|agent|bot)\b)(?:[\w-]+\s+){0,3}?"
+OBSERVE = re.compile(r"^\s*(?:expect(?:s|ed)?\s+(?!to\b)|(?:just\s+|and\s+|then\s+)?(?:observe|notice|note|see|watch|keep\s+an\s+eye\s+on|pay\s+attention\s+to|"
+                     r"let\s+(?:me|us)\s+know|tell\s+(?:me|us)|ping\s+(?:me|us))\b(?![^.;!?]*(?:,|\band\b|\bthen\b))|"
+                     r"(?:check|verify|confirm|ensure)\s+(?:that|whether|if)\b|"
+                     r"(?:the|this|that|it|a|an)\s+(?!(?:player|participant|tester|user|agent|bot)\b)(?:[\w-]+\s+){0,5}?"
                      r"(?:should|must|will|may|might)\s+(?!be\s+\w+(?:ed|en)\b))",
                      re.IGNORECASE)
 """A sentence that says what to look for, not what to do ("Observe that the door stays closed.",
-"The door should open within two steps.")."""
+"The door should open within two steps.", "Watch the health bar.", "Let me know what the counter
+says."); a look with more after it ("Watch the troll, then the orc") is read, not dropped."""
 WHILE_ROUTE = re.compile(r"^(?P<rule>[^,;]*?\b(?:any|every|each|all|whatever)\b[^,;]*?)\s+while\s+(?:you\s+|i\s+)?"
                          r"(?P<route>(?:walk|head|go|run|move|make\s+your\s+way|heading|walking|going)\b[^.;!?]*)(?P<end>[.!?]?)$",
                          re.IGNORECASE)
@@ -66,6 +70,13 @@ WHILE_LEAD = re.compile(r"^(?:while|as)\s+(?:you\s+|i\s+)?(?P<route>(?:walk|head
                         r"(?:to|towards?|through|into)\b[^,;]*?)\s*,\s*"
                         r"(?P<rule>[^,;]*?\b(?:any|every|each|all|whatever)\b[^;]*?)(?P<end>[.!?]?)$", re.IGNORECASE)
 """"While you make your way to the shrine, pick up every coin you pass": the route, then the standing order."""
+WHY_INSIDE = re.compile(r"\s*,?\s*\b(?:of\s+course|obviously|naturally|clearly)\b\s*(?=[,)]|$)|"
+                        r",?\s*\bor\s+(?:else\s+)?(?:the|it|you)\b[^,()]*?\b(?:stays?|remains?|won't|will\s+not|doesn't|does\s+not|can't|cannot|"
+                        r"is\s+(?:locked|shut|closed))\b[^,()]*|"
+                        r"^\s*(?:you(?:'ll)?|we)\s+(?:need|want|have\s+to\s+have)\s+the\s+[a-z]+\s+(?:open|opened|on|unlocked)(?:\s+first)?\s*,?\s*so\s+",
+                        re.IGNORECASE)
+"""Words in a parenthesis of steps that say why ("(pull the lever first, obviously, or the door stays
+shut)", "(you need the door open first, so flip the switch before that)"): the steps are what is left."""
 PARENTHESIS = re.compile(r"\s*\((?!\s*(?:\d+|[a-h]|i{1,3}|iv|v|vi{1,3})\s*\))(?P<inside>[^()]*)\)")
 """A parenthesis, not a list marker ("(2) do a jump")."""
 WANTED = re.compile(r"\b(?P<q>every|any|all|each|the)\s+(?P<thing>[\w-]+)\s+(?P<verb>[a-z]+ed)\b(?!\s+(?:by|to|on|at|in)\b)",
@@ -96,13 +107,14 @@ STANDING = re.compile(r",?\s*(?:standing|staying|waiting|stopping)\s+(?:right\s+
 """"then, standing next to it, look down": where the step before ended."""
 
 
-def _imperative(inside: str) -> bool:
-    """A parenthesis that is a step: it starts with a verb in its base form ("pull it")."""
+def _imperative(inside: str, most: int = 4) -> bool:
+    """A parenthesis that is a step: it starts with a verb in its base form ("pull it"), in at most
+    ``most`` words."""
     from evo.plans.lexicon import _lemma, is_verb, wordnet
 
     words = inside.split()
     wordnet()
-    return 0 < len(words) <= 4 and words[0].isalpha() and is_verb(words[0]) and _lemma(words[0], "v") == words[0].lower() \
+    return 0 < len(words) <= most and words[0].isalpha() and is_verb(words[0]) and _lemma(words[0], "v") == words[0].lower() \
         and words[0].lower() not in ("seed", "no", "see", "e.g", "i.e", "watch", "careful", "note", "beware", "mind")
 
 
@@ -170,6 +182,15 @@ def _sentence(sentence: str, more: bool) -> str:
     return "" if OBSERVE.match(sentence) else sentence
 
 
+def _parenthesis(m: re.Match[str]) -> str:
+    """A parenthesis of steps as a clause of its sentence, without what says why; any other out."""
+    inside = WHY_INSIDE.sub("", m.group("inside")).strip(" ,.")
+    alone = m.string[:m.start()].rstrip().endswith((".", "!", "?"))  # "Jump the lava. (Pull the lever first.)": a sentence
+    if _manner(m, m.string) or not _imperative(inside, 8 if alone else 4):
+        return ""
+    return f" {inside[0].upper()}{inside[1:]}." if alone else f", {inside}"
+
+
 def conventions(text: str) -> str:
     """``text`` with its test-case forms taken down to the steps (the module's families; a Gherkin
     scenario's lines, :mod:`evo.plans.scenario`)."""
@@ -177,7 +198,7 @@ def conventions(text: str) -> str:
 
     text = RESULT_LINE.sub("", scenario(text))
     text = re.sub(r"\s*,?\s*\b(?:of\s+course|obviously|naturally)\s*(?=\))", "", text, flags=re.IGNORECASE)  # "(the lever first, of course)"
-    text = PARENTHESIS.sub(lambda m: "" if _manner(m, text) else f", {m.group('inside')}" if _imperative(m.group("inside")) else "", text)
+    text = PARENTHESIS.sub(_parenthesis, text)
     lines = []
     rows = text.splitlines()
     for k, line in enumerate(rows):

@@ -19,7 +19,7 @@ import re
 from dataclasses import replace
 from typing import Collection, Iterable, Mapping, Sequence
 
-from evo.plans.conventions import conventions
+from evo.plans.conventions import WHY_INSIDE, conventions
 from evo.plans.doubts import PLACE, Doubt, UnsureReading, _covered
 from evo.plans.framing import ASIDE, NOT_TO
 from evo.plans.markers import GOAL, REACHING
@@ -57,8 +57,9 @@ def said(text: str) -> str:
     from evo.plans.framing import _tells
 
     text = LABEL.sub("", without_budget(unreported(text)) or unreported(text))  # "Note: at all times, attack any enemy": read here
-    text = re.sub(r"\((?P<inside>[^()]*)\)", lambda m: f", {m.group('inside')}," if STEPS_INSIDE.search(m.group("inside")) else m.group(0),
-                  text)  # "(you'll need to press the switch and cross the lava first)": read, not dropped
+    text = re.sub(r"(?<=[.!?])[ \t]*(?:->|=>|→)[^\n]*", "", text)  # "1. Flip the switch. -> door_1 opens": what to expect
+    text = re.sub(r"\((?P<inside>[^()]*)\)", lambda m: f", {WHY_INSIDE.sub('', m.group('inside'))}," if STEPS_INSIDE.search(m.group("inside"))
+                  else m.group(0), text)  # "(you'll need to press the switch and cross the lava first)": read, not dropped
     text = plain_english(text)  # "go to the lava, not jump it"
     text = GOAL.sub(lambda m: m.group(0) if m.group("verb").lower() in REACHING else "", text)  # "... to open the door": why
     text = ASIDE.sub(" ", NOT_TO.sub(" ", conventions(text)))

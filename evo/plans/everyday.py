@@ -209,9 +209,10 @@ EVERYDAY = (
                 r"(?:a|an|the|any)\s+[a-z]+(?:\s+\d{1,2})?)\s+(?=[a-z])(?!(?:and|or|then|but|that|which|you)\b)", I), r"\1, "),
 )
 """The forms, each a pattern and what it is read as (after a second language's first forms)."""
-THERE_IS = re.compile(r"(?:^|(?<=[.!?]\s))(?:then\s+)?there(?:'s|\s+is|\s+are)\s+(?:a|an|one|some)\s+(?P<x>[a-z]+)\b[^.!?;\n]*[.!?;]\s+"
+THERE_IS = re.compile(r"(?:^|(?<=[.!?]\s))(?:then\s+)?there(?:'s|\s+is|\s+are)\s+(?:(?:a|an|one|some)\s+(?P<x>[a-z]+)\b|(?P<xn>[a-z]+\s+\d+)\b)[^.!?;\n]*[.!?;]\s+"
                       r"(?P<next>[^.!?\n]*?)\b(?:it|one|him|her)\b", I)
-""""There's a coin near the start. Go pick it up.": the thing said to be there is the step's."""
+""""There's a coin near the start. Go pick it up.", "There's barrel 1 by the path. Go to it.": the thing said
+to be there is the step's."""
 HAVING = re.compile(r"(?<!\bafter\s)\bhaving\s+(?P<p>(?!done\b|finished\b|completed\b)[a-z]+)\s+(?=(?:the|a|an|across|over|through|up|down|around|round|to|past|it|them|\w+\s+\d)\b)", I)
 """"Having flipped the switch, having gone through the door and having leapt across the lava,
 finish by using the shrine": each deed done, in order ("having done that" is the step before's)."""
@@ -233,11 +234,13 @@ WAY_LEAD = re.compile(r"(?:^|(?<=[.!?]\s))on\s+(?:your|the)\s+way\s+(?:over\s+)?
 """"On your way to the shrine, grab the first coin": the coin, then the shrine."""
 
 
-BOTH_KINDS = re.compile(r"(?:^|(?<=[.!?;:,]\s)|(?<=\n))(?P<v>[a-z]+(?:\s+(?:down|off|out|up))?(?:\s+(?:next\s+to|near|beside|at|around|over))?)\s+(?P<d1>(?:the|all|every|each|any|all\s+the)\s+)?"
+BOTH_KINDS = re.compile(r"(?P<v>(?:keep\s+(?:on\s+)?)?[a-z]+(?:\s+(?:down|off|out|up))?(?:\s+(?:next\s+to|near|beside|at|around|over))?)\s+(?P<d1>(?:the|all|every|each|any|all\s+the)\s+)?"
                         r"(?P<x>[a-z]+)\s+(?:and|&|or)\s+(?P<d2>(?:the|all|every|each|any|all\s+the)\s+)?(?P<y>[a-z]+)\b(?P<rest>[^.;!?,\n]*)", I | re.M)
 """One deed at two kinds of thing ("Attack goblins and skeletons on sight", "Kill every goblin and
 skeleton you see"): the deed at each, with what follows (one step would take the second kind for a
-verb, or give the standing order to the second alone)."""
+verb, or give the standing order to the second alone). It starts a sentence, a clause or a step
+after "and" or "then" (:data:`KIND_STARTS`)."""
+KIND_STARTS = re.compile(r"[.!?;:,]\s|\n|\band\s|\bthen\s", I)
 
 
 def both_kinds(text: str, names: set[str]) -> str:
@@ -254,8 +257,16 @@ def both_kinds(text: str, names: set[str]) -> str:
         if not (thing(x) and thing(y)) or thing(v.split()[0]) or not many or re.search(r"\b(?:then|and)\b", rest, I):
             return m.group(0)
         d1, d2 = m.group("d1") or "", m.group("d2") or m.group("d1") or ""
+        if not d1 and not d2:  # "Kill goblins and skeletons": each kind all of it, as the plural says
+            d1 = d2 = "all "
         return f"{v} {d1}{x}{rest}. {v[0].upper()}{v[1:]} {d2}{y}{rest}"
-    return BOTH_KINDS.sub(split, text)
+    out, last = [], 0
+    for start in [0, *(k.end() for k in KIND_STARTS.finditer(text))]:
+        m = BOTH_KINDS.match(text, start) if start >= last else None
+        if m is not None and split(m) != m.group(0):
+            out += [text[last:start], split(m)]
+            last = m.end()
+    return "".join(out) + text[last:]
 
 
 EACH_LISTED = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?P<v>[a-z][a-z ]*?)\s+(?:each|every|all(?:\s+the)?|the|these)\s+(?P<x>[a-z]+?)s?"

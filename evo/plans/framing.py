@@ -46,10 +46,16 @@ TESTED = re.compile(r"^\s*(?:(?:smoke|sanity|regression|quick)\s+test|check|veri
                     r"make sure)\b[^:.;\n]{0,60}:(?:\s+|$)", re.IGNORECASE)
 """A heading of what is tested, the steps after its colon."""
 ASIDE = re.compile(r"[,;]?\s*(?:\bbecause\b|\bso\s+that\s+(?:its|it|the|their|this)\b|\bso\s+(?:that\s+)?(?:we|i|you|they)\s+"
-                   r"(?:can|could|may|might)\b|\b(?:we|i)\s+(?:only\s+|just\s+|really\s+)?(?:want|need|would like|'d like)"
+                   r"(?:can|could|may|might)\b|\bso\s+(?:that\s+)?the\s+[a-z]+\s+(?:opens?|unlocks?|gets\s+opened|is\s+open|will\s+open|can\s+open)\b|"
+                   r"\b(?:we|i)\s+(?:only\s+|just\s+|really\s+)?(?:want|need|would like|'d like)"
                    r"\s+to\s+(?:see|check|know|test|verify|make sure|find out|confirm)\b|\bto\s+(?:see|check|find out|test|"
-                   r"verify|confirm)\s+(?:whether|if|that)\b)[^,.;\n]*", re.IGNORECASE)
-"""A reason or an aside, up to the next comma or full stop."""
+                   r"verify|confirm)\s+(?:whether|if|that)\b|,\s*(?:just\s+)?(?:so\s+as\s+)?to\s+(?:compare|see|check|confirm|verify|test|make\s+sure|find\s+out)\b)[^,.;\n]*",
+                   re.IGNORECASE)
+"""A reason or an aside, up to the next comma or full stop ("..., just to compare the two")."""
+OBSERVING = re.compile(r",?\s*\band\s+(?:then\s+)?(?:compare|note(?:\s+down)?|record|watch|observe|check|verify|read|write\s+down)\s+"
+                       r"(?:the|what|how|if|whether)\b[^,.;!?\n]*", re.IGNORECASE)
+"""A look after a step ("attack goblin 2 and compare the counter"): what to watch, no step (a thing of
+the game it names, no step takes up, is refused over the whole text)."""
 CONTRACTIONS = {"it's": "it is", "there's": "there is", "you're": "you are", "they're": "they are", "you've": "you have"}
 CONTRACTED = re.compile(r"\b(?:it|there|you|they)(?:'s|'re|'ve)\b", re.IGNORECASE)
 """A subject and its verb in one word ("once it's open"): written out, as the conditions read them."""
@@ -57,11 +63,14 @@ TOPIC = re.compile(r"(?:^|(?<=[.!?;]))\s*(?P<q>every|each|any)\s+(?P<thing>[\w-]
                    r"encounter|pass|come\s+across|run\s+into)|that\s+(?:comes?|appears?|shows?\s+up)(?:\s+\w+)?)\s*,\s*",
                    re.IGNORECASE | re.MULTILINE)
 """A standing order with its object first ("Every monster you see, kill it."): whenever."""
-NOT_TO = re.compile(r"[,;]?\s*(?:\bbut\s+)?(?:\b(?:please|just)\s+)?\b(?:(?:do not|don't|dont|never|avoid|ignore|skip(?!\s+(?:over|across)\b))\s+|without\s+(?=\w+ing\b))"
-                    r"(?!(?:forget|fail|hesitate)\b)(?![^,.;:\n]*\b(?:until|till|unless|before|without)\b)[^,.;:\n]*",
+NOT_TO = re.compile(r"[,;]?\s*(?:\bbut\s+)?(?:\b(?:please|just)\s+)?\b(?:(?:do not|don't|dont|never|avoid|ignore|skip(?!\s+(?:over|across)\b)|"
+                    r"(?:there\s+is\s+)?no\s+need\s+to)\s+|without\s+(?=\w+ing\b))"
+                    r"(?!(?:forget|fail|hesitate|mind)\b)(?![^,.;:\n]*\b(?:until|till|unless|before|without)\b)[^,.;:\n]*",
                     re.IGNORECASE)
 """A step not to take, up to the next comma, colon or full stop ("until" or "before" in it: a
 condition on a step, left as written)."""
+NO_WORRY = re.compile(r"(?:^|(?<=[.!?]\s))if\s+[^,;:.!?\n]+,\s*(?:(?:do\s+not|don't)\s+worry|never\s+mind|no\s+problem)\b[^.!?\n]*[.!?]?", re.IGNORECASE)
+"""A sentence that says what not to mind if a step goes wrong ("If it's too much, don't worry about it."): no step."""
 REMEMBER = re.compile(r"\b(?:do not|don't|dont|never)\s+(?:forget|fail|hesitate)\s+to\s+", re.IGNORECASE)
 PLAYER = re.compile(r"\b(?:(?:the\s+)?(?:player|participant|tester|agent|bot|user|character|subject)s?|they|he|she|you)\s+(?:(?:should|must|will|would|can|shall|"
                     r"ought\s+to|may)(?:\s+(?:then|first|next|now|also|just|need\s+to|have\s+to|be\s+able\s+to))*|"
@@ -132,13 +141,19 @@ ROUTE = re.compile(r"^\s*(?:(?:your|the|our)\s+)?(?:actual\s+|whole\s+)?(?:route
                    re.IGNORECASE)
 """A label before the steps ("Your route: ...", "Three things: ...", "Go to 3 places: ...")."""
 REMARK = re.compile(r"^\s*(?:(?:so|and|but|also|btw|fyi|note)\s*[,:]?\s+)?(?:(?:i|we)\s+(?:think|believe|had|have|saw|noticed|found|suspect|got|heard|know|guess|expect|hope)\b|"
-                    r"(?:last\s+(?:week|time|night|sprint|build)|yesterday|earlier(?:\s+today)?|previously|in\s+the\s+(?:last|previous|old)\s+build)\b"
+                    r"(?:last\s+(?:week|time|night|sprint|build)|yesterday|earlier(?:\s+today)?|previously|(?:in|on|with)\s+the\s+(?:last|previous|old|current|new|latest)\s+build)\b"
                     r"(?![^;:]*(?:,\s*|\bthen\s+|\bso\s+|\bplease\s+)(?:go|walk|head|run|kill|attack|jump|use|flip|press|grab|collect|touch)\b)[^;:]*$|"
                     r"if\s+(?:not\b|[^,;:]*\b(?:bug|issue|problem|regression|broken|glitch)\b[^;:]*\b(?:will|would|should|won't|is|shows?)\b)[^;:]*$|"
-                    r"if\s+[^,;:]+,\s*(?:great|good|fine|perfect|cool|nice|ok(?:ay)?)\b[^;:]*[;.!]?\s*$|"
-                    r"(?:it|this|that|there)\s+(?:is|was|are|were|has|had|looks|seems|should|might|may|must|will)\b[^,;:]*$|"
+                    r"if\s+[^,;:]+,\s*(?:great|good|fine|perfect|cool|nice|ok(?:ay)?|(?:just\s+)?(?:ping|tell)\s+(?:me|us)|(?:just\s+)?let\s+(?:me|us)\s+know|"
+                    r"(?:do\s+not|don't)\s+worry|never\s+mind|no\s+problem|that\s+is\s+fine|(?:just\s+)?(?:note|write\s+down|record))\b[^;:]*[;.!]?\s*$|"
+                    r"(?:it|this|that|there)\s+(?:is|was|are|were|has|had|looks|seems|should|might|may|must|will)\b[^,;:]*(?:,\s*(?:but|and|though)\s+(?:i|we)\b[^;:]*)?$|"
+                    r"(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:check|test|look\s+(?:at|into)|verify|inspect)\s+[^.;:!?]*?\bfor\s+(?:me|us)\W*$|"
+                    r"(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:run|play|go|walk)\s+(?:through|to)\s+(?:the\s+)?(?:level|game|map|build|whole\s+thing)\s+for\s+(?:me|us)\W*$|"
+                    r"(?:take\s+your\s+time|no\s+(?:rush|hurry)|there\s+is\s+no\s+(?:rush|hurry))\b[^;:]*$|"
+                    r"(?:seen|found|noticed|observed|reported|happens)\s+(?:on|in|with)\s+(?:the\s+|a\s+|every\s+)?[\w-]*\s*(?:build|version|nightly|release|branch)\b[^;:]*$|"
                     r"(?:the|this|that|these|those|my|our)\s+(?:[\w-]+\s+){1,6}?(?:is|are|was|were|looks|seems|feels|appears|has|"
-                    r"had|does|do|did|felt|looked|seemed|broke|worked|look|seem|feel|appear)(?:n't|\s+not)?\b[^,;:]*$|(?:nothing\s+(?:else|more)|in\s+(?:that|this|the\s+same)\s+order|that(?:'s|\s+is)\s+(?:it|all)|"
+                    r"had|does|do|did|felt|looked|seemed|broke|worked|look|seem|feel|appear)(?:n't|\s+not)?\b[^,;:]*"
+                    r"(?:,\s*(?:[a-z]+\s+\d+\s+)?(?:especially|particularly|in\s+particular|mostly|mainly)\b[^,;:]*)?$|(?:nothing\s+(?:else|more)|in\s+(?:that|this|the\s+same)\s+order|that(?:'s|\s+is)\s+(?:it|all)|"
                     r"ok(?:ay)?|done|the\s+end)\W*$)", re.IGNORECASE)
 """A sentence that tells, not asks: a remark ("I think the lamp is too big.", "It should stay
 locked.", "The texture of lamp 2 looks strange.", "Nothing else.", "In that order.")."""
@@ -160,13 +175,16 @@ LABEL_WORDS = frozenset({"note", "notes", "nb", "ps", "plan", "steps", "step", "
                          "hint", "reminder", "warning", "important", "update", "todo", "remark", "test", "check", "case",
                          "scenario", "objective", "mission", "budget", "time", "rules", "rule", "order", "summary"})
 """Labels that head a text or a part of it, not a thing of the game ("Note:", "Test plan:")."""
+APPOSITIVE = re.compile(r"\b(?:a|an|one)\s+(?P<t>[a-z]+)(?P<mid>(?:\s+[a-z]+){0,4}?)\s*,\s*(?:the\s+)?(?P=t)\s+(?P<n>\d+)\b", re.IGNORECASE)
+"""A thing named again with its number ("there's a barrel by the path, barrel 1"): that one."""
 ORDER_TAIL = re.compile(r",?\s+in\s+(?:that|this|the\s+same|the\s+given)\s+order\b", re.IGNORECASE)
 
 
-TELLS = re.compile(r"^\s*(?:the|this|that|these|those|my|our)\s+(?:[\w-]+\s+){0,3}?(?:(?P<verb>[a-z]+(?:s|ed))\b|[\w-]+'s\s)[^,;:]*[.!]?$",
+TELLS = re.compile(r"^\s*(?:(?:the|this|that|these|those|my|our)\s+(?:[\w-]+\s+){0,3}?|(?:it|he|she)\s+)(?:(?P<verb>[a-z]+(?:s|ed))\b|[\w-]+'s\s)[^,;:]*[.!]?$",
                    re.IGNORECASE)
 """A sentence about the level or the test, with its own subject and verb ("This procedure checks
-the door mechanism.", "The level ends at the shrine.", "this part's bugged sometimes")."""
+the door mechanism.", "The level ends at the shrine.", "this part's bugged sometimes", "It hits really
+hard in the current build")."""
 
 
 def _tells(sentence: str) -> bool:
@@ -196,18 +214,24 @@ def unframed(text: str) -> str:
         line = CONTRACTED.sub(lambda m: CONTRACTIONS.get(m.group(0).lower(), m.group(0)), FOLLOWING.sub("", line))
         line = CONDITION_COMMA.sub(lambda m: m.group("cond") + ", ", STATE_IS.sub(lambda m: m.group("thing") + " is ", line))
         line = TOPIC.sub(lambda m: f" Whenever {m.group('verb').replace('that ', 'a ' + m.group('thing') + ' ', 1) if m.group('verb').startswith('that') else m.group('verb') + ' a ' + m.group('thing')}, ", line)
-        line = re.sub(r"(?<=[.!?])(?=[,\w])", " ", NOT_TO.sub(" ", REMEMBER.sub("", line)))
+        line = re.sub(r"(?<=[.!?])(?=[,\w])", " ", NOT_TO.sub(" ", REMEMBER.sub("", NO_WORRY.sub("", line))))
         line = CLOSEST.sub(lambda m: f"the nearest {m.group('thing')}", line)
         line = re.sub(r"\b((?:every|any|all|each|whatever)\s+(?:[a-z]+\s+){1,2}?)you\s+(?:can|could|might|may|will)\s+", r"\1you ", line,
                       flags=re.IGNORECASE)  # "every coin you can reach": its thing's relative clause, no step of "you"
-        line = PLAYER.sub("", ASIDE.sub("", WHERE.sub(", then ", DEED_DONE.sub(" ", AS_MET.sub("whenever ", line)))))
+        line = PLAYER.sub("", ASIDE.sub("", OBSERVING.sub("", WHERE.sub(", then ", DEED_DONE.sub(" ", AS_MET.sub("whenever ", line))))))
         line = PASSIVE.sub(lambda m: f"{_base(m.group('verb'))} {m.group('object')}" if (_base(m.group("verb")) != m.group("verb").lower()
                                                                                         or m.group("verb").lower() in ("hit", "beat"))
                            and not (m.group("got") and m.group("object").split()[0].lower() == "the") else m.group(0), SURE.sub(lambda m: _base(m.group("verb") or m.group("verb2")), line))  # "slain": slay
         line = re.sub(r"\s*,\s*(?=[,.;])|^\s*[,;]\s*|(?<=[.!?;])\s*,|\s+(?=[.;!?])", "", line).strip()  # ", , and" after a cut
         sentences = [_reaching(_narrated(s)) for s in re.split(r"(?<=[.!?;])\s+", re.sub(r"\.{2,}", ".", line))]
-        lines.append(" ".join(s for k, s in enumerate(sentences) if not _tells(s) or _refers_back(sentences[k + 1:])))
+        kept = " ".join(s for k, s in enumerate(sentences) if not _tells(s) or _refers_back(sentences[k + 1:]))
+        lines.append("" if re.fullmatch(r"[\W_]*", kept) else kept)  # "." left of a step not to take
     return "\n".join(lines)
+
+
+def renamed(text: str) -> str:
+    """``text`` with each thing named again with its number said once, numbered (:data:`APPOSITIVE`)."""
+    return APPOSITIVE.sub(lambda m: f"{m.group('t')} {m.group('n')}{m.group('mid')}", text)
 
 
 def _base(verb: str) -> str:
@@ -218,11 +242,14 @@ def _base(verb: str) -> str:
     return _lemma(verb, "v")
 
 
-SHORTHAND = ((re.compile(r"\s*(?:->|=>|→|>>)\s*"), ", then "), (re.compile(r"\bthru\b", re.IGNORECASE), "through"),
+SHORTHAND = ((re.compile(r"(?<=[.!?])[ \t]*(?:->|=>|→)[^\n]*"), ""), (re.compile(r"\s*(?:->|=>|→|>>)\s*"), ", then "),
+             (re.compile(r"\b(?:right|just|immediately|directly)\s+(?=(?:after|before)\s)", re.IGNORECASE), ""), (re.compile(r"\bthru\b", re.IGNORECASE), "through"),
              (re.compile(r"\b(?:til|'til|till)\b", re.IGNORECASE), "until"),
-             (re.compile(r"\ball the way\s+(?=(?:a?round|to|up|down|over|across|back)\b)", re.IGNORECASE), ""), (re.compile(r"\b(?:pls|plz)\b", re.IGNORECASE), "please"),
+             (re.compile(r"\ball the way\s+(?=(?:a?round|to|up|down|over|across|back)\b)|\ball\s+(?=a?round\s+(?:it|them|the|that|this|[a-z]+\s+\d)\b)", re.IGNORECASE), ""), (re.compile(r"\b(?:pls|plz)\b", re.IGNORECASE), "please"),
+             (re.compile(r"\b(?P<side>left|right)(?:[\s-]+hand)?\s+side\b", re.IGNORECASE), r"\g<side>"),
              (re.compile(r"(?<=\w)(?<!\band)(?<!\bshall)(?<!\bshould)(?<!\bmust)(?<!\bwill)(?<!\bcan)(?<!'ll)\s+then\s+(?=[a-z])", re.IGNORECASE), ", then "))
-"""Shorthand: an arrow between steps, "thru", "til", "pls"; "then" with no comma before it (a
+"""Shorthand: an arrow between steps (after a full stop: what to expect, "1. Flip the switch. -> door_1
+opens"), "thru", "til", "pls", "the right side", "right after"; "then" with no comma before it (a
 condition before it ends there: "wait for the door to open then go through it")."""
 
 
@@ -269,7 +296,7 @@ def _refers_back(after: list[str]) -> bool:
     """The sentence after a remark points back into it before it names a thing of its own ("I think
     the lamp is too big. Go to it"): the remark is kept, and read or refused as written."""
     pronoun = re.search(r"\b(?:it|there|them|that one)\b", after[0], re.IGNORECASE) if after else None
-    thing = re.search(r"\b(?:the|a|an)\s", after[0], re.IGNORECASE) if after else None
+    thing = re.search(r"\b(?:the|a|an)\s|\b[a-z]+[ _]\d{1,2}\b", after[0], re.IGNORECASE) if after else None  # "lamp 3": a thing
     return pronoun is not None and (thing is None or pronoun.start() < thing.start()) \
         and not re.match(r"^\s*(?:it|there)\b", after[0], re.IGNORECASE)
 

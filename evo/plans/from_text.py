@@ -167,6 +167,10 @@ def steps_to_plan(steps: Sequence[MatchedStep], start: tuple[int, int], name: st
         when = [*waiting, *([_precondition(step, features, last)] if clause and clause.condition_state else [])]
         if target is None and waiting and waited and (pronoun or not step.parsed.actor_word):
             target, pronoun = waited, False  # "Wait for the door to open. Walk through (it).": the door
+        state_of = when[-1].feature.split("_")[0] if when and when[-1].feature else None
+        if target is None and step.action is None and not step.parsed.actor_word and state_of \
+                and any(n.rsplit("_", 1)[0] == state_of for n in actor_names):
+            target = state_of  # "once it's open, go through": through the thing whose state it waits on (door_open: the door)
         waiting = []
         if clause is not None and clause.condition_state and _only_waits(step):
             waiting, waited = when, step.condition_match.name if step.condition_match else None
@@ -235,17 +239,34 @@ def plan_from_text(text: str, factory: GameFactory, name: str = "", validations:
     text = unreported(text, {w for n, ws in actors.items() for w in (n, *ws)})  # "A player reports that ...": no step
     labelled = unlabelled(text, {w: n for n, ws in actors.items() for w in (n, *ws)},
                           {w: n for n, ws in actions.items() for w in (n.replace("_", " "), *ws)})
+    labelled = _finish_at(labelled, actors, targets)
     unbudgeted = without_budget(labelled)
     steps = read_steps(aimless(unbudgeted if unbudgeted is not None else labelled), actions, actors, nlp, targets, categories)
     check_confident(steps, accept, [a for a in actions if a != NO_ACTION], actors, categories, targets)
     check_nothing_dropped(text, steps, accept, actions, actors, categories)
-    budget = budget_steps(text, step_seconds, factory.label)
+    budget = budget_steps(EXPECTATION.sub("", text), step_seconds, factory.label)
     if budget is not None:
         steps = [_repeated(step) for step in steps]
     ref = {"name": factory.name, "kwargs": dict(factory.kwargs)} if factory.name else None
     plan = steps_to_plan(steps, start, name, ref, validations, feature_names, actor_names, budget, manoeuvres)
     check_instances(text, plan, steps, accept, actor_names, actors, actions)
     return plan, steps
+
+
+EXPECTATION = re.compile(r"^[ \t]*expect(?:s|ed)?\b(?![ \t]*:).*$", re.IGNORECASE | re.MULTILINE)
+"""A line of what to expect ("Expect level complete in under 40 steps"): its number of steps is no budget."""
+FINISH_AT = re.compile(r"\b(?:finish|end)(?:\s+(?:up|off|the\s+(?:level|run|game|test)))?\s+(?:at|on|by)\s+(?P<np>(?:the|a|an)\s+(?P<x>[a-z]+))\b"
+                       r"(?![^.;!?\n]*\b(?:it|there)\b)", re.IGNORECASE)
+"""Finishing at a thing, with no deed said on it after ("finish at the shrine (use it)" is that deed)."""
+
+
+def _finish_at(text: str, actors: dict[str, list[str]], targets: dict[str, set[str]]) -> str:
+    """"Finish at the shrine" as using it where the game's way of finishing at it is a deed (the
+    dungeon's shrine ends the level when used, and testers of waves 17 to 23 meant that); a place one
+    only reaches ("finish at the lamp") stays a place to go to."""
+    kinds = {w.lower(): kind for kind, words in actors.items() for w in (kind, *words)}
+    usable = targets.get("interact", set())
+    return FINISH_AT.sub(lambda m: f"use {m.group('np')}" if kinds.get(m.group("x").lower()) in usable else m.group(0), text)
 
 
 def _repeated(step: MatchedStep) -> MatchedStep:

@@ -121,6 +121,7 @@ TALK = ((re.compile(r"\b(they|we|you)'ll\b", re.IGNORECASE), r"\1 will"),
         (re.compile(r"\b(?:swings|slides|creaks|pops|springs)\s+open\b", re.IGNORECASE), "opens"),
         (re.compile(r"\b(?P<c>whenever|when|once|if|any\s+time|every\s+time|each\s+time|as\s+soon\s+as)\s+(?:they|the\s+player|players)\b",
                     re.IGNORECASE), r"\g<c> you"),
+        (re.compile(r"(?<=[.!?])[ \t]*(?:->|=>|→)[^\n]*"), ""),  # "1. Flip the switch. -> door_1 opens": what to expect
         (re.compile(r"\s*(?:->|=>|→|>>|(?<=\w)\s>\s(?=\w))\s*"), ", then "),
         (re.compile(r"[,;]\s*that(?:'s|\s+is)\s+(?:it|all|everything)\b[^.!?\n]*", re.IGNORECASE), ""),
         (re.compile(r"(?:^|(?<=[.!?]\s))(?:while|as)\s+you(?:'re|\s+are)\s+(?:doing|at)\s+(?:that|this|it)\s*,\s*", re.IGNORECASE), ""),

@@ -1,6 +1,7 @@
 """Write the annotated sentence set the text-to-plan pipeline trains on.
 
-``python -m evo.plans.make_sentences`` rewrites ``evo/plans/data/sentences.jsonl``: test steps
+``python -m evo.plans.make_sentences`` rewrites ``evo/plans/data/sentences.jsonl`` (and ships the
+pipeline trained on it, :func:`evo.plans.text.ship`): test steps
 as a QA engineer writes them, each labelled ``node`` (do this once, at this thing) or ``rule``
 (do this whenever it applies), with the character spans of its action keyword (``ACTION``)
 and of the actor it names (``ACTOR``). The sentences come from the phrasings below, crossed
@@ -120,3 +121,6 @@ if __name__ == "__main__":
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text("".join(json.dumps(r) + "\n" for r in rows))
     print(f"{len(rows)} sentences -> {OUT}")
+    from evo.plans.text import ship
+
+    print(f"pipeline trained on them -> {ship(OUT)}")

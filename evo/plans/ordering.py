@@ -42,7 +42,7 @@ ORDINAL_ADVERB = re.compile(r",\s*(?:and\s+)?(?:second(?:ly)?|third(?:ly)?|fourt
                             re.IGNORECASE)
 AFTER = re.compile(r"(?:,\s*|\s+and\s+)(?:then\s+)?after(?:wards)?\s*,?\s+(?=(?P<word>[a-z]+)\b)", re.IGNORECASE)
 """"after" before a step's verb or its "to": afterwards ("Kill the goblin, after kill the skeleton")."""
-AT_FRONT = re.compile(r"(?:(?<=^)|(?<=[,;]\s)|(?<=\band\s))at\s+(?P<place>the\s+(?:(?:first|second|third|fourth|fifth|last|nearest|closest)\s+)?(?!(?:first|second|third|fourth|fifth|last)\b)[a-z]+(?:\s+(?:\d+|#\d+))?|[a-z]+\s+(?:\d+|#\d+))\s*(?P<comma>,)?\s+"
+AT_FRONT = re.compile(r"(?:(?<=^)|(?<=[,;]\s)|(?<=\band\s)|(?<=\bthen\s))at\s+(?P<place>the\s+(?:(?:first|second|third|fourth|fifth|last|nearest|closest)\s+)?(?!(?:first|second|third|fourth|fifth|last)\b)[a-z]+(?:\s+(?:\d+|#\d+))?|[a-z]+\s+(?:\d+|#\d+))\s*(?P<comma>,)?\s+"
                       r"(?=(?P<verb>[a-z]+)\b)(?P<rest>[^,;.]*)", re.IGNORECASE)
 """A step with its place first ("at the shrine pray"): the place after the deed."""
 
@@ -62,7 +62,7 @@ AFTER_DONE = re.compile(r"^(?P<a>[^,;]+?)\s+(?:only\s+)?after\s+(?P<thing>the\s+
 pit has been jumped"): the other, then the step."""
 HAVING_FIRST = re.compile(r"^(?P<a>[^,;]+?),\s*having\s+(?:first\s+)?(?P<verb>[a-z]+(?:ed|en|t))\s+(?P<b>[^,.;!?]+)(?P<end>[.!?]?)$", re.IGNORECASE)
 """"The tester uses the shrine, having first disposed of the ogre": that deed, then the step."""
-AFTER_GERUND = re.compile(r"^(?P<a>[^,;]+?),?\s+(?:but\s+)?(?:only\s+)?after\s+(?:having\s+)?(?P<verb>[a-z]+(?:ing|ed|en|t))\s+(?P<b>[^,.;!?]+)(?P<end>[.!?]?)$",
+AFTER_GERUND = re.compile(r"^(?P<a>[^,;]+?),?\s+(?:but\s+)?(?:only\s+)?after\s+(?:having\s+)?(?P<verb>[a-z]+(?:ing|ed|en|t|ain|wn))\s+(?P<b>[^,.;!?]+)(?P<end>[.!?]?)$",
                           re.IGNORECASE)
 """"Go through the door once it opens, after activating the switch", "Jump the lava, after having
 killed the skeleton": the deed after "after", then the step."""
@@ -224,10 +224,31 @@ def _enabler_first(sentences: list[str]) -> list[str]:
     return out
 
 
+CHAINED = re.compile(r"(?:^|(?<=[.!?]\s))(?P<lead>before|after)\s+you\s+(?P<x>[a-z][^,.;!?]*?)\s*,\s*(?P<y>[a-z][^.;!?]*?)\s*[.!?]", re.IGNORECASE)
+"""A step ordered by one said before it: "Before you touch the shrine, jump the lava. Before you jump
+the lava, flip the lever." (the second "jump the lava" is the first one, not a step again)."""
+
+
+def _chained(text: str) -> str:
+    """``text`` with each :data:`CHAINED` sentence whose other step was said earlier put next to it
+    there ("..., flip the lever, then jump the lava.") and taken out where it stood."""
+    at = 0
+    while (m := CHAINED.search(text, at)) is not None:
+        said = list(re.finditer(rf"\b{re.escape(m.group('x'))}\b", text[:m.start()], re.IGNORECASE))
+        if not said:
+            at = m.end()
+            continue
+        x, y = said[-1].group(0), m.group("y")
+        both = f"{y}, then {x.lower()}" if m.group("lead").lower() == "before" else f"{x}, then {y}"
+        text = text[:said[-1].start()] + both + text[said[-1].end():m.start()].rstrip(" ") + text[m.end():]
+        at = said[-1].start() + len(both)
+    return text
+
+
 def in_order(text: str) -> str:
     """``text`` with each sentence's steps in the order they are done, joined by "then"."""
     lines = []
-    for line in text.splitlines():
+    for line in _chained(text).splitlines():
         sentences = []
         for sentence in _done_first(_ranked(re.split(r"(?<=[.!?])\s+", _before_that(line)))):
             end = sentence[-1] if sentence and sentence[-1] in ".!?" else ""

@@ -18,6 +18,7 @@ says so): they are closed classes of English, which WordNet does not list as suc
 from __future__ import annotations
 
 import re
+from typing import Iterable
 
 NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten"
 """Numbers in words, as list markers and numbered instances write them."""
@@ -79,12 +80,15 @@ PATH = re.compile(r"\b(?P<verb>walk|go|run|head|step|move|leave|exit|get|hurry|d
 standing at a place ("step onto the coin", "stand by the pillar", "finish at the lamp"): to it."""
 NUMBERED = re.compile(rf"\b(?:the\s+)?(?P<noun>[a-z]+)\s+(?:number\s+|no\.\s*|#\s*)(?P<n>\d+|{NUMBER_WORDS})\b", re.IGNORECASE)
 BARE_NUMBER = re.compile(r"\b(?:(?P<lead>to|at|around|round|near|by|circle|orbit)\s+)?(?:the\s+)?(?P<noun>[a-z]+)\s+"
-                         rf"(?P<n>\d+|{NUMBER_WORDS})\b(?=\s*(?:[,.;!?]|$)(?!\d)|\s+(?:and|then|or|before|after|first|next|"
-                         r"twice|once|again|to|at|in|with|on|near|by|for)\b)", re.IGNORECASE)
+                         rf"(?P<n>\d+|{NUMBER_WORDS})\b(?=\s*(?:[,.;!?]|$)(?!\d)|\s+\d{{1,2}}[.)]\s|\s+(?:and|then|or|before|after|first|next|"
+                         r"twice|once|again|to|at|in|with|on|near|by|for|as|too|also|please|now|while|when|until|so|but|if|because|"
+                         r"from|instead|afterwards|right|immediately|quickly|carefully)\b)", re.IGNORECASE)
 """An instance numbered after its noun ("barrel number 3", "lamp #4", "go to barrel 4")."""
+ELIDED_NUMBER = re.compile(rf"(?:(?<=\bthen\s)|(?<=\band\s)|(?<=,\s))(?:number\s+|no\.\s*|#\s*)(?P<n>\d+|{NUMBER_WORDS})\b", re.IGNORECASE)
+"""An instance's number with its noun left out ("goblin number one, then number two"): the one of the kind before."""
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 _WORD_NUMBERS = {w: i + 1 for i, w in enumerate(NUMBER_WORDS.split("|"))}
-_NOT_NOUNS = frozenset({"for", "in", "within", "after", "at", "than", "of", "step", "steps", "play", "spend", "have",
+_NOT_NOUNS = frozenset({"for", "in", "within", "after", "at", "than", "of", "then", "and", "or", "now", "step", "steps", "play", "spend", "have",
                         "number", "no", "level", "room", "test", "case", "phase", "part", "wave", "round", "stage",
                         "minute", "minutes", "second", "seconds", "hour", "hours", "about", "around", "only", "just",
                         "last", "first", "next", "top", "every", "each", "all", "than", "over", "under", "least", "most"})
@@ -104,18 +108,25 @@ def _ordinal(n: str) -> str | None:
     return _ORDINALS[value - 1] if 1 <= value <= len(_ORDINALS) else None
 
 
-def numbered(line: str) -> str:
+def numbered(line: str, things: Iterable[str] = ()) -> str:
     """``line`` with instances numbered after their noun as ordinals ("barrel number 3": the
-    third barrel); run on a whole line, before it is cut at "no."'s full stop."""
+    third barrel); run on a whole line, before it is cut at "no."'s full stop. ``things``: the
+    game's words for its things, nouns where WordNet has none ("orc 2")."""
+    names = {t.lower() for t in things}
+
     def ordinal(m: re.Match[str]) -> str:
         nth = _ordinal(m.group("n"))
-        if nth is None or m.group("noun").lower() in _NOT_NOUNS or not _noun(m.group("noun")) \
+        if nth is None or m.group("noun").lower() in _NOT_NOUNS or not (m.group("noun").lower() in names or _noun(m.group("noun"))) \
                 or re.search(r"\b(?:you|they|we|i|he|she|it|player)\s*$", line[:m.start()], re.IGNORECASE):
             return m.group(0)  # "whenever you find one": a verb after its subject, no instance
         lead = f"{m.group('lead')} " if "lead" in m.groupdict() and m.group("lead") else ""
         return f"{lead}the {nth} {m.group('noun')}"
 
-    return BARE_NUMBER.sub(ordinal, NUMBERED.sub(ordinal, line))
+    def one(m: re.Match[str]) -> str:
+        nth = _ordinal(m.group("n"))
+        return m.group(0) if nth is None else f"the {nth} one"
+
+    return ELIDED_NUMBER.sub(one, BARE_NUMBER.sub(ordinal, NUMBERED.sub(ordinal, line)))
 
 
 def _light(m: re.Match[str]) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Iterable, Mapping
 
 from evo.plans.conventions import conventions
-from evo.plans.framing import unframed
+from evo.plans.framing import renamed, unframed
 from evo.plans.letters import unlettered
 from evo.plans.ordering import in_order
 from evo.plans.reports import unreported
@@ -28,5 +28,5 @@ def as_read(text: str, things: Iterable[str] = (), verbs: Iterable[str] = (),
     ``verbs``: the game's words for its things and deeds, mapped to what each names where known
     (what players reported, :mod:`evo.plans.reports`, is out first);
     ``categories``: the game's categories and their types."""
-    text = untitled(plain(unreported(text, things), things, verbs), things, verbs, categories)
+    text = untitled(plain(unreported(renamed(text), things), things, verbs), things, verbs, categories)
     return in_order(visited(unframed(conventions(unlettered(text, things))), things, verbs))

@@ -26,10 +26,13 @@ EXPECTS = re.compile(r"\b(?:should|must|will|expect(?:ed)?|is|are|was|appears?|o
 """A "Then" that says what to expect ("Then the door should open"), not a step ("Then jump")."""
 SUBJECT = re.compile(r"^(?:the\s+(?:player|tester|user|agent|bot|character)|they|i|you|we|he|she)\s+", I)
 STARTS = re.compile(r"^\s*(?:\d+[.)]\s*|[-*•]\s*)?(?:start|begin|load|launch|boot(?:\s+up)?|open|spawn\s+into)\s+"
-                    r"(?:(?:a|the)\s+(?:new|fresh|clean)\s+|a\s+|the\s+)?(?:game|level|run|session|build|map|save|scenario)\b[^.!?\n]*[.!]?\s*$|"
+                    r"(?:(?:a|the)\s+(?:new|fresh|clean)\s+|a\s+|the\s+)?(?:game|level|run|session|build|map|save|scenario)\b[^.!?\n,;]*[.!]?\s*$|"
                     r"^\s*start\s+(?:wherever|where)\s+the\s+(?:level|game|map)\s+(?:puts|spawns|drops|places)\s+you\b[^.!?\n]*[.!]?\s*$", I)
 """A line that starts the game ("Start a new game.", "Load the level", "Start wherever the level
 puts you."): the run starts there, no step."""
+FRESH = re.compile(r"\b(?:start|begin|load|launch)\s+(?:a|the)\s+(?:new|fresh|clean)\s+(?:game|level|run|session|map)\s*"
+                   r"(?:,\s*(?:and\s+)?(?:then\s+)?|\s+and\s+(?:then\s+)?|;\s*)(?=[a-z])", I)
+"""The same before the first step in its sentence ("So: start a fresh level, find goblin 1 and kill it")."""
 
 
 def _base(word: str) -> str:
@@ -44,7 +47,7 @@ def _base(word: str) -> str:
 def scenario(text: str) -> str:
     """``text`` with a Gherkin scenario written as its steps, and its lines that start the game out;
     as it is when it has neither."""
-    lines = [line for line in text.splitlines() if not STARTS.match(line) or not line.strip()]
+    lines = [FRESH.sub("", line) for line in text.splitlines() if not STARTS.match(line) or not line.strip()]
     keys = [KEYWORD.match(line) for line in lines]
     if sum(k is not None for k in keys) < 2 or not any(k is not None and k.group("word").lower() in ("given", "when") for k in keys):
         return "\n".join(lines)

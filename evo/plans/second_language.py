@@ -131,17 +131,25 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
                      r"(?=[.!?]|$)", I | re.M), r"\g<verb> \g<q> \g<rest>"),
          (re.compile(r"\bthen\s+(?:on\s+to|onto|over\s+to|across\s+to)\b", I), "then go to"),
          (re.compile(r"\b(go|walk|run|move)\s+round\s+(?=it\b|them\b|the\b|each\b|every\b|any\b|[a-z]+\s+\d)", I), r"\1 around "),
-         (re.compile(r"\b(?:(?:so|and)\s+)?(?:basically\s+)?what\s+(?:i|we)\s+(?:need|want)\s+is\s+(?:for\s+)?", I), ""))
+         (re.compile(r"\b(?:(?:so|and)\s+)?(?:basically\s+)?what\s+(?:i|we)\s+(?:need|want)\s+is\s+(?:for\s+)?", I), ""),
+         (re.compile(r"(?:^|(?<=[.!?]\s))(?:it\s+)?is\s+(?:necessary|needed|important|required|essential)\s+(?:to\s+)?(?=[a-z])", I | re.M), ""),
+         (re.compile(r",?\s*(?:and\s+)?(?:once|when|after|as\s+soon\s+as)\s+(?:it|he|she|they|the\s+[a-z]+)(?:\s+(?:is|are|has\s+been)|'s)\s+"
+                     r"(?:dead|killed|gone|down|destroyed|defeated|slain)\s*,\s*", I), ", then "),
+         (re.compile(r"\b(?P<v>go|walk|run|head|come|get)\s+back\s+(?=to\b)", I), r"\g<v> "),
+         (re.compile(r"\s+before\s+the\s+[a-z]+\s+(?:has|had|have)\s+been\s+[a-z]+(?:ed|en|wn)\b(?![^.!?\n]*\?)", I), ""),
+         (re.compile(r"\b(?:take|have)\s+a\s+(?:quick\s+|little\s+)?look\s+(?=(?:up|down)(?:wards?)?\b)", I), "look "),
+         (re.compile(r"(?:^|(?<=[.!?]\s))the\s+(?P<o>first|last|next|final)\s+thing\s+(?:you|to)\s+do\s+is\s+(?:to\s+)?", I | re.M),
+          lambda m: f"{m.group('o').capitalize()}, "))
 """Forms rewritten as they are read, in order."""
 CONTINUOUS = re.compile(r"\b(?P<who>you)\s+are\s+(?P<verb>[a-z]+)ing\b", I)
 RELATIVE = re.compile(r"\b(?:which|that|who)\s+(?:is|are)\s+(?P<verb>[a-z]+)ing\b", I)
-SUBJECT = re.compile(r"(?:(?<=^)|(?<=[.;:!?]\s)|(?<=,\s)|(?<=\band\s)|(?<=\bthen\s)|(?<=\bfirst\s)|(?<=\bnext\s)|(?<=\n))you\s+(?=(?P<verb>[a-z]+)\b)", I)
+SUBJECT = re.compile(r"(?:(?<=^)|(?<=[.;:!?]\s)|(?<=,\s)|(?<=\band\s)|(?<=\bthen\s)|(?<=\bfirst\s)|(?<=\bnext\s)|(?<=\bplease\s)|(?<=\bthere\s)|(?<=\d\s)|(?<=\bopen\s)|(?<=\n))you\s+(?=(?P<verb>[a-z]+)\b)", I)
 """"you" before a step's verb at a step's start ("then you activate the switch")."""
 NOT_STEPS = frozenset({"will", "can", "could", "should", "must", "may", "might", "are", "were", "have", "had", "do", "did",
                        "need", "see", "get", "would", "shall", "want", "know", "find", "notice"})
 """Verbs after "you" that tell or ask rather than step ("you will see", "you need to")."""
 THING_DEED = re.compile(r"(?:^(?P<bullet>[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+)?|(?<=[.!?]\s))(?P<x>(?:the\s+)?[a-z]+(?:[ _]\d{1,2})?)[ \t]*(?:,|:|->|→|=>)[ \t]*"
-                        r"(?:(?:walk|go|head)(?:[ \t]+there)?[ \t]*,[ \t]*)?(?P<rest>[a-z][^.!?\n]*)", I | re.M)
+                        r"(?:(?:walk|go|head)(?:[ \t]+there)?[ \t]*,[ \t]*)?(?:just[ \t]+)?(?P<rest>[a-z][^.!?\n]*)", I | re.M)
 """"skeleton_2, attack.", "barrel_4: walk there, jump.", "Stump 1: go, look down, look up.": the
 deeds where the thing is."""
 ON_THE_WAY = re.compile(r"(?P<a>\b(?:grab|get|collect|pick\s+up|take)\s+[^,.;]+?)\s+on\s+(?:your|the)\s+way\s+to\s+"
@@ -170,6 +178,10 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
     for pattern, said in FORMS:
         text = pattern.sub(said, text)
     text = re.sub(r"(?<=\S)[ \t]{2,}(?=\S)", " ", text)  # a cut phrase's room ("and then  look")
+    text = re.sub(r"\b(?P<v>walk|go|run|move|head)\s+until\s+(?=(?:the\s+)?(?P<x>[a-z]+)(?:\s+(?:number\s+)?\d+|\s+number\s+[a-z]+)?\s*(?:[,.;]|$))",
+                  lambda m: f"{m.group('v')} to " if m.group("x").lower() in names else m.group(0), text, flags=I | re.M)  # "walk until the barrel 3"
+    text = re.sub(r"\b(?P<i>(?P<x>[a-z]+)[ \t]+\d{1,2})[ \t]+(?=(?P<verb>[a-z]+)\b)", lambda m: f"{m.group('i')}, " if m.group("x").lower() in names
+                  and m.group("verb").lower() not in names and _base_verb(m.group("verb")) else m.group(0), text, flags=I)  # "go to lamp 1 look up"
     if "enemy" in names:  # "Kill anything that gets close": what one kills is an enemy, where the game names them so
         text = re.sub(r"\b(?P<v>kill|attack|fight(?:\s+off)?|hit|slay|strike|take\s+out|take\s+down|deal\s+with)\s+(?:anything|everything|whatever|anyone)\b(?=\s+(?:that|which|who|on|in|near|nearby|"
                       r"close|hostile|you|around|comes?|gets?|attacks?)\b|\s*[,.;]|\s*$)", r"\g<v> any enemy", text, flags=I)
@@ -187,7 +199,9 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
     text = BARE_THING.sub(lambda m: f"{m.group('w')} {'to ' if m.group('w').lower() in GOING else ''}the " if m.group("x").lower() in names
                           and (m.group("w").lower() in PREPOSITIONS | GOING or m.group("w").lower() in deeds)
                           and not _plural(m.group("x").lower(), names) else m.group(0), text)
-    text = THERE_IS.sub(lambda m: f"{m.group('next')}the {m.group('x')}" if m.group("x").lower() in names else m.group(0), text)
+    text = THERE_IS.sub(lambda m: f"{m.group('next')}the {m.group('x')}" if m.group("x") and m.group("x").lower() in names
+                        else f"{m.group('next')}{m.group('xn')}" if m.group("xn") and m.group("xn").split()[0].lower() in names
+                        else m.group(0), text)
     text = WAY_LEAD.sub(lambda m: f"{m.group('a')}, then go to {m.group('b')}", text)
     text = WAY_THERE.sub(lambda m: f"{m.group('b')}, then {m.group('a')}", text)
     text = ON_THE_WAY.sub(lambda m: f"{m.group('a')}, then go to {m.group('b')}", text)
@@ -198,6 +212,9 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
     text = RELATIVE.sub(lambda m: f"that {_third(_verb(m.group('verb') + 'ing'))}" if _verb(m.group("verb") + "ing")
                         else m.group(0), text)
     text = WISH.sub(lambda m: _verb(m.group("verb")) or m.group(0), text)
+    if sum(bool(_base_verb(m.group("verb"))) and m.group("verb").lower() not in NOT_STEPS for m in SUBJECT.finditer(text)) >= 2:
+        text = re.sub(r",\s*after\s+you\s+(?=(?P<verb>[a-z]+)\b)", lambda m: ", then " if _base_verb(m.group("verb")) else m.group(0),
+                      text, flags=I)  # "you go to barrel 3 and you turn left, after you go to pillar 1": afterwards, as the rest
     text = SUBJECT.sub(lambda m: "" if _base_verb(m.group("verb")) and m.group("verb").lower() not in NOT_STEPS
                        else m.group(0), text)
     text = re.sub(r"(?:^|(?<=[.!?]\s))after\s+(?=(?P<verb>[a-z]+)\s)", lambda m: "Then " if _base_verb(m.group("verb"))

@@ -47,7 +47,6 @@ def test_a_verb_like_no_action_is_refused_with_its_closest_reading_and_accepted_
      "it names nothing to do and nowhere to go"),
     ("If an enemy approaches, strike it. Also use the lever at some point.", 1,
      "its condition 'approaches' was read as 'door' only as a kind of 'door'"),
-    ("Slay orcs and gather coins for 125 moves.", 1, "'orcs' names 'goblin', but the step was read without an actor"),
 ])
 def test_the_sets_wrong_plans_read_without_confidence_are_refused(text: str, clause: int, why: str, nlp) -> None:  # type: ignore[no-untyped-def]
     """Texts of the development and held-out sets that gave a wrong plan without a word."""

@@ -95,3 +95,15 @@ def test_steps_are_split_from_lists_and_lines() -> None:
     text = "1. Activate the switch. Then go to the door.\n- Jump over the ledge\nStep 4: Open it!"
     assert split_sentences(text) == ["Activate the switch.", "Then go to the door.", "Jump over the ledge",
                                      "Open it!"]
+
+
+def test_the_shipped_pipeline_is_the_one_trained_on_the_shipped_sentences(nlp) -> None:  # type: ignore[no-untyped-def]
+    """Every machine reads with the same weights: the pipeline in the package is named by the hash of
+    the sentences it was trained on, so sentences changed without ``python -m evo.plans.make_sentences``
+    (which ships the retrained pipeline) fail here, not on another machine's reading."""
+    from evo.plans.text import OPS, SHIPPED, _data_hash
+
+    shipped = SHIPPED / f"{_data_hash(DATA)}-{OPS}"
+    assert (shipped / "meta.json").exists(), f"{shipped} is missing: run python -m evo.plans.make_sentences"
+    assert sorted(p.name for p in SHIPPED.iterdir()) == [shipped.name]
+    assert nlp.pipe_names == ["textcat", "ner"]

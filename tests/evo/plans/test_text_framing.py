@@ -171,14 +171,15 @@ DEV_SETS = {"dungeon_dev5": (68, 0), "park_dev5": (36, 0), "dungeon_dev6": (60, 
             "dungeon_dev7": (59, 1), "park_dev7": (32, 1), "dungeon_dev8": (61, 2), "park_dev8": (35, 0),
             "dungeon_dev9": (63, 1), "park_dev9": (37, 0), "dungeon_dev10": (66, 2), "park_dev10": (34, 0),
             "dungeon_dev11": (66, 0), "park_dev11": (36, 0), "dungeon_dev12": (73, 0), "park_dev12": (36, 0),
-            "dungeon_dev13": (65, 0), "park_dev13": (36, 0), "dungeon_dev14": (67, 0), "park_dev14": (36, 0),
+            "dungeon_dev13": (65, 0), "park_dev13": (36, 0), "dungeon_dev14": (66, 0), "park_dev14": (36, 0),
             "dungeon_dev15": (61, 2), "park_dev15": (34, 1), "dungeon_dev16": (52, 3), "park_dev16": (33, 0)}
 """Development set -> (texts read as meant, texts read as a wrong plan), as measured: the rest are
 refused with their closest reading. Written by twelve independent testers from the user docs
 alone (a pair of sets each: terse checklists, prose protocols, a lead QA's mixed styles, a designer
 writing in a second language, an informal playtester, study protocols, acceptance criteria, bug
 reports, exploratory charters, a chatty student, present-tense QA flows, tutorial walkthroughs),
-before the fixes they led to."""
+before the fixes they led to; dungeon_dev14 as the shipped pipeline reads it (wave 23: the one trained on
+the machine before read one more text as meant)."""
 
 
 @pytest.mark.parametrize("held", sorted(DEV_SETS))
