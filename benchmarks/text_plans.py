@@ -44,7 +44,8 @@ SETS = ("dungeon", "park", "dungeon_2", "park_2", "dungeon_3", "park_3", "dungeo
         "dungeon_dev41", "park_dev41", "dungeon_dev42", "park_dev42",
         "dungeon_dev43", "park_dev43", "dungeon_dev44", "park_dev44", "dungeon_dev45", "park_dev45", "dungeon_dev46", "park_dev46",
         "dungeon_dev47", "park_dev47", "dungeon_dev48", "park_dev48",
-        "dungeon_dev49", "park_dev49", "dungeon_dev50", "park_dev50")
+        "dungeon_dev49", "park_dev49", "dungeon_dev50", "park_dev50",
+        "dungeon_dev51", "park_dev51", "dungeon_dev52", "park_dev52", "dungeon_dev53", "park_dev53", "dungeon_dev54", "park_dev54")
 
 
 def main() -> None:

@@ -89,7 +89,7 @@ def _opens_step(doc: Any, ent: Any) -> bool:
     if len(ent) == 1 and before in ("and", "or", "&") and ent.text.isalpha() and is_noun(ent.text) and not is_verb(ent.text):  # "... goblins and skeletons that
         return False  # come near": a thing the tagger took for a deed, the verb before's object
     return not words <= PARTICLES | DIRECTIONS | POSITIONS | ROTATIONS | ORDINALS.keys() and not _in_condition(doc, ent.start) \
-        and before not in ("you", "that", "which", "who")  # "any goblin that walks up to you": its actor's verb
+        and before not in ("you", "that", "which", "who", "it", "they", "he", "she", "we")  # "any goblin that walks up to you", "whatever monsters it runs into"
 
 
 def _relative_verb(doc: Any, ent: Any) -> bool:

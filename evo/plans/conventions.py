@@ -186,7 +186,9 @@ def _parenthesis(m: re.Match[str]) -> str:
     """A parenthesis of steps as a clause of its sentence, without what says why; any other out."""
     inside = WHY_INSIDE.sub("", m.group("inside")).strip(" ,.")
     alone = m.string[:m.start()].rstrip().endswith((".", "!", "?"))  # "Jump the lava. (Pull the lever first.)": a sentence
-    if _manner(m, m.string) or not _imperative(inside, 8 if alone else 4):
+    parts = [p for p in re.split(r"\s*,\s*(?:and\s+|then\s+)?|\s+(?:and|then)\s+", inside) if p]
+    listed = len(parts) > 1 and all(_imperative(p) for p in parts)  # "(pull the switch, jump the lava, use the shrine)"
+    if _manner(m, m.string) or not (listed or _imperative(inside, 8 if alone else 4)):
         return ""
     return f" {inside[0].upper()}{inside[1:]}." if alone else f", {inside}"
 

@@ -60,7 +60,7 @@ def scenario(text: str) -> str:
         expecting = word == "given" or (word == "then" and EXPECTS.search(rest) is not None) or (word in ("and", "but") and expecting)
         if expecting:
             continue
-        rest = SUBJECT.sub("", rest)
+        rest = SUBJECT.sub("", re.sub(r"^(?:then|also|next)\s+", "", rest, flags=I))  # "And then walks round pillar 1"
         first, _, after = rest.partition(" ")
         out.append(f"{_base(first)} {after}".strip() if first.endswith("s") else rest)
     return "\n".join(out)

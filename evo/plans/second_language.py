@@ -138,6 +138,10 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
          (re.compile(r"\b(?P<v>go|walk|run|head|come|get)\s+back\s+(?=to\b)", I), r"\g<v> "),
          (re.compile(r"\s+before\s+the\s+[a-z]+\s+(?:has|had|have)\s+been\s+[a-z]+(?:ed|en|wn)\b(?![^.!?\n]*\?)", I), ""),
          (re.compile(r"\b(?:take|have)\s+a\s+(?:quick\s+|little\s+)?look\s+(?=(?:up|down)(?:wards?)?\b)", I), "look "),
+         (re.compile(r"\b(?:go\s+and\s+)?(?:take|have)\s+a\s+(?:quick\s+|closer\s+|good\s+|little\s+)?look\s+at\s+", I), "go to "),
+         (re.compile(r"\b(?P<c>when|once|after|if)\s+(?P<t>it|the\s+[a-z]+)\s+(?P<s>open|closed|on|off|unlocked)\b", I), r"\g<c> \g<t> is \g<s>"),
+         (re.compile(r"\b(?:get|have)\s+the\s+[a-z]+\s+(?:open|opened|on|unlocked)\s+by\s+(?=[a-z]+ing\b)", I), "start by "),
+         (re.compile(r"\b(?P<v>going|walking|running|moving)\s+round\s+(?=[a-z])", I), r"\g<v> around "),
          (re.compile(r"(?:^|(?<=[.!?]\s))the\s+(?P<o>first|last|next|final)\s+thing\s+(?:you|to)\s+do\s+is\s+(?:to\s+)?", I | re.M),
           lambda m: f"{m.group('o').capitalize()}, "))
 """Forms rewritten as they are read, in order."""
@@ -152,6 +156,9 @@ THING_DEED = re.compile(r"(?:^(?P<bullet>[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+)?|(
                         r"(?:(?:walk|go|head)(?:[ \t]+there)?[ \t]*,[ \t]*)?(?:just[ \t]+)?(?P<rest>[a-z][^.!?\n]*)", I | re.M)
 """"skeleton_2, attack.", "barrel_4: walk there, jump.", "Stump 1: go, look down, look up.": the
 deeds where the thing is."""
+SEE_THE = re.compile(r"(?:^|(?<=[.!?]\s))(?:do\s+you\s+|can\s+you\s+)?see\s+(?:the|a|an)\s+(?P<x>[a-z]+)\b[^.!?;\n]*\?\s+"
+                     r"(?P<next>[^.!?\n]*?)\b(?:it|one)\b", I)
+""""See the lava behind the door? Jump over it.": the thing asked about is the step's."""
 ON_THE_WAY = re.compile(r"(?P<a>\b(?:grab|get|collect|pick\s+up|take)\s+[^,.;]+?)\s+on\s+(?:your|the)\s+way\s+to\s+"
                         r"(?P<b>the\s+[a-z]+(?:\s+\d{1,2})?|[a-z]+[ _]\d{1,2})", I)
 """"Grab coin_2 on your way to the ogre": the coin, then the ogre."""
@@ -202,6 +209,7 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
     text = THERE_IS.sub(lambda m: f"{m.group('next')}the {m.group('x')}" if m.group("x") and m.group("x").lower() in names
                         else f"{m.group('next')}{m.group('xn')}" if m.group("xn") and m.group("xn").split()[0].lower() in names
                         else m.group(0), text)
+    text = SEE_THE.sub(lambda m: f"{m.group('next')}the {m.group('x')}" if m.group("x").lower() in names else m.group(0), text)
     text = WAY_LEAD.sub(lambda m: f"{m.group('a')}, then go to {m.group('b')}", text)
     text = WAY_THERE.sub(lambda m: f"{m.group('b')}, then {m.group('a')}", text)
     text = ON_THE_WAY.sub(lambda m: f"{m.group('a')}, then go to {m.group('b')}", text)

@@ -79,17 +79,17 @@ def title_in_doubt(text: str, things: Mapping[str, str], verbs: Mapping[str, str
     return first.strip()
 
 
-NEXT_LABEL = re.compile(r"(?<=[.!?])[ \t]+(?=(?:repro(?:duction)?|steps(?:[ \t]+to[ \t]+reproduce)?|to[ \t]+reproduce|expected(?:[ \t]+results?)?|"
-                        r"actual(?:[ \t]+results?)?)[ \t]*:)", re.IGNORECASE)
-"""A label of the steps after a sentence on the same line ("Bug: the kill counter is off. Repro: ..."):
-a line of its own, so the line of context before it goes alone."""
+NEXT_LABEL = re.compile(r"^[^\n]*?[.!?][ \t]+(?=(?:repro(?:duction)?|steps[ \t]+to[ \t]+reproduce|to[ \t]+reproduce)[ \t]*:)",
+                        re.IGNORECASE | re.MULTILINE)
+"""A label of the steps after what the bug is, on the same line ("Jumping does nothing from the edge.
+Repro: ..."): the steps alone, the bug's words no step."""
 
 
 def unlabelled(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> str:
     """``text`` without its lines of context, the labels of its kind of test and the words of its
     kind of run (:data:`CONTEXT_LINE`, :data:`KIND`, :data:`NO_SCRIPT`): read before its budget
     is taken out, as a label may hold the budget ("Rules-only, 12 s: ...")."""
-    text = NEXT_LABEL.sub("\n", text)
+    text = NEXT_LABEL.sub("", text)
     text = KIND.sub(lambda m: "" if _kind(m.group("label"), things, verbs) else m.group(0), CONTEXT_LINE.sub("", text))
     return NO_SCRIPT.sub(" ", text)
 

@@ -130,7 +130,8 @@ DEV_SETS = {"dungeon_dev17": (55, 3), "park_dev17": (35, 0), "dungeon_dev18": (5
             "dungeon_dev43": (61, 1), "park_dev43": (32, 0), "dungeon_dev44": (64, 0), "park_dev44": (34, 0),
             "dungeon_dev45": (65, 1), "park_dev45": (32, 0), "dungeon_dev46": (64, 0), "park_dev46": (36, 0),
             "dungeon_dev47": (61, 0), "park_dev47": (33, 0), "dungeon_dev48": (60, 1), "park_dev48": (30, 0),
-            "dungeon_dev49": (62, 1), "park_dev49": (39, 0), "dungeon_dev50": (64, 0), "park_dev50": (40, 0)}
+            "dungeon_dev49": (62, 1), "park_dev49": (39, 0), "dungeon_dev50": (64, 0), "park_dev50": (40, 0),
+            "dungeon_dev51": (57, 0), "park_dev51": (35, 0), "dungeon_dev52": (67, 0), "park_dev52": (34, 0)}
 """Development set -> (texts read as meant, texts read as a wrong plan), as measured: the rest are
 refused with their closest reading. Written by thirty-two independent testers from the user docs
 alone (a speedrunner's route notes, a producer's e-mails, a dictated test, a level designer's
@@ -141,7 +142,7 @@ developer, a manual tester's test-case steps, a seasoned tester writing every ki
 a lead tester's chat messages, a game designer's intended playthrough in prose, a support agent's
 reproduction steps from players' reports, a tester briefing the tool like a colleague, a QA lead's
 nightly regression checklists) and eight more under the second blind set's own brief (as varied as
-the testers who will use the tool, ``*_dev39`` to ``*_dev50``), each pair measured once before any of
+the testers who will use the tool, ``*_dev39`` to ``*_dev52``), each pair measured once before any of
 its texts was read. Measured with the pipeline trained on each session's machine until the shipped one
 (wave 23): that one reads three of these sets one text fewer as meant (dungeon_dev20, park_dev26,
 dungeon_dev32), as they were read at the session's start, with the same wrong plans."""
