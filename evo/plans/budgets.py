@@ -32,7 +32,7 @@ BUDGET_LEAD = ("during|give up|give it up|give it|allow|next|following|play|play
 BUDGET = re.compile(r"(?<![\w-])(?:(?:" + BUDGET_LEAD + r")\s+|(?:budget|limit|max|maximum|cap|total)[ \t]*[:=][ \t]*)*"
                     r"(\d+(?:\.\d+)?|half an?|" + HUNDREDS + "|" + "|".join(sorted(NUMBERS, key=len, reverse=True)) + r")"
                     r"(?:[ \t]*-[ \t]*|[ \t]+|(?<=\d))(?:(?:full|whole|good|solid)[ \t]+)?"
-                    r"(steps?|moves?|turns?|actions?|ticks?|seconds?|secs?|s|minutes?|mins?)\b(?![ \t]*(?:\d|[a-h][:.)]))"
+                    r"(steps?|moves?|turns?|actions?|ticks?|seconds?|secs?|s|minutes?|mins?)\b(?![ \t]*(?:\d|[a-h][:.)]))(?<!turn(?=[ \t]+(?:left|right|around|round|back)\b))"
                     r"(?:\s+(?:at most|at the most|in total|total|or (?:less|fewer)|max(?:imum)?|to|budget|limit|cap|timer|of|"
                     r"(?:(?:stress|soak|test|long|short)\s+)?(?:run|session|capture|test|pass|free-roam)|"
                     r"(?:is|are|should be|will be)\s+(?:enough|ok|okay|fine|plenty|the limit|the budget))\b)?\.?", re.IGNORECASE)

@@ -184,7 +184,9 @@ def _sentence(sentence: str, more: bool) -> str:
 
 def _parenthesis(m: re.Match[str]) -> str:
     """A parenthesis of steps as a clause of its sentence, without what says why; any other out."""
-    inside = WHY_INSIDE.sub("", m.group("inside")).strip(" ,.")
+    inside = re.sub(r"^(?:just|simply|only)\s+", "", WHY_INSIDE.sub("", m.group("inside")).strip(" ,."), flags=re.IGNORECASE)  # "(just walk up to it)"
+    if not inside:
+        return ""
     alone = m.string[:m.start()].rstrip().endswith((".", "!", "?"))  # "Jump the lava. (Pull the lever first.)": a sentence
     parts = [p for p in re.split(r"\s*,\s*(?:and\s+|then\s+)?|\s+(?:and|then)\s+", inside) if p]
     listed = len(parts) > 1 and all(_imperative(p) for p in parts)  # "(pull the switch, jump the lava, use the shrine)"

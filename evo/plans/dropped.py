@@ -61,6 +61,9 @@ def said(text: str) -> str:
     text = re.sub(r"\((?P<inside>[^()]*)\)", lambda m: f", {WHY_INSIDE.sub('', m.group('inside'))}," if STEPS_INSIDE.search(m.group("inside"))
                   else m.group(0), text)  # "(you'll need to press the switch and cross the lava first)": read, not dropped
     text = plain_english(text)  # "go to the lava, not jump it"
+    from evo.plans.ordering import PURPOSE_FIRST, _purpose_after
+
+    text = PURPOSE_FIRST.sub(_purpose_after, text)  # "To open the door, use the switch."
     text = GOAL.sub(lambda m: m.group(0) if m.group("verb").lower() in REACHING else "", text)  # "... to open the door": why
     text = ASIDE.sub(" ", NOT_TO.sub(" ", conventions(text)))
     text = " ".join(s for s in re.split(r"(?<=[.!?;])\s+|\n", text) if not _tells(s) or ENABLED_BY.search(s)

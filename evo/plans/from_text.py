@@ -189,6 +189,10 @@ def steps_to_plan(steps: Sequence[MatchedStep], start: tuple[int, int], name: st
         if previous is not None and previous.target == target and step.action is None and not when \
                 and not ANOTHER.search(step.parsed.text):
             continue  # "Run to the coin. Grab it.": already there ("get another coin" is the next one)
+        if previous is not None and previous.target == target and previous.action is None and step.action is None \
+                and not previous.when and when:
+            nodes[-1] = previous.model_copy(update={"when": when})  # "walk to the door and go through it when it's open": one wait
+            continue
         if previous is not None and previous.target == target and previous.action is None and not (previous.when and when) \
                 and step.action is not None:  # "go to the switch and pull it (once the door is open)": one node
             nodes[-1] = previous.model_copy(update={"action": step.action, "when": previous.when or when})

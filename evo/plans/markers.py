@@ -61,11 +61,13 @@ NOT_SERIAL = frozenset({"to", "and", "get", "through", "past", "over", "across",
 around"): "get" after "go" is the going itself ("go get a coin")."""
 ORDER = re.compile(r"^(?P<lead>before|after|once(?=\s+you(?:'ve|\s+have)))\s+(?:you(?:'ve|\s+have|\s+had)?\s+)?(?P<first>(?:\w+ing|(?<=you )\w+|"
                    r"(?<=have )\w+|(?<='ve )\w+)\b[^,]*),\s*(?P<then>.+)$|"
-                   r"^(?P<main>[^,]+?),?\s+(?P<lead2>before|after)\s+(?:you(?:'ve|\s+have|\s+had)?\s+)?"
-                   r"(?P<other>(?:\w+ing|(?<=you )\w+|(?<=have )\w+|(?<='ve )\w+)\b.*)$", re.IGNORECASE)
+                   r"^(?P<main>[^,]+?)(?<!\band)(?<!\bthen),?\s+(?P<lead2>before|after)\s+(?:you(?:'ve|\s+have|\s+had)?\s+)?"
+                   r"(?P<other>(?:\w+ing|(?<=you )\w+|(?<=have )\w+|(?<='ve )\w+)\b(?:(?!,?\s+(?:and\s+)?then\b).)*)(?P<rest>,?\s+(?:and\s+)?then\b.*)?$",
+                   re.IGNORECASE)
 """A step ordered by another one ("before you pull the lever", "after killing the ogre"): two
 steps in the order they are done, not a condition ("after the switch is on" has no "you" and
-no verb in -ing)."""
+no verb in -ing); a "then" after the other step goes on from the pair ("Jump the lava after you
+pull the lever, then use the shrine": the lever, the lava, the shrine)."""
 
 
 TAIL = re.compile(r"(?:\s+(?:as well|too|also|again|once more|once again|quickly|carefully|right away|at once|immediately|"
@@ -148,7 +150,8 @@ def _ordered(sentence: str) -> str:
         lead, main, other = m.group("lead2").lower(), m.group("main"), m.group("other")
         done = [main, other] if lead == "before" else [other, main]
     steps = [" ".join([_verb(s.split()[0]), *s.split()[1:]]) for s in done]
-    return f"{steps[0]}, then {steps[1][0].lower() + steps[1][1:]}."
+    rest = re.sub(r"^,?\s+(?:and\s+)?", ", ", m.group("rest") or "") if not m.group("lead") else ""
+    return f"{steps[0]}, then {steps[1][0].lower() + steps[1][1:]}{rest}."
 
 
 def _always(m: re.Match[str]) -> str:

@@ -66,6 +66,8 @@ AFTER_GERUND = re.compile(r"^(?P<a>[^,;]+?),?\s+(?:but\s+)?(?:only\s+)?after\s+(
                           re.IGNORECASE)
 """"Go through the door once it opens, after activating the switch", "Jump the lava, after having
 killed the skeleton": the deed after "after", then the step."""
+AFTER_ALL = re.compile(r"^(?P<a>[^;]+?),\s*(?:but\s+)?(?:only\s+)?after\s+(?:having\s+)?(?P<verb>[a-z]+ing)\s+(?P<b>[^,.;!?]+)(?P<end>[.!?]?)$", re.IGNORECASE)
+""""Attack goblin 1, goblin 2 and skeleton 1, after pulling the switch": after a comma, after all the steps before."""
 AFTER_YOU = re.compile(r"^(?P<a>[^,;]+?),?\s*(?:but\s+)?(?:only\s+)?after\s+(?:you(?:'ve|\s+have)|having)\s+(?P<verb>[a-z]+(?:ed|t|en|ne|ung|un|ught|ew|ck))\s+(?P<b>[^,.;!?]+)"
                        r"(?P<end>[.!?]?)$", re.IGNORECASE)
 """"Take down the second goblin, but only after you've cleared the lava": the deed done first."""
@@ -127,8 +129,8 @@ MID_FIRST = re.compile(r"^(?P<a>[^,;]+?)\s*,\s*(?P<b>(?!(?:but|then|and|so)\b)[^
                        re.IGNORECASE)
 """"Go through the door, press the switch first, and slay the skeleton" (a parenthesis read as a
 clause): the middle step, then the one before it, then the rest."""
-CONDITIONED = re.compile(r"\b(?:when|once|after|as\s+soon\s+as|if)\s+(?:it|the\s+(?P<thing>[a-z]+))\s+(?:is|are|has\s+been|gets|'s)\s+"
-                         r"(?:now\s+)?(?P<state>open(?:ed)?|unlocked|on|activated|switched\s+on|turned\s+on)\b", re.IGNORECASE)
+CONDITIONED = re.compile(r"\b(?:when|once|after|as\s+soon\s+as|if)\s+(?:it|the\s+(?P<thing>[a-z]+))\s+(?:(?:is|are|has\s+been|gets|'s)\s+"
+                         r"(?:now\s+)?(?P<state>open(?:ed)?|unlocked|on|activated|switched\s+on|turned\s+on)|(?P<opens>opens|unlocks))\b", re.IGNORECASE)
 ENABLES = re.compile(r"\b(?P<verb>open|unlock|turn\s+on|switch\s+on|activate|"
                      r"pull|flip|press|hit|use|toggle|throw|push|yank|flick|trip|operate|interact\s+with)\s+"
                      r"(?:it|the\s+(?P<thing>[a-z]+))\b", re.IGNORECASE)
@@ -159,10 +161,19 @@ ONE_PLACE = re.compile(r"^\s*(?:go|walk|head|run|move)\s+(?:over\s+|up\s+)?to\s+
 """"Go to the shrine and use it": one step, at one place."""
 
 
+STATED_IT = re.compile(r"^the\s+(?P<x>[a-z]+)\s+(?:is|are|sits|stands|lies)\b(?:\s+(?:in|on|at|by|near|behind|past|next|inside|just)\b[^;,]*)?\s*[;,]\s*(?:so\s+|and\s+)?"
+                       r"(?P<b>[a-z][^;,]*?\bit\b[^;,]*)$", re.IGNORECASE)
+"""Where a thing is, then a step on "it": the step on that thing."""
+
+
 def _done_first(sentences: list[str]) -> list[str]:
     """:data:`DONE_FIRST` and :data:`DO_THAT_FIRST` written in the order done."""
     out: list[str] = []
     for sentence in sentences:
+        told = STATED_IT.match(sentence.strip())
+        if told is not None:  # "The lever is in the first room; pull it first.": the step, on the lever
+            b = re.sub(r"\bit\b", f"the {told.group('x')}", told.group("b"), count=1)
+            sentence = f"{b[0].upper()}{b[1:]}"
         first = DO_THAT_FIRST.match(sentence.strip())
         if first is not None and out and not re.search(r"\b(?:then|first|second)\b", first.group("b"), re.IGNORECASE):
             out.insert(len(out) - 1, first.group("b").strip() + ".")
@@ -203,7 +214,7 @@ def _brings_about(waits: re.Match[str], enables: re.Match[str]) -> bool:
     """The deed of :data:`ENABLES` brings about the state :data:`CONDITIONED` waits for: "open it" for
     "once it is open"; a deed on the very thing for "once the switch is on" ("Pull the switch")."""
     thing, other = waits.group("thing"), enables.group("thing")
-    opened = waits.group("state").lower().startswith(("open", "unlock"))
+    opened = (waits.group("state") or waits.group("opens")).lower().startswith(("open", "unlock"))
     verb = enables.group("verb").lower()
     if (thing and other and thing.lower() != other.lower()) or opened != (verb in ("open", "unlock")):
         return False
@@ -245,10 +256,50 @@ def _chained(text: str) -> str:
     return text
 
 
+PURPOSE_FIRST = re.compile(r"(?:^|(?<=[.!?]\s))(?:in\s+order\s+)?to\s+(?P<verb>[a-z]+)\s+(?P<thing>(?:the|a|an|it)\b(?:\s+[a-z]+)?)\s*,\s*"
+                           r"(?P<step>[a-z][^.;!?,]*?)(?P<end>[.!?]|$)", re.IGNORECASE | re.MULTILINE)
+""""To open the door, use the switch.": the step, for its purpose ("use the switch to open the
+door"), and not the purpose as a step of its own ("open the door" would interact with a door)."""
+
+
+def _purpose_after(m: re.Match[str]) -> str:
+    from evo.plans.markers import REACHING
+
+    if m.group("verb").lower() in REACHING or not _verb(m.group("verb")) or not _verb(m.group("step").split()[0]):
+        return m.group(0)  # "To reach the shrine, ...": reaching it is a step
+    step = m.group("step").strip()
+    return f"{step[0].upper()}{step[1:]} to {m.group('verb')} {m.group('thing')}{m.group('end')}"
+
+
+PURPOSE_IT = re.compile(r"\bto\s+(?P<verb>[a-z]+)\s+(?P<thing>the\s+[a-z]+)\s*(?P<stop>[.!;]\s+)(?P<next>(?:(?!\b(?:the|a|an)\s)[^.!?\d])*?)\bit\b", re.IGNORECASE)
+""""Use the switch to open the door. Then go through it.": "it" is the door the step was for."""
+
+
+def _purpose_it(text: str) -> str:
+    from evo.plans.markers import REACHING
+
+    return PURPOSE_IT.sub(lambda m: m.group(0) if m.group("verb").lower() in REACHING else
+                          f"{m.group(0)[:m.start('next') - m.start()]}{m.group('next')}{m.group('thing')}", text)
+
+
+GOAL_HEADING = re.compile(r"^(?P<lead>\s*)(?P<goal>(?:[a-z]+\s+){1,3}(?:the|a|an)\s+(?P<x>[a-z]+))\s*:\s*(?P<rest>\S.*?)(?P<end>[.!]?)\s*$",
+                          re.IGNORECASE | re.MULTILINE)
+""""Get to the shrine: flip the switch, jump the lava, then walk up to the shrine": the goal heads
+the steps that end at its thing; no step of its own (else the shrine is gone to twice)."""
+
+
+def _goal_headed(text: str) -> str:
+    def cut(m: re.Match[str]) -> str:
+        last = re.split(r",|;|\bthen\b|\band\b|[.!?]\s", m.group("rest"))[-1]
+        return f"{m.group('lead')}{m.group('rest')}{m.group('end')}" if re.search(rf"\b{re.escape(m.group('x'))}\b", last, re.IGNORECASE) \
+            and _verb(m.group("goal").split()[0]) else m.group(0)
+    return GOAL_HEADING.sub(cut, text)
+
+
 def in_order(text: str) -> str:
     """``text`` with each sentence's steps in the order they are done, joined by "then"."""
     lines = []
-    for line in _chained(text).splitlines():
+    for line in _chained(_purpose_it(PURPOSE_FIRST.sub(_purpose_after, _goal_headed(text)))).splitlines():
         sentences = []
         for sentence in _done_first(_ranked(re.split(r"(?<=[.!?])\s+", _before_that(line)))):
             end = sentence[-1] if sentence and sentence[-1] in ".!?" else ""
@@ -257,11 +308,15 @@ def in_order(text: str) -> str:
             if you is not None and _base(you.group("verb")) != you.group("verb").lower():
                 a = you.group("a").strip()
                 body = f"{_base(you.group('verb'))} {you.group('b').strip()}, then {a[0].lower()}{a[1:]}"
-            gerund = (AFTER_GERUND.match(body) or HAVING_FIRST.match(body)) if you is None else None
+            gerund = (AFTER_GERUND.match(body) or HAVING_FIRST.match(body) or AFTER_ALL.match(body)) if you is None else None
             if gerund is not None and _base(gerund.group("verb")) != gerund.group("verb").lower() \
                     and not re.search(r"\b(?:then|first)\b", gerund.group("a"), re.IGNORECASE):
                 a = gerund.group("a").strip()
-                body = f"{_base(gerund.group('verb'))} {gerund.group('b').strip()}, then {a[0].lower()}{a[1:]}"
+                done = f"{_base(gerund.group('verb'))} {gerund.group('b').strip()}"
+                last = None if re.search(r",\s*(?:but\s+)?(?:only\s+)?after\b", body, re.IGNORECASE) else \
+                    next((m for m in reversed(list(re.finditer(r"\s+and\s+(?=(?P<verb>[a-z]+)\b)", a, re.IGNORECASE))) if _verb(m.group("verb"))), None)
+                body = f"{a[:last.start()]}, then {done}, then {a[last.end():]}" if last is not None \
+                    else f"{done}, then {a[0].lower()}{a[1:]}"  # "Pull the lever and use the shrine after jumping the lava": the shrine's
             done = AFTER_DONE.match(body)
             if done is not None and _base(done.group("verb")) != done.group("verb").lower():
                 a = done.group("a").strip()

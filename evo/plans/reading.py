@@ -19,7 +19,7 @@ from evo.plans.visits import visited
 
 
 def as_read(text: str, things: Iterable[str] = (), verbs: Iterable[str] = (),
-            categories: Mapping[str, Iterable[str]] | None = None) -> str:
+            categories: Mapping[str, Iterable[str]] | None = None, deeds: Mapping[str, str] | None = None) -> str:
     """``text`` as its steps are read (``--explain`` shows it): in plain English
     (:mod:`evo.plans.second_language`), without a tracker's title (:mod:`evo.plans.tracker`), the
     frame of a message (:mod:`evo.plans.letters`), the test case's forms and the words around the
@@ -27,6 +27,7 @@ def as_read(text: str, things: Iterable[str] = (), verbs: Iterable[str] = (),
     (:mod:`evo.plans.visits`), the steps in order (:mod:`evo.plans.ordering`); ``things`` and
     ``verbs``: the game's words for its things and deeds, mapped to what each names where known
     (what players reported, :mod:`evo.plans.reports`, is out first);
-    ``categories``: the game's categories and their types."""
+    ``categories``: the game's categories and their types; ``deeds``: a word for a thing -> the one
+    action the game does to it (:func:`evo.plans.visits.visited`)."""
     text = untitled(plain(unreported(renamed(text), things), things, verbs), things, verbs, categories)
-    return in_order(visited(unframed(conventions(unlettered(text, things))), things, verbs))
+    return in_order(visited(unframed(conventions(unlettered(text, things))), things, verbs, deeds))

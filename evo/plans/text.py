@@ -353,7 +353,9 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
     things = {word: name for name, synonyms in actor_types.items() for word in (name, *synonyms)}
     verbs = {word.split()[0]: name for name, synonyms in actions.items() for word in (name, *synonyms)
              if name not in DIRECTED and word.split()[0].isalpha()}
-    for step in parse(split_sentences(as_read(text, things, verbs, categories), things), nlp):
+    acting = {name: [a for a, on in (targets or {}).items() if name in set(on)] for name in set(things.values())}
+    deeds = {word: acting[name][0] for word, name in things.items() if len(acting[name]) == 1}  # "the lever" alone: pull it
+    for step in parse(split_sentences(as_read(text, things, verbs, categories, deeds), things), nlp):
         moving = step.action_word is not None and MOVEMENT.match(step.action_word) is not None
         to = best_match(step.action_word or "", {NO_ACTION: actions.get(NO_ACTION, ())}, "v", steps=2) \
             if not moving and _towards(step.action_word) else None  # "Hurry to the pit", "Dash to the lamp"

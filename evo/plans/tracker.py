@@ -40,8 +40,8 @@ NO_SCRIPT = re.compile(r"[,;]?[ \t]*\b(?:no[ \t]+script(?:ed)?|nothing[ \t]+scri
                        re.IGNORECASE)
 """A kind of run, not a step: "no script", "nothing scripted", "default budget", "free run",
 "32 second soak"."""
-IN_ORDER = re.compile(r"(?P<verb>\b[a-z]+(?:[ \t]+(?:to|at|around|by))?)[ \t]+(?:all[ \t]+)?the[ \t]+(?P<kind>[a-z]+?)s[ \t]+"
-                      r"(?:(?:in[ \t]+(?:this[ \t]+|that[ \t]+)?order|one[ \t]+by[ \t]+one)[ \t]*)?[:,]?[ \t]*"
+IN_ORDER = re.compile(r"(?P<verb>\b[a-z]+(?:[ \t]+(?:to|at|around|round|by))?)[ \t]+(?:all[ \t]+|each[ \t]+of[ \t]+)?the[ \t]+(?:(?:two|three|four|five|six)[ \t]+)?(?P<kind>[a-z]+?)s[ \t]*"
+                      r"(?:,?[ \t]*(?:in[ \t]+(?:this[ \t]+|that[ \t]+)?order|one[ \t]+by[ \t]+one|one[ \t]+after[ \t]+(?:another|the[ \t]+other))[ \t]*)?,?[ \t]*:?[ \t]*"
                       r"(?P<n>(?:first[ \t]+)?(?:number[ \t]+|#)?\d{1,2}(?:[ \t]*(?:,|,?[ \t]*(?:and|then|->))[ \t]*(?:then[ \t]+)?"
                       r"(?:number[ \t]+|#)?\d{1,2})+)\b", re.IGNORECASE)
 """A deed on things of a kind by their numbers ("Visit the stumps in order: 1, 2, 3, 4")."""
@@ -85,11 +85,29 @@ NEXT_LABEL = re.compile(r"^[^\n]*?[.!?][ \t]+(?=(?:repro(?:duction)?|steps[ \t]+
 Repro: ..."): the steps alone, the bug's words no step."""
 
 
+BUG_SUMMARY = re.compile(r"^(?P<label>[ \t]*(?:bug|issue|defect|ticket|problem|report)(?:[ \t]*#?[ \t]*\d+)?[ \t]*[:\-–][ \t]*)"
+                         r"(?P<said>[^\n]*?[.!?]+)[ \t]+(?=\S)", re.IGNORECASE | re.MULTILINE)
+"""A bug's summary after its label, steps after it on the line ("Bug #219: the player takes no
+damage from ogres?? Open the door ..."): what the bug is, no step; a summary that is a step
+("Bug: pull the lever. Then ...", a verb first and nothing denied) stays."""
+
+
+def _summary(m: re.Match[str]) -> str:
+    from evo.plans.lexicon import _lemma, is_verb, wordnet
+
+    wordnet()
+    first = re.match(r"[A-Za-z']+", m.group("said"))
+    word = first.group(0).lower() if first else ""
+    told = not word or not is_verb(word) or _lemma(word, "v") != word or word in ("the", "a", "an", "player", "it", "my", "our") \
+        or re.search(r"n't\b|\b(?:not|no|never|nothing|doesn|won|can)\b", m.group("said"), re.IGNORECASE) is not None
+    return "" if told else m.group(0)
+
+
 def unlabelled(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> str:
     """``text`` without its lines of context, the labels of its kind of test and the words of its
     kind of run (:data:`CONTEXT_LINE`, :data:`KIND`, :data:`NO_SCRIPT`): read before its budget
     is taken out, as a label may hold the budget ("Rules-only, 12 s: ...")."""
-    text = NEXT_LABEL.sub("", text)
+    text = BUG_SUMMARY.sub(_summary, NEXT_LABEL.sub("", text))
     text = KIND.sub(lambda m: "" if _kind(m.group("label"), things, verbs) else m.group(0), CONTEXT_LINE.sub("", text))
     return NO_SCRIPT.sub(" ", text)
 

@@ -11,7 +11,7 @@ coin in turn, and a step run into the next ("flip the switch leap across the lav
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Iterable, Mapping
 
 VISIT = re.compile(r"^(?P<lead>(?:and\s+)?then\s+)?(?P<np>(?:the\s+)?(?:(?:nearest|closest|next|first|second|third|fourth|fifth|last|"
                    r"\d+(?:st|nd|rd|th))\s+)?(?P<noun>[a-z]+(?:\s+[a-z]+){%d})(?:\s+(?:number\s+)?\d{1,2})?)(?:\s+(?:first|last|next|too|again))?(?:\s+(?P<rest>[a-z].*?))?(?P<end>[.!]?)$",
@@ -20,12 +20,16 @@ VISITS = (re.compile(VISIT.pattern % 0, re.IGNORECASE), re.compile(VISIT.pattern
 """A thing named alone as a step, or before its deed ("lamp 2", "the nearest enemy", "lamp 2 look up")."""
 
 
-def visited(text: str, things: Iterable[str], verbs: Iterable[str] = ()) -> str:
+def visited(text: str, things: Iterable[str], verbs: Iterable[str] = (), deeds: Mapping[str, str] | None = None) -> str:
     """``text`` with each clause that names a thing of the game and no verb before it read as a
     visit, "go to" it ("barrel, then pillar", "nearest lamp, then look up at it", "the 1st lamp
     look up", "b1" for barrel 1 where one thing's name begins with b); ``things``: the game's
-    names for its things and their synonyms."""
+    names for its things and their synonyms; ``deeds``: a name -> the one action the game does to
+    it, where it has one: a thing named alone with no deed after it is that deed, not a visit
+    ("switch, lava, shrine" in the dungeon: pull, jump, use; testers of wave 25 meant that)."""
     names = {t.lower() for t in things}
+    deeds = {w.lower(): d for w, d in (deeds or {}).items()}
+    said = "|".join(["go to", "visit", *sorted({re.escape(d) for d in deeds.values()}, key=len, reverse=True)])
     if not names:
         return text
     text = _run_on(_enumerated(text), names, {v.lower() for v in verbs})
@@ -38,17 +42,17 @@ def visited(text: str, things: Iterable[str], verbs: Iterable[str] = ()) -> str:
             if all_of and sentences and re.fullmatch(r"(?:walk|go|head|run|visit|move)(?:\s+up)?", all_of.group("verb"), re.IGNORECASE) \
                     and len(re.findall(r"\bgo\s+to\s|\bthen\s+(?:to\s+)?(?:the\s+)?[a-z]+", sentences[-1], re.IGNORECASE)) > 1:
                 continue  # "stump 1, then barrel 2. Just walk to each one.": the visits already
-            if all_of and sentences and sentences[-1].count("go to ") > 1:  # "Skeleton first, then ogre. Kill both."
-                sentences[-1] = sentences[-1].replace("go to ", f"{all_of.group('verb')} ")
+            if all_of and sentences and len(re.findall(rf"\b(?:{said})\s", sentences[-1])) > 1:  # "Skeleton first, then ogre. Kill both."
+                sentences[-1] = re.sub(rf"\b(?:{said})\s", f"{all_of.group('verb')} ", sentences[-1])
                 continue
             single = [k for k in range(len(sentences)) if ONE_VISIT.match(sentences[k])]
             tail = len(sentences) - next((n for n, k in enumerate(reversed(range(len(sentences)))) if k not in single), len(sentences))
             if all_of and len(sentences) - tail >= 2:  # "Go to stump 1. Then stump 2. Circle each one."
                 for k in range(tail, len(sentences)):
-                    sentences[k] = re.sub(r"^(\s*(?:(?:and\s+)?then\s+)?)(?:(?:go|walk|head|run)\s+to\s+|visit\s+)?", rf"\g<1>{all_of.group('verb')} ", sentences[k],
+                    sentences[k] = re.sub(rf"^(\s*(?:(?:and\s+)?then\s+)?)(?:(?:go|walk|head|run)\s+to\s+|visit\s+|(?:{said})\s+)?", rf"\g<1>{all_of.group('verb')} ", sentences[k],
                                           count=1, flags=re.IGNORECASE)
                 continue
-            sentences.append(_visits(sentence, names, seen))
+            sentences.append(_visits(sentence, names, seen, deeds))
         lines.append(" ".join(sentences))
     return "\n".join(lines)
 
@@ -61,7 +65,8 @@ ONE_VISIT = re.compile(r"^\s*(?:(?:and\s+)?then\s+)?(?:(?:go|walk|head|run)\s+to
 """A sentence that is one visit ("Then go to stump 2.")."""
 
 
-def _visits(sentence: str, names: set[str], seen: list[bool]) -> str:
+def _visits(sentence: str, names: set[str], seen: list[bool], deeds: Mapping[str, str] | None = None) -> str:
+    deeds = deeds or {}
     sentence = re.sub(r"\b(?P<letter>[a-z])(?P<n>\d)\b", lambda m: _initial(m, names), sentence, flags=re.IGNORECASE)
     sentence = re.sub(r"\b[a-z]{3,}\b", lambda m: _unclipped(m.group(0), names), sentence, flags=re.IGNORECASE)
     parts = re.split(r"(,\s*(?:and\s+)?(?:then\s+)?|;\s*(?:then\s+)?|\s+then\s+)", sentence)
@@ -80,7 +85,12 @@ def _visits(sentence: str, names: set[str], seen: list[bool]) -> str:
             continue
         np = m.group("np") if re.match(r"the\s", m.group("np"), re.IGNORECASE) or re.search(r"\d$", m.group("np")) \
             else f"the {m.group('np')}"
-        visit = (m.group("lead") or "") + f"go to {np}"
+        np = re.sub(r"^(?:the\s+)?(?:first|next|last|then)\s+(?=[a-z]+(?:\s+[a-z]+)?\s+(?:number\s+)?\d)", "", np, flags=re.IGNORECASE)  # "First barrel 3": an order
+        head = m.group("noun").split()[-1].lower()
+        deed = deeds.get(head, deeds.get(head[:-1], "")) if head not in deeds and head.endswith("s") else deeds.get(head, "")
+        deed = "" if m.group("rest") or re.match(r"^(?:then\s+)?(?:[a-z]+\s+){0,5}(?:it|them|there)\b", after, re.IGNORECASE) \
+            or (bare and _deed(re.sub(r"^(?:then|just)\s+", "", after, flags=re.IGNORECASE))) else deed
+        visit = (m.group("lead") or "") + f"{deed or 'go to'} {np}"
         parts[k] = f"{visit}, then {m.group('rest')}{m.group('end')}" if m.group("rest") else f"{visit}{m.group('end')}"
     seen[0] = verb_seen or any(parts[k].strip() for k in range(0, len(parts), 2))
     return "".join(parts)
@@ -118,7 +128,8 @@ up"): the next verb of the game's begins the step it conditions."""
 def _run_on(text: str, names: set[str], verbs: set[str]) -> str:
     """A comma where a dictated or hurried step runs into the next ("flip the switch leap across
     the lava", "go to coin one go to coin two"): before a verb of the game's, after a thing's name,
-    a number or "it"."""
+    a number or "it"; before any verb of "it" or of a direction there ("go to the switch flip it",
+    "go to pillar 3 turn right")."""
     if not verbs:
         return text
 
@@ -133,8 +144,11 @@ def _run_on(text: str, names: set[str], verbs: set[str]) -> str:
                          r"although|though|while|with)\b|^\s*(?:at|by|near|"
                          r"beside|next\s+to)\s+the\b", clause, re.IGNORECASE)  # "if an ogre approach(es)", "at the shrine pray"
         told = told if said is None or re.search(r"\b(?:before|after|although|though|while|with)\b", clause, re.IGNORECASE) or re.match(r"^\s*(?:at|by|near|beside|next\s+to)\s+the\b", clause, re.IGNORECASE) else None
-        return f"{m.group('prev')}," if after and not told and verb in verbs and verb not in names else m.group(0)
-    return re.sub(r"\b(?P<prev>[A-Za-z0-9]+)(?=[ \t]+(?P<verb>[A-Za-z]+)\b)", comma, text)
+        thing = (prev in names and not prev.endswith("s")) or (prev.isdigit() and re.search(r"\b(?:[a-z]+)\s+(?:number\s+|#)?\d+\s*$", clause, re.IGNORECASE)
+                                                                and re.search(r"\b([a-z]+)\s+(?:number\s+|#)?\d+\s*$", clause, re.IGNORECASE).group(1).lower() in names)
+        known = verb in verbs or (m.group("obj") is not None and thing and _deed(f"{verb} {m.group('obj').strip()}"))  # "the switch flip it", "pillar 3 turn right"
+        return f"{m.group('prev')}," if after and not told and known and verb not in names else m.group(0)
+    return re.sub(r"\b(?P<prev>[A-Za-z0-9]+)(?=[ \t]+(?P<verb>[A-Za-z]+)\b(?P<obj>[ \t]+(?:it|them|left|right|up|down|around)\b)?)", comma, text)
 
 
 def _unclipped(word: str, names: set[str]) -> str:

@@ -114,24 +114,25 @@ def test_a_step_with_no_place_is_done_where_the_last_ended() -> None:
     assert in_place(["jump", "go barrel"]) == ("jump start", "go barrel")
 
 
-DEV_SETS = {"dungeon_dev17": (55, 3), "park_dev17": (35, 0), "dungeon_dev18": (59, 1), "park_dev18": (31, 1),
-            "dungeon_dev19": (46, 4), "park_dev19": (28, 2), "dungeon_dev20": (34, 3), "park_dev20": (23, 3),
-            "dungeon_dev21": (61, 2), "park_dev21": (34, 0), "dungeon_dev22": (65, 0), "park_dev22": (37, 0),
-            "dungeon_dev23": (66, 0), "park_dev23": (31, 2), "dungeon_dev24": (54, 1), "park_dev24": (34, 1),
-            "dungeon_dev25": (54, 0), "park_dev25": (36, 0), "dungeon_dev26": (60, 2), "park_dev26": (34, 0),
-            "dungeon_dev27": (71, 0), "park_dev27": (38, 0), "dungeon_dev28": (64, 0), "park_dev28": (36, 0),
-            "dungeon_dev29": (63, 0), "park_dev29": (37, 0), "dungeon_dev30": (65, 0), "park_dev30": (36, 1),
-            "dungeon_dev31": (67, 0), "park_dev31": (36, 0), "dungeon_dev32": (73, 1), "park_dev32": (39, 0),
-            "dungeon_dev33": (69, 0), "park_dev33": (32, 0), "dungeon_dev34": (45, 1), "park_dev34": (25, 1),
-            "dungeon_dev35": (33, 2), "park_dev35": (26, 0), "dungeon_dev36": (57, 2), "park_dev36": (35, 0),
-            "dungeon_dev37": (51, 1), "park_dev37": (31, 1), "dungeon_dev38": (53, 1), "park_dev38": (32, 0),
+DEV_SETS = {"dungeon_dev17": (56, 2), "park_dev17": (35, 0), "dungeon_dev18": (60, 0), "park_dev18": (31, 0),
+            "dungeon_dev19": (48, 3), "park_dev19": (29, 1), "dungeon_dev20": (34, 3), "park_dev20": (23, 2),
+            "dungeon_dev21": (63, 1), "park_dev21": (35, 0), "dungeon_dev22": (65, 0), "park_dev22": (37, 0),
+            "dungeon_dev23": (69, 0), "park_dev23": (33, 1), "dungeon_dev24": (59, 1), "park_dev24": (34, 1),
+            "dungeon_dev25": (57, 0), "park_dev25": (37, 0), "dungeon_dev26": (63, 1), "park_dev26": (34, 0),
+            "dungeon_dev27": (71, 0), "park_dev27": (38, 0), "dungeon_dev28": (65, 0), "park_dev28": (36, 0),
+            "dungeon_dev29": (67, 0), "park_dev29": (37, 0), "dungeon_dev30": (66, 0), "park_dev30": (36, 1),
+            "dungeon_dev31": (68, 0), "park_dev31": (36, 0), "dungeon_dev32": (73, 1), "park_dev32": (39, 0),
+            "dungeon_dev33": (69, 0), "park_dev33": (33, 0), "dungeon_dev34": (45, 1), "park_dev34": (25, 1),
+            "dungeon_dev35": (36, 1), "park_dev35": (27, 0), "dungeon_dev36": (61, 1), "park_dev36": (35, 0),
+            "dungeon_dev37": (54, 1), "park_dev37": (31, 1), "dungeon_dev38": (58, 1), "park_dev38": (34, 0),
             "dungeon_dev39": (67, 0), "park_dev39": (36, 0), "dungeon_dev40": (73, 0), "park_dev40": (38, 0),
-            "dungeon_dev41": (70, 0), "park_dev41": (36, 0), "dungeon_dev42": (72, 0), "park_dev42": (36, 0),
+            "dungeon_dev41": (70, 0), "park_dev41": (36, 0), "dungeon_dev42": (72, 0), "park_dev42": (37, 0),
             "dungeon_dev43": (61, 1), "park_dev43": (32, 0), "dungeon_dev44": (64, 0), "park_dev44": (34, 0),
-            "dungeon_dev45": (65, 1), "park_dev45": (32, 0), "dungeon_dev46": (64, 0), "park_dev46": (36, 0),
-            "dungeon_dev47": (61, 0), "park_dev47": (33, 0), "dungeon_dev48": (60, 1), "park_dev48": (30, 0),
+            "dungeon_dev45": (66, 0), "park_dev45": (35, 0), "dungeon_dev46": (64, 0), "park_dev46": (36, 0),
+            "dungeon_dev47": (62, 0), "park_dev47": (33, 0), "dungeon_dev48": (60, 1), "park_dev48": (32, 0),
             "dungeon_dev49": (62, 1), "park_dev49": (39, 0), "dungeon_dev50": (64, 0), "park_dev50": (40, 0),
-            "dungeon_dev51": (57, 0), "park_dev51": (35, 0), "dungeon_dev52": (67, 0), "park_dev52": (34, 0)}
+            "dungeon_dev51": (58, 0), "park_dev51": (35, 0), "dungeon_dev52": (67, 0), "park_dev52": (34, 0),
+            "dungeon_dev53": (61, 0), "park_dev53": (36, 0), "dungeon_dev54": (52, 2), "park_dev54": (34, 2)}
 """Development set -> (texts read as meant, texts read as a wrong plan), as measured: the rest are
 refused with their closest reading. Written by thirty-two independent testers from the user docs
 alone (a speedrunner's route notes, a producer's e-mails, a dictated test, a level designer's
@@ -141,9 +142,9 @@ QA tester, a researcher's experiment scenarios, a QA contractor, a gameplay prog
 developer, a manual tester's test-case steps, a seasoned tester writing every kind of instruction,
 a lead tester's chat messages, a game designer's intended playthrough in prose, a support agent's
 reproduction steps from players' reports, a tester briefing the tool like a colleague, a QA lead's
-nightly regression checklists) and eight more under the second blind set's own brief (as varied as
-the testers who will use the tool, ``*_dev39`` to ``*_dev52``), each pair measured once before any of
-its texts was read. Measured with the pipeline trained on each session's machine until the shipped one
+nightly regression checklists) and ten more under the second blind set's own brief (as varied as
+the testers who will use the tool, ``*_dev39`` to ``*_dev54``), each pair measured once before any of
+its texts was read; the bounds are what the code reads now (session 19), no fewer as meant. Measured with the pipeline trained on each session's machine until the shipped one
 (wave 23): that one reads three of these sets one text fewer as meant (dungeon_dev20, park_dev26,
 dungeon_dev32), as they were read at the session's start, with the same wrong plans."""
 
