@@ -27,6 +27,7 @@ actual...) and English's (should, as a, given, when, then); a verb's form is Wor
 from __future__ import annotations
 
 import re
+from typing import Iterable
 
 RESULT_LINE = re.compile(r"^\s*(?:expected(?:\s+results?)?|actual(?:\s+results?)?|acceptance(?:\s+criteria)?|pass\s+criteria|"
                          r"fail\s+criteria|result|outcome|observed|notes?|ac\s*\d*|criteria|cautions?|warnings?|definitions?|"
@@ -195,18 +196,23 @@ def _parenthesis(m: re.Match[str]) -> str:
     return f" {inside[0].upper()}{inside[1:]}." if alone else f", {inside}"
 
 
-def conventions(text: str) -> str:
+def conventions(text: str, things: Iterable[str] = ()) -> str:
     """``text`` with its test-case forms taken down to the steps (the module's families; a Gherkin
-    scenario's lines, :mod:`evo.plans.scenario`)."""
+    scenario's lines, :mod:`evo.plans.scenario`); ``things``: the game's words for its things (a
+    setup line of steps on them is steps: "Setup: pull the switch so that the door opens.")."""
     from evo.plans.scenario import scenario
 
+    names = {t.lower() for t in things}
     text = RESULT_LINE.sub("", scenario(text))
     text = re.sub(r"\s*,?\s*\b(?:of\s+course|obviously|naturally)\s*(?=\))", "", text, flags=re.IGNORECASE)  # "(the lever first, of course)"
     text = PARENTHESIS.sub(_parenthesis, text)
     lines = []
     rows = text.splitlines()
     for k, line in enumerate(rows):
-        if HEADING.match(line) or GOAL_LINE.match(line) and any(r.strip() for r in rows[k + 1:]):
+        setup = re.match(r"^\s*(?:setup|set-up|set\s+up)\s*:\s*(?P<steps>\S.*)$", line, re.IGNORECASE)
+        if setup is not None and _imperative(setup.group("steps"), 99) and set(re.findall(r"[a-z]+", setup.group("steps").lower())) & names:
+            line = setup.group("steps")
+        elif HEADING.match(line) or GOAL_LINE.match(line) and any(r.strip() for r in rows[k + 1:]):
             continue  # "Goal: finish the level." over the steps that do it
         if GOAL_LINE.match(line) and re.search(r"[.!?]\s+\S", line):
             line = re.split(r"(?<=[.!?])\s+", line, maxsplit=1)[1]  # "Purpose: make sure jumping works. Walk up to the lava and jump."

@@ -189,6 +189,8 @@ EVERYDAY = (
     (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=,\s))(?:walk(?:ing)?\s+only\s*,?\s*)?no\s+(?:turning|jumping|circling|looking|fighting|attacking)(?:\s+(?:or|and|,)\s+\w+ing)*\s*[.!]?", I | re.M), ""),
     (re.compile(r"\bclear(?P<s>ed|ing|s)?\s+(?=the\s+(?:lava|pit|gap|chasm|ledge)\b)(?![^.;,]*\b(?:with\s+a\s+(?:jump|leap|hop)|by\s+(?:jumping|leaping|hopping))\b)", I), lambda m: f"jump{m.group('s') or ''} "),
     (re.compile(r"\b(?:make|have|let|get)\s+(?:the\s+)?(?:player|agent|bot|character)\s+(?:to\s+)?(?=[a-z])", I), ""),
+    (re.compile(r"\b(?:walk|send|move|take|bring|steer|drive|run)\s+(?:the\s+)?(?:player|agent|bot|character)\s+(?:over\s+|up\s+|across\s+)?(?=to\b|towards?\b)", I),
+     "go "),  # "walk the bot over to lamp 3"
     (re.compile(r"\b(?:do|run|make|give\s+me)\s+(?:a|one)\s+(?:quick\s+)?(?:pass|run|session|playthrough)\s+(?:where|in\s+which)\s+(?:you\s+)?(?:just\s+|only\s+)?", I), ""),
     (re.compile(r"^(?P<v>[a-z]+(?:\s+(?:up|out|down|off))?)\s+(?P<rest>(?:all|any|every)\b[^,.;!?]+),\s*and\s+(?:also\s+)?(?:the\s+|all\s+the\s+|any\s+)?"
                 r"(?P<x>[a-z]+s)\s+(?:too|as\s+well|also)\b", I | re.M),

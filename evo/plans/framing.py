@@ -187,6 +187,11 @@ the door mechanism.", "The level ends at the shrine.", "this part's bugged somet
 hard in the current build")."""
 
 
+CHECKED = re.compile(r"(?:^|(?<=[.!?]\s))\s*(?:so\s+)?(?:the\s+(?:thing|bit|part)|what)\s+(?:i|we)\s+(?:want|need|would\s+like|'d\s+like)\s+to\s+"
+                     r"(?:check|test|see|verify|look\s+at)\s+is\b[^.;!?\n]*[.;!?]?\s*", re.IGNORECASE)
+"""What the test is about ("the thing I want to check is the kill counter."): no step."""
+
+
 def _tells(sentence: str) -> bool:
     """A remark (:data:`REMARK`), or a sentence whose subject is a thing and whose verb is
     WordNet's verb in its third person ("checks", "ends"), not the one who plays."""
@@ -207,14 +212,14 @@ def unframed(text: str) -> str:
     named players (the module's families), line by line."""
     lines = []
     for line in text.splitlines():
-        line = _labelled(line)
+        line = CHECKED.sub("", _labelled(line))
         line = ROUTE.sub("", ORDER_TAIL.sub("", _shorthand(line)))
         line = CLOSING.sub("", GREETING.sub("", re.sub(r"^\s*ok(?:ay)?\s*[,!.]\s*", "", line, flags=re.IGNORECASE)))
         line = TESTED.sub("", line)
         line = CONTRACTED.sub(lambda m: CONTRACTIONS.get(m.group(0).lower(), m.group(0)), FOLLOWING.sub("", line))
         line = CONDITION_COMMA.sub(lambda m: m.group("cond") + ", ", STATE_IS.sub(lambda m: m.group("thing") + " is ", line))
         line = TOPIC.sub(lambda m: f" Whenever {m.group('verb').replace('that ', 'a ' + m.group('thing') + ' ', 1) if m.group('verb').startswith('that') else m.group('verb') + ' a ' + m.group('thing')}, ", line)
-        line = re.sub(r"(?<=[.!?])(?=[,\w])", " ", NOT_TO.sub(" ", REMEMBER.sub("", NO_WORRY.sub("", line))))
+        line = re.sub(r"(?<=[.!?])(?!(?<=\d\.)\d)(?=[,\w])", " ", NOT_TO.sub(" ", REMEMBER.sub("", NO_WORRY.sub("", line))))
         line = CLOSEST.sub(lambda m: f"the nearest {m.group('thing')}", line)
         line = re.sub(r"\b((?:every|any|all|each|whatever)\s+(?:[a-z]+\s+){1,2}?)you\s+(?:can|could|might|may|will)\s+", r"\1you ", line,
                       flags=re.IGNORECASE)  # "every coin you can reach": its thing's relative clause, no step of "you"

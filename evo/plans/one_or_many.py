@@ -4,6 +4,7 @@ thing of a kind (a rule), from the words around its object, where the trained cl
 
 from __future__ import annotations
 
+from itertools import takewhile
 from typing import Any
 
 from evo.plans.clause_words import DETERMINERS, QUANTIFIERS
@@ -57,3 +58,22 @@ def the_one(doc: Any, clause: Clause) -> bool:
         return False
     at = words.index(actor[-1]) - (len(actor) - 1)
     return at > 0 and words[at - 1] == "the" and all(_lemma(w, "n") == w and not w.endswith("s") for w in actor)
+
+
+def any_one(doc: Any, clause: Clause) -> bool:
+    """A step at any one thing of a kind, said in a row of steps or alone ("Kill the ogre, then the
+    skeleton, then any goblin", "Just go to any stump"): "any" before a singular noun that ends the
+    clause, with no condition or relative clause after it ("any goblin you see", "any goblin that
+    comes near" are standing orders) and no other quantifier."""
+    words = [w.strip(".,;:!?").lower() for w in clause.text.split()]
+    words = [w for w in words if w]
+    actor = (clause.actor_word or "").lower().split()
+    if clause.condition is not None or len(actor) != 1 or actor[0] not in words or set(words) & {"every", "all", "each", "always", "whenever"}:
+        return False
+    at = words.index(actor[0])
+    said = [t.text.lower() for t in doc]  # the sentence: "any coin on the way" goes on past the clause
+    ends = [k for k, w in enumerate(said) if w == actor[0]]
+    after = said[ends[-1] + 1:] if ends else []
+    rest = list(takewhile(lambda w: w not in (",", ";", "then", "and", ".", "!", "?"), after))
+    return at > 0 and words[at - 1] == "any" and _lemma(actor[0], "n") == actor[0] and not actor[0].endswith("s") \
+        and all(w in ("first", "last", "too", "also", "next", "please") for w in [*words[at + 1:], *rest])

@@ -166,6 +166,11 @@ STATED_IT = re.compile(r"^the\s+(?P<x>[a-z]+)\s+(?:is|are|sits|stands|lies)\b(?:
 """Where a thing is, then a step on "it": the step on that thing."""
 
 
+NEEDED_TO_GET = re.compile(r"^(?:(?:you(?:'ll|\s+will)?|we(?:'ll|\s+will)?)\s+(?:have|need)\s+to\s+)?(?P<b>[a-z][^.;!?]*?)\s+(?:(?:in\s+order\s+)?to\s+(?:get|reach)\s+(?:there|it|to\s+it))"
+                           r"\s*(?P<end>[.!?]?)$", re.IGNORECASE)
+"""What a step needs, said after it: "You'll have to flip the switch and jump the pit to get there."."""
+
+
 def _done_first(sentences: list[str]) -> list[str]:
     """:data:`DONE_FIRST` and :data:`DO_THAT_FIRST` written in the order done."""
     out: list[str] = []
@@ -174,6 +179,11 @@ def _done_first(sentences: list[str]) -> list[str]:
         if told is not None:  # "The lever is in the first room; pull it first.": the step, on the lever
             b = re.sub(r"\bit\b", f"the {told.group('x')}", told.group("b"), count=1)
             sentence = f"{b[0].upper()}{b[1:]}"
+        needed = NEEDED_TO_GET.match(sentence.strip())
+        if needed is not None and out and not re.search(r"\b(?:then|first)\b", out[-1], re.IGNORECASE):
+            b = needed.group("b").strip()  # "Reach the shrine and use it. You'll have to jump the pit to get there.": that first
+            out.insert(len(out) - 1, f"{b[0].upper()}{b[1:]}.")
+            continue
         first = DO_THAT_FIRST.match(sentence.strip())
         if first is not None and out and not re.search(r"\b(?:then|first|second)\b", first.group("b"), re.IGNORECASE):
             out.insert(len(out) - 1, first.group("b").strip() + ".")
@@ -226,7 +236,8 @@ def _enabler_first(sentences: list[str]) -> list[str]:
     out = list(sentences)
     for k in range(len(out) - 1):
         waits = CONDITIONED.search(out[k])
-        if waits is None or re.search(r"\bthen\b|;|\band\b", out[k], re.IGNORECASE) or out[k].count(",") > 1 \
+        leads = waits is not None and not out[k][:waits.start()].strip()  # "As soon as the door opens, run through it and jump": all of it waits
+        if waits is None or (not leads and (re.search(r"\bthen\b|;|\band\b", out[k], re.IGNORECASE) or out[k].count(",") > 1)) \
                 or re.search(r"\bthen\b", out[k + 1], re.IGNORECASE) \
                 or re.match(r"\s*(?:next|after|afterwards|later|finally)\b", out[k + 1], re.IGNORECASE):
             continue

@@ -56,6 +56,9 @@ ONLY = re.compile(r"^\s*(?:only\s+(?=after|once|when|if)|not\s+until\b|in case\b
                   re.IGNORECASE)
 """A condition's stress ("Only after the door opens", "Not until ...": once; "In case", "Should
 a goblin appear": if)."""
+PROVIDED = re.compile(r"\b(?:provided|providing|(?:as|so)\s+long\s+as)(?:\s+that)?\s+(?=(?:the|it)\b)|(?<=\bis)\s+still\b(?=\s+(?:on|open)\b)",
+                      re.IGNORECASE)
+""""provided the switch is still on", "as long as the door is open": if the switch is on."""
 IDIOM = re.compile(r"\b(?:(?:make|find|work|wend|pick)\s+(?:your|our|one's)\s+way|get\s+yourself|head\s+on)\s+"
                    r"(?:over\s+|back\s+)?(?=to\b|towards?\b)", re.IGNORECASE)
 """A motion idiom ("make your way to", "get yourself over to", "head on over to"): go."""
@@ -150,6 +153,7 @@ def plain(sentence: str) -> str:
         sentence = REQUEST.sub("", LEADING.sub("", DONE.sub("", sentence)))  # the sentences are in order
     sentence = ONLY.sub(lambda m: "if " if m.group(0).strip().lower() in ("in case", "should") else
                         ("once" if m.group(0).strip().lower().startswith("not") else ""), sentence)
+    sentence = PROVIDED.sub(lambda m: "" if m.group(0).strip().lower() == "still" else "if ", sentence)
     sentence = AFTER_WHICH.sub(", then ", TRAILING.sub("", sentence))
     sentence = IDIOM.sub("go ", LIGHT.sub(_light, LAP.sub("go ", sentence)))
     sentence = PHRASAL.sub(lambda m: f"{m.group('verb')} {m.group('part')} {m.group('pron')}", sentence)

@@ -15,7 +15,7 @@ from evo.plans.ordering import in_order
 from evo.plans.reports import unreported
 from evo.plans.second_language import plain
 from evo.plans.tracker import untitled
-from evo.plans.visits import visited
+from evo.plans.visits import back_to, visited
 
 
 def as_read(text: str, things: Iterable[str] = (), verbs: Iterable[str] = (),
@@ -29,5 +29,5 @@ def as_read(text: str, things: Iterable[str] = (), verbs: Iterable[str] = (),
     (what players reported, :mod:`evo.plans.reports`, is out first);
     ``categories``: the game's categories and their types; ``deeds``: a word for a thing -> the one
     action the game does to it (:func:`evo.plans.visits.visited`)."""
-    text = untitled(plain(unreported(renamed(text), things), things, verbs), things, verbs, categories)
-    return in_order(visited(unframed(conventions(unlettered(text, things))), things, verbs, deeds))
+    text = untitled(plain(unreported(renamed(back_to(text, things)), things), things, verbs), things, verbs, categories)
+    return in_order(visited(unframed(conventions(unlettered(text, things), things)), things, verbs, deeds))

@@ -147,8 +147,9 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
 """Forms rewritten as they are read, in order."""
 CONTINUOUS = re.compile(r"\b(?P<who>you)\s+are\s+(?P<verb>[a-z]+)ing\b", I)
 RELATIVE = re.compile(r"\b(?:which|that|who)\s+(?:is|are)\s+(?P<verb>[a-z]+)ing\b", I)
-SUBJECT = re.compile(r"(?:(?<=^)|(?<=[.;:!?]\s)|(?<=,\s)|(?<=\band\s)|(?<=\bthen\s)|(?<=\bfirst\s)|(?<=\bnext\s)|(?<=\bplease\s)|(?<=\bthere\s)|(?<=\d\s)|(?<=\bopen\s)|(?<=\n))you\s+(?=(?P<verb>[a-z]+)\b)", I)
-""""you" before a step's verb at a step's start ("then you activate the switch")."""
+SUBJECT = re.compile(r"(?:(?<=^)|(?<=[.;:!?]\s)|(?<=,\s)|(?<=\band\s)|(?<=\bthen\s)|(?<=\bfirst\s)|(?<=\bnext\s)|(?<=\bplease\s)|(?<=\bthere\s)|(?<=\d\s)|(?<=\bopen\s)|(?<=\bopened\s)|(?<=\n))(?:you|he|she)\s+(?=(?P<verb>[a-z]+)\b)", I)
+""""you" (or the player's "he", "she") before a step's verb in its base form at a step's start ("then
+you activate the switch", "when the door is opened he go inside it")."""
 NOT_STEPS = frozenset({"will", "can", "could", "should", "must", "may", "might", "are", "were", "have", "had", "do", "did",
                        "need", "see", "get", "would", "shall", "want", "know", "find", "notice"})
 """Verbs after "you" that tell or ask rather than step ("you will see", "you need to")."""
@@ -233,6 +234,8 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
                   text, flags=I | re.M)  # "After go to barrel 4": then
     text = NOT_STEP.sub(lambda m: m.group(0) if m.group("before").lower() in AUXILIARIES else f"{m.group('before')} don't ", text)
     text = NOUN_DEED.sub(lambda m: _deed(m, names, deeds), text)
+    text = re.sub(r"\b(?:make|do)\s+(?P<noun>[a-z]+)\b", lambda m: m.group("noun") if m.group("noun").lower() in deeds else m.group(0),
+                  text, flags=I)  # "make jump there": the game's deed, no article
     text = re.sub(r"\band\s+to\s+(?=(?P<verb>[a-z]+)\b)", lambda m: "and " if _base_verb(m.group("verb"))
                   and m.group("verb").lower() not in names else m.group(0), text, flags=I)  # "walk to it and to give"
     return GO_TO_DO.sub(lambda m: f"{m.group('go')} {m.group('verb')}" if _base_verb(m.group("verb"))

@@ -32,7 +32,7 @@ from typing import Iterable, Mapping, Sequence
 
 from evo.plans.clause_words import ALWAYS, DETERMINERS, LEADS, MOVEMENT, POSITIONS, PRONOUNS, PURSUIT, QUANTIFIERS
 from evo.plans.clauses import Clause, clause_bounds, read_clause
-from evo.plans.one_or_many import bare_one, kinds, one_thing, the_one
+from evo.plans.one_or_many import any_one, bare_one, kinds, one_thing, the_one
 from evo.plans.lexicon import KIND_STEPS, THRESHOLD, WordMatch, any_sense, best_match, compound
 from evo.plans.reading import as_read
 from evo.plans.markers import HEADING, split_markers, strip_marker
@@ -219,15 +219,16 @@ def parse(sentences: Sequence[str], nlp=None) -> list[ParsedStep]:  # type: igno
             elif inherited and k > 0 and clause.condition is None:  # "Kill all goblins and all skeletons"
                 words = set(clause.text.lower().split())  # "hunt down skeletons and ogres": as the step it shares a verb with
                 bare = out and out[-1].kind == "rule" and not words & DETERMINERS
-                kind, confidence = ("rule" if QUANTIFIERS & words or kinds(clause) or bare else "node"), 1.0
+                kind, confidence = ("rule" if (QUANTIFIERS & words and not any_one(doc, clause)) or kinds(clause) or bare else "node"), 1.0
             elif clause.condition_state is not None:  # "once the switch is on": a node's precondition
                 kind, confidence = "node", 1.0
             elif len(bounds) == 1 or QUANTIFIERS & set(clause.text.lower().split()):
                 cats = doc.cats if len(bounds) == 1 else nlp(clause.text).cats
                 kind = max(cats, key=cats.get)
                 confidence = float(cats[kind])
-                if kind == "rule" and len(bounds) == 1 and (one_thing(doc, clause) or bare_one(doc, clause) or the_one(doc, clause)):
-                    kind, confidence = "node", 1.0 - confidence  # "Walk to a pillar.", "Kill goblin"
+                if kind == "rule" and (len(bounds) == 1 and (one_thing(doc, clause) or bare_one(doc, clause) or the_one(doc, clause))
+                                       or any_one(doc, clause) and re.match(r"(?:go|walk|head|run|move|visit|approach)\b", verb or "", re.IGNORECASE)):
+                    kind, confidence = "node", 1.0 - confidence  # "Walk to a pillar.", "Kill goblin", "then any goblin"
             elif kinds(clause):  # "Grab coins and kill enemies": things of a kind, as one sentence each reads
                 kind, confidence = "rule", 1.0
             else:  # "..., then pull it": a step of a sentence of steps

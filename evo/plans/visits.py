@@ -96,6 +96,22 @@ def _visits(sentence: str, names: set[str], seen: list[bool], deeds: Mapping[str
     return "".join(parts)
 
 
+BACK_IT = re.compile(r"\b(?:come|go|head|walk|run)\s+back(?:\s+(?:here|there))?\s*,?\s+and\s+[a-z]+(?:\s+(?:up|down|on|at))?\s+(?P<it>it)\b", re.IGNORECASE)
+"""A deed on "it" after coming back ("Kill the skeleton first, then come back and pull it"): on the
+thing come back to, the one named before the last."""
+
+
+def back_to(text: str, things: Iterable[str]) -> str:
+    """``text`` with "it" after coming back (:data:`BACK_IT`) the thing come back to."""
+    names = {t.lower() for t in things}
+
+    def it(m: re.Match[str]) -> str:
+        named = [t.lower() for t in re.findall(r"\b([a-z]+)\b", text[:m.start()], re.IGNORECASE) if t.lower() in names]
+        before = [t for t in named if t != named[-1]] if named else []
+        return f"{m.group(0)[:m.start('it') - m.start()]}the {before[-1]}" if before else m.group(0)
+    return BACK_IT.sub(it, text)
+
+
 NUMBER_WORDS = "one|two|three|four|five|six|\\d"
 ENUMERATED = re.compile(rf"\b(?P<thing>[a-z]{{3,}}?)s\s+(?P<first>{NUMBER_WORDS})(?P<more>(?:\s*,?\s+(?:and\s+)?(?:{NUMBER_WORDS}))+)\b",
                         re.IGNORECASE)
@@ -139,13 +155,14 @@ def _run_on(text: str, names: set[str], verbs: set[str]) -> str:
         number = re.fullmatch(NUMBER_WORDS, prev) is not None
         said = CONDITION_SAID.search(clause)  # "whenever you walk by a barrel circle it": the condition has its verb
         after = (prev in names and not (prev.endswith("s") and prev[:-1] in names and not said)) or prev in ("it", "them", "there") \
+            or (prev in ("up", "down", "left", "right") and verb in verbs and re.search(r"\b(?:look|turn|glance|face)\s*$", clause, re.IGNORECASE) is not None) \
             or (said is not None and prev in ("way", "up", "open", "on", "near", "close", "by")) or (number and re.search(r"[A-Za-z]\s*$", clause) is not None)
         told = re.search(r"\b(?:if|when|whenever|once|should|until|till|as\s+soon\s+as|every\s+time|any\s+time|before|after|"
                          r"although|though|while|with)\b|^\s*(?:at|by|near|"
                          r"beside|next\s+to)\s+the\b", clause, re.IGNORECASE)  # "if an ogre approach(es)", "at the shrine pray"
         told = told if said is None or re.search(r"\b(?:before|after|although|though|while|with)\b", clause, re.IGNORECASE) or re.match(r"^\s*(?:at|by|near|beside|next\s+to)\s+the\b", clause, re.IGNORECASE) else None
-        thing = (prev in names and not prev.endswith("s")) or (prev.isdigit() and re.search(r"\b(?:[a-z]+)\s+(?:number\s+|#)?\d+\s*$", clause, re.IGNORECASE)
-                                                                and re.search(r"\b([a-z]+)\s+(?:number\s+|#)?\d+\s*$", clause, re.IGNORECASE).group(1).lower() in names)
+        named = re.search(r"\b([a-z]+)\s+(?:number\s+|#)?$", clause, re.IGNORECASE)  # "pillar 3": the thing before the number
+        thing = (prev in names and not prev.endswith("s")) or (prev.isdigit() and named is not None and named.group(1).lower() in names)
         known = verb in verbs or (m.group("obj") is not None and thing and _deed(f"{verb} {m.group('obj').strip()}"))  # "the switch flip it", "pillar 3 turn right"
         return f"{m.group('prev')}," if after and not told and known and verb not in names else m.group(0)
     return re.sub(r"\b(?P<prev>[A-Za-z0-9]+)(?=[ \t]+(?P<verb>[A-Za-z]+)\b(?P<obj>[ \t]+(?:it|them|left|right|up|down|around)\b)?)", comma, text)

@@ -47,6 +47,26 @@ from tests.evo.plans.text_games import DUNGEON, PARK
     # a wait said twice
     (DUNGEON, "The lever: yank it. The gate: walk through it once it's open.", ("interact switch", "go door if door_open")),
     (DUNGEON, "Yank the lever, walk back to the gate and go through it when it is open.", ("interact switch", "go door if door_open")),
+    # waves 26 and 27: any one of a kind in a row of steps, a run-on of places and looks, conditions said other ways
+    (DUNGEON, "Slay the troll, then the skeleton, then any orc.", ("attack ogre", "attack skeleton", "attack goblin")),
+    (PARK, "Just walk to any pillar.", ("go pillar",)),
+    (PARK, "go stump 1 look down go stump 2 look down", ("look_down stump_1", "look_down stump_2")),
+    (DUNGEON, "Once the gate opens, walk through it and hop the pit. To open it, yank the lever.",
+     ("interact switch", "go door if door_open", "jump lava")),
+    (DUNGEON, "Yank the lever, hop the pit, and then, provided the lever is still on, pray at the altar.",
+     ("interact switch", "jump lava", "interact shrine if switch_on")),
+    (DUNGEON, "Pray at the altar. You'll have to yank the lever and hop the pit to get there.",
+     ("interact switch", "jump lava", "interact shrine")),
+    (DUNGEON, "Case 3 Pit jump\nSetup: yank the lever so that the gate opens.\nSteps: walk through the gate, then hop the pit.",
+     ("interact switch", "go door", "jump lava")),
+    (DUNGEON, "Walk up to the lever but leave it alone for now. Slay the troll first, then come back and yank it.",
+     ("go switch", "attack ogre", "interact switch")),
+    (DUNGEON, "so the thing we want to check is the coin counter. grab coin 1, then coin 3.", ("go coin_1", "go coin_3")),
+    (DUNGEON, "The gate sensor moved in build 1.4 and doesn't open the gate any more. Yank the lever, and once the gate is open, walk through.",
+     ("interact switch", "go door if door_open")),
+    (DUNGEON, "The player he must yank the lever, and when the gate is opened he go through it.", ("interact switch", "go door if door_open")),
+    (PARK, "Please walk until the barrel number 2 and make jump there.", ("jump barrel_2",)),
+    (PARK, "could you walk the bot over to pillar 2 and have it look down?", ("look_down pillar_2",)),
     # numbers said after the things
     (PARK, "Circle each of the three barrels, one after another: 1, 2, 3.", ("circle barrel_1", "circle barrel_2", "circle barrel_3")),
 ])
