@@ -41,7 +41,7 @@ EVERYDAY = (
     (re.compile(r"\b(?P<v>[a-z]+)\s+(?:them\s+both|both|them\s+all|all\s+of\s+them)(?:\s+(?P<x>[a-z]+?)s)?\s*,\s*the\s+(?P<o>first|1st)(?:\s+one\b)?", I),
      lambda m: f"{m.group('v')} the {m.group('o')} {m.group('x') or 'one'}"),
     # "Kill both goblins, the first one and then the second": the deed at each, in the order given
-    (re.compile(r"\bcheck\s+(?:that\s+)?(?:the\s+)?(?:kills?|kill\s+counter|kills\s+counter|counter|score|log|health|hp|hud|ui)\b[^.;!?\n]*", I), ""),
+    (re.compile(r"\b(?:check|look\s+at|read|watch)\s+(?:that\s+)?(?:the\s+)?(?:kills?|kill\s+counter|kills\s+counter|counter|score|log|health|hp|hud|ui)\b[^.;!?\n]*", I), ""),
     (re.compile(r"\bkeep\s+an\s+eye\s+out\s+for\s+(?P<x>[a-z]+s)\s+and\s+(?P<v>grab|collect|pick\s+up|take|get|kill|attack)\s+them(?:\s+as\s+you\s+go)?\b", I),
      r"\g<v> any \g<x> you see"),
     (re.compile(r"\bpatrol(?:ling)?(?:\s+(?:for\s+a\s+while|around|about))?\s+and\s+", I), ""),

@@ -153,6 +153,7 @@ def plain(sentence: str) -> str:
         sentence = REQUEST.sub("", LEADING.sub("", DONE.sub("", sentence)))  # the sentences are in order
     sentence = ONLY.sub(lambda m: "if " if m.group(0).strip().lower() in ("in case", "should") else
                         ("once" if m.group(0).strip().lower().startswith("not") else ""), sentence)
+    sentence = re.sub(r"^(?:and\s+)?(?:the\s+)?same\s+(?:for|with|goes\s+for)\s+(?=\S)", "Do the same with ", sentence, flags=re.IGNORECASE)  # "Same for goblins."
     sentence = PROVIDED.sub(lambda m: "" if m.group(0).strip().lower() == "still" else "if ", sentence)
     sentence = AFTER_WHICH.sub(", then ", TRAILING.sub("", sentence))
     sentence = IDIOM.sub("go ", LIGHT.sub(_light, LAP.sub("go ", sentence)))

@@ -67,8 +67,9 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
          (re.compile(r"\btry\s+to\s+(?=[a-z]+\s)", I), ""),
          (re.compile(r"\b(i|we|they)'(m|re)\b", I), lambda m: f"{m.group(1)} {'am' if m.group(2).lower() == 'm' else 'are'}"),
          (re.compile(r"\bin\s+the\s+event\s+that\b", I), "if"),
-         (re.compile(r"\b(?:open|unlock)\s+(?P<d>it|the\s+(?:door|gate))\s+(?:with|using)\s+(?P<s>the\s+(?:switch|lever|button))\b", I),
-          lambda m: f"use {m.group('s')} to open {'the door' if m.group('d').lower() == 'it' else m.group('d')}"),
+         (re.compile(r"\b(?:open|unlock)(?P<ing>ing)?\s+(?P<d>it|(?:the\s+)?(?:door|gate))\s+(?:with|using)\s+(?:the\s+)?(?P<s>switch|lever|button)\b", I),
+          lambda m: f"{'using' if m.group('ing') else 'use'} the {m.group('s')} to open "
+                    f"{'the door' if m.group('d').lower() == 'it' else 'the ' + m.group('d').split()[-1]}"),  # "after opening the door with the lever"
          (re.compile(r"(?:^|(?<=[.!?]\s))using\s+(?P<s>the\s+(?:switch|lever|button))\s*,\s*(?:open|unlock)\s+(?P<d>the\s+(?:door|gate))\b",
                      I | re.M), r"use \g<s> to open \g<d>"),
          (re.compile(r"\b(?P<v>[a-z]+(?:\s+up)?)\s+(?:a|an|one)\s+(?P<t>[a-z]+)\s*,?\s*(?:and\s+)?then\s+(?=another\s+(?P=t)\b)", I),

@@ -33,7 +33,7 @@ from typing import Iterable, Mapping, Sequence
 from evo.plans.clause_words import ALWAYS, DETERMINERS, LEADS, MOVEMENT, POSITIONS, PRONOUNS, PURSUIT, QUANTIFIERS
 from evo.plans.clauses import Clause, clause_bounds, read_clause
 from evo.plans.one_or_many import any_one, bare_one, kinds, one_thing, the_one
-from evo.plans.lexicon import KIND_STEPS, THRESHOLD, WordMatch, any_sense, best_match, compound
+from evo.plans.lexicon import KIND_STEPS, THRESHOLD, WordMatch, _lemma, any_sense, best_match, compound
 from evo.plans.reading import as_read
 from evo.plans.markers import HEADING, split_markers, strip_marker
 from evo.plans.phrasing import numbered
@@ -378,7 +378,9 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
         word = step.actor_word
         if same and (word or "").lower() in ("same", "that", "this", "it"):  # "do the same at the third lamp": the lamp
             named = re.search(r"\b(?:with|to|at|for|around|on)\s+(?:the\s+)?(?:\w+\s+)?(\w+)\W*$", step.text)
-            word = named.group(1) if named and named.group(1).lower() in things else None
+            word = named.group(1) if named and (named.group(1).lower() in things or _lemma(named.group(1), "n") in things) else None
+            if word and out and out[-1].parsed.kind == "rule" and (_lemma(word, "n") != word.lower() or word.lower()[:-1] in things):
+                step = replace(step, kind="rule", confidence=1.0)  # "Any skeleton that comes close, attack it. Do the same with goblins."
         actor = match_actor(word, actor_types, step.text) if word else None
         clause = step.clause
         cond = match_word(clause.condition_actor, actor_types, "n", "actor", step.text) if clause else None

@@ -67,6 +67,11 @@ from tests.evo.plans.text_games import DUNGEON, PARK
     (DUNGEON, "The player he must yank the lever, and when the gate is opened he go through it.", ("interact switch", "go door if door_open")),
     (PARK, "Please walk until the barrel number 2 and make jump there.", ("jump barrel_2",)),
     (PARK, "could you walk the bot over to pillar 2 and have it look down?", ("look_down pillar_2",)),
+    (DUNGEON, "Hop the pit after opening the gate with the lever.", ("interact switch", "jump lava")),
+    (DUNGEON, "Slay the troll, then open the gate with the lever and walk through.", ("attack ogre", "interact switch", "go door")),
+    (DUNGEON, "Repro: walk up to orc 1 and slay it. Look at the kill counter, it stays at 0.", ("attack goblin_1",)),
+    (DUNGEON, "Any skeleton that comes close, slay it. Same for orcs.", ("rule attack skeleton", "rule attack goblin", "budget 150")),
+    (DUNGEON, "Slay orc 1. Same for orc 2.", ("attack goblin_1", "attack goblin_2")),
     # numbers said after the things
     (PARK, "Circle each of the three barrels, one after another: 1, 2, 3.", ("circle barrel_1", "circle barrel_2", "circle barrel_3")),
 ])

@@ -116,7 +116,7 @@ def test_a_step_with_no_place_is_done_where_the_last_ended() -> None:
 
 DEV_SETS = {"dungeon_dev17": (56, 2), "park_dev17": (35, 0), "dungeon_dev18": (60, 0), "park_dev18": (31, 0),
             "dungeon_dev19": (48, 3), "park_dev19": (29, 1), "dungeon_dev20": (34, 3), "park_dev20": (23, 2),
-            "dungeon_dev21": (63, 1), "park_dev21": (35, 0), "dungeon_dev22": (65, 0), "park_dev22": (37, 0),
+            "dungeon_dev21": (64, 1), "park_dev21": (35, 0), "dungeon_dev22": (65, 0), "park_dev22": (37, 0),
             "dungeon_dev23": (69, 0), "park_dev23": (33, 1), "dungeon_dev24": (59, 1), "park_dev24": (34, 1),
             "dungeon_dev25": (57, 0), "park_dev25": (37, 0), "dungeon_dev26": (63, 1), "park_dev26": (34, 0),
             "dungeon_dev27": (71, 0), "park_dev27": (38, 0), "dungeon_dev28": (65, 0), "park_dev28": (36, 0),
@@ -124,7 +124,7 @@ DEV_SETS = {"dungeon_dev17": (56, 2), "park_dev17": (35, 0), "dungeon_dev18": (6
             "dungeon_dev31": (68, 0), "park_dev31": (36, 0), "dungeon_dev32": (73, 1), "park_dev32": (39, 0),
             "dungeon_dev33": (69, 0), "park_dev33": (33, 0), "dungeon_dev34": (45, 1), "park_dev34": (25, 1),
             "dungeon_dev35": (36, 1), "park_dev35": (27, 0), "dungeon_dev36": (61, 1), "park_dev36": (35, 0),
-            "dungeon_dev37": (54, 1), "park_dev37": (31, 1), "dungeon_dev38": (58, 1), "park_dev38": (34, 0),
+            "dungeon_dev37": (55, 1), "park_dev37": (31, 1), "dungeon_dev38": (58, 1), "park_dev38": (34, 0),
             "dungeon_dev39": (67, 0), "park_dev39": (36, 0), "dungeon_dev40": (73, 0), "park_dev40": (38, 0),
             "dungeon_dev41": (70, 0), "park_dev41": (36, 0), "dungeon_dev42": (72, 0), "park_dev42": (37, 0),
             "dungeon_dev43": (61, 1), "park_dev43": (32, 0), "dungeon_dev44": (64, 0), "park_dev44": (34, 0),
@@ -132,9 +132,9 @@ DEV_SETS = {"dungeon_dev17": (56, 2), "park_dev17": (35, 0), "dungeon_dev18": (6
             "dungeon_dev47": (62, 0), "park_dev47": (33, 0), "dungeon_dev48": (60, 1), "park_dev48": (32, 0),
             "dungeon_dev49": (62, 1), "park_dev49": (39, 0), "dungeon_dev50": (64, 0), "park_dev50": (40, 0),
             "dungeon_dev51": (58, 0), "park_dev51": (35, 0), "dungeon_dev52": (67, 0), "park_dev52": (34, 0),
-            "dungeon_dev53": (61, 0), "park_dev53": (36, 0), "dungeon_dev54": (52, 2), "park_dev54": (34, 2),
-            "dungeon_dev55": (69, 0), "park_dev55": (37, 0), "dungeon_dev56": (58, 0), "park_dev56": (35, 0),
-            "dungeon_dev57": (66, 1), "park_dev57": (37, 0), "dungeon_dev58": (56, 2), "park_dev58": (32, 0)}
+            "dungeon_dev53": (61, 0), "park_dev53": (36, 0), "dungeon_dev54": (53, 2), "park_dev54": (34, 2),
+            "dungeon_dev55": (70, 0), "park_dev55": (37, 0), "dungeon_dev56": (60, 0), "park_dev56": (35, 0),
+            "dungeon_dev57": (68, 1), "park_dev57": (37, 0), "dungeon_dev58": (58, 2), "park_dev58": (32, 0)}
 """Development set -> (texts read as meant, texts read as a wrong plan), as measured: the rest are
 refused with their closest reading. Written by thirty-two independent testers from the user docs
 alone (a speedrunner's route notes, a producer's e-mails, a dictated test, a level designer's
