@@ -21,7 +21,7 @@ from typing import Collection, Iterable, Mapping, Sequence
 
 from evo.plans.conventions import WHY_INSIDE, conventions
 from evo.plans.doubts import PLACE, Doubt, UnsureReading, _covered
-from evo.plans.framing import ASIDE, NOT_TO
+from evo.plans.framing import ASIDE, NO_HARM, NOT_TO, OUTCOME
 from evo.plans.markers import GOAL, REACHING
 from evo.plans.ordering import BEFORE_THAT, _before_that
 from evo.plans.reports import unreported
@@ -65,7 +65,7 @@ def said(text: str) -> str:
 
     text = PURPOSE_FIRST.sub(_purpose_after, text)  # "To open the door, use the switch."
     text = GOAL.sub(lambda m: m.group(0) if m.group("verb").lower() in REACHING else "", text)  # "... to open the door": why
-    text = ASIDE.sub(" ", NOT_TO.sub(" ", conventions(text)))
+    text = ASIDE.sub(" ", NOT_TO.sub(" ", NO_HARM.sub(" ", OUTCOME.sub(" ", conventions(text)))))  # "If the gate stays shut, that's the bug."
     text = " ".join(s for s in re.split(r"(?<=[.!?;])\s+|\n", text) if not _tells(s) or ENABLED_BY.search(s)
                     or re.search(r"\b(?:first|second|third|last|next|then|before|after)\b", s, re.IGNORECASE))  # "The pit glows red."
     return re.sub(r"\bno\s+need\s+to\b[^.;!?\n]*|\boptional\b[^.;!?\n]*|\b(?:just\s+)?(?:checking|to\s+check|to\s+see|seeing)\s+(?:that\s+|if\s+|whether\s+)?"
@@ -130,6 +130,8 @@ NUMBERED = re.compile(r"\b(?P<thing>[a-z]+)(?:[ \t]+|_)?(?:number[ \t]+|no\.[ \t
 ORDINAL = re.compile(r"\bthe\s+(?P<n>first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|5th|6th)\s+(?P<w1>[a-z]+)(?:\s+(?P<w2>[a-z]+))?",
                      re.IGNORECASE)
 """A thing by its ordinal ("the third stump", "the second gold coin")."""
+MET_FIRST = re.compile(r"\s+(?:that\s+)?(?:you|the\s+player|the\s+agent)\s+(?:meet|see|find|encounter|spot|run\s+into|come\s+across)\b", re.IGNORECASE)
+"""After "the first goblin": the one met first, the nearest (:data:`evo.plans.framing.CLOSEST`), no goblin by its number."""
 NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "first": 1, "second": 2, "third": 3,
            "fourth": 4, "fifth": 5, "sixth": 6}
 
@@ -143,6 +145,8 @@ def left_out(text: str, targets: Collection[str], instances: Collection[str], ac
     plain = said(re.sub(r"^[ \t]*(?:#?\d+[ \t]*[.):-]?|[-*•])[ \t]+", "", text, flags=re.MULTILINE))  # "1 Kill the ogre"
     named = [(m.start(), m.end(), m.group(0), m.group("thing"), m.group("n")) for m in NUMBERED.finditer(plain)]
     for m in ORDINAL.finditer(plain):
+        if m.group("n").lower() in ("first", "1st") and MET_FIRST.match(plain, m.end("w1")):
+            continue
         w = "w1" if _thing(m.group("w1"), things) or not m.group("w2") else "w2"
         named.append((m.start(), m.end(w), plain[m.start():m.end(w)], m.group(w), m.group("n")))
     for start, end, words, word, n in sorted(named):

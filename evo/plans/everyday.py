@@ -120,6 +120,13 @@ EVERYDAY = (
     (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?P<list>(?:the\s+)?[a-z]+(?:\s+\d{1,2})?(?:\s+first)?(?:\s*(?:,|\bthen\b|\band\b)\s*(?:then\s+)?(?:the\s+)?[a-z]+(?:\s+\d{1,2})?){1,4})"
                 r"\s*:\s*(?P<v>[a-z]+(?:\s+(?:with|at|up\s+at|down\s+at|around|over|to))?)\s+(?:both|each(?:\s+one)?|all\s+of\s+them|them(?:\s+all|\s+both)?|all\s+three)"
                 r"\s*(?P<end>[.!]?)", I | re.M), lambda m: _each_of(m)),
+    (re.compile(r"\b(?P<said>the\s+(?P<x>[a-z]+)\s+(?:should|will|must)\s+(?:now\s+)?(?:(?P<open>open|be\s+open|unlock)|turn\s+on|switch\s+on|be\s+on)\b[^.;!?\n]*[.;]\s*)"
+                r"(?P<c>when|once|after|as\s+soon\s+as)\s+it\s+(?:does|is|has|opens|has\s+opened)\b(?!\s+(?:open|on)\b)", I),
+     lambda m: f"{m.group('said')}{m.group('c')} the {m.group('x')} is {'open' if m.group('open') else 'on'}"),  # "The door should open; when it does, ..."
+    (re.compile(r"\b(?:carry|move|push|press|soldier)\s+on\s*(?:,\s*(?:and\s+)?|and\s+)(?=[a-z])", I), ""),  # "carry on and jump over the lava": go on
+    (re.compile(r"\b(?:at|on|by|beside)\s+the\s+(?:last|final)\s+one\b(?=\s*(?:[.;!?]|$))", I | re.M), "there"),  # "..., and jump at the last one"
+    (re.compile(r"\b(?P<v>look(?:s|ing)?|gaze|glance|stare|peer)\s+(?:at|to|towards?)\s+the\s+(?:very\s+)?(?:(?P<up>top|tip|crown)|bottom|base|foot)\s+of\s+"
+                r"(?=(?:it|them|the\s+[a-z]+|[a-z]+\s+\d)\b)", I), lambda m: f"{m.group('v')} {'up' if m.group('up') else 'down'} at "),  # "look to the top of it"
     (re.compile(r"\b(?:the\s+)?(?:very\s+)?(?:top|base|bottom|foot|side|front)\s+of\s+(?=(?:it|them|the\s+[a-z]+|[a-z]+\s+\d)\b)", I), ""),
     (re.compile(r"(?<=[a-z])(?:\s*,)?\s+(?:that|which)\s+(?:opens|unlocks|controls|operates|powers|activates|raises|lowers)\s+(?:the|a)\s+[a-z]+\b(?!\s+(?:and|then)\b)", I), ""),
     (re.compile(r"\b(?:visit|go\s+to|walk\s+(?:up\s+)?to|head\s+to|approach|stop\s+at|pass\s+by)\s+(?P<q>every|each|any|all)\s+(?P<x>[a-z]+)\s+"

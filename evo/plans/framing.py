@@ -71,6 +71,16 @@ NOT_TO = re.compile(r"[,;]?\s*(?:\bbut\s+)?(?:\b(?:please|just)\s+)?\b(?:(?:do n
 condition on a step, left as written)."""
 NO_WORRY = re.compile(r"(?:^|(?<=[.!?]\s))if\s+[^,;:.!?\n]+,\s*(?:(?:do\s+not|don't)\s+worry|never\s+mind|no\s+problem)\b[^.!?\n]*[.!?]?", re.IGNORECASE)
 """A sentence that says what not to mind if a step goes wrong ("If it's too much, don't worry about it."): no step."""
+NO_HARM = re.compile(r"(?:^|(?<=[.!?]\s))(?:you|the\s+(?:player|agent|bot|character|hero|tester))\s+(?:should|must|shall|will|can|may)(?:n't|\s+not|\s+never)\s+"
+                     r"(?:(?:take|get|receive|suffer)\s+(?:any\s+|a\s+|much\s+|a\s+single\s+)?(?:damage|hits?|harm|hurt|injur\w*)|lose\s+(?:any\s+)?(?:health|hp|life|lives)|die|"
+                     r"be\s+(?:hurt|damaged|harmed|killed)|get\s+(?:hurt|damaged|harmed|killed|stuck))\b[^.!?\n]*[.!?]?", re.IGNORECASE | re.MULTILINE)
+"""A sentence of what must not happen to the player ("You should not take any damage while doing
+this."): what the run checks, no step."""
+OUTCOME = re.compile(r"(?:^|(?<=[.!?;]\s))(?:if|when|once|should)\b[^.!?;\n]*?,?\s*(?:then\s+)?(?:(?:that(?:'s|\s+is|\s+would\s+be)|it(?:'s|\s+is)|this\s+is|we(?:'ve|\s+have))\s+"
+                     r"(?:a\s+|the\s+|our\s+|your\s+)?(?:bug|problem|issue|failure|fail|regression|defect)|(?:the\s+[a-z]+|it|the\s+test|we)\s+(?:works|passes|is\s+fixed|"
+                     r"(?:is|are)\s+(?:ok(?:ay)?|good|fine)|pass(?:ed)?))\b[^.!?\n]*[.!?]?", re.IGNORECASE | re.MULTILINE)
+"""A sentence of what an outcome means ("If the door never opens that's the bug.", "If the player
+lands on the far side, the jump works."): what the run checks, no step."""
 REMEMBER = re.compile(r"\b(?:do not|don't|dont|never)\s+(?:forget|fail|hesitate)\s+to\s+", re.IGNORECASE)
 PLAYER = re.compile(r"\b(?:(?:the\s+)?(?:player|participant|tester|agent|bot|user|character|subject)s?|they|he|she|you)\s+(?:(?:should|must|will|would|can|shall|"
                     r"ought\s+to|may)(?:\s+(?:then|first|next|now|also|just|need\s+to|have\s+to|be\s+able\s+to))*|"
@@ -116,14 +126,17 @@ def _narrated(sentence: str) -> str:
                            and _lemma(m.group("verb"), "v") != m.group("verb").lower() else m.group(0), sentence)
 
 
-CLOSEST = re.compile(r"\bthe\s+(?P<thing>[\w-]+)\s+(?:closest|nearest)\s+to\s+(?:you|the\s+player)\b", re.IGNORECASE)
-""""the stump closest to you": the nearest stump, one thing (no rule's trigger)."""
+CLOSEST = re.compile(r"\bthe\s+(?P<thing>[\w-]+)\s+(?:closest|nearest)\s+to\s+(?:you|the\s+player)\b|"
+                     r"\bthe\s+first\s+(?P<met>[a-z]+)\s+(?:that\s+)?(?:you|the\s+player|the\s+agent)\s+(?:meet|see|find|encounter|spot|run\s+into|come\s+across)\b",
+                     re.IGNORECASE)
+""""the stump closest to you", "the first goblin you meet": the nearest one, one thing (no rule's
+trigger, and no first of a numbered row)."""
 WHERE = re.compile(r",\s*where\s+(?=(?:you|they|the\s+player)\s+(?:should|must|need\s+to|have\s+to|will|ought\s+to)\s)", re.IGNORECASE)
 """A step at the place just named ("go to the shrine, where you should interact with it"): then."""
 SURE = re.compile(r"\b(?:make sure|ensure|be sure|check)\s+(?:that\s+)?you(?:'ve|\s+have)\s+(?P<verb>[a-z]+ed)\b|"
                   r"\b(?:make sure|be sure)\s+(?:that\s+)?you\s+(?P<verb2>[a-z]+)\b(?<!\bhave)", re.IGNORECASE)
 """A step said as a state to reach ("make sure you have pulled the lever"): the deed."""
-PASSIVE = re.compile(r"(?:^|(?<=:)|(?<=:\s)|(?<=[.!?;]\s)|(?<=\bthen\s)|(?<=\bnext,\s)|(?<=\bfinally,\s)|(?<=\bafter\swhich\s))\s*(?P<object>(?:any|all|every|each|the)\s+[^,.;:]+?)\s+(?:(?:should|must|shall|will|are\s+to|is\s+to|need\s+to|"
+PASSIVE = re.compile(r"(?:^|(?<=:)|(?<=:\s)|(?<=[.!?;]\s)|(?<=\bthen\s)|(?<=\bnext,\s)|(?<=\bfinally,\s)|(?<=\bafter\swhich\s)|(?<=\bbefore\sthat\s)|(?<=\bbefore\sthat,\s)|(?<=\band\s))\s*(?P<object>(?:any|all|every|each|the)\s+[^,.;:]+?)\s+(?:(?:should|must|shall|will|are\s+to|is\s+to|need\s+to|"
                      r"needs\s+to|have\s+to|has\s+to)\s+be|(?P<got>gets?))\s+(?P<verb>[a-z]+)\b(?:\s+by\s+the\s+(?:agent|player|tester|bot))?",
                      re.IGNORECASE | re.MULTILINE)
 """A step in the passive ("Any foes you encounter should be attacked", "any enemy in range gets
@@ -219,8 +232,8 @@ def unframed(text: str) -> str:
         line = CONTRACTED.sub(lambda m: CONTRACTIONS.get(m.group(0).lower(), m.group(0)), FOLLOWING.sub("", line))
         line = CONDITION_COMMA.sub(lambda m: m.group("cond") + ", ", STATE_IS.sub(lambda m: m.group("thing") + " is ", line))
         line = TOPIC.sub(lambda m: f" Whenever {m.group('verb').replace('that ', 'a ' + m.group('thing') + ' ', 1) if m.group('verb').startswith('that') else m.group('verb') + ' a ' + m.group('thing')}, ", line)
-        line = re.sub(r"(?<=[.!?])(?!(?<=\d\.)\d)(?=[,\w])", " ", NOT_TO.sub(" ", REMEMBER.sub("", NO_WORRY.sub("", line))))
-        line = CLOSEST.sub(lambda m: f"the nearest {m.group('thing')}", line)
+        line = re.sub(r"(?<=[.!?])(?!(?<=\d\.)\d)(?=[,\w])", " ", NOT_TO.sub(" ", REMEMBER.sub("", NO_WORRY.sub("", NO_HARM.sub("", OUTCOME.sub("", line))))))
+        line = CLOSEST.sub(lambda m: f"the nearest {m.group('thing') or m.group('met')}", line)
         line = re.sub(r"\b((?:every|any|all|each|whatever)\s+(?:[a-z]+\s+){1,2}?)you\s+(?:can|could|might|may|will)\s+", r"\1you ", line,
                       flags=re.IGNORECASE)  # "every coin you can reach": its thing's relative clause, no step of "you"
         line = PLAYER.sub("", ASIDE.sub("", OBSERVING.sub("", WHERE.sub(", then ", DEED_DONE.sub(" ", AS_MET.sub("whenever ", line))))))

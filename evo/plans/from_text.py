@@ -15,6 +15,7 @@ steps", else :data:`RULES_BUDGET`), with the whole level in reach.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 import re
 from typing import Any, Collection, Sequence
@@ -171,6 +172,9 @@ def steps_to_plan(steps: Sequence[MatchedStep], start: tuple[int, int], name: st
         if target is None and step.action is None and not step.parsed.actor_word and state_of \
                 and any(n.rsplit("_", 1)[0] == state_of for n in actor_names):
             target = state_of  # "once it's open, go through": through the thing whose state it waits on (door_open: the door)
+        if target is None and pronoun and state_of and clause is not None and re.search(r"\b(?:it|they)\b", clause.condition or "", re.IGNORECASE) \
+                and (last or "").rsplit("_", 1)[0] != state_of and any(n.rsplit("_", 1)[0] == state_of for n in actor_names):
+            target, pronoun = state_of, False  # "Pull it. The door should open; once it is open, walk through it.": the door both times
         waiting = []
         if clause is not None and clause.condition_state and _only_waits(step):
             waiting, waited = when, step.condition_match.name if step.condition_match else None
@@ -225,21 +229,7 @@ def plan_from_text(text: str, factory: GameFactory, name: str = "", validations:
         ConfigError: the game offers no plan vocabulary, a word is like none of its names,
             or the text holds no step.
     """
-    game = factory.make_vector(1)
-    try:
-        if not hasattr(game, "action_names") or not hasattr(game, "actor_types"):
-            raise ConfigError(f"game {factory.label}: declares no action names and actor types to read a plan into")
-        actions, actors = vocabulary(game)
-        targets = targets_of(game)
-        _, features = game.reset([0])
-        start = (int(round(features[0][0])), int(round(features[0][1])))
-        feature_names = tuple(game.game_spec.feature_names)
-        actor_names = tuple(getattr(game, "actor_names", ()))
-        step_seconds = getattr(game, "step_seconds", None)
-        manoeuvres = tuple(getattr(game, "manoeuvres", ()))
-        categories = dict(getattr(game, "categories", {}))
-    finally:
-        game.close()
+    actions, actors, targets, start, feature_names, actor_names, step_seconds, manoeuvres, categories = _facts(factory)
     text = unreported(text, {w for n, ws in actors.items() for w in (n, *ws)})  # "A player reports that ...": no step
     labelled = unlabelled(text, {w: n for n, ws in actors.items() for w in (n, *ws)},
                           {w: n for n, ws in actions.items() for w in (n.replace("_", " "), *ws)})
@@ -255,6 +245,28 @@ def plan_from_text(text: str, factory: GameFactory, name: str = "", validations:
     plan = steps_to_plan(steps, start, name, ref, validations, feature_names, actor_names, budget, manoeuvres)
     check_instances(text, plan, steps, accept, actor_names, actors, actions)
     return plan, steps
+
+
+_FACTS: dict[str, tuple[Any, ...]] = {}
+"""What a text is read against, per game factory (its ``repr``): made once a process, not per text."""
+
+
+def _facts(factory: GameFactory) -> tuple[Any, ...]:
+    """The game's plan vocabulary, start, features, instances, step length, manoeuvres and categories,
+    from one copy of it, made and reset once per factory (a ViZDoom park takes 25 ms to make)."""
+    key = repr(factory)
+    if key not in _FACTS:
+        game = factory.make_vector(1)
+        try:
+            if not hasattr(game, "action_names") or not hasattr(game, "actor_types"):
+                raise ConfigError(f"game {factory.label}: declares no action names and actor types to read a plan into")
+            _, features = game.reset([0])
+            _FACTS[key] = (*vocabulary(game), targets_of(game), (int(round(features[0][0])), int(round(features[0][1]))),
+                           tuple(game.game_spec.feature_names), tuple(getattr(game, "actor_names", ())),
+                           getattr(game, "step_seconds", None), tuple(getattr(game, "manoeuvres", ())), dict(getattr(game, "categories", {})))
+        finally:
+            game.close()
+    return copy.deepcopy(_FACTS[key])
 
 
 EXPECTATION = re.compile(r"^[ \t]*expect(?:s|ed)?\b(?![ \t]*:).*$", re.IGNORECASE | re.MULTILINE)

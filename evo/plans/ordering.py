@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import re
 
+from evo.plans.said_first import done_first
+
 NESTED_FIRST = re.compile(r"^(?P<a>[^,;]+?),\s*but\s+first\s+(?P<b>[^,;]+?),?\s*and\s+before\s+(?:even\s+)?(?:that|this)\s*,?\s*(?P<c>[^.;!?,]+)",
                           re.IGNORECASE)
 """The last step, then the one before it, then the first: "Activate the shrine, but first jump the
@@ -68,7 +70,7 @@ AFTER_GERUND = re.compile(r"^(?P<a>[^,;]+?),?\s+(?:but\s+)?(?:only\s+)?after\s+(
 killed the skeleton": the deed after "after", then the step."""
 AFTER_ALL = re.compile(r"^(?P<a>[^;]+?),\s*(?:but\s+)?(?:only\s+)?after\s+(?:having\s+)?(?P<verb>[a-z]+ing)\s+(?P<b>[^,.;!?]+)(?P<end>[.!?]?)$", re.IGNORECASE)
 """"Attack goblin 1, goblin 2 and skeleton 1, after pulling the switch": after a comma, after all the steps before."""
-AFTER_YOU = re.compile(r"^(?P<a>[^,;]+?),?\s*(?:but\s+)?(?:only\s+)?after\s+(?:you(?:'ve|\s+have)|having)\s+(?P<verb>[a-z]+(?:ed|t|en|ne|ung|un|ught|ew|ck))\s+(?P<b>[^,.;!?]+)"
+AFTER_YOU = re.compile(r"^(?P<a>[^,;]+?),?\s*(?:but\s+)?(?:only\s+)?(?:after|once)\s+(?:you(?:'ve|\s+have)|having)\s+(?P<verb>[a-z]+(?:ed|t|en|ne|ung|un|ught|ew|ck))\s+(?P<b>[^,.;!?]+)"
                        r"(?P<end>[.!?]?)$", re.IGNORECASE)
 """"Take down the second goblin, but only after you've cleared the lava": the deed done first."""
 BEFORE_CLAUSE = re.compile(r"^before\s+(?:you\s+|the\s+player\s+)?(?P<c>[^,]+),\s*(?P<m>.+)$", re.IGNORECASE)
@@ -117,18 +119,6 @@ RANKED = re.compile(r"^\s*(?P<lead>first(?:ly)?|second(?:ly)?|third(?:ly)?|fourt
                     r"\s+(?P<tail>first|second|third|fourth|fifth|last)\s*(?P<end>[.!?]?)\s*$", re.IGNORECASE)
 """A sentence's rank said by an order adverb, before its step ("Second, flip the switch") or after
 it ("Jump the lava second.")."""
-DONE_FIRST = re.compile(r"^(?P<a>[^,;]+?)\s*[,;]\s*(?:and\s+)?(?:you(?:'ll|\s+will)\s+(?:have|need)\s+to\s+|make\s+sure\s+(?:you\s+)?)?"
-                        r"(?P<b>(?![^,;]*\b(?:then|and\s+then)\b)[^,;]+?)\s+(?:first|beforehand|before\s+that|before\s+you\s+do|to\s+start)"
-                        r"(?:\s+(?:obviously|of\s+course|though|please))?\s*(?P<end>[.!?]?)$", re.IGNORECASE)
-"""A later clause of a sentence to be done before the one before it ("go through the door, you'll
-have to flip the switch first"; "head through the door, flip the switch beforehand")."""
-DO_THAT_FIRST = re.compile(r"^(?P<b>[^,;]+?)\s*[,;]\s*(?:and\s+)?do\s+(?:that|this|it)\s+(?:first|beforehand|before(?:\s+that)?)\s*(?P<end>[.!?]?)$",
-                           re.IGNORECASE)
-""""press the switch, do that first": the sentence before the one before it."""
-MID_FIRST = re.compile(r"^(?P<a>[^,;]+?)\s*,\s*(?P<b>(?!(?:but|then|and|so)\b)[^,;]+?)\s+first(?:\s*,\s*(?:of\s+course|obviously|naturally))?\s*,?\s*(?P<c>(?:and|then)\b[^;]*?)\s*(?P<end>[.!?]?)$",
-                       re.IGNORECASE)
-""""Go through the door, press the switch first, and slay the skeleton" (a parenthesis read as a
-clause): the middle step, then the one before it, then the rest."""
 CONDITIONED = re.compile(r"\b(?:when|once|after|as\s+soon\s+as|if)\s+(?:it|the\s+(?P<thing>[a-z]+))\s+(?:(?:is|are|has\s+been|gets|'s)\s+"
                          r"(?:now\s+)?(?P<state>open(?:ed)?|unlocked|on|activated|switched\s+on|turned\s+on)|(?P<opens>opens|unlocks))\b", re.IGNORECASE)
 ENABLES = re.compile(r"\b(?P<verb>open|unlock|turn\s+on|switch\s+on|activate|"
@@ -151,73 +141,15 @@ def _ranked(sentences: list[str]) -> list[str]:
     return [t for _, t in sorted(zip(ranks, tails), key=lambda p: p[0])]
 
 
+TWICE_BEFORE = re.compile(r"^(?P<a>[^,;]+?)\s+before\s+(?:you\s+)?(?P<b>[^,;]+?),\s*and\s+before\s+(?P<g>[a-z]+ing)\s+(?:it|them|that|this|him|her)\s*,\s*(?P<c>[^,;.!?]+)$",
+                          re.IGNORECASE)
+"""Two steps said before another, nested: "Kill goblin 2 before you jump the pit, and before killing
+it, pull the lever": the lever, the goblin, the pit."""
+
+
 AND_BEFORE = re.compile(r"^(?!\s*before\b)(?P<a>[^,;]+?),?\s*and\s+before\s+(?:even\s+)?(?:that|this|then|any\s+of\s+(?:that|this|it)|all\s+(?:of\s+)?(?:that|this))\s*,?\s*(?P<b>[^,.;!?]+)",
                         re.IGNORECASE)
 """"Jump the lava pit, and before THAT, hit the switch": the second step first."""
-
-
-ONE_PLACE = re.compile(r"^\s*(?:go|walk|head|run|move)\s+(?:over\s+|up\s+)?to\s+(?:the\s+)?[a-z]+(?:\s+\d+)?\s+and\s+[a-z]+(?:\s+(?:up|down|on|at|with))?"
-                       r"\s+(?:it|there)\s*[.!]?\s*$", re.IGNORECASE)
-""""Go to the shrine and use it": one step, at one place."""
-
-
-STATED_IT = re.compile(r"^the\s+(?P<x>[a-z]+)\s+(?:is|are|sits|stands|lies)\b(?:\s+(?:in|on|at|by|near|behind|past|next|inside|just)\b[^;,]*)?\s*[;,]\s*(?:so\s+|and\s+)?"
-                       r"(?P<b>[a-z][^;,]*?\bit\b[^;,]*)$", re.IGNORECASE)
-"""Where a thing is, then a step on "it": the step on that thing."""
-
-
-NEEDED_TO_GET = re.compile(r"^(?:(?:you(?:'ll|\s+will)?|we(?:'ll|\s+will)?)\s+(?:have|need)\s+to\s+)?(?P<b>[a-z][^.;!?]*?)\s+(?:(?:in\s+order\s+)?to\s+(?:get|reach)\s+(?:there|it|to\s+it))"
-                           r"\s*(?P<end>[.!?]?)$", re.IGNORECASE)
-"""What a step needs, said after it: "You'll have to flip the switch and jump the pit to get there."."""
-
-
-def _done_first(sentences: list[str]) -> list[str]:
-    """:data:`DONE_FIRST` and :data:`DO_THAT_FIRST` written in the order done."""
-    out: list[str] = []
-    for sentence in sentences:
-        told = STATED_IT.match(sentence.strip())
-        if told is not None:  # "The lever is in the first room; pull it first.": the step, on the lever
-            b = re.sub(r"\bit\b", f"the {told.group('x')}", told.group("b"), count=1)
-            sentence = f"{b[0].upper()}{b[1:]}"
-        needed = NEEDED_TO_GET.match(sentence.strip())
-        if needed is not None and out and not re.search(r"\b(?:then|first)\b", out[-1], re.IGNORECASE):
-            b = needed.group("b").strip()  # "Reach the shrine and use it. You'll have to jump the pit to get there.": that first
-            out.insert(len(out) - 1, f"{b[0].upper()}{b[1:]}.")
-            continue
-        first = DO_THAT_FIRST.match(sentence.strip())
-        if first is not None and out and not re.search(r"\b(?:then|first|second)\b", first.group("b"), re.IGNORECASE):
-            out.insert(len(out) - 1, first.group("b").strip() + ".")
-            continue
-        started = re.match(r"^(?:please\s+)?first(?:\s+of\s+all)?\s*,\s*(?P<rest>[^;]+?)(?P<end>[.!?]?)$", sentence.strip(), re.IGNORECASE)
-        if started is not None and out and not re.search(r"\b(?:it|them|there|that)\b", started.group("rest"), re.IGNORECASE):
-            out.insert(0, f"{started.group('rest')}{started.group('end') or '.'}")
-            continue  # "Kill the skeleton once the door is open. Start by pulling the lever.": that first
-        alone = re.match(r"^(?P<b>[^,;]+?)\s+(?:first|beforehand|before\s+that|for\s+that|for\s+this|to\s+do\s+that)(?:\s*,\s*though)?\s*(?P<end>[.!?]?)$",
-                         sentence.strip(), re.IGNORECASE)
-        if alone is not None and len(out) == 1 and (not re.search(r",|\bthen\b|\band\b", out[0], re.IGNORECASE) or ONE_PLACE.match(out[0])
-                                                     or re.match(r"^\s*(?:if|when|once)\s+[^,]+,[^,]+$", out[0], re.IGNORECASE)
-                                                     and not re.search(r"\b(?:then|and)\b", out[0], re.IGNORECASE)):
-            b = alone.group("b").strip()
-            waits = re.search(r"\b(?:if|when|once)\s+the\s+(?P<x>[a-z]+)\s+(?:is|are)\b", out[0], re.IGNORECASE)
-            if waits is not None:  # "If the switch is on, jump the lava. Flip it first.": it is the switch
-                b = re.sub(r"\bit\b", f"the {waits.group('x')}", b, count=1)
-            out.insert(0, b + (alone.group("end") or "."))  # "Use the shrine. Kill the goblin first."
-            continue
-        if out:  # a step to be done before others, which one not said: kept for the reader to doubt
-            sentence = re.sub(r"\s+first(?=\s*[.!?]?\s*$)", " beforehand", sentence, flags=re.IGNORECASE)
-        mid = MID_FIRST.match(sentence.strip())
-        if mid is not None and not re.search(r"\b(?:then|first)\b", mid.group("a"), re.IGNORECASE) \
-                and not re.search(r"\b(?:it|them|there|one)\b", mid.group("b"), re.IGNORECASE):
-            b, a = mid.group("b").strip(), mid.group("a").strip()
-            out.append(f"{b[0].upper()}{b[1:]}, then {a[0].lower()}{a[1:]}, {mid.group('c').strip()}{mid.group('end') or '.'}")
-            continue
-        m = DONE_FIRST.match(sentence.strip())
-        if m is not None and not re.match(r"\s*(?:but|then)\b", m.group("b"), re.IGNORECASE) \
-                and not re.search(r"\b(?:then|first)\b", m.group("a"), re.IGNORECASE):
-            b, a = re.sub(r"^(?:yet|so|and|but)\s+", "", m.group("b").strip(), flags=re.IGNORECASE), m.group("a").strip()
-            sentence = f"{b[0].upper()}{b[1:]}, then {a[0].lower()}{a[1:]}{m.group('end') or '.'}"
-        out.append(sentence)
-    return out
 
 
 def _brings_about(waits: re.Match[str], enables: re.Match[str]) -> bool:
@@ -307,18 +239,33 @@ def _goal_headed(text: str) -> str:
     return GOAL_HEADING.sub(cut, text)
 
 
+ON_THE_WAY = re.compile(r"^(?P<a>.*(?:,|\bthen)\s+)?(?P<b>[^,;]+?)\s*,\s*(?:and\s+)?(?P<g>[a-z]+ing)\s+(?P<x>(?:(?:over|across|past)\s+)?(?:the|a|an)\s+[a-z]+(?:\s+(?:pit|\d+))?|[a-z]+\s+\d+)\s+(?:on|along)\s+(?:the|your)\s+way"
+                        r"(?:\s+there)?\s*$", re.IGNORECASE)
+"""A step folded in after the one it comes on the way to ("go to the shrine and activate it, jumping
+the lava on the way"): before it."""
+
+
+def _on_the_way(body: str) -> str:
+    m = ON_THE_WAY.match(body)
+    if m is None or _base(m.group("g")) == m.group("g").lower():
+        return body
+    b = m.group("b").strip()
+    return f"{m.group('a') or ''}{_base(m.group('g'))} {m.group('x').strip()}, then {b[0].lower() if not m.group('a') else b[0]}{b[1:]}"
+
+
 def in_order(text: str) -> str:
     """``text`` with each sentence's steps in the order they are done, joined by "then"."""
     lines = []
     for line in _chained(_purpose_it(PURPOSE_FIRST.sub(_purpose_after, _goal_headed(text)))).splitlines():
         sentences = []
-        for sentence in _done_first(_ranked(re.split(r"(?<=[.!?])\s+", _before_that(line)))):
+        for sentence in done_first(_ranked(re.split(r"(?<=[.!?])\s+", _before_that(line)))):
             end = sentence[-1] if sentence and sentence[-1] in ".!?" else ""
-            body = sentence[:-1] if end else sentence
+            body = _on_the_way(sentence[:-1] if end else sentence)
             you = AFTER_YOU.match(body)
             if you is not None and _base(you.group("verb")) != you.group("verb").lower():
-                a = you.group("a").strip()
-                body = f"{_base(you.group('verb'))} {you.group('b').strip()}, then {a[0].lower()}{a[1:]}"
+                a, done = you.group("a").strip(), f"{_base(you.group('verb'))} {you.group('b').strip()}"
+                last = list(re.finditer(r"(?:,\s*|\s+)(?:and\s+)?then\s+", a, re.IGNORECASE))  # "A and then B once you've C": C before B
+                body = f"{a[:last[-1].start()]}, then {done}, then {a[last[-1].end():]}" if last else f"{done}, then {a[0].lower()}{a[1:]}"
             gerund = (AFTER_GERUND.match(body) or HAVING_FIRST.match(body) or AFTER_ALL.match(body)) if you is None else None
             if gerund is not None and _base(gerund.group("verb")) != gerund.group("verb").lower() \
                     and not re.search(r"\b(?:then|first)\b", gerund.group("a"), re.IGNORECASE):
@@ -340,6 +287,10 @@ def in_order(text: str) -> str:
                 if thing is not None and re.search(r"\bit\b", c):  # "cross the lava by jumping over it": it is the lava
                     c = re.sub(r"\bit\b", thing.group(0), c, count=1)
                 body = f"{means.group('lead') or ''}{_base(means.group('verb'))} {c} to {end_[0].lower()}{end_[1:]}{body[means.end():]}"
+            twice = TWICE_BEFORE.match(body)
+            if twice is not None and _base(twice.group("g")) != twice.group("g").lower():
+                a, c = twice.group("a").strip(), twice.group("c").strip()
+                body = f"{c[0].upper()}{c[1:]}, then {a[0].lower()}{a[1:]}, then {twice.group('b').strip()}"
             before = AND_BEFORE.match(body)
             if before is not None:
                 a = before.group("a").strip()

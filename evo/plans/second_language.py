@@ -74,9 +74,10 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
                      I | re.M), r"use \g<s> to open \g<d>"),
          (re.compile(r"\b(?P<v>[a-z]+(?:\s+up)?)\s+(?:a|an|one)\s+(?P<t>[a-z]+)\s*,?\s*(?:and\s+)?then\s+(?=another\s+(?P=t)\b)", I),
           r"\g<v> a \g<t>, then \g<v> "),
-         (re.compile(r"\b(?P<v>collect|grab|get|pick\s+up|gather|kill|attack|hit|visit|slay)\s+(?P<n>two|three|four|five)\s+(?P<t>[a-z]+?)e?s\b", I),
+         (re.compile(r"\b(?P<v>collect|grab|get|pick\s+up|gather|take|pocket|fetch|kill|attack|hit|visit|slay|defeat)\s+(?P<n>two|three|four|five|[2-5])\s+"
+                     r"(?!(?:step|second|minute|turn|time|hit|lap|move)s\b)(?P<t>[a-z]+?)e?s\b", I),
           lambda m: ", then ".join([f"{m.group('v')} a {m.group('t')}"] + [f"{m.group('v')} another {m.group('t')}"]
-                                   * ({"two": 2, "three": 3, "four": 4, "five": 5}[m.group("n").lower()] - 1))),
+                                   * (({"two": 2, "three": 3, "four": 4, "five": 5}.get(m.group("n").lower()) or int(m.group("n"))) - 1))),
          (re.compile(r"[,;]\s*(?:and\s+)?(?:keep|carry\s+on)\s+(?:at\s+it|doing\s+(?:that|this|so|it)|going|(?:it|this|that)\s+up)\b", I), ""),
          (re.compile(r"\b(?:finish|end)(?:\s+up)?\s+at\s+(?P<x>the\s+[a-z]+(?:\s+\d{1,2})?)\s+by\s+(?P<g>[a-z]+ing)\s+(?:with\s+|at\s+|on\s+)?"
                      r"(?:it|them)\b", I), lambda m: f"{_verb(m.group('g')) or m.group(0)} {m.group('x')}" if _verb(m.group("g"))
@@ -141,6 +142,9 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
          (re.compile(r"\b(?:take|have)\s+a\s+(?:quick\s+|little\s+)?look\s+(?=(?:up|down)(?:wards?)?\b)", I), "look "),
          (re.compile(r"\b(?:go\s+and\s+)?(?:take|have)\s+a\s+(?:quick\s+|closer\s+|good\s+|little\s+)?look\s+at\s+", I), "go to "),
          (re.compile(r"\b(?P<c>when|once|after|if)\s+(?P<t>it|the\s+[a-z]+)\s+(?P<s>open|closed|on|off|unlocked)\b", I), r"\g<c> \g<t> is \g<s>"),
+         (re.compile(r"\b(?:after|when|once)\s+(?:the\s+)?(?P<t>door|gate)\s+is\s+(?:opening|opened)\b\s*,?\s*(?:you\s+)?(?=[a-z])", I),
+          r"once the \g<t> is open, "),  # "After door is opening you go inside it"
+         (re.compile(r"\s+for\s+(?P<v>use|open|pull|kill|touch|activate|press|flip)\s+(?=it\b|them\b)", I), r" and \g<v> "),  # "go to shrine for use it"
          (re.compile(r"\b(?:get|have)\s+the\s+[a-z]+\s+(?:open|opened|on|unlocked)\s+by\s+(?=[a-z]+ing\b)", I), "start by "),
          (re.compile(r"\b(?P<v>going|walking|running|moving)\s+round\s+(?=[a-z])", I), r"\g<v> around "),
          (re.compile(r"(?:^|(?<=[.!?]\s))the\s+(?P<o>first|last|next|final)\s+thing\s+(?:you|to)\s+do\s+is\s+(?:to\s+)?", I | re.M),

@@ -35,6 +35,7 @@ from evo.plans.clauses import Clause, clause_bounds, read_clause
 from evo.plans.one_or_many import any_one, bare_one, kinds, one_thing, the_one
 from evo.plans.lexicon import KIND_STEPS, THRESHOLD, WordMatch, _lemma, any_sense, best_match, compound
 from evo.plans.reading import as_read
+from evo.plans.small_talk import without_talk
 from evo.plans.markers import HEADING, split_markers, strip_marker
 from evo.plans.phrasing import numbered
 from evo.run.config import ConfigError
@@ -356,7 +357,8 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
              if name not in DIRECTED and word.split()[0].isalpha()}
     acting = {name: [a for a, on in (targets or {}).items() if name in set(on)] for name in set(things.values())}
     deeds = {word: acting[name][0] for word, name in things.items() if len(acting[name]) == 1}  # "the lever" alone: pull it
-    for step in parse(split_sentences(as_read(text, things, verbs, categories, deeds), things), nlp):
+    read = as_read(text, things, verbs, categories, deeds)
+    for step in without_talk(list(parse(split_sentences(read, things), nlp)), read, things, verbs):
         moving = step.action_word is not None and MOVEMENT.match(step.action_word) is not None
         to = best_match(step.action_word or "", {NO_ACTION: actions.get(NO_ACTION, ())}, "v", steps=2) \
             if not moving and _towards(step.action_word) else None  # "Hurry to the pit", "Dash to the lamp"

@@ -1,0 +1,118 @@
+"""Steps said after the steps they come before, put back in the order they are done.
+
+Testers add a step after the fact: at the end of a sentence ("go through the door, you'll have to
+flip the switch first"), in the next sentence ("Use the shrine. Kill the goblin first."), or as an
+afterthought to all of it ("The lever has to be pulled before any of that.", "Oh, and pull the
+lever first, of course."). Each pattern is over closed-class words ("first", "beforehand",
+"before any of that", "to get there"); a step whose place in the order is not said ("Go to the
+door. Jump the lava. Pull the lever first.") is kept where it is, for the reader to doubt.
+"""
+
+from __future__ import annotations
+
+import re
+
+DONE_FIRST = re.compile(r"^(?P<a>[^,;]+?)\s*[,;]\s*(?:and\s+)?(?:you(?:'ll|\s+will)\s+(?:have|need)\s+to\s+|make\s+sure\s+(?:you\s+)?)?"
+                        r"(?P<b>(?![^,;]*\b(?:then|and\s+then)\b)[^,;]+?)\s+(?:first|beforehand|before\s+that|before\s+you\s+do|to\s+start)"
+                        r"(?:\s+(?:obviously|of\s+course|though|please))?\s*(?P<end>[.!?]?)$", re.IGNORECASE)
+"""A later clause of a sentence to be done before the one before it ("go through the door, you'll
+have to flip the switch first"; "head through the door, flip the switch beforehand")."""
+DO_THAT_FIRST = re.compile(r"^(?P<b>[^,;]+?)\s*[,;]\s*(?:and\s+)?do\s+(?:that|this|it)\s+(?:first|beforehand|before(?:\s+that)?)\s*(?P<end>[.!?]?)$",
+                           re.IGNORECASE)
+""""press the switch, do that first": the sentence before the one before it."""
+MID_FIRST = re.compile(r"^(?P<a>[^,;]+?)\s*,\s*(?P<b>(?!(?:but|then|and|so)\b)[^,;]+?)\s+first(?:\s*,\s*(?:of\s+course|obviously|naturally))?\s*,?\s*(?P<c>(?:and|then)\b[^;]*?)\s*(?P<end>[.!?]?)$",
+                       re.IGNORECASE)
+""""Go through the door, press the switch first, and slay the skeleton" (a parenthesis read as a
+clause): the middle step, then the one before it, then the rest."""
+
+
+ONE_PLACE = re.compile(r"^\s*(?:go|walk|head|run|move)\s+(?:over\s+|up\s+)?to\s+(?:the\s+)?[a-z]+(?:\s+\d+)?\s+and\s+[a-z]+(?:\s+(?:up|down|on|at|with))?"
+                       r"\s+(?:it|there)\s*[.!]?\s*$", re.IGNORECASE)
+""""Go to the shrine and use it": one step, at one place."""
+
+
+STATED_IT = re.compile(r"^the\s+(?P<x>[a-z]+)\s+(?:is|are|sits|stands|lies)\b(?:\s+(?:in|on|at|by|near|behind|past|next|inside|just)\b[^;,]*)?\s*[;,]\s*(?:so\s+|and\s+)?"
+                       r"(?P<b>[a-z][^;,]*?\bit\b[^;,]*)$", re.IGNORECASE)
+"""Where a thing is, then a step on "it": the step on that thing."""
+
+
+NEEDED_TO_GET = re.compile(r"^(?:(?:you(?:'ll|\s+will)?|we(?:'ll|\s+will)?)\s+(?:have|need)\s+to\s+)?(?P<b>[a-z][^.;!?]*?)\s+(?:(?:in\s+order\s+)?to\s+(?:get|reach)\s+(?:there|it|to\s+it))"
+                           r"\s*(?P<end>[.!?]?)$", re.IGNORECASE)
+"""What a step needs, said after it: "You'll have to flip the switch and jump the pit to get there."."""
+
+
+FIRST_OF_ALL = re.compile(r"^(?:(?P<a>(?!oh\b)[^;]+?)\s*,\s*and\s+(?!then\b))?(?:oh\s*,?\s*)?(?:and\s+)?(?:also\s+)?(?P<b>(?![^;]*\bthen\b)[^,;]+?)\s*,?\s+"
+                          r"(?:before\s+(?:any|all)\s+(?:of\s+)?(?:that|this|it|those|these|the\s+rest)|before\s+(?:anything|everything)(?:\s+else)?)"
+                          r"(?:\s*,?\s*(?:of\s+course|obviously|naturally|though|please|too))?\s*(?P<end>[.!?]?)$", re.IGNORECASE)
+"""A step said last to be done before all that was said: "The lever has to be pulled before any of
+that.", "..., and you'll need to hit the lever before anything else"."""
+AFTERTHOUGHT = re.compile(r"^(?:oh\s*,?\s*(?:and\s+)?|and\s+)?(?P<b>(?![^;,]*\bthen\b)[^;,]+?)\s+first\s*,?\s*(?:of\s+course|obviously|naturally)\s*(?P<end>[.!?]?)$|"
+                          r"^oh\s*,?\s*(?:and\s+)?(?P<b2>(?![^;,]*\bthen\b)[^;,]+?)\s+first(?:\s*,?\s*(?:though|too))?\s*(?P<end2>[.!?]?)$", re.IGNORECASE)
+"""An afterthought of a step to do first ("Oh, and pull the lever first, of course."): first of all."""
+
+
+COND_FIRST = re.compile(r"^(?P<a>(?:if|when|once)\s+the\s+(?P<x>[a-z]+)\s+(?:is|are|has\s+been)\b[^,;]*,\s*[^,;]+?)\s*[;,]\s*(?:but\s+)?"
+                        r"(?P<b>(?![^,;]*\bthen\b)[^,;]+?)\s+first(?:\s*,?\s*(?:though|please|of\s+course|obviously))?\s*(?P<end>[.!?]?)$", re.IGNORECASE)
+"""A step on the thing a condition waits on, said after the step that waits ("If the lever is on, go
+to the door; pull it first though."): that step first, "it" the condition's thing."""
+
+
+def done_first(sentences: list[str]) -> list[str]:
+    """:data:`DONE_FIRST` and :data:`DO_THAT_FIRST` written in the order done."""
+    out: list[str] = []
+    for sentence in sentences:
+        front = FIRST_OF_ALL.match(sentence.strip()) or AFTERTHOUGHT.match(sentence.strip())
+        if front is not None and (out or front.groupdict().get("a")):
+            b, end = (front.group("b") or front.group("b2")).strip(), front.group("end") or front.groupdict().get("end2") or "."
+            out.insert(0, f"{b[0].upper()}{b[1:]}{end}")
+            if not front.groupdict().get("a"):
+                continue
+            sentence = f"{front.group('a').strip()}{end}"
+        waits = COND_FIRST.match(sentence.strip())
+        if waits is not None:
+            b = re.sub(r"\bit\b", f"the {waits.group('x')}", waits.group("b").strip(), count=1)
+            out.append(f"{b[0].upper()}{b[1:]}.")
+            sentence = f"{waits.group('a').strip()}{waits.group('end') or '.'}"
+        told = STATED_IT.match(sentence.strip())
+        if told is not None:  # "The lever is in the first room; pull it first.": the step, on the lever
+            b = re.sub(r"\bit\b", f"the {told.group('x')}", told.group("b"), count=1)
+            sentence = f"{b[0].upper()}{b[1:]}"
+        needed = NEEDED_TO_GET.match(sentence.strip())
+        if needed is not None and out and not re.search(r"\b(?:then|first)\b", out[-1], re.IGNORECASE):
+            b = needed.group("b").strip()  # "Reach the shrine and use it. You'll have to jump the pit to get there.": that first
+            out.insert(len(out) - 1, f"{b[0].upper()}{b[1:]}.")
+            continue
+        first = DO_THAT_FIRST.match(sentence.strip())
+        if first is not None and out and not re.search(r"\b(?:then|first|second)\b", first.group("b"), re.IGNORECASE):
+            out.insert(len(out) - 1, first.group("b").strip() + ".")
+            continue
+        started = re.match(r"^(?:please\s+)?first(?:\s+of\s+all)?\s*,\s*(?P<rest>[^;]+?)(?P<end>[.!?]?)$", sentence.strip(), re.IGNORECASE)
+        if started is not None and out and not re.search(r"\b(?:it|them|there|that)\b", started.group("rest"), re.IGNORECASE):
+            out.insert(0, f"{started.group('rest')}{started.group('end') or '.'}")
+            continue  # "Kill the skeleton once the door is open. Start by pulling the lever.": that first
+        alone = re.match(r"^(?P<b>[^,;]+?)\s+(?:first|beforehand|before\s+that|for\s+that|for\s+this|to\s+do\s+that)(?:\s*,\s*though)?\s*(?P<end>[.!?]?)$",
+                         sentence.strip(), re.IGNORECASE)
+        if alone is not None and len(out) == 1 and (not re.search(r",|\bthen\b|\band\b", out[0], re.IGNORECASE) or ONE_PLACE.match(out[0])
+                                                     or re.match(r"^\s*(?:if|when|once)\s+[^,]+,[^,]+$", out[0], re.IGNORECASE)
+                                                     and not re.search(r"\b(?:then|and)\b", out[0], re.IGNORECASE)):
+            b = alone.group("b").strip()
+            waits = re.search(r"\b(?:if|when|once)\s+the\s+(?P<x>[a-z]+)\s+(?:is|are)\b", out[0], re.IGNORECASE)
+            if waits is not None:  # "If the switch is on, jump the lava. Flip it first.": it is the switch
+                b = re.sub(r"\bit\b", f"the {waits.group('x')}", b, count=1)
+            out.insert(0, b + (alone.group("end") or "."))  # "Use the shrine. Kill the goblin first."
+            continue
+        if out:  # a step to be done before others, which one not said: kept for the reader to doubt
+            sentence = re.sub(r"\s+first(?=\s*[.!?]?\s*$)", " beforehand", sentence, flags=re.IGNORECASE)
+        mid = MID_FIRST.match(sentence.strip())
+        if mid is not None and not re.search(r"\b(?:then|first)\b", mid.group("a"), re.IGNORECASE) \
+                and not re.search(r"\b(?:it|them|there|one)\b", mid.group("b"), re.IGNORECASE):
+            b, a = mid.group("b").strip(), mid.group("a").strip()
+            out.append(f"{b[0].upper()}{b[1:]}, then {a[0].lower()}{a[1:]}, {mid.group('c').strip()}{mid.group('end') or '.'}")
+            continue
+        m = DONE_FIRST.match(sentence.strip())
+        if m is not None and not re.match(r"\s*(?:but|then)\b", m.group("b"), re.IGNORECASE) \
+                and not re.search(r"\b(?:then|first)\b", m.group("a"), re.IGNORECASE):
+            b, a = re.sub(r"^(?:yet|so|and|but)\s+", "", m.group("b").strip(), flags=re.IGNORECASE), m.group("a").strip()
+            sentence = f"{b[0].upper()}{b[1:]}, then {a[0].lower()}{a[1:]}{m.group('end') or '.'}"
+        out.append(sentence)
+    return out
