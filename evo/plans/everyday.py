@@ -120,9 +120,32 @@ EVERYDAY = (
     (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?P<list>(?:the\s+)?[a-z]+(?:\s+\d{1,2})?(?:\s+first)?(?:\s*(?:,|\bthen\b|\band\b)\s*(?:then\s+)?(?:the\s+)?[a-z]+(?:\s+\d{1,2})?){1,4})"
                 r"\s*:\s*(?P<v>[a-z]+(?:\s+(?:with|at|up\s+at|down\s+at|around|over|to))?)\s+(?:both|each(?:\s+one)?|all\s+of\s+them|them(?:\s+all|\s+both)?|all\s+three)"
                 r"\s*(?P<end>[.!]?)", I | re.M), lambda m: _each_of(m)),
-    (re.compile(r"\b(?P<said>the\s+(?P<x>[a-z]+)\s+(?:should|will|must)\s+(?:now\s+)?(?:(?P<open>open|be\s+open|unlock)|turn\s+on|switch\s+on|be\s+on)\b[^.;!?\n]*[.;]\s*)"
+    (re.compile(r"\b(?P<said>the\s+(?P<x>[a-z]+)(?:\s+(?:next\s+to|near|by|beside)\s+(?:it|the\s+[a-z]+))?\s+(?:should|will|must)\s+(?:now\s+)?"
+                r"(?:(?P<open>open|be\s+open|unlock)|turn\s+on|switch\s+on|be\s+on)\b[^.;!?\n]*[.;]\s*)(?P<step>[^.;!?\n]*?\s+)?"
                 r"(?P<c>when|once|after|as\s+soon\s+as)\s+it\s+(?:does|is|has|opens|has\s+opened)\b(?!\s+(?:open|on)\b)", I),
-     lambda m: f"{m.group('said')}{m.group('c')} the {m.group('x')} is {'open' if m.group('open') else 'on'}"),  # "The door should open; when it does, ..."
+     lambda m: f"{m.group('said')}{m.group('step') or ''}{m.group('c')} the {m.group('x')} is {'open' if m.group('open') else 'on'}"),  # "The door should open; when it does, ..."
+    (re.compile(r"\b(?P<said>the\s+(?P<x>[a-z]+)(?:\s+(?:next\s+to|near|by|beside)\s+(?:it|the\s+[a-z]+))?\s+(?:should|will|must)\s+(?:now\s+)?(?:swing\s+|slide\s+)?"
+                r"(?:open|unlock|be\s+open)\b(?:[^.;!?\n]|\.(?=\d))*[.;]\s*)(?P<v>(?:go|walk|run|head|step|move|pass)\s+(?:through|into|in|inside|past)\s+)it\b", I),
+     lambda m: f"{m.group('said')}{m.group('v')}the {m.group('x')}"),  # "The door should open (...). Go through it.": the door
+    (re.compile(r"(?:^|(?<=[.!?]\s))(?:and\s+)?(?:keep|carry\s+on|continue|go\s+on)\s+(?:doing\s+(?:that|this|so|it)|(?:that|this|it)\s+up|at\s+it|like\s+(?:that|this))"
+                r"(?=\s+for\s+\d|\s*(?:[.!]|$))", I | re.M), "Do this"),  # "Keep doing that for 80 steps.": the budget of what was said
+    (re.compile(r"\b(?:don't|do\s+not|never)\s+(?:bother|worry)\s+(?:with|about)\b[^.;!?\n]*?,\s*(?:just|only)\s+(?:the\s+)?[a-z]+(?:\s+\d+)?\s*[.!]?", I),
+     ""),  # "Don't bother with coins or anything else, just the ogre.": the step said before, again
+    (re.compile(r"(?:^|(?<=[.!?]\s))(?P<rule>(?!(?:if|when|whenever|once)\b)[^,.;!?\n]*?\b(?:any|every|all|each)\b[^,.;!?\n]*?)\s+while\s+you(?:'re|\s+are)?\s+"
+                r"(?P<steps>(?!(?:doing|at\s+it)\b)[^.;!?\n]+?)(?P<end>[.!?]|$)",
+                I | re.M), lambda m: m.group(0) if re.search(r"\b(?:any|every|all|each)\b|[a-z]{3,}s\s*(?:,|$)", m.group("steps"), I)
+     else f"{m.group('steps')[0].upper()}{m.group('steps')[1:]}{m.group('end') or '.'} {m.group('rule')}."),  # "Slay any orc while you ...": the steps, and the standing order
+    (re.compile(r"\b(?P<v>around|round|near|next\s+to|inside)\s+of\s+(?=the\b|it\b|[a-z]+\s+\d)", I), r"\g<v> "),  # "walk all around of the lamp 4"
+    (re.compile(r"\bthe\s+(?P<x>[a-z]+)\s+(?:that\s+|which\s+)?(?:it|he|she|they)\s+(?:was|were|is|are)\s+[a-z]+ing(?:\s+(?:on|by|near|at|over|beside))?\s*,\s*(?P<n>(?P=x)\s+\d{1,2})\b", I),
+     r"\g<n>"),  # "the coin it was guarding, coin 2": coin 2
+    (re.compile(r"\bwait\s+(?:for|until|till)\s+the\s+(?P<x>[a-z]+)\s+(?:to\s+open|opens|is\s+open)\s*,?\s+(?:and\s+|then\s+)+"
+                r"(?P<v>(?:walk|go|run|step|move|head)\s+(?:through|in|inside|into))(?:\s+it)?\b", I),
+     lambda m: f"once the {m.group('x')} is open, {m.group('v')} the {m.group('x')}"),  # "wait for the door to open and walk through"
+    (re.compile(r"\b(?:do|play|run|make)\s+(?:the|a|your|our)\s+(?:normal|standard|usual|regular|full|default|whole|main)\s+(?:run|route|path|playthrough|loop)\s*"
+                r"\((?P<list>[^()]+)\)\s*(?:,?\s*(?:but|and)\s+(?:also\s+)?|(?=[.!;]|$))", I | re.M),
+     lambda m: f"Route: {m.group('list').strip()}. "),  # "Do the normal run (switch, lava, shrine) but ...": the route in it
+    (re.compile(r"\b(?P<v>take|knock|wipe|finish|cut|mow|gun|shoot|bring|rub|snuff|polish)\s+(?P<o>it|them|him|her)\s+(?P<p>out|down|off)\b", I),
+     r"\g<v> \g<p> \g<o>"),  # "take it out too": its verb whole
     (re.compile(r"\b(?:carry|move|push|press|soldier)\s+on\s*(?:,\s*(?:and\s+)?|and\s+)(?=[a-z])", I), ""),  # "carry on and jump over the lava": go on
     (re.compile(r"\b(?:at|on|by|beside)\s+the\s+(?:last|final)\s+one\b(?=\s*(?:[.;!?]|$))", I | re.M), "there"),  # "..., and jump at the last one"
     (re.compile(r"\b(?P<v>look(?:s|ing)?|gaze|glance|stare|peer)\s+(?:at|to|towards?)\s+the\s+(?:very\s+)?(?:(?P<up>top|tip|crown)|bottom|base|foot)\s+of\s+"

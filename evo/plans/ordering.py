@@ -147,7 +147,7 @@ TWICE_BEFORE = re.compile(r"^(?P<a>[^,;]+?)\s+before\s+(?:you\s+)?(?P<b>[^,;]+?)
 it, pull the lever": the lever, the goblin, the pit."""
 
 
-AND_BEFORE = re.compile(r"^(?!\s*before\b)(?P<a>[^,;]+?),?\s*and\s+before\s+(?:even\s+)?(?:that|this|then|any\s+of\s+(?:that|this|it)|all\s+(?:of\s+)?(?:that|this))\s*,?\s*(?P<b>[^,.;!?]+)",
+AND_BEFORE = re.compile(r"^(?!\s*before\b)(?P<a>[^,;]+?),?\s*and\s+before\s+(?:even\s+)?(?:that|this|then|any\s+of\s+(?:that|this|it)|all\s+(?:of\s+)?(?:that|this)|the\s+(?:jump|kill|fight|pull|climb|leap|hop|visit)(?=\s*,))\s*,?\s*(?P<b>[^,.;!?]+)",
                         re.IGNORECASE)
 """"Jump the lava pit, and before THAT, hit the switch": the second step first."""
 
@@ -190,6 +190,10 @@ def _chained(text: str) -> str:
     while (m := CHAINED.search(text, at)) is not None:
         said = list(re.finditer(rf"\b{re.escape(m.group('x'))}\b", text[:m.start()], re.IGNORECASE))
         if not said:
+            verb = m.group("x").split()[0]
+            again = re.match(rf"\s*(?:and\s+)?then\s+(?:you\s+)?{re.escape(verb)}(?:\s+(?:it|there|over\s+it|across|now))?\s*[.!?]", text[m.end():], re.IGNORECASE)
+            if m.group("lead").lower() == "before" and again is not None:  # "Before you jump the lava, kill the skeleton. Then jump.": one jump
+                text = text[:m.end()] + text[m.end() + again.end():]
             at = m.end()
             continue
         x, y = said[-1].group(0), m.group("y")

@@ -41,7 +41,10 @@ NEEDED_TO_GET = re.compile(r"^(?:(?:you(?:'ll|\s+will)?|we(?:'ll|\s+will)?)\s+(?
 """What a step needs, said after it: "You'll have to flip the switch and jump the pit to get there."."""
 
 
-FIRST_OF_ALL = re.compile(r"^(?:(?P<a>(?!oh\b)[^;]+?)\s*,\s*and\s+(?!then\b))?(?:oh\s*,?\s*)?(?:and\s+)?(?:also\s+)?(?P<b>(?![^;]*\bthen\b)[^,;]+?)\s*,?\s+"
+ON_THE_WAY = re.compile(r"^(?:along|on)\s+the\s+way(?:\s+there)?\s*,?\s*(?:you(?:'ll|\s+will)?\s+(?:need|have)\s+to\s+)?(?P<b>[^;]+?)\s*(?P<end>[.!?]?)$", re.IGNORECASE)
+"""What the step before needs on its way: "Get there and activate it. Along the way you'll need to
+open the door with the switch and clear the lava with a jump."."""
+FIRST_OF_ALL = re.compile(r"^(?:(?P<a>(?!oh\b).+?)\s*,\s*and\s+(?!then\b))?(?:oh\s*,?\s*)?(?:and\s+)?(?:also\s+)?(?P<b>(?![^;]*\bthen\b)[^,;]+?)\s*,?\s+"
                           r"(?:before\s+(?:any|all)\s+(?:of\s+)?(?:that|this|it|those|these|the\s+rest)|before\s+(?:anything|everything)(?:\s+else)?)"
                           r"(?:\s*,?\s*(?:of\s+course|obviously|naturally|though|please|too))?\s*(?P<end>[.!?]?)$", re.IGNORECASE)
 """A step said last to be done before all that was said: "The lever has to be pulled before any of
@@ -77,6 +80,11 @@ def done_first(sentences: list[str]) -> list[str]:
         if told is not None:  # "The lever is in the first room; pull it first.": the step, on the lever
             b = re.sub(r"\bit\b", f"the {told.group('x')}", told.group("b"), count=1)
             sentence = f"{b[0].upper()}{b[1:]}"
+        on_the_way = ON_THE_WAY.match(sentence.strip())
+        if on_the_way is not None and out and not re.search(r"\b(?:then|first)\b", out[-1], re.IGNORECASE):
+            b = on_the_way.group("b").strip()  # "Get there and activate it. Along the way you'll need to ...": that first
+            out.insert(len(out) - 1, f"{b[0].upper()}{b[1:]}.")
+            continue
         needed = NEEDED_TO_GET.match(sentence.strip())
         if needed is not None and out and not re.search(r"\b(?:then|first)\b", out[-1], re.IGNORECASE):
             b = needed.group("b").strip()  # "Reach the shrine and use it. You'll have to jump the pit to get there.": that first

@@ -228,8 +228,11 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
     text = WISH.sub(lambda m: _verb(m.group("verb")) or m.group(0), text)
     if sum(bool(_base_verb(m.group("verb"))) and m.group("verb").lower() not in NOT_STEPS for m in SUBJECT.finditer(text)) >= 2 \
             or re.search(r",\s*after\s+you\s+[a-z]+\b[^,.;!?]*\band\s+then\b", text, I):  # "Jump the lava, after you open the door": first
-        text = re.sub(r",\s*after\s+you\s+(?=(?P<verb>[a-z]+)\b)", lambda m: ", then " if _base_verb(m.group("verb")) else m.group(0),
-                      text, flags=I)  # "you go to barrel 3 and you turn left, after you go to pillar 1", "..., after you jump and then ...": afterwards
+        text = re.sub(r",\s*after\s+you\s+(?P<verb>[a-z]+)\b", lambda m: f", then {m.group('verb')}" if _base_verb(m.group("verb"))
+                      else f", then {_verb(m.group('verb'))}" if m.group("verb").lower().endswith("ing") and _verb(m.group("verb"))
+                      else m.group(0), text, flags=I)  # "you go to barrel 3 and you turn left, after you go to pillar 1", "..., after you jump and then ...": afterwards
+    text = re.sub(r"(?:^|(?<=[.!?]\s))(?P<lead>first(?:ly)?\b[^.;!?,]*?),\s*after\s+you\s+(?=(?P<verb>[a-z]+)\b)",
+                  lambda m: f"{m.group('lead')}, then " if _base_verb(m.group("verb")) else m.group(0), text, flags=I | re.M)  # "First ..., after you go": afterwards
     text = re.sub(r"\band\s+after\s+you\s+(?=(?P<verb>[a-z]+)\b[^,;.!?]*(?:[.!?;]|$))", lambda m: "and then " if _base_verb(m.group("verb")) else m.group(0),
                   text, flags=I | re.M)  # "kill the ogre and after you take the coin": no step follows the clause, so afterwards
     text = SUBJECT.sub(lambda m: "" if _base_verb(m.group("verb")) and m.group("verb").lower() not in NOT_STEPS

@@ -5,18 +5,15 @@ numbered steps into plan nodes with spaCy in three stages, done here with nothin
 
 1. sentence classification: is the sentence a node (do this once, at this thing) or a rule
    (do this whenever it applies)? spaCy's ``textcat`` on a blank English pipeline; a sentence
-   of several steps is split into its clauses first, each with its condition
-   (:mod:`evo.plans.clauses`);
+   of several steps is split into its clauses first, each with its condition (:mod:`evo.plans.clauses`);
 2. token classification: the action keyword and the actor keyword (spaCy's ``ner`` with
    labels ``ACTION`` and ``ACTOR``);
 3. matching the keywords to the names the game accepts (its actions and actor types, each
    with synonyms) by similarity in WordNet (:mod:`evo.plans.lexicon`), refusing a word like
    none of them (:func:`match_word`).
 
-Both models train here, on CPU in well under a minute, from the annotated sentences shipped
-in ``evo/plans/data/sentences.jsonl`` (:mod:`evo.plans.make_sentences`), with a fixed seed;
-the trained pipeline is kept under ``~/.cache/evo/text_to_plan/<hash of the data>`` (or
-``$EVO_CACHE``) and reloaded from there, so it trains once per machine and data set.
+Both models train on CPU in well under a minute from ``evo/plans/data/sentences.jsonl``
+(:mod:`evo.plans.make_sentences`), with a fixed seed; the trained pipeline ships in the package.
 """
 
 from __future__ import annotations
@@ -207,7 +204,9 @@ def parse(sentences: Sequence[str], nlp=None) -> list[ParsedStep]:  # type: igno
         for k, clause in enumerate(clauses):
             after = clauses[k + 1] if k + 1 < len(clauses) else None
             topic = after is not None and after.action_word is not None and after.condition is None \
-                and (after.actor_word or "it").lower() in PRONOUNS  # "the lever, pull it", "the barrel: jump"
+                and (after.actor_word or "it").lower() in PRONOUNS and not (k > 0 and clauses[k - 1].action_word and after.actor_word is None
+                                                                         and re.match(r"\W*then\b", doc[bounds[k + 1][0]:bounds[k + 1][1]].text, re.IGNORECASE))
+            # "the lever, pull it", "the barrel: jump"; not "Circle lamp 4, then stump 4, then look up" (circle both)
             inherited = clause.action_word is None and clause.actor_word is not None and verb is not None \
                 and (k > 0 or _verbless(doc)) and not topic \
                 and not (after is not None and SAME.match(after.text))  # a list item "- then the skeleton": the verb before's
@@ -228,7 +227,7 @@ def parse(sentences: Sequence[str], nlp=None) -> list[ParsedStep]:  # type: igno
                 kind = max(cats, key=cats.get)
                 confidence = float(cats[kind])
                 if kind == "rule" and (len(bounds) == 1 and (one_thing(doc, clause) or bare_one(doc, clause) or the_one(doc, clause))
-                                       or any_one(doc, clause) and re.match(r"(?:go|walk|head|run|move|visit|approach)\b", verb or "", re.IGNORECASE)):
+                                       or any_one(doc, clause) and (inherited or re.match(r"(?:go|walk|head|run|move|visit|approach)\b", verb or "", re.IGNORECASE))):
                     kind, confidence = "node", 1.0 - confidence  # "Walk to a pillar.", "Kill goblin", "then any goblin"
             elif kinds(clause):  # "Grab coins and kill enemies": things of a kind, as one sentence each reads
                 kind, confidence = "rule", 1.0

@@ -57,6 +57,8 @@ def visited(text: str, things: Iterable[str], verbs: Iterable[str] = (), deeds: 
     return "\n".join(lines)
 
 
+MOTIONS = frozenset({"go", "walk", "head", "run", "move", "visit", "reach", "approach", "return", "come", "proceed", "travel", "stop"})
+"""Verbs of going somewhere: a thing after one, then a deed, is a visit of its own."""
 ALL_OF = re.compile(r"^\s*(?:just\s+|simply\s+)?(?P<verb>[a-z]+(?:\s+(?:up|down|around|over))?)\s+(?:at\s+|around\s+|to\s+)?(?:both|each(?:\s+one)?|all(?:\s+of\s+them)?|"
                     r"them\s+all|all\s+(?:two|three|four))\s*(?:,\s*nothing\s+(?:fancy|else|more))?\s*[.!]?$", re.IGNORECASE)
 """A deed said in its own sentence after a list of places ("Kill both.")."""
@@ -70,7 +72,7 @@ def _visits(sentence: str, names: set[str], seen: list[bool], deeds: Mapping[str
     sentence = re.sub(r"\b(?P<letter>[a-z])(?P<n>\d)\b", lambda m: _initial(m, names), sentence, flags=re.IGNORECASE)
     sentence = re.sub(r"\b[a-z]{3,}\b", lambda m: _unclipped(m.group(0), names), sentence, flags=re.IGNORECASE)
     parts = re.split(r"(,\s*(?:and\s+)?(?:then\s+)?|;\s*(?:then\s+)?|\s+then\s+)", sentence)
-    verb_seen = seen[0]
+    verb_seen, said_parts = seen[0], list(parts)
     for k in range(0, len(parts), 2):
         m = next((m for m in (v.match(parts[k].strip()) for v in VISITS) if m is not None
                   and not _grammar(m.group("noun").split()[0])
@@ -78,6 +80,11 @@ def _visits(sentence: str, names: set[str], seen: list[bool], deeds: Mapping[str
                   and not (" " in m.group("noun") and not _two_word_name(m.group("noun"), names))),
                  None)
         after = parts[k + 2].strip() if k + 2 < len(parts) else ""
+        before = said_parts[k - 2].strip().lower().split() if k >= 2 else []
+        if m is not None and not m.group("rest") and before and before[0] not in MOTIONS and len(before) > 1 and _base_verb(before[0]) and not _named(before[0], names) \
+                and re.match(r"[,;]?\s*(?:and\s+)?then\s", parts[k - 1]) and not (m.group("lead") or "").strip() \
+                and (k + 1 >= len(parts) or re.match(r"[,;]?\s*(?:and\s+)?then\s", parts[k + 1])):
+            continue  # "Circle lamp 4 then stump 4, then look up": circle both (the verb before is gapped)
         bare = re.match(r"^(?:then\s+)?(?:just\s+)?[a-z]+(?:\s+(?:up|down|left|right|around|over|it|them|there))?[.!]?$", after, re.IGNORECASE)
         if m is None or (verb_seen and not m.group("rest") and not re.match(r"^(?:then\s+)?(?:[a-z]+\s+){0,3}(?:it|them|there)\b", after, re.IGNORECASE)
                          and not (bare and _deed(re.sub(r"^(?:then|just)\s+", "", after, flags=re.IGNORECASE)))):
@@ -224,6 +231,13 @@ def _two_word_name(words: str, names: set[str]) -> bool:
     adjective = not first.endswith("ing") and bool(wordnet().synsets(first, "a") or wordnet().synsets(first, "s"))
     return not _deed(words) and (_named(first, names) or adjective
                                  or compound(first, second) is not None)
+
+
+def _base_verb(word: str) -> bool:
+    from evo.plans.lexicon import _lemma, is_verb, wordnet
+
+    wordnet()
+    return is_verb(word) and _lemma(word, "v") == word and word not in ("is", "are", "be", "has", "was", "the", "a", "an")
 
 
 def _deed(rest: str) -> bool:

@@ -48,6 +48,25 @@ from tests.evo.plans.text_games import DUNGEON, PARK
     (DUNGEON, "Yank the lever. The gate should open; when it does, walk through.", ("interact switch", "go door if door_open")),
     (DUNGEON, "Once gate is opening you walk in it, then you pray at altar for finish.", ("go door if door_open", "interact shrine")),
     (DUNGEON, "Yank the lever, carry on and hop the pit.", ("interact switch", "jump lava")),
+    # waves 30 and 31
+    (DUNGEON, "Yank the lever. Before you hop the pit, slay the troll. Then hop.", ("interact switch", "attack ogre", "jump lava")),
+    (DUNGEON, "Fights to check:\n- slay orc 1\n- then any skeleton\n- then troll 1", ("attack goblin_1", "attack skeleton", "attack ogre_1")),
+    (DUNGEON, "Take out orc 1, then walk to the troll and take it out as well.", ("attack goblin_1", "attack ogre")),
+    (DUNGEON, "Walk up to the altar but leave it be; hop the pit first, and the lever must be yanked before everything.",
+     ("interact switch", "jump lava", "go shrine")),
+    (DUNGEON, "Pray at the altar at the end. Before that, hop the pit, and before the jump, slay the troll.",
+     ("attack ogre", "jump lava", "interact shrine")),
+    (DUNGEON, "Yank the lever. The gate beside it should open; walk through it when it does.", ("interact switch", "go door if door_open")),
+    (DUNGEON, "Do the usual route (lever, pit, altar) but slay every skeleton you come across.",
+     ("interact switch", "jump lava", "interact shrine", "rule attack skeleton")),
+    (DUNGEON, "Whenever an orc comes near, slay it. Keep doing that for 70 steps.", ("rule attack goblin", "budget 70")),
+    (DUNGEON, "Yank the lever, wait for the gate to open and walk through, then hop the pit.", ("interact switch", "go door if door_open", "jump lava")),
+    (DUNGEON, "Slay orc 1 and grab the coin it was standing on, coin 3.", ("attack goblin_1", "go coin_3")),
+    (PARK, "Circle barrel 2 then pillar 1, then look down.", ("circle barrel_2", "circle pillar_1", "look_down pillar_1")),
+    (PARK, "Please to walk all around of the barrel 3.", ("circle barrel_3",)),
+    (DUNGEON, "Open the gate with the lever and hop the pit.", ("interact switch", "jump lava")),
+    (DUNGEON, "Slay any skeleton that comes close while you yank the lever, hop the pit and pray at the altar.",
+     ("interact switch", "jump lava", "interact shrine", "rule attack skeleton")),
 ])
 def test_the_families_read_as_meant(game: GameFactory, text: str, plan: tuple[str, ...], nlp) -> None:  # type: ignore[no-untyped-def]
     assert plan_words(plan_from_text(text, game, nlp=nlp)[0]) == plan
