@@ -254,14 +254,14 @@ def _export(args: argparse.Namespace, console: Console) -> int:
     return 0 if ok == len(table) else 1
 
 
-def _read_as(text: str, console: Console) -> None:
-    """The text as its steps are read, where words around them were taken out or steps put in order."""
+def _read_as(text: str, factory: Any, console: Console) -> None:
+    """The text as its steps are read on the game, where words around them were taken out or steps put in order."""
     from evo.plans.budgets import without_budget
-    from evo.plans.text import as_read
+    from evo.plans.from_text import read_as
 
     plain = without_budget(text)
     plain = text if plain is None else plain
-    read = as_read(plain).strip()
+    read = read_as(plain, factory).strip()
     if " ".join(read.split()) != " ".join(plain.split()):
         console.print(f"read as: {read!r}", markup=False, highlight=False)
 
@@ -285,11 +285,11 @@ def _from_text(args: argparse.Namespace, console: Console) -> int:
         raise ConfigError(str(exc)) from None
     except UnsureReading as exc:
         if args.explain:
-            _read_as(sentences, console)
+            _read_as(sentences, factory, console)
             console.print("\n".join(explain_lines(exc.steps, exc.doubts)), markup=False, highlight=False)
         raise
     if args.explain:
-        _read_as(sentences, console)
+        _read_as(sentences, factory, console)
         console.print("\n".join(explain_lines(steps, doubts(steps), set(args.accept))), markup=False, highlight=False)
     else:
         for step in steps:

@@ -269,6 +269,16 @@ def _facts(factory: GameFactory) -> tuple[Any, ...]:
     return copy.deepcopy(_FACTS[key])
 
 
+def read_as(text: str, factory: GameFactory) -> str:
+    """``text`` as its steps are read on ``factory``'s game, in the game's words (``--explain``'s
+    "read as:" line: "lever, lava" reads as the deeds the game does to them)."""
+    from evo.plans.reading import as_read, game_words
+
+    actions, actors, targets, *_, categories = _facts(factory)
+    things, verbs, deeds = game_words(actions, actors, targets)
+    return as_read(text, things, verbs, categories, deeds)
+
+
 EXPECTATION = re.compile(r"^[ \t]*expect(?:s|ed)?\b(?![ \t]*:).*$", re.IGNORECASE | re.MULTILINE)
 """A line of what to expect ("Expect level complete in under 40 steps"): its number of steps is no budget."""
 FINISH_AT = re.compile(r"\b(?:finish|end)(?:\s+(?:up|off|the\s+(?:level|run|game|test)))?\s+(?:at|on|by)\s+(?P<np>(?:the|a|an)\s+(?P<x>[a-z]+))\b"

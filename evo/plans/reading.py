@@ -33,3 +33,18 @@ def as_read(text: str, things: Iterable[str] = (), verbs: Iterable[str] = (),
     action the game does to it (:func:`evo.plans.visits.visited`)."""
     text = untitled(plain(unreported(renamed(back_to(talk_left_out(text, things, verbs), things)), things), things, verbs), things, verbs, categories)
     return in_order(visited(unframed(conventions(unlettered(text, things), things)), things, verbs, deeds))
+
+
+DIRECTED = frozenset({"north", "south", "east", "west", "forward", "backward", "left", "right", "wait"})
+"""Actions whose words are directions ("up", "left"), no verb that starts a step."""
+
+
+def game_words(actions: Mapping[str, Iterable[str]], actor_types: Mapping[str, Iterable[str]],
+               targets: Mapping[str, Iterable[str]] | None) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """The game's words as the passes before the reader take them (:func:`evo.plans.reading.as_read`):
+    a word for a thing -> its type, a verb -> its action, a word for a thing -> the one action done to it."""
+    things = {word: name for name, synonyms in actor_types.items() for word in (name, *synonyms)}
+    verbs = {word.split()[0]: name for name, synonyms in actions.items() for word in (name, *synonyms)
+             if name not in DIRECTED and word.split()[0].isalpha()}
+    acting = {name: [a for a, on in (targets or {}).items() if name in set(on)] for name in set(things.values())}
+    return things, verbs, {word: acting[name][0] for word, name in things.items() if len(acting[name]) == 1}  # "the lever" alone: pull it

@@ -41,11 +41,14 @@ NEEDED_TO_GET = re.compile(r"^(?:(?:you(?:'ll|\s+will)?|we(?:'ll|\s+will)?)\s+(?
 """What a step needs, said after it: "You'll have to flip the switch and jump the pit to get there."."""
 
 
+LEAD_FIRST = re.compile(r"^\s*(?:before\s+(?:you\s+do\s+|doing\s+)?(?:anything|everything)(?:\s+else)?|first\s+of\s+all)\s*,\s*",
+                        re.IGNORECASE)
+"""A lead that puts its sentence first of all ("Before you do anything else, grab coin 2.")."""
 ON_THE_WAY = re.compile(r"^(?:along|on)\s+the\s+way(?:\s+there)?\s*,?\s*(?:you(?:'ll|\s+will)?\s+(?:need|have)\s+to\s+)?(?P<b>[^;]+?)\s*(?P<end>[.!?]?)$", re.IGNORECASE)
 """What the step before needs on its way: "Get there and activate it. Along the way you'll need to
 open the door with the switch and clear the lava with a jump."."""
 FIRST_OF_ALL = re.compile(r"^(?:(?P<a>(?!oh\b).+?)\s*,\s*and\s+(?!then\b))?(?:oh\s*,?\s*)?(?:and\s+)?(?:also\s+)?(?P<b>(?![^;]*\bthen\b)[^,;]+?)\s*,?\s+"
-                          r"(?:before\s+(?:any|all)\s+(?:of\s+)?(?:that|this|it|those|these|the\s+rest)|before\s+(?:anything|everything)(?:\s+else)?)"
+                          r"(?:before\s+(?:any|all)\s+(?:of\s+)?(?:that|this|it|those|these|the\s+rest)|before\s+(?:you\s+do\s+|doing\s+)?(?:anything|everything)(?:\s+else)?)"
                           r"(?:\s*,?\s*(?:of\s+course|obviously|naturally|though|please|too))?\s*(?P<end>[.!?]?)$", re.IGNORECASE)
 """A step said last to be done before all that was said: "The lever has to be pulled before any of
 that.", "..., and you'll need to hit the lever before anything else"."""
@@ -64,8 +67,13 @@ def done_first(sentences: list[str]) -> list[str]:
     """:data:`DONE_FIRST` and :data:`DO_THAT_FIRST` written in the order done."""
     out: list[str] = []
     for sentence in sentences:
+        led = LEAD_FIRST.sub("", sentence)  # "Before you do anything else, grab coin 2.": first of all
+        if led != sentence and out:
+            out.insert(0, led)
+            continue
+        sentence = led
         front = FIRST_OF_ALL.match(sentence.strip()) or AFTERTHOUGHT.match(sentence.strip())
-        if front is not None and (out or front.groupdict().get("a")):
+        if front is not None and (out or front.groupdict().get("a") or front.re is FIRST_OF_ALL):  # said first: first anyway
             b, end = (front.group("b") or front.group("b2")).strip(), front.group("end") or front.groupdict().get("end2") or "."
             out.insert(0, f"{b[0].upper()}{b[1:]}{end}")
             if not front.groupdict().get("a"):

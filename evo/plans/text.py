@@ -31,7 +31,7 @@ from evo.plans.clause_words import ALWAYS, DETERMINERS, LEADS, MOVEMENT, POSITIO
 from evo.plans.clauses import Clause, clause_bounds, read_clause
 from evo.plans.one_or_many import any_one, bare_one, kinds, one_thing, the_one
 from evo.plans.lexicon import KIND_STEPS, THRESHOLD, WordMatch, _lemma, any_sense, best_match, compound
-from evo.plans.reading import as_read
+from evo.plans.reading import as_read, game_words
 from evo.plans.small_talk import without_talk
 from evo.plans.markers import HEADING, split_markers, strip_marker
 from evo.plans.phrasing import numbered
@@ -325,8 +325,6 @@ def _action(step: ParsedStep, actions: Mapping[str, Iterable[str]], actor_types:
         return found
 
 
-DIRECTED = frozenset({"north", "south", "east", "west", "forward", "backward", "left", "right", "wait"})
-"""Actions whose words are directions ("up", "left"), no verb that starts a step."""
 SAME = re.compile(r"^\s*(?:then\s+|and\s+)?(?:do|repeat)\s+(?:the\s+same|that|this|it)(?:\s+again)?(?:\s+(?:with|to|at|for|around|on)\b|"
                   r"\s*(?:there|here|too)?\s*[.!]?\s*$)", re.IGNORECASE)
 """The step before's deed on another thing ("then do the same with the second skeleton")."""
@@ -351,11 +349,7 @@ def read_steps(text: str, actions: Mapping[str, Iterable[str]], actor_types: Map
         ConfigError: a keyword matches none of the game's names (:func:`match_word`).
     """
     out: list[MatchedStep] = []
-    things = {word: name for name, synonyms in actor_types.items() for word in (name, *synonyms)}
-    verbs = {word.split()[0]: name for name, synonyms in actions.items() for word in (name, *synonyms)
-             if name not in DIRECTED and word.split()[0].isalpha()}
-    acting = {name: [a for a, on in (targets or {}).items() if name in set(on)] for name in set(things.values())}
-    deeds = {word: acting[name][0] for word, name in things.items() if len(acting[name]) == 1}  # "the lever" alone: pull it
+    things, verbs, deeds = game_words(actions, actor_types, targets)
     read = as_read(text, things, verbs, categories, deeds)
     for step in without_talk(list(parse(split_sentences(read, things), nlp)), read, things, verbs):
         moving = step.action_word is not None and MOVEMENT.match(step.action_word) is not None

@@ -73,7 +73,7 @@ def test_the_forms_of_a_test_case_are_taken_down_to_its_steps(text: str, plain: 
     ("Open the crate, after read the note.", "Open the crate, then read the note."),
     ("Kneel at the crate, at the chest pray.", "Kneel at the crate, pray at the chest."),
     ("Open the chest by turning the key.", "turn the key to open the chest."),
-    ("Open the crate before anything else.", "Open the crate before anything else."),  # no gerund
+    ("Open the crate before anything else.", "Open the crate."),  # no gerund: first of all, and said first
 ])
 def test_steps_out_of_order_are_put_in_order(text: str, ordered: str) -> None:
     assert in_order(text) == ordered
@@ -165,6 +165,15 @@ def test_explain_prints_the_text_as_read(tmp_path: Path, capsys) -> None:  # typ
     assert main(["plan", "from-text", str(steps), "--game", "dungeon", "--explain"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("read as: 'hop over the pit, then touch the altar.'\nclause 1: 'Hop over the pit'")
+
+
+def test_explain_reads_the_text_in_the_games_words(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A thing named alone is read as the one deed the game does to it, and talk is out, in the
+    "read as:" line as in the plan."""
+    steps = tmp_path / "steps.txt"
+    steps.write_text("Nothing fancy. Route: lever, pit, altar.")
+    assert main(["plan", "from-text", str(steps), "--game", "dungeon", "--explain"]) == 0
+    assert capsys.readouterr().out.startswith("read as: 'interact the lever, jump the pit, interact the altar.'\n")
 
 
 DEV_SETS = {"dungeon_dev5": (70, 0), "park_dev5": (37, 0), "dungeon_dev6": (64, 0), "park_dev6": (36, 0),
