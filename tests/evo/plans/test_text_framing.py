@@ -192,8 +192,8 @@ the machine before read one more text as meant)."""
 
 
 @pytest.mark.parametrize("held", sorted(DEV_SETS))
-def test_dev_sets(held: str, nlp) -> None:  # type: ignore[no-untyped-def]
-    right, wrong = measured(held, nlp)
+def test_dev_sets(held: str, nlp, readings) -> None:  # type: ignore[no-untyped-def]
+    right, wrong = measured(held, nlp, readings)
     least, most = DEV_SETS[held]
     assert right >= least and len(wrong) <= most, (right, wrong)
     assert len(cases(held)) >= (60 if held.startswith("dungeon") else 30)
