@@ -22,7 +22,7 @@ _TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
 HUNDREDS = (rf"(?:(?:{_UNITS})\s+(?:{_TENS})(?=\s+(?:steps?|moves?|turns?|actions?))|(?:{_UNITS}|a)\s+hundred(?:\s+(?:and\s+)?(?:(?:{_TENS})(?:[\s-](?:{_UNITS}))?|{_UNITS}|ten|eleven|twelve|"
             r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen))?|(?:" + _TENS + r")[\s-](?:" + _UNITS + r"))")
 """A count in words past twenty ("two hundred fifty", "one hundred and twenty", "forty-five")."""
-BUDGET_LEAD = ("during|give up|give it up|give it|allow|next|following|play|playing|run|running|keep|keeping|continue|continuing|go|going|"
+BUDGET_LEAD = ("time|time limit|duration|length|during|give up|give it up|give it|allow|next|following|play|playing|run|running|keep|keeping|continue|continuing|go|going|"
                "carry|carrying|test|testing|stop|end|finish|quit|halt|spend|use|take|taking|you have|you get|you've got|you've|your|have|has|"
                "get|the|budget|roughly|approximately|exactly|precisely|maybe|some|"
                "is|of|on|for|after|at|in|within|under|up|to|only|most|a|total|with|limit|over|about|may|can|are|allowed|"
@@ -103,8 +103,13 @@ def without_budget(text: str) -> str | None:
     text = clocked(text)
     if budget_found(text) is None:
         return None
-    return BUDGET.sub(lambda m: m.group(0) if PAST.search(text[:m.start()]) or EXPECTED.search(text[:m.start()])
-                      or _ordinal(m, text) or _instance(m, text) else "", text)
+    out = BUDGET.sub(lambda m: m.group(0) if PAST.search(text[:m.start()]) or EXPECTED.search(text[:m.start()])
+                     or _ordinal(m, text) or _instance(m, text) else "", text)
+    before, after = text.split("\n"), out.split("\n")
+    if len(before) != len(after):
+        return out
+    return "\n".join(re.sub(r"[ \t]*,[ \t]*$", ".", new) if new != old and old.rstrip().endswith((".", "!")) else new
+                     for old, new in zip(before, after))  # "..., 200 steps budget.": the line still ends its sentence
 
 
 def _instance(found: re.Match[str], text: str) -> bool:

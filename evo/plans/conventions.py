@@ -185,7 +185,9 @@ def _sentence(sentence: str, more: bool) -> str:
 
 def _parenthesis(m: re.Match[str]) -> str:
     """A parenthesis of steps as a clause of its sentence, without what says why; any other out."""
-    inside = re.sub(r"^(?:just|simply|only)\s+", "", WHY_INSIDE.sub("", m.group("inside")).strip(" ,."), flags=re.IGNORECASE)  # "(just walk up to it)"
+    inside = re.sub(r"^(?:just|simply|only|you(?:'ll|\s+will|'d|\s+would)?\s+(?:have|need)\s+to|you\s+(?:must|should)|(?:be|make)\s+sure\s+to|"
+                    r"remember\s+to|(?:do\s+not|don't)\s+forget\s+to)\s+", "", WHY_INSIDE.sub("", m.group("inside")).strip(" ,."),
+                    flags=re.IGNORECASE)  # "(just walk up to it)", "(You'll have to turn it on yourself first.)"
     if not inside:
         return ""
     alone = m.string[:m.start()].rstrip().endswith((".", "!", "?"))  # "Jump the lava. (Pull the lever first.)": a sentence

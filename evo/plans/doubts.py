@@ -131,6 +131,8 @@ def _nothing_before(step: MatchedStep, named: bool) -> str | None:
     word = (step.parsed.actor_word or "").lower()
     if word in ("it", "them", "one", "ones", "that", "this", "those", "there") and not named:
         return f"{word!r} stands for nothing named before it"
+    if word in ("this", "that", "it") and (step.parsed.action_word or "").lower() in ("do", "repeat", "redo"):
+        return f"'{step.parsed.action_word} {word}' asks again for what was said before, and for which step is not clear"  # "Do this and nothing else"
     return None
 
 

@@ -25,6 +25,7 @@ from evo.plans.framing import ASIDE, NO_HARM, NOT_TO, OUTCOME
 from evo.plans.markers import GOAL, REACHING
 from evo.plans.ordering import BEFORE_THAT, _before_that
 from evo.plans.reports import unreported
+from evo.plans.said_first import before_chain
 from evo.plans.base import Plan
 from evo.plans.second_language import plain as plain_english
 from evo.plans.text import MatchedStep
@@ -66,6 +67,8 @@ def said(text: str) -> str:
     text = PURPOSE_FIRST.sub(_purpose_after, text)  # "To open the door, use the switch."
     text = GOAL.sub(lambda m: m.group(0) if m.group("verb").lower() in REACHING else "", text)  # "... to open the door": why
     text = ASIDE.sub(" ", NOT_TO.sub(" ", NO_HARM.sub(" ", OUTCOME.sub(" ", conventions(text)))))  # "If the gate stays shut, that's the bug."
+    text = GOAL.sub(lambda m: m.group(0) if m.group("verb").lower() in REACHING else "", text)  # a scenario's setup: "Given the door has been opened with the switch"
+    text = re.sub(r",?\s+(?:so|and|but|then)\s*(?=[.;!?])", "", text, flags=re.IGNORECASE)  # "The shrine ends the level, so [do not use it]."
     text = " ".join(s for s in re.split(r"(?<=[.!?;])\s+|\n", text) if not _tells(s) or ENABLED_BY.search(s)
                     or re.search(r"\b(?:first|second|third|last|next|then|before|after)\b", s, re.IGNORECASE))  # "The pit glows red."
     return re.sub(r"\bno\s+need\s+to\b[^.;!?\n]*|\boptional\b[^.;!?\n]*|\b(?:just\s+)?(?:checking|to\s+check|to\s+see|seeing)\s+(?:that\s+|if\s+|whether\s+)?"
@@ -78,7 +81,7 @@ def dropped(text: str, steps: Sequence[MatchedStep], actions: Mapping[str, Itera
     """The first thing or deed ``text`` names that no step of ``steps`` takes up, as a doubt about
     the whole text; None when every one is taken up."""
     for line in text.splitlines():
-        left = BEFORE_THAT.search(_before_that(line))
+        left = BEFORE_THAT.search(_before_that(before_chain(line)))
         if left is not None:  # "Go to the door, then jump the lava. Before that, ...": before which?
             said_ = left.group("said")
             return Doubt(WHOLE, said_, f"{said_!r} follows more than one step, and which one it comes before is not clear",

@@ -79,6 +79,12 @@ EVERYDAY = (
     (re.compile(r"\b(?:your|the|our)\s+(?:goal|target|objective|destination|aim)\s+is\s+(?P<x>the\s+[a-z]+)(?=\s*[.!])", I), r"\g<x> is the goal"),
     (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:quick\s+one|new\s+build|note\s+to\s+self|ugh|hmm+|sigh)\b[^.!?:\n]*[.!?]\s*", I | re.M), ""),
     (re.compile(r"\bget\s+(?:over|across)\s+(?=the\s)", I), "cross "),  # "get over the lava": crossing it
+    (re.compile(r"(?:^|(?<=[.!?]\s))would\s+you\s+mind\s+(?:just\s+)?(?P<s>[a-z]+ing\b[^?\n]*)\?", I | re.M),
+     lambda m: re.sub(r"(?:^|(?<=\bthen\s)|(?<=\band\s))(?P<g>[a-z]+ing)\b", lambda g: _verb_base(g.group("g")) or g.group("g"), m.group("s")) + "."),
+    (re.compile(r"(?:^|(?<=[.!?]\s))after\s+(?:you|the\s+player)\s+(?:land|have\s+landed|are\s+(?:across|over)|get\s+across)\s*,\s*", I | re.M), ""),  # after the jump
+    (re.compile(r"(?:^|(?<=[.!?]\s))(?:and\s+)?(?:then\s+)?(?P<t>the\s+(?:door|gate))\s+should\s+(?:now\s+)?(?:open|unlock|swing\s+open|slide\s+open)(?:\s+up)?\s*[.!]\s+"
+                r"(?P<next>[^.!?\n]*?)\bit\b", I | re.M), r"\g<next>\g<t>"),  # "Pull it. Then the door should open. Walk through it."
+    (re.compile(r"(?:\s*,\s*|\s+and\s+)(?:do\s+)?nothing\s+(?:else|more)(?=\s*[.!;]|\s*$)|(?:^|(?<=[.!?]\s))nothing\s+else\s+matters\b[^.!?\n]*[.!?]?\s*", I | re.M), ""),  # "Do this for 80 steps and nothing else."
     (re.compile(r"(?:^|(?<=[.!?]\s))(?:can|could|does|will|is|would)\s+(?:the\s+(?:player|agent|bot|character|hero)|one)\b[^?\n]*\?\s+"
                 r"(?=(?:please\s+)?[a-z]+\s+(?:the|a|an|it|to|over|up|down|around|through)\b)", I | re.M), ""),
     # "Can the player jump the lava right after the switch? Flip the switch and ...": what the test asks, no step

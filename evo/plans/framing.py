@@ -99,7 +99,7 @@ DEED_DONE = re.compile(r"(?:^|(?<=[.!?;]))\s*(?:after|once|when)\s+(?:you(?:'ve|
 the sentences already give."""
 REACHING = re.compile(r"^(?P<a>[^,;]+?)\s+(?:when|once|as soon as|after)\s+you\s+(?:reach|get\s+to|arrive\s+at|come\s+to)\s+"
                       r"(?P<b>the\s+[^,.;!?]+|[a-z]+\s+\d{1,2})(?P<end>[.!?]?)$|^(?:when|once|as soon as|after)\s+you\s+(?:reach|get\s+to|arrive\s+at|"
-                      r"come\s+to)\s+(?P<b2>the\s+[^,]+),\s*(?P<a2>.+)$", re.IGNORECASE)
+                      r"come\s+to)\s+(?P<b2>the\s+[^,]+|[a-z]+\s+\d{1,2}),\s*(?P<a2>.+)$", re.IGNORECASE)
 """A step at one place said by arriving there ("Look down when you reach the second stump", "Once
 you reach the 2nd pillar, jump"): go there, then the step."""
 AS_MET = re.compile(r"\bas\s+(?=(?:you\s+(?:see|find|meet|pass|encounter|come\s+across)|they\s+(?:come|appear|show\s+up|approach))\b)",
@@ -153,7 +153,8 @@ ROUTE = re.compile(r"^\s*(?:(?:your|the|our)\s+)?(?:actual\s+|whole\s+)?(?:route
                    r"\b(?:\d+|one|two|three|four|five|six)\s+(?:things|places|stops|spots|points|tasks|steps)\s*:\s*",
                    re.IGNORECASE)
 """A label before the steps ("Your route: ...", "Three things: ...", "Go to 3 places: ...")."""
-REMARK = re.compile(r"^\s*(?:(?:so|and|but|also|btw|fyi|note)\s*[,:]?\s+)?(?:(?:i|we)\s+(?:think|believe|had|have|saw|noticed|found|suspect|got|heard|know|guess|expect|hope)\b|"
+REMARK = re.compile(r"^\s*(?:(?:so|and|but|also|btw|fyi|note)\s*[,:]?\s+)?(?:(?:i|we)\s+(?:think|believe|had|have|saw|noticed|found|suspect|got|heard|know|guess|expect|hope|"
+                    r"(?:only\s+|mostly\s+|just\s+|really\s+)?care)\b|(?:i|we)(?:'re|'m|\s+are|\s+am)\s+(?:only\s+|just\s+|mostly\s+)?(?:testing|checking|chasing|interested\s+in)\b|"
                     r"(?:last\s+(?:week|time|night|sprint|build)|yesterday|earlier(?:\s+today)?|previously|(?:in|on|with)\s+the\s+(?:last|previous|old|current|new|latest)\s+build)\b"
                     r"(?![^;:]*(?:,\s*|\bthen\s+|\bso\s+|\bplease\s+)(?:go|walk|head|run|kill|attack|jump|use|flip|press|grab|collect|touch)\b)[^;:]*$|"
                     r"if\s+(?:not\b|[^,;:]*\b(?:bug|issue|problem|regression|broken|glitch)\b[^;:]*\b(?:will|would|should|won't|is|shows?)\b)[^;:]*$|"
@@ -205,9 +206,16 @@ CHECKED = re.compile(r"(?:^|(?<=[.!?]\s))\s*(?:so\s+)?(?:the\s+(?:thing|bit|part
 """What the test is about ("the thing I want to check is the kill counter."): no step."""
 
 
+GOAL_IS = re.compile(r"\b(?:is|are|will\s+be)\s+(?:the|our|your)\s+(?:(?:main|final|real)\s+)?(?:goal|target|objective|destination|aim|finish)\b",
+                     re.IGNORECASE)
+"""A remark that names where the test is to go ("The shrine is the goal."): a step, read or refused."""
+
+
 def _tells(sentence: str) -> bool:
     """A remark (:data:`REMARK`), or a sentence whose subject is a thing and whose verb is
     WordNet's verb in its third person ("checks", "ends"), not the one who plays."""
+    if GOAL_IS.search(sentence):
+        return False
     if REMARK.match(sentence):
         return True
     m = TELLS.match(sentence)
@@ -240,7 +248,7 @@ def unframed(text: str) -> str:
         line = PASSIVE.sub(lambda m: f"{_base(m.group('verb'))} {m.group('object')}" if (_base(m.group("verb")) != m.group("verb").lower()
                                                                                         or m.group("verb").lower() in ("hit", "beat"))
                            and not (m.group("got") and m.group("object").split()[0].lower() == "the") else m.group(0), SURE.sub(lambda m: _base(m.group("verb") or m.group("verb2")), line))  # "slain": slay
-        line = re.sub(r"\s*,\s*(?=[,.;])|^\s*[,;]\s*|(?<=[.!?;])\s*,|\s+(?=[.;!?])", "", line).strip()  # ", , and" after a cut
+        line = re.sub(r"\s*,\s*(?=[,.;])|^\s*[,;]\s*|(?<=[.!?;])\s*,|\s+(?=[.;!?])|,?\s+(?:so|and|but|then)(?=\s*[.;!?])", "", line).strip()  # ", , and", ", so ." after a cut
         sentences = [_reaching(_narrated(s)) for s in re.split(r"(?<=[.!?;])\s+", re.sub(r"\.{2,}", ".", line))]
         kept = " ".join(s for k, s in enumerate(sentences) if not _tells(s) or _refers_back(sentences[k + 1:]))
         lines.append("" if re.fullmatch(r"[\W_]*", kept) else kept)  # "." left of a step not to take
@@ -260,7 +268,8 @@ def _base(verb: str) -> str:
     return _lemma(verb, "v")
 
 
-SHORTHAND = ((re.compile(r"(?<=[.!?])[ \t]*(?:->|=>|→)[^\n]*"), ""), (re.compile(r"\s*(?:->|=>|→|>>)\s*"), ", then "),
+SHORTHAND = ((re.compile(r"(?<=[.!?])[ \t]*(?:->|=>|→)[^\n]*"), ""),
+             (re.compile(r"\s*(?:->|=>|→|>>)\s*"), ", then "),
              (re.compile(r"\b(?:right|just|immediately|directly)\s+(?=(?:after|before)\s)", re.IGNORECASE), ""), (re.compile(r"\bthru\b", re.IGNORECASE), "through"),
              (re.compile(r"\b(?:til|'til|till)\b", re.IGNORECASE), "until"),
              (re.compile(r"\ball the way\s+(?=(?:a?round|to|up|down|over|across|back)\b)|\ball\s+(?=a?round\s+(?:it|them|the|that|this|[a-z]+\s+\d)\b)", re.IGNORECASE), ""), (re.compile(r"\b(?:pls|plz)\b", re.IGNORECASE), "please"),

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from evo.plans.said_first import done_first
+from evo.plans.said_first import before_chain, done_first
 
 NESTED_FIRST = re.compile(r"^(?P<a>[^,;]+?),\s*but\s+first\s+(?P<b>[^,;]+?),?\s*and\s+before\s+(?:even\s+)?(?:that|this)\s*,?\s*(?P<c>[^.;!?,]+)",
                           re.IGNORECASE)
@@ -262,7 +262,7 @@ def in_order(text: str) -> str:
     lines = []
     for line in _chained(_purpose_it(PURPOSE_FIRST.sub(_purpose_after, _goal_headed(text)))).splitlines():
         sentences = []
-        for sentence in done_first(_ranked(re.split(r"(?<=[.!?])\s+", _before_that(line)))):
+        for sentence in done_first(_ranked(re.split(r"(?<=[.!?])\s+", _before_that(before_chain(line))))):
             end = sentence[-1] if sentence and sentence[-1] in ".!?" else ""
             body = _on_the_way(sentence[:-1] if end else sentence)
             you = AFTER_YOU.match(body)

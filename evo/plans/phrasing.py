@@ -25,7 +25,7 @@ NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten"
 
 REQUEST = re.compile(
     r"^\s*(?:(?:please|kindly|just)\s+|(?:could|can|would|will)\s+you\s+(?:please\s+)?|"
-    r"i(?:'d| would)?\s+(?:want|need|like|would like|'d like)\s+you\s+to\s+|i'd\s+like\s+you\s+to\s+|"
+    r"i(?:'d| would)?\s+(?:want|need|like|would like|'d like)\s+you\s+(?:to\s+)?|i'd\s+like\s+you\s+to\s+|would\s+you\s+mind\s+(?:just\s+)?|"
     r"let's\s+|let us\s+|you\s+(?:need|ought|have|want)\s+to\s+|(?:try|attempt)\s+to\s+)", re.IGNORECASE)
 """A request or hedge before the step's verb ("Could you ...", "I'd like you to ...", "Let's")."""
 FILLER = (r"meanwhile|in the meantime|at the same time|before anything else|first of all|first thing|"
@@ -34,7 +34,7 @@ FILLER = (r"meanwhile|in the meantime|at the same time|before anything else|firs
           r"at any point|whenever you like|throughout(?: the (?:test|run|level|session|walk|trial))?|otherwise|"
           r"apart from that|besides that|other than that|in addition|during that time|during this time|"
           r"in this (?:protocol|test|run|session|study|trial|scenario)|for this (?:test|run|session|trial)|"
-          r"okay so|ok so|so basically|basically|oh and|oh|alright|actually")
+          r"okay so|ok so|so basically|basically|oh and|oh|alright|actually|of course|obviously|naturally|until then|till then")
 """Discourse fillers that belong to no step (a hand list: closed-class phrases)."""
 GO_ON = re.compile(r"^\s*(?:(?:do|repeat)\s+(?:this|that|so|it)(?:\s+(?:all|again))?|keep\s+(?:this|that|it)(?:\s+(?:up|going))?|keep\s+(?:going|at\s+it)|carry\s+on(?:\s+like\s+(?:this|that))?|"
                    r"continue(?:\s+like\s+(?:this|that)|\s+doing\s+(?:this|that|so))?)\s*[.!]?\s*$", re.IGNORECASE)

@@ -12,7 +12,7 @@ from evo.plans.conventions import conventions
 from evo.plans.framing import renamed, unframed
 from evo.plans.letters import unlettered
 from evo.plans.ordering import in_order
-from evo.plans.reports import unreported
+from evo.plans.reports import described, unreported
 from evo.plans.second_language import plain
 from evo.plans.small_talk import talk_left_out
 from evo.plans.tracker import untitled
@@ -31,7 +31,8 @@ def as_read(text: str, things: Iterable[str] = (), verbs: Iterable[str] = (),
     :mod:`evo.plans.small_talk`, are out first);
     ``categories``: the game's categories and their types; ``deeds``: a word for a thing -> the one
     action the game does to it (:func:`evo.plans.visits.visited`)."""
-    text = untitled(plain(unreported(renamed(back_to(talk_left_out(text, things, verbs), things)), things), things, verbs), things, verbs, categories)
+    text = talk_left_out(described(text, things, verbs), things, verbs)
+    text = untitled(plain(unreported(renamed(back_to(text, things)), things), things, verbs), things, verbs, categories)
     return in_order(visited(unframed(conventions(unlettered(text, things), things)), things, verbs, deeds))
 
 

@@ -15,7 +15,9 @@ them are read as they are. One pattern over closed-class words (reporters, repor
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Iterable, Mapping
+
+from evo.plans.framing import GOAL_IS, _refers_back
 
 REPORTER = (r"(?:(?:a|the|one|several|some|many|two|three|multiple|another)\s+)?(?:(?:of\s+our\s+|beta\s+|new\s+)?players?|customers?|users?|"
             r"someone|somebody|people|testers?|streamers?|reviewers?|backers?|folks)")
@@ -89,3 +91,108 @@ def _imperative(rest: str) -> bool:
     after = words[1] if len(words) > 1 else ""
     return is_verb(words[0]) and _lemma(words[0], "v") == words[0] and after in (
         "the", "a", "an", "to", "it", "them", "up", "down", "over", "through", "around", "round", "on", "at", "every", "any", "all", "")
+
+
+LINKING = (r"(?:is|are|was|were|does|did|do|has|have|had|seems?|seemed|looks?|looked|appears?|appeared|feels?|felt|keeps?|kept|"
+           r"stays?|stayed|gets?|got|goes|went|shows?|showed|still|never|always|randomly|sometimes|(?:is|are|was|were|does|did|do|has|have|had|"
+           r"wo|ca|could|would)n't|cannot)")
+DESCRIBED = re.compile(rf"^\W*(?:(?:so|and|but|also|btw|fyi|plus|hmm+|ugh|oh|again|apparently)\W+)*(?P<subject>(?:(?:the|this|that|these|those|my|our|some|"
+                       rf"half|most|both|none|all)\s+(?:of\s+(?:the|these|those|our)\s+)?)?(?:[a-z][\w-]*\s+){{0,7}}?[a-z][\w-]*)\s+(?:\d+\s+)?"
+                       rf"(?P<verb>{LINKING}|[a-z]+ed)\b(?P<rest>[^.!?]*)[.!?]*\s*$", re.IGNORECASE)
+"""A sentence of what is wrong, in the tester's own words: a subject, then a verb of how it is or
+was ("Lamp 3 looks stretched sideways.", "Ogres seem way too strong.", "Switch doesn't open the
+door anymore??", "Jumping from the edge of the pit doesn't move the player.")."""
+NOT_SUBJECT = frozenset({"and", "or", "but", "so", "you", "i", "we", "it", "there", "they", "he", "she", "player", "agent", "bot", "character", "hero", "tester",
+                         "please", "then", "first", "next", "after", "afterwards", "before", "once", "when", "whenever", "if", "while",
+                         "until", "as", "each", "every", "any", "just", "now", "finally", "last", "also", "only", "what", "who", "how", "why"})
+"""Words of no subject of a description: the one who plays, a step's order or condition."""
+ASKED = re.compile(r"\b(?:you|then|first|next|finally|before|after|once|whenever|until|should|must|need|needs|have\s+to|has\s+to|want|"
+                   r"wants|please|make\s+sure|try|steps?|times?|turns?|seconds?|minutes?)\b", re.IGNORECASE)
+"""Words that ask for a step, an order or a budget: a sentence with one is read."""
+
+
+def _describes(sentence: str, things: set[str], verbs: set[str]) -> bool:
+    """Whether ``sentence`` says what is wrong (:data:`DESCRIBED`): no order in it, no word that
+    asks for a step (:data:`ASKED`), and no deed of the game said as done to its subject ("The
+    lever is pulled" is a step in the passive)."""
+    m = DESCRIBED.match(sentence)
+    if m is None or ASKED.search(sentence):
+        return False
+    subject = [w.lower() for w in m.group("subject").split()]
+    if NOT_SUBJECT & set(subject) or _imperative(m.group("subject") + " " + m.group("verb")):
+        return False
+    from evo.plans.lexicon import _lemma, wordnet
+
+    wordnet()
+    negated = re.search(r"n't|\bnot\b|\bnever\b|\bcannot\b|\bno\s+longer\b", sentence, re.IGNORECASE) is not None
+    said = [m.group("verb"), *re.findall(r"[a-z]+", m.group("rest").lower())]
+    deed = any(_lemma(w, "v") in verbs for w in said[:3] if w.endswith(("ed", "en")) or w == said[0])
+    return not deed or negated
+
+
+NARRATED = re.compile(r"^\W*(?:(?:so|ok(?:ay)?|and|but|also|btw|plus|yesterday|earlier|today|again|here's\s+the\s+thing|for\s+this\s+(?:test|run|pass|one))\W+)*"
+                      r"(?:(?:i|we)\s+(?:(?:also|just|already|even|then|first|only|mostly|really)\s+)?"
+                      r"(?:[a-z]+ed|saw|went|got|ran|hit|took|made|found|fell|did|had|was|were|kept|lost|tried|thought|knew|heard|think|believe|suspect|"
+                      r"guess|reckon|feel|wonder|bet|care)|(?:i|we)(?:'re|'m|\s+are|\s+am)\s+(?:only\s+|just\s+|mostly\s+)?(?:testing|checking|chasing|"
+                      r"interested\s+in|looking\s+(?:at|into)))\b"
+                      r"(?![^.!?]*\b(?:you|please|should|must|need|want|let)\b)[^.!?]*[.!?]*\s*$", re.IGNORECASE)
+"""A sentence of what the tester did or saw, in the past, or thinks ("I pulled the lever three
+times yesterday and the door stayed shut.", "I think the lever is broken.")."""
+THING = re.compile(r"[a-z]+(?:[ \t]+(?:number[ \t]+)?\d{1,2})?", re.IGNORECASE)
+
+
+def described(text: str, things: Iterable[str] | Mapping[str, str] = (), verbs: Iterable[str] = ()) -> str:
+    """``text`` without its sentences of what is wrong (:func:`_describes`) or what the tester did
+    (:data:`NARRATED`), said before or after the steps ("Lamp 3 looks stretched sideways. Go to
+    lamp 3 and look up."); as written where the game's words are not given. Such a sentence is
+    kept where the next one points back into it ("it"), or where it names a thing (one by its
+    number, "barrel 4") the rest of the text does not: that may be a step in the guise of a remark
+    ("The shrine is the goal."), for the reader to refuse rather than drop."""
+    kinds = {t.lower(): (things[t] if isinstance(things, Mapping) else t).lower() for t in things}
+    deeds = {v.lower() for v in verbs}
+    if not kinds or not deeds:
+        return text
+    lines = [SENTENCES.split(line) for line in text.splitlines()]
+    told = []
+    for k, line in enumerate(lines):
+        for j, s in enumerate(line):
+            goal = GOAL_IS.search(s) is not None  # "The shrine is the goal. Get there and activate it.": only so
+            if not (_describes(s, set(kinds), deeds) or NARRATED.match(s) or goal):
+                continue
+            named = set(_named(s, kinds))
+            if _points_back(line[j + 1:j + 2]):
+                if len(named) != 1 or line[j + 1].rstrip().endswith("?"):  # "Can you go fight it? Kill the ogre, ...": the same deed twice
+                    continue
+                kind, n = named.pop()  # "Coin 2 looks off. Go grab it": coin 2
+                line[j + 1] = re.sub(r"\b(?:it|them|there)\b", lambda m: ("to " if m.group(0).lower() == "there" else "") + (f"{kind} {n}" if n else f"the {kind}"),
+                                     line[j + 1], count=1, flags=re.IGNORECASE)
+            elif goal:
+                continue
+            told.append((k, j))
+    dropped = set(told)
+    rest = [s for k, line in enumerate(lines) for j, s in enumerate(line) if (k, j) not in dropped]
+    elsewhere = {n for s in rest for n in _named(s, kinds)}
+    out = []
+    for k, line in enumerate(lines):
+        kept = [s for j, s in enumerate(line) if (k, j) not in dropped
+                or not all((kind, n) in elsewhere or not n and any(o == kind for o, _ in elsewhere) for kind, n in _named(s, kinds))]
+        out.append(" ".join(kept) if len(kept) < len(line) else text.splitlines()[k])
+    return "\n".join(out)
+
+
+def _named(sentence: str, kinds: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The things a sentence names: (kind, number or "")."""
+    out = []
+    for m in THING.finditer(sentence):
+        word, _, n = m.group(0).lower().partition(" ")
+        kind = kinds.get(word) or (kinds.get(word[:-1]) if word.endswith("s") else None)
+        if kind is not None:
+            out.append((kind, n.split()[-1] if n else ""))
+    return out
+
+
+def _points_back(after: list[str]) -> bool:
+    """The next sentence says "it" of something before it names a thing of its own
+    (:func:`evo.plans.framing._refers_back`), and not of the problem ("To see it, ...")."""
+    return bool(after) and _refers_back([re.sub(r"\b(?:see|reproduce|repro|check|verify|confirm|trigger|test)\s+(?:it|this|that)\b", "",
+                                                after[0], flags=re.IGNORECASE)])

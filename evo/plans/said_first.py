@@ -132,3 +132,27 @@ def done_first(sentences: list[str]) -> list[str]:
             sentence = f"{b[0].upper()}{b[1:]}, then {a[0].lower()}{a[1:]}{m.group('end') or '.'}"
         out.append(sentence)
     return out
+
+
+BEFORE_LINK = re.compile(r"\s*[,;.]?\s*(?:but\s+|and\s+)?before\s+(?:that|this)\s*,?\s*(?:(?:obviously|of\s+course|naturally|clearly)\s*,?\s*)?"
+                         r"(?:you(?:'ll|\s+will)?\s+(?:need|have)\s+to\s+|you\s+must\s+)?", re.IGNORECASE)
+"""A link of a chain of steps, each done before the one said before it."""
+
+
+def before_chain(line: str) -> str:
+    """A chain of steps each said before the one before it, in the order they are done ("Use the
+    shrine at the very end, but before that jump the lava, and before that, obviously, hit the
+    switch.": the switch, the lava, the shrine); a chain of one link is left to
+    :func:`evo.plans.ordering._before_that`, and one whose links hold more than a step as written."""
+    parts = BEFORE_LINK.split(line)
+    if len(parts) < 3:
+        return line
+    head, _, first = parts[0].rpartition(". ") if ". " in parts[0] else ("", "", parts[0])
+    last, end, tail = re.split(r"([.!?])", parts[-1], maxsplit=1) + ["", ""] if re.search(r"[.!?]", parts[-1]) is None \
+        else re.split(r"([.!?])", parts[-1], maxsplit=1)
+    steps = [first, *parts[1:-1], last]
+    if any(not p.strip() or re.search(r"[,;]|\b(?:then|and|after|once|when|until|first)\b", p, re.IGNORECASE) for p in steps):
+        return line
+    steps = [re.sub(r"\s+at\s+the\s+(?:very\s+)?end\b|\s+(?:last|in\s+the\s+end)\b", "", p.strip()) for p in reversed(steps)]
+    done = ", then ".join(f"{p[0].lower()}{p[1:]}" for p in steps)
+    return f"{head + '. ' if head else ''}{done[0].upper()}{done[1:]}{end or '.'}{tail}"

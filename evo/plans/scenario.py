@@ -35,6 +35,12 @@ FRESH = re.compile(r"\b(?:start|begin|load|launch)\s+(?:a|the)\s+(?:new|fresh|cl
 """The same before the first step in its sentence ("So: start a fresh level, find goblin 1 and kill it")."""
 
 
+DONE_BEFORE = re.compile(r"^(?:the\s+(?P<t>[a-z]+)\s+(?:has|have)\s+(?:already\s+)?been\s+(?P<v>[a-z]+(?:ed|en))\b(?P<r>[^.!?\n]*)|"
+                         r"(?:i|we|the\s+player|they)\s+(?:has|have)\s+(?:already\s+)?(?P<v2>[a-z]+ed)\s+(?P<o>[^.!?\n]+))", I)
+"""A "Given" that something was done ("the door has been opened with the switch", "I have pulled
+the lever"): the setup's step, done first."""
+
+
 def _base(word: str) -> str:
     """A verb's third person in its base form ("activates": activate), by WordNet."""
     from evo.plans.lexicon import _lemma, is_verb, wordnet
@@ -54,10 +60,17 @@ def scenario(text: str) -> str:
     out, expecting = [], False
     for line, key in zip(lines, keys):
         if key is None:
-            out.append(line)
+            if not re.match(r"^\s*(?:scenario(?:\s+outline)?|feature|background)\s*:", line, I):  # the scenario's title: no step
+                out.append(line)
             continue
         word, rest = key.group("word").lower(), line[key.end():].strip()
         expecting = word == "given" or (word == "then" and EXPECTS.search(rest) is not None) or (word in ("and", "but") and expecting)
+        done = DONE_BEFORE.match(rest) if word in ("given", "and", "but") and expecting else None
+        if done is not None:  # "Given the door has been opened with the switch": a step of the setup
+            from evo.plans.second_language import plain
+
+            out.append(plain(f"{_base(done.group('v') or done.group('v2'))} {done.group('o') or 'the ' + done.group('t')}{done.group('r') or ''}".strip()))
+            continue
         if expecting:
             continue
         rest = SUBJECT.sub("", re.sub(r"^(?:then|also|next)\s+", "", rest, flags=I))  # "And then walks round pillar 1"

@@ -57,7 +57,7 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
          (re.compile(r"\bduring\s+(?:all\s+the\s+way|the\s+whole\s+way|all\s+the\s+time)\s*,?\s*", I), "always "),
          (re.compile(r"\bduring\s+(?=\d+\s+(?:seconds?|steps?|minutes?))", I), "for "),
          (re.compile(r"\bhalf\s+minute\b", I), "half a minute"),
-         (re.compile(r"\b(?P<a>an?\s+(?P<t>[a-z]+)),\s*any\s+(?P=t)\s*,", I), r"\g<a>,"),
+         (re.compile(r"\b(?P<a>an?\s+(?P<t>[a-z]+)),\s*any\s+(?P=t)\s*(?P<e>[,.;!?\n]|$)", I), r"\g<a>\g<e>"),  # "Kill an enemy, any enemy."
          (re.compile(r"\bwh(?:ich|at)ever\s+(?P<t>[a-z]+)\s+is\s+(?P<q>nearest|closest)\b", I), r"the \g<q> \g<t>"),
          (re.compile(r"(?<=\bthen\s)the\s+(?P<o>first|second|third|fourth|fifth|last)\s*(?=[.,;!?]|$)", I | re.M), r"the \g<o> one"),
          (re.compile(r"\b(?:anything|everything|anyone)\s+hostile\b|\bany\s+hostiles?\b", I), "any enemy"),
@@ -65,9 +65,12 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
           r"once the \g<t> is \g<s>, "),
          (re.compile(r"\bwait\s+for\s+the\s+door\s*(?=[,;.]|\s+(?:and|then)\b)", I), "wait until the door is open"),
          (re.compile(r"\btry\s+to\s+(?=[a-z]+\s)", I), ""),
+         (re.compile(r"\bhoover\s+up\b(?!\s+(?:everything|anything|(?:all\s+(?:the\s+)?)?(?:stuff|loot|goodies|items?))\b)", I), "collect"),  # "Hoover up every coin"
          (re.compile(r"\b(i|we|they)'(m|re)\b", I), lambda m: f"{m.group(1)} {'am' if m.group(2).lower() == 'm' else 'are'}"),
          (re.compile(r"\bin\s+the\s+event\s+that\b", I), "if"),
-         (re.compile(r"\b(?:open|unlock)(?P<ing>ing)?\s+(?P<d>it|(?:the\s+)?(?:door|gate))\s+(?:with|using)\s+(?:the\s+)?(?P<s>switch|lever|button)\b", I),
+         (re.compile(r"\b(?:get|make)\s+(?P<d>the\s+(?:door|gate)|it)\s+(?:open(?:ed)?|unlocked)\s+(?=(?:with|using|via|by)\s)", I), r"open \g<d> "),  # "get the door open with the lever"
+         (re.compile(r"\b(?:open|unlock)(?P<ing>ing)?\s+(?P<d>it|(?:the\s+)?(?:door|gate))\s+(?:with|using|via|through|by\s+(?:using|pulling|flipping|pressing|hitting|"
+                     r"throwing|toggling|activating|yanking))\s+(?:the\s+)?(?P<s>switch|lever|button)\b", I),
           lambda m: f"{'using' if m.group('ing') else 'use'} the {m.group('s')} to open "
                     f"{'the door' if m.group('d').lower() == 'it' else 'the ' + m.group('d').split()[-1]}"),  # "after opening the door with the lever"
          (re.compile(r"(?:^|(?<=[.!?]\s))using\s+(?P<s>the\s+(?:switch|lever|button))\s*,\s*(?:open|unlock)\s+(?P<d>the\s+(?:door|gate))\b",
@@ -190,6 +193,9 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
     deeds = {v.lower() for v in verbs if not isinstance(verbs, dict) or verbs[v] != "move"}  # "make a run for" is no deed
     for pattern, said in FORMS:
         text = pattern.sub(said, text)
+    text = re.sub(r"(?:^|(?<=[,;]))(?P<s>[ \t]*)(?P<t>[a-z]+[ \t]+\d{1,2})[ \t]*(?:->|=>|→|:)[ \t]*(?P<v>[a-z]+(?:[ \t]+(?:up|down|left|right|around))?)"
+                  r"(?=[ \t]*(?:[,;.]|$))", lambda m: f"{m.group('s')}{m.group('v')} {m.group('t')}" if m.group("t").split()[0].lower() in names
+                  else m.group(0), text, flags=I | re.M)  # "barrel 4 -> jump, pillar 1 -> circle"
     text = re.sub(r"(?<=\S)[ \t]{2,}(?=\S)", " ", text)  # a cut phrase's room ("and then  look")
     text = re.sub(r"\b(?P<v>walk|go|run|move|head)\s+until\s+(?=(?:the\s+)?(?P<x>[a-z]+)(?:\s+(?:number\s+)?\d+|\s+number\s+[a-z]+)?\s*(?:[,.;]|$))",
                   lambda m: f"{m.group('v')} to " if m.group("x").lower() in names else m.group(0), text, flags=I | re.M)  # "walk until the barrel 3"

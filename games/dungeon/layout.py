@@ -70,7 +70,7 @@ SYNONYMS = {
     "pull": "interact", "open": "interact", "touch": "interact", "pray": "interact", "turn on": "interact",
     "hit": "attack", "fight": "attack", "kill": "attack", "strike": "attack", "slay": "attack",
     "take out": "attack", "take down": "attack", "take on": "attack", "swing at": "attack", "chase": "attack",
-    "hunt": "attack", "dispatch": "attack",
+    "hunt": "attack", "dispatch": "attack", "stab": "attack",
     "exit": "door", "fire": "lava",
     "leap": "jump", "hop": "jump", "cross": "jump", "vault": "jump",
     "up": "north", "down": "south", "right": "east", "left": "west", "idle": "wait",
