@@ -329,7 +329,9 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
         action = doc[action_ent.start - 1].text + " " + action
     elif action_ent is not None and action.lower() in PARTICLES:  # "and then to the pillar": no verb
         action = None
-    if action_ent is not None and action_ent.end < end and doc[action_ent.end].text.lower() in DIRECTIONS | IDIOMS \
+    if action is None:
+        pass  # a particle with no verb before it: read from the span below
+    elif action_ent is not None and action_ent.end < end and doc[action_ent.end].text.lower() in DIRECTIONS | IDIOMS \
             and action_ent.text.split()[-1].lower() not in DIRECTIONS | IDIOMS:  # "take out": the idiom
         action += " " + doc[action_ent.end].text
     elif action_ent is not None and action_ent.end < end and action.lower() in GOING \

@@ -74,7 +74,7 @@ WHILE_LEAD = re.compile(r"^(?:while|as)\s+(?:you\s+|i\s+)?(?P<route>(?:walk|head
 WHY_INSIDE = re.compile(r"\s*,?\s*\b(?:of\s+course|obviously|naturally|clearly)\b\s*(?=[,)]|$)|"
                         r",?\s*\bor\s+(?:else\s+)?(?:the|it|you)\b[^,()]*?\b(?:stays?|remains?|won't|will\s+not|doesn't|does\s+not|can't|cannot|"
                         r"is\s+(?:locked|shut|closed))\b[^,()]*|"
-                        r"^\s*(?:you(?:'ll)?|we)\s+(?:need|want|have\s+to\s+have)\s+the\s+[a-z]+\s+(?:open|opened|on|unlocked)(?:\s+first)?\s*,?\s*so\s+",
+                        r"^\s*(?:you(?:'ll)?|we)\s+(?:need|want|have\s+to\s+have)\s+the\s+[a-z]+\s+(?:open|opened|on|unlocked)(?:\s+first)?(?:\s+for\s+(?:that|this|it))?\s*,?\s*so\s+",
                         re.IGNORECASE)
 """Words in a parenthesis of steps that say why ("(pull the lever first, obviously, or the door stays
 shut)", "(you need the door open first, so flip the switch before that)"): the steps are what is left."""

@@ -79,6 +79,10 @@ EVERYDAY = (
     (re.compile(r"\b(?:your|the|our)\s+(?:goal|target|objective|destination|aim)\s+is\s+(?P<x>the\s+[a-z]+)(?=\s*[.!])", I), r"\g<x> is the goal"),
     (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:quick\s+one|new\s+build|note\s+to\s+self|ugh|hmm+|sigh)\b[^.!?:\n]*[.!?]\s*", I | re.M), ""),
     (re.compile(r"\bget\s+(?:over|across)\s+(?=the\s)", I), "cross "),  # "get over the lava": crossing it
+    (re.compile(r"\b(?:run|dash|sprint|race|head|make\s+a\s+run)\s+for\s+(?=the\s|[a-z]+\s+\d)", I), "go to "),  # "run for the door"
+    (re.compile(r"\b(?:i|we)\s+(?:need|want)\s+(?P<t>the\s+[a-z]+(?:\s+\d{1,2})?)\s+dead\b", I), r"kill \g<t>"),  # "I need the ogre dead"
+    (re.compile(r"\b(?P<v>pull|flip|press|hit|use|open|throw|kill|grab|jump)\s+(?P<o>(?:the\s+)?[a-z]+(?:\s+\d{1,2})?|it)\s+before(?=\s*[.!?)]|\s*$)", I | re.M),
+     r"\g<v> \g<o> first"),  # "so pull the lever before.": beforehand
     (re.compile(r"(?:^|(?<=[.!?]\s))would\s+you\s+mind\s+(?:just\s+)?(?P<s>[a-z]+ing\b[^?\n]*)\?", I | re.M),
      lambda m: re.sub(r"(?:^|(?<=\bthen\s)|(?<=\band\s))(?P<g>[a-z]+ing)\b", lambda g: _verb_base(g.group("g")) or g.group("g"), m.group("s")) + "."),
     (re.compile(r"(?:^|(?<=[.!?]\s))after\s+(?:you|the\s+player)\s+(?:land|have\s+landed|are\s+(?:across|over)|get\s+across)\s*,\s*", I | re.M), ""),  # after the jump

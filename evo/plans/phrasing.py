@@ -34,7 +34,7 @@ FILLER = (r"meanwhile|in the meantime|at the same time|before anything else|firs
           r"at any point|whenever you like|throughout(?: the (?:test|run|level|session|walk|trial))?|otherwise|"
           r"apart from that|besides that|other than that|in addition|during that time|during this time|"
           r"in this (?:protocol|test|run|session|study|trial|scenario)|for this (?:test|run|session|trial)|"
-          r"okay so|ok so|so basically|basically|oh and|oh|alright|actually|of course|obviously|naturally|until then|till then")
+          r"okay so|ok so|so basically|basically|oh and|oh|alright|actually|of course|obviously|naturally|until then|till then|from then on|from now on|from that point on|the last thing")
 """Discourse fillers that belong to no step (a hand list: closed-class phrases)."""
 GO_ON = re.compile(r"^\s*(?:(?:do|repeat)\s+(?:this|that|so|it)(?:\s+(?:all|again))?|keep\s+(?:this|that|it)(?:\s+(?:up|going))?|keep\s+(?:going|at\s+it)|carry\s+on(?:\s+like\s+(?:this|that))?|"
                    r"continue(?:\s+like\s+(?:this|that)|\s+doing\s+(?:this|that|so))?)\s*[.!]?\s*$", re.IGNORECASE)

@@ -111,6 +111,22 @@ ASKED = re.compile(r"\b(?:you|then|first|next|finally|before|after|once|whenever
 """Words that ask for a step, an order or a budget: a sentence with one is read."""
 
 
+KIND_DOES = re.compile(r"^\W*(?:(?:so|and|but|also|btw|fyi|plus)\W+)*(?P<t>[a-z]+s)\s+(?:(?:always|still|now|sometimes|often|really|just|seem\s+to|tend\s+to)\s+)?"
+                       r"(?P<v>[a-z]+)\b[^.!?]*[.!?]*\s*$", re.IGNORECASE)
+"""A sentence of what a kind of thing does ("Ogres hit way too hard in this build."): its subject
+the kind, in the plural, before its verb."""
+
+
+def _kind_does(sentence: str, things: set[str]) -> bool:
+    m = KIND_DOES.match(sentence)
+    if m is None or ASKED.search(sentence) or m.group("t").lower()[:-1] not in things:
+        return False
+    from evo.plans.lexicon import is_verb, wordnet
+
+    wordnet()
+    return is_verb(m.group("v").lower()) and m.group("v").lower() not in ("and", "or", "then", "first", "last", "only")
+
+
 def _describes(sentence: str, things: set[str], verbs: set[str]) -> bool:
     """Whether ``sentence`` says what is wrong (:data:`DESCRIBED`): no order in it, no word that
     asks for a step (:data:`ASKED`), and no deed of the game said as done to its subject ("The
@@ -157,7 +173,7 @@ def described(text: str, things: Iterable[str] | Mapping[str, str] = (), verbs: 
     for k, line in enumerate(lines):
         for j, s in enumerate(line):
             goal = GOAL_IS.search(s) is not None  # "The shrine is the goal. Get there and activate it.": only so
-            if not (_describes(s, set(kinds), deeds) or NARRATED.match(s) or goal):
+            if not (_describes(s, set(kinds), deeds) or _kind_does(s, set(kinds)) or NARRATED.match(s) or goal):
                 continue
             named = set(_named(s, kinds))
             if _points_back(line[j + 1:j + 2]):

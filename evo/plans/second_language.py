@@ -58,6 +58,7 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
          (re.compile(r"\bduring\s+(?=\d+\s+(?:seconds?|steps?|minutes?))", I), "for "),
          (re.compile(r"\bhalf\s+minute\b", I), "half a minute"),
          (re.compile(r"\b(?P<a>an?\s+(?P<t>[a-z]+)),\s*any\s+(?P=t)\s*(?P<e>[,.;!?\n]|$)", I), r"\g<a>\g<e>"),  # "Kill an enemy, any enemy."
+         (re.compile(r"\b(?P<a>(?P<n>two|three|four|five|[2-5])\s+[a-z]+s),\s*any\s+(?P=n)\s*(?P<e>[,.;!?\n]|$)", I), r"\g<a>\g<e>"),  # "three coins, any three"
          (re.compile(r"\bwh(?:ich|at)ever\s+(?P<t>[a-z]+)\s+is\s+(?P<q>nearest|closest)\b", I), r"the \g<q> \g<t>"),
          (re.compile(r"(?<=\bthen\s)the\s+(?P<o>first|second|third|fourth|fifth|last)\s*(?=[.,;!?]|$)", I | re.M), r"the \g<o> one"),
          (re.compile(r"\b(?:anything|everything|anyone)\s+hostile\b|\bany\s+hostiles?\b", I), "any enemy"),
@@ -185,17 +186,31 @@ GO_TO_DO = re.compile(r"\b(?P<go>go|come|walk|run|head)\s+to\s+(?P<verb>[a-z]+)\
 """"go to pray at the shrine": going, then the deed."""
 
 
+NUMBERS_OF = re.compile(r"\b(?P<t>[a-z]+?)(?P<s>s?)(?P<sep>[ \t]*:[ \t]*|[ \t]+)(?P<list>\d{1,2}(?:[ \t]*(?:,[ \t]*(?:and[ \t]+)?|and[ \t]+)\d{1,2}\b)+)"
+                        r"(?![ \t]*(?:steps?|moves?|turns?|seconds?|secs?|minutes?|mins?|times?|s)\b)", I)
+""""pillar 1, 2, 3, 4", "each barrel: 1, 2, 3 and 4": the thing's name before each number."""
+
+
+def _numbers_of(m: re.Match[str]) -> str:
+    numbers = re.findall(r"\d{1,2}", m.group("list"))
+    listed = ", ".join(f"{m.group('t')} {n}" for n in numbers[:-1]) + f" and {m.group('t')} {numbers[-1]}"
+    return f"{m.group('t')}{m.group('s')}{m.group('sep')}{listed}" if ":" in m.group("sep") else listed
+
+
 def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> str:
     """``text`` with the module's forms in the words the reader reads; ``things`` and ``verbs``:
     the game's words for its things ("go to switch" is going to the switch, not to switch) and
     its deeds ("make one circle around it": circle around it)."""
     names = {t.lower() for t in things}
     deeds = {v.lower() for v in verbs if not isinstance(verbs, dict) or verbs[v] != "move"}  # "make a run for" is no deed
+    second = any(re.search(rf"\b(?:to|over|touch|use|at)\s+{re.escape(n)}\b(?!\s*(?:\d|number|no\.|#))", text, I) for n in names if n.isalpha()) \
+        or re.search(r"\bmake\s+(?:it\s+(?:on|off|open)|a\s+(?:jump|turn|circle))\b", text, I) is not None  # "go to switch", "make it on"
     for pattern, said in FORMS:
         text = pattern.sub(said, text)
     text = re.sub(r"(?:^|(?<=[,;]))(?P<s>[ \t]*)(?P<t>[a-z]+[ \t]+\d{1,2})[ \t]*(?:->|=>|→|:)[ \t]*(?P<v>[a-z]+(?:[ \t]+(?:up|down|left|right|around))?)"
                   r"(?=[ \t]*(?:[,;.]|$))", lambda m: f"{m.group('s')}{m.group('v')} {m.group('t')}" if m.group("t").split()[0].lower() in names
                   else m.group(0), text, flags=I | re.M)  # "barrel 4 -> jump, pillar 1 -> circle"
+    text = NUMBERS_OF.sub(lambda m: _numbers_of(m) if m.group("t").lower() in names else m.group(0), text)  # "pillar 1, 2, 3, 4"
     text = re.sub(r"(?<=\S)[ \t]{2,}(?=\S)", " ", text)  # a cut phrase's room ("and then  look")
     text = re.sub(r"\b(?P<v>walk|go|run|move|head)\s+until\s+(?=(?:the\s+)?(?P<x>[a-z]+)(?:\s+(?:number\s+)?\d+|\s+number\s+[a-z]+)?\s*(?:[,.;]|$))",
                   lambda m: f"{m.group('v')} to " if m.group("x").lower() in names else m.group(0), text, flags=I | re.M)  # "walk until the barrel 3"
@@ -205,9 +220,10 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
         text = re.sub(r"\b(?P<v>kill|attack|fight(?:\s+off)?|hit|slay|strike|take\s+out|take\s+down|deal\s+with)\s+(?:anything|everything|whatever|anyone)\b(?=\s+(?:that|which|who|on|in|near|nearby|"
                       r"close|hostile|you|around|comes?|gets?|attacks?)\b|\s*[,.;]|\s*$)", r"\g<v> any enemy", text, flags=I)
     if "collectable" in names:  # "Loot everything", "collecting stuff": what one picks up is a collectable
-        text = re.sub(r"\b(?P<v>loot|collect|collecting|grab|grabbing|gather|gathering|pick\s+up|picking\s+up|hoover\s+up)\s+(?:everything|anything|"
-                      r"(?:all\s+(?:the\s+)?)?(?:stuff|loot|goodies|items?))\b(?=\s*(?:[,.;!]|$|and\b|then\b|you\b|for\b|along\b|on\b))",
-                      lambda m: f"{m.group('v')} every collectable", text, flags=I)
+        text = re.sub(r"\b(?P<v>loot|collect|collecting|grab|grabbing|gather|gathering|pick\s+up|picking\s+up|hoover\s+up)\s+(?:everything|anything|whatever|"
+                      r"(?:all\s+(?:the\s+)?)?(?:stuff|loot|goodies|items?))\b(?:\s+(?:that\s+is\s+|that's\s+|is\s+)?lying\s+(?:around|about))?"
+                      r"(?=\s*(?:[,.;!]|$|and\b|then\b|you\b|for\b|along\b|on\b|always\b))",
+                      lambda m: f"{m.group('v')} every collectable", text, flags=I)  # "loot whatever is lying around"
     text = THING_DEED.sub(lambda m: f"{m.group('bullet') or ''}go to {_the(m.group('x'))}, then {m.group('rest')}" if _head(m.group("x")) in names
                           and (m.group("rest").split()[0].lower() in deeds | {"go", "walk", "visit", "reach"} or re.match(r"(?:look|turn|face|glance)\s+(?:up|down|left|right)\b", m.group("rest"), I))
                           and _head(m.group("x")) not in ASIDE_WORDS
@@ -233,7 +249,8 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
                         else m.group(0), text)
     text = WISH.sub(lambda m: _verb(m.group("verb")) or m.group(0), text)
     if sum(bool(_base_verb(m.group("verb"))) and m.group("verb").lower() not in NOT_STEPS for m in SUBJECT.finditer(text)) >= 2 \
-            or re.search(r",\s*after\s+you\s+[a-z]+\b[^,.;!?]*\band\s+then\b", text, I):  # "Jump the lava, after you open the door": first
+            or re.search(r",\s*after\s+you\s+[a-z]+\b[^,.;!?]*\band\s+then\b", text, I) \
+            or second:  # "Jump the lava, after you open the door": first; "go to switch, ...": a second language's
         text = re.sub(r",\s*after\s+you\s+(?P<verb>[a-z]+)\b", lambda m: f", then {m.group('verb')}" if _base_verb(m.group("verb"))
                       else f", then {_verb(m.group('verb'))}" if m.group("verb").lower().endswith("ing") and _verb(m.group("verb"))
                       else m.group(0), text, flags=I)  # "you go to barrel 3 and you turn left, after you go to pillar 1", "..., after you jump and then ...": afterwards

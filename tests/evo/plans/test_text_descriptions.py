@@ -46,6 +46,16 @@ from tests.evo.plans.text_games import DUNGEON, PARK
     (DUNGEON, "Whenever a skeleton comes close, hit it. Do that for 60 steps and nothing else.", ("rule attack skeleton", "budget 60")),
     (DUNGEON, "Duration is 120 steps. Until then, slay every orc.", ("rule attack goblin", "budget 120")),
     (DUNGEON, "The altar finishes the run, so do not touch it. Yank the lever, then grab coin 1.", ("interact switch", "go coin_1")),
+    # waves 34 and 35
+    (DUNGEON, "Trolls hit far too hard in this build.\nRepro: walk up to the troll and fight it.", ("attack ogre",)),
+    (DUNGEON, "Go in the gate after it is open. Before, you must yank the lever.", ("interact switch", "go door if door_open")),
+    (DUNGEON, "Grab two coins, any two.", ("go coin", "go coin")),
+    (PARK, "Visit each lamp: 1, 2 and 3.", ("go lamp_1", "go lamp_2", "go lamp_3")),
+    (DUNGEON, "Please go to lever and make it on, after you leap over pit.", ("interact switch", "jump lava")),
+    (DUNGEON, "Hey, can you run the usual smoke test on this build? Yank the lever, then leap the pit.", ("interact switch", "jump lava")),
+    (DUNGEON, "I need the troll dead before anything else. After that, yank the lever.", ("attack ogre", "interact switch")),
+    (DUNGEON, "Yank the lever, and as soon as it's on, run for the gate.", ("interact switch", "go door if switch_on")),
+    (DUNGEON, "Slay the troll, then loot whatever is lying around for the rest of the run.", ("attack ogre", "rule go collectable")),
 ])
 def test_the_families_read_as_meant(game: GameFactory, text: str, plan: tuple[str, ...], nlp) -> None:  # type: ignore[no-untyped-def]
     assert plan_words(plan_from_text(text, game, nlp=nlp)[0]) == plan
@@ -55,6 +65,7 @@ def test_the_families_read_as_meant(game: GameFactory, text: str, plan: tuple[st
     (DUNGEON, "The altar is the goal. Yank the lever and leap the pit."),  # the altar named, and no step goes there
     (PARK, "Barrel 4 seems fine. Circle barrel 1."),  # a thing named only in the remark: it may be a step
     (DUNGEON, "Orcs hit too hard, I think. Can you go fight one? Slay the troll."),  # "one" asked in a question, then another step
+    (PARK, "I'd like someone (you!) to walk to pillar 2 - it's the tall one, I think - and walk in a full circle around it."),  # crashed once
 ])
 def test_a_remark_that_may_hold_a_step_is_refused(game: GameFactory, text: str, nlp) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ConfigError):

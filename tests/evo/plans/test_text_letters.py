@@ -124,7 +124,7 @@ DEV_SETS = {"dungeon_dev17": (56, 2), "park_dev17": (36, 0), "dungeon_dev18": (6
             "dungeon_dev31": (69, 0), "park_dev31": (36, 0), "dungeon_dev32": (73, 1), "park_dev32": (39, 0),
             "dungeon_dev33": (69, 0), "park_dev33": (33, 0), "dungeon_dev34": (46, 1), "park_dev34": (25, 1),
             "dungeon_dev35": (41, 1), "park_dev35": (28, 0), "dungeon_dev36": (62, 1), "park_dev36": (35, 0),
-            "dungeon_dev37": (55, 1), "park_dev37": (31, 1), "dungeon_dev38": (61, 1), "park_dev38": (34, 0),
+            "dungeon_dev37": (56, 1), "park_dev37": (31, 1), "dungeon_dev38": (61, 1), "park_dev38": (34, 0),
             "dungeon_dev39": (67, 0), "park_dev39": (36, 0), "dungeon_dev40": (75, 0), "park_dev40": (38, 0),
             "dungeon_dev41": (70, 0), "park_dev41": (36, 0), "dungeon_dev42": (72, 0), "park_dev42": (37, 0),
             "dungeon_dev43": (61, 1), "park_dev43": (32, 0), "dungeon_dev44": (67, 0), "park_dev44": (36, 0),
@@ -132,15 +132,17 @@ DEV_SETS = {"dungeon_dev17": (56, 2), "park_dev17": (36, 0), "dungeon_dev18": (6
             "dungeon_dev47": (64, 0), "park_dev47": (34, 0), "dungeon_dev48": (62, 1), "park_dev48": (32, 0),
             "dungeon_dev49": (62, 1), "park_dev49": (39, 0), "dungeon_dev50": (65, 0), "park_dev50": (40, 0),
             "dungeon_dev51": (62, 0), "park_dev51": (36, 0), "dungeon_dev52": (68, 0), "park_dev52": (35, 0),
-            "dungeon_dev53": (64, 0), "park_dev53": (37, 0), "dungeon_dev54": (56, 2), "park_dev54": (35, 2),
+            "dungeon_dev53": (65, 0), "park_dev53": (37, 0), "dungeon_dev54": (56, 2), "park_dev54": (36, 1),
             "dungeon_dev55": (71, 0), "park_dev55": (38, 0), "dungeon_dev56": (64, 0), "park_dev56": (36, 0),
             "dungeon_dev57": (70, 1), "park_dev57": (38, 0), "dungeon_dev58": (62, 2), "park_dev58": (32, 0),
-            "dungeon_dev59": (65, 0), "park_dev59": (35, 0), "dungeon_dev60": (64, 0), "park_dev60": (33, 0),
+            "dungeon_dev59": (65, 0), "park_dev59": (35, 0), "dungeon_dev60": (65, 0), "park_dev60": (33, 0),
             "dungeon_dev61": (71, 0), "park_dev61": (37, 0), "dungeon_dev62": (72, 0), "park_dev62": (37, 0),
             "dungeon_dev63": (71, 0), "park_dev63": (35, 0), "dungeon_dev64": (69, 0), "park_dev64": (32, 0),
-            "dungeon_dev65": (59, 1), "park_dev65": (38, 0), "dungeon_dev66": (68, 0), "park_dev66": (40, 0),
-            "dungeon_dev67": (64, 0), "park_dev67": (33, 2), "dungeon_dev68": (67, 2), "park_dev68": (38, 0),
-            "dungeon_dev69": (62, 1), "park_dev69": (35, 1), "dungeon_dev70": (74, 0), "park_dev70": (37, 0)}
+            "dungeon_dev65": (60, 1), "park_dev65": (38, 0), "dungeon_dev66": (68, 0), "park_dev66": (40, 0),
+            "dungeon_dev67": (64, 0), "park_dev67": (34, 1), "dungeon_dev68": (68, 1), "park_dev68": (38, 0),
+            "dungeon_dev69": (62, 1), "park_dev69": (35, 1), "dungeon_dev70": (74, 0), "park_dev70": (38, 0),
+            "dungeon_dev71": (64, 0), "park_dev71": (38, 1), "dungeon_dev72": (72, 2), "park_dev72": (36, 1),
+            "dungeon_dev73": (69, 1), "park_dev73": (36, 0), "dungeon_dev74": (59, 1), "park_dev74": (33, 1)}
 """Development set -> (texts read as meant, texts read as a wrong plan), as measured: the rest are
 refused with their closest reading. Written by thirty-six independent testers from the user docs
 alone (a speedrunner's route notes, a producer's e-mails, a dictated test, a level designer's
@@ -150,8 +152,8 @@ QA tester, a researcher's experiment scenarios, a QA contractor, a gameplay prog
 developer, a manual tester's test-case steps, a seasoned tester writing every kind of instruction,
 a lead tester's chat messages, a game designer's intended playthrough in prose, a support agent's
 reproduction steps from players' reports, a tester briefing the tool like a colleague, a QA lead's
-nightly regression checklists) and thirty-two more under the second blind set's own brief (as varied as
-the testers who will use the tool, ``*_dev39`` to ``*_dev70``), each pair measured once before any of
+nightly regression checklists) and thirty-six more under the second blind set's own brief (as varied as
+the testers who will use the tool, ``*_dev39`` to ``*_dev74``), each pair measured once before any of
 its texts was read; the bounds are what the code reads now (session 21), no fewer as meant. Measured with the pipeline trained on each session's machine until the shipped one
 (wave 23): that one reads three of these sets one text fewer as meant (dungeon_dev20, park_dev26,
 dungeon_dev32), as they were read at the session's start, with the same wrong plans."""
