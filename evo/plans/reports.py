@@ -10,6 +10,12 @@ asked for, or refused the text. A sentence whose subject is the one who reported
 customer, someone) and whose verb is a verb of reporting, a sentence under a report's label, and a
 quotation that is a whole sentence are taken out before anything else is read; the steps around
 them are read as they are. One pattern over closed-class words (reporters, reporting verbs, labels).
+
+Testers also tell what is wrong in their own words, around the steps that show it (waves 32 to 35,
+``dev/*_dev67.yaml`` to ``*_dev74.yaml``): "Lamp 3 looks stretched sideways.", "Ogres hit way too
+hard in this build.", "I pulled the lever three times yesterday and the door stayed shut."
+:func:`described` leaves such a sentence out of the reading, unless it names a thing the rest of
+the text does not: then it may be a step, and the reader refuses it rather than drop it.
 """
 
 from __future__ import annotations
