@@ -33,7 +33,7 @@ BUDGET = re.compile(r"(?<![\w-])(?:(?:" + BUDGET_LEAD + r")\s+|(?:budget|limit|m
                     r"(\d+(?:\.\d+)?|half an?|" + HUNDREDS + "|" + "|".join(sorted(NUMBERS, key=len, reverse=True)) + r")"
                     r"(?:[ \t]*-[ \t]*|[ \t]+|(?<=\d))(?:(?:full|whole|good|solid)[ \t]+)?"
                     r"(steps?|moves?|turns?|actions?|ticks?|seconds?|secs?|s|minutes?|mins?)\b(?![ \t]*(?:\d|[a-h][:.)]))(?<!turn(?=[ \t]+(?:left|right|around|round|back)\b))"
-                    r"(?:\s+(?:at most|at the most|in total|total|or (?:less|fewer)|max(?:imum)?|to|budget|limit|cap|timer|of|"
+                    r"(?:\s+(?:at most|at the most|in total|total|or (?:less|fewer)|max(?:imum)?|to|budget|limit|cap|timer|of|long|"
                     r"(?:(?:stress|soak|test|long|short)\s+)?(?:run|session|capture|test|pass|free-roam)|"
                     r"(?:is|are|should be|will be)\s+(?:enough|ok|okay|fine|plenty|the limit|the budget))\b)?\.?", re.IGNORECASE)
 """A budget, taken out of the text: any count of steps, moves or turns ("Play 120 turns", "you

@@ -30,7 +30,7 @@ import re
 from typing import Iterable
 
 RESULT_LINE = re.compile(r"^\s*(?:expected(?:\s+results?)?|actual(?:\s+results?)?|acceptance(?:\s+criteria)?|pass\s+criteria|"
-                         r"fail\s+criteria|result|outcome|observed|notes?|ac\s*\d*|criteria|cautions?|warnings?|definitions?|"
+                         r"fail\s+criteria|pass|fail|result|outcome|observed|notes?|ac\s*\d*|criteria|cautions?|warnings?|definitions?|"
                          r"terms(?:\s+used)?|prerequisites?|requirements?|procedure|why|reason|rationale|issue|problem|defect|symptoms?|"
                          r"severity|priority|seen\s+(?:on|in)|found\s+in|env(?:ironment)?|platform|version)\s*(?:\([^)]*\))?\s*:[^\n]*$",
                          re.IGNORECASE | re.MULTILINE)
@@ -158,8 +158,30 @@ def _named(rest: str) -> bool:
                              and not (len(words) <= 2 and is_noun(words[-1].strip(".")) and words[-1].strip(".").endswith("up")))
 
 
+RESULTS_HEAD = re.compile(r"^\s*(?:expected(?:\s+results?)?|expectations?|actual(?:\s+results?)?|acceptance(?:\s+criteria)?|pass(?:\s+criteria)?|"
+                          r"results?|outcomes?)\s*:\s*$", re.IGNORECASE)
+"""A label of results alone on its line, its items under it ("Expected:\n- Door opens at step 2.")."""
+PASS_IF = re.compile(r"^\s*(?:pass(?:es)?|fails?|succeeds?)\s+(?:if|when|once)\b", re.IGNORECASE)
+"""A sentence of when the test passes ("Pass if the player ends up in the doorway."): no step."""
+
+
+def _results_listed(text: str) -> str:
+    """``text`` without the list under a label of results (:data:`RESULTS_HEAD`)."""
+    out, listed = [], False
+    for line in text.splitlines():
+        item = re.match(r"^\s*(?:\d+[.)]|[-*•]|[a-z][.)])\s+\S", line, re.IGNORECASE) is not None
+        if RESULTS_HEAD.match(line):
+            listed = True
+        elif listed and item:
+            continue
+        else:
+            listed = False
+        out.append(line)
+    return "\n".join(out)
+
+
 def _sentence(sentence: str, more: bool) -> str:
-    if RESULT_LINE.match(sentence) or ABOUT_TEST.match(sentence) or more and PURPOSE.match(sentence):
+    if PASS_IF.match(sentence) or RESULT_LINE.match(sentence) or ABOUT_TEST.match(sentence) or more and PURPOSE.match(sentence):
         return ""  # "Use the shrine. Expected: level ends."; "This scenario tests the jump."; "Purpose: to ..."
     titled = TITLE.match(sentence)
     if titled is not None:
@@ -191,10 +213,15 @@ def _parenthesis(m: re.Match[str]) -> str:
     if not inside:
         return ""
     alone = m.string[:m.start()].rstrip().endswith((".", "!", "?"))  # "Jump the lava. (Pull the lever first.)": a sentence
+
     parts = [p for p in re.split(r"\s*,\s*(?:and\s+|then\s+)?|\s+(?:and|then)\s+", inside) if p]
     listed = len(parts) > 1 and all(_imperative(p) for p in parts)  # "(pull the switch, jump the lava, use the shrine)"
     if _manner(m, m.string) or not (listed or _imperative(inside, 8 if alone else 4)):
         return ""
+    waits = re.search(r"\b(?:once|when|as\s+soon\s+as|after|if)\s+the\s+(?P<x>[a-z]+)\s+(?:is|gets|has\s+been)\s+(?:on|open|opened|active|down)\b[^.!?]*$",
+                      m.string[:m.start()], re.IGNORECASE)
+    if waits is not None:  # "Go through the door as soon as the switch is on (pull it first).": it is the switch
+        inside = re.sub(r"\bit\b", f"the {waits.group('x')}", inside, count=1)
     return f" {inside[0].upper()}{inside[1:]}." if alone else f", {inside}"
 
 
@@ -205,7 +232,9 @@ def conventions(text: str, things: Iterable[str] = ()) -> str:
     from evo.plans.scenario import scenario
 
     names = {t.lower() for t in things}
-    text = RESULT_LINE.sub("", scenario(text))
+    text = RESULT_LINE.sub("", _results_listed(scenario(text)))
+    text = "\n".join(re.sub(r"\s*\((?:[a-h]|[ivx]{1,3})\)\s+", lambda m: "\n" if m.start() else "", line) if re.search(r"\(a\)[^\n]+\(b\)", line) else line
+                     for line in text.splitlines())  # "Steps: (a) go to lamp 2 (b) turn left": a step a line
     text = re.sub(r"\s*,?\s*\b(?:of\s+course|obviously|naturally)\s*(?=\))", "", text, flags=re.IGNORECASE)  # "(the lever first, of course)"
     text = PARENTHESIS.sub(_parenthesis, text)
     lines = []

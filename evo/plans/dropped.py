@@ -25,7 +25,7 @@ from evo.plans.framing import ASIDE, NO_HARM, NOT_TO, OUTCOME
 from evo.plans.markers import GOAL, REACHING
 from evo.plans.ordering import BEFORE_THAT, _before_that
 from evo.plans.reports import unreported
-from evo.plans.said_first import before_chain
+from evo.plans.said_first import before_chain, first_of_all
 from evo.plans.base import Plan
 from evo.plans.second_language import plain as plain_english
 from evo.plans.text import MatchedStep
@@ -38,7 +38,7 @@ STEPS_INSIDE = re.compile(r"\b(?:first|before|beforehand|after|once|need\s+to|ha
 """Words of a parenthesis that holds steps of the test, not a remark."""
 REVERSED = re.compile(r"\b(?:in\s+reverse(?:\s+order)?|backwards(?!-)|in\s+(?:the\s+)?reverse(?:d)?\s+order|in\s+(?:the\s+)?opposite\s+order)\b", re.IGNORECASE)
 """A text that asks for its steps in another order than written ("I'm listing these backwards")."""
-CORRECTION = re.compile(r"(?<=\S)(?:\s*[,;.!-]\s*|\s+)(?P<said>(?:no\s*,\s*(?:the|it'?s|make\s+it|i\s+mean)\b[^,.;!?\n]*|actually(?=\s*[,;.!?-]|\s*$|\s+(?:just|only|skip|drop|forget|leave|no|not|instead|scratch|make\s+it|do\s+(?:the|it))\b)|scratch\s+that|never\s*mind|nvm|on\s+second\s+thought|"
+CORRECTION = re.compile(r"(?<=\S)(?:\s*[,;.!-]\s*|\s+)(?P<said>(?:no\s*,\s*(?:the|it'?s|make\s+it|i\s+mean)\b[^,.;!?\n]*|actually(?=\s*[,;.!?-]|\s*$|\s+(?:just|only|skip|drop|forget|leave|no|not|instead|scratch|make\s+it|do\s+(?:the|it))\b)|scratch\s+that|never\s*mind|nvm|on\s+second\s+thought|(?:no\s*,?\s*)?hang\s+on|wait\s*,?\s*no|"
                         r"correction)\b\s*,?\s*(?:(?:just|only|skip|drop|forget|leave|no|not|instead|do|make\s+it)\b[^,.;!?\n]*)?|"
                         r"(?:skip|drop|forget)\s+(?:the\s+\w+|it|that|this|\d+|\w+\s+\d+)(?:\s+actually)?\b)", re.IGNORECASE)
 """A text that corrects itself after a step ("grab the coin, then kill the goblin, actually skip
@@ -81,7 +81,7 @@ def dropped(text: str, steps: Sequence[MatchedStep], actions: Mapping[str, Itera
     """The first thing or deed ``text`` names that no step of ``steps`` takes up, as a doubt about
     the whole text; None when every one is taken up."""
     for line in text.splitlines():
-        left = BEFORE_THAT.search(_before_that(before_chain(line)))
+        left = BEFORE_THAT.search(_before_that(before_chain(first_of_all(line))))
         if left is not None:  # "Go to the door, then jump the lava. Before that, ...": before which?
             said_ = left.group("said")
             return Doubt(WHOLE, said_, f"{said_!r} follows more than one step, and which one it comes before is not clear",

@@ -31,7 +31,12 @@ from __future__ import annotations
 
 import re
 
+from evo.plans.shorthand import SHORTHAND
+
 I = re.IGNORECASE
+DONE_TO = {"pulled": "pull", "flipped": "flip", "pressed": "press", "activated": "activate", "opened": "open", "used": "use",
+           "thrown": "throw"}
+"""A deed by its participle ("you need the lever pulled"); "dead" and "killed" are a kill."""
 EVERYDAY = (
     (re.compile(r"\b(?P<go>go|head|walk|run|make\s+your\s+way)\s+(?:over\s+)?to\s+(?P<x>the\s+[a-z]+(?:\s+\d{1,2})?)\s+(?:in\s+order\s+)?to\s+"
                 r"(?P<v>(?!see\b|check\b|find\b)[a-z]+)\s+(?:it|them)\b", I), r"\g<go> to \g<x> and \g<v> it"),  # "head to the shrine to activate it"
@@ -57,21 +62,28 @@ EVERYDAY = (
     (re.compile(r"\s+or\s+(?:else\s+)?(?:the|it)\b[^.;!?\n,]*\b(?:won't|will\s+not|can't|cannot|doesn't|does\s+not|stays?)\b[^.;!?\n,]*", I), ""),  # "... first or the door won't open"
     (re.compile(r"(?:(?<=[.!?]\s)(?:oh\s*,?\s*)?|\boh\s*,?\s*)and\s+(?=(?:don't\s+forget\s+to\s+)?[a-z]+\s)(?!then\b)", I), ""),  # "Oh, and pull the switch first"
     (re.compile(r"(?:(?<=^)|(?<=[,:]\s)|(?<=\band\s))one\s+(?=[a-z]+\s*(?:,|[.!]|$|\s+and\b))", I | re.M), "a "),  # "Tour: one lamp, one stump"
-    (re.compile(r"\bmake\s+(?P<x>it|the\s+[a-z]+)\s+on\b", I), r"turn \g<x> on"),
+    (re.compile(r"\bmake\s+(?P<x>it|the\s+[a-z]+)\s+on\b|\bget\s+(?P<y>it|the\s+[a-z]+)\s+on\b(?=\s*(?:[,.;!?]|$|(?:and|then|first)\b))", I | re.M),
+     lambda m: f"turn {m.group('x') or m.group('y')} on"),  # "make it on", "Get the switch on, then ..."
     (re.compile(r"\bthe\s+same\s+(?=[a-z]+\s*(?:[.,;!?]|$|\s+(?:and|then|too|again)\b))(?!(?:way|thing|time|again|deal)\b)", I | re.M), "that "),  # "circle round the same barrel": the one just named
     (re.compile(r"\s+[-–—]+\s+but\s+", I), ", but "),
     (re.compile(r"(?:^|(?<=[.!?]\s))(?P<v>[a-z]+(?:\s+(?:out|down|up))?)\s+(?:two|three|both|all|the)\s+[a-z]+s\s*:\s*(?=(?:the\s+)?[a-z]+(?:\s+\d{1,2})?\s+first\b)", I | re.M),
      lambda m: f"{m.group('v')} "),  # "Take out two enemies: the ogre first, then the skeleton."
+    (re.compile(r"(?:^|(?<=[.!?]\s))(?P<v>[a-z]+(?:\s+(?:out|down|up))?)\s+(?:two|three|four|both|all|the)\s+(?P<x>[a-z]+)s\s*:\s*"
+                r"(?=(?P=x)\s+\d{1,2}\s*(?:,|and|then)\s*(?:then\s+)?(?P=x)\s+\d{1,2}\b)", I | re.M),
+     lambda m: f"{m.group('v')} "),  # "Kill two goblins: goblin 1 and goblin 2."
     (re.compile(r"\s+the\s+(?:whole|entire)\s+(?:time|run|way)(?=\s*(?:[.!;]|$))", I | re.M), " all the time"),  # "Keep swinging at trolls the whole time"
     (re.compile(r"\bthe\s+(?P<a>first|second|third)\s*,\s*(?P<b>second|third|fourth)(?:\s*,)?\s+and\s+(?:the\s+)?(?P<c>third|fourth|fifth)\s+(?P<x>[a-z]+?)s\b", I),
      r"the \g<a> \g<x>, the \g<b> \g<x> and the \g<c> \g<x>"),  # "the first, second and third barrels"
-    (re.compile(r"\bthe\s+(?P<a>first|second|third|fourth)\s+and\s+(?:the\s+)?(?P<b>second|third|fourth|fifth)\s+(?P<x>[a-z]+?)s\b", I),
+    (re.compile(r"\bthe\s+(?P<a>first|second|third|fourth|1st|2nd|3rd|4th)\s+and\s+(?:the\s+)?(?P<b>second|third|fourth|fifth|2nd|3rd|4th|5th)\s+(?P<x>[a-z]+?)s\b", I),
      r"the \g<a> \g<x> and the \g<b> \g<x>"),
     (re.compile(r"\bthen\s+(?P<x>(?:the\s+)?[a-z]+(?:\s+\d{1,2})?)\s*,\s*(?:(?:the\s+)?same\s+(?:thing|deal|again)|likewise|ditto)\b", I),
      r"then do the same at \g<x>"),  # "Then stump 2, same thing."
     (re.compile(r"\b(?P<v>stop\s+at|go\s+to|visit|walk\s+to|head\s+to)\s+(?:each|all)\s+of\s+(?:these|the\s+following)(?:\s+in\s+(?:this\s+)?order)?\s*:\s*", I),
      r"\g<v> "),  # "Stop at each of these in order: barrel 1, pillar 1"
     (re.compile(r"\bcheck\s+out\s+(?=(?:a|an|the)\s)", I), "visit "),
+    *SHORTHAND,
+    (re.compile(r"(?P<a>\b(?:walk|go|run|head|circle|move)\s+(?:all\s+the\s+way\s+)?(?:a?round|circle)\s+[^,.;!?\n]+?)\s*,?\s+and\s+(?:look\s+at|check|inspect|view|see)\s+"
+                r"(?:it|them)\s+from\s+(?:every|all|each)\s+(?:side|sides|angle|angles)\b", I), r"\g<a>"),  # one lap, said twice
     (re.compile(r",?\s*(?:and\s+)?(?:then\s+)?call\s+it\s+a\s+day\b", I), ""),
     (re.compile(r"\bonly\s+(?P<w>once|when|after)\s+(?P<c>[^,.;!?]+?)\s+should\s+you\s+", I), r"\g<w> \g<c>, "),  # "Only once the door has opened should you head ..."
     (re.compile(r"\s*,?\s*(?:because\s+)?otherwise\s+(?:the\s+[a-z]+|it|you)(?:'s|\s+(?:stays?|remains?|won't|will\s+not|doesn't|does\s+not|can't|cannot|is|keeps?))\b[^,.;!?\n]*"
@@ -80,7 +92,11 @@ EVERYDAY = (
     (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:quick\s+one|new\s+build|note\s+to\s+self|ugh|hmm+|sigh)\b[^.!?:\n]*[.!?]\s*", I | re.M), ""),
     (re.compile(r"\bget\s+(?:over|across)\s+(?=the\s)", I), "cross "),  # "get over the lava": crossing it
     (re.compile(r"\b(?:run|dash|sprint|race|head|make\s+a\s+run)\s+for\s+(?=the\s|[a-z]+\s+\d)", I), "go to "),  # "run for the door"
-    (re.compile(r"\b(?:i|we)\s+(?:need|want)\s+(?P<t>the\s+[a-z]+(?:\s+\d{1,2})?)\s+dead\b", I), r"kill \g<t>"),  # "I need the ogre dead"
+    (re.compile(r"(?:^|(?<=[.!?]\s))(?P<lead>(?:first|then|next)\s*,?\s+)?the\s+(?P<x>[a-z]+)\s+(?:must|should|has\s+to|needs\s+to)\s+be\s+(?P<v>[a-z]+)"
+                r"(?:\s+by\s+(?:the\s+)?player)?(?=\s*[.!;,]|\s*$)", I | re.M),
+     lambda m: f"{m.group('lead') or ''}{_verb_base(m.group('v')) or m.group('v')} the {m.group('x')}"),  # "First the lever must be pulled."
+    (re.compile(r"\b(?:i|we|you)(?:'ll|\s+will)?\s+(?:need|want)\s+(?P<t>the\s+[a-z]+(?:\s+\d{1,2})?)\s+(?P<p>dead|killed|pulled|flipped|pressed|"
+                r"activated|opened|used|thrown)\b", I), lambda m: f"{DONE_TO.get(m.group('p').lower(), 'kill')} {m.group('t')}"),  # "I need the ogre dead"
     (re.compile(r"\b(?P<v>pull|flip|press|hit|use|open|throw|kill|grab|jump)\s+(?P<o>(?:the\s+)?[a-z]+(?:\s+\d{1,2})?|it)\s+before(?=\s*[.!?)]|\s*$)", I | re.M),
      r"\g<v> \g<o> first"),  # "so pull the lever before.": beforehand
     (re.compile(r"(?:^|(?<=[.!?]\s))would\s+you\s+mind\s+(?:just\s+)?(?P<s>[a-z]+ing\b[^?\n]*)\?", I | re.M),
@@ -88,7 +104,7 @@ EVERYDAY = (
     (re.compile(r"(?:^|(?<=[.!?]\s))after\s+(?:you|the\s+player)\s+(?:land|have\s+landed|are\s+(?:across|over)|get\s+across)\s*,\s*", I | re.M), ""),  # after the jump
     (re.compile(r"(?:^|(?<=[.!?]\s))(?:and\s+)?(?:then\s+)?(?P<t>the\s+(?:door|gate))\s+should\s+(?:now\s+)?(?:open|unlock|swing\s+open|slide\s+open)(?:\s+up)?\s*[.!]\s+"
                 r"(?P<next>[^.!?\n]*?)\bit\b", I | re.M), r"\g<next>\g<t>"),  # "Pull it. Then the door should open. Walk through it."
-    (re.compile(r"(?:\s*,\s*|\s+and\s+)(?:do\s+)?nothing\s+(?:else|more)(?=\s*[.!;]|\s*$)|(?:^|(?<=[.!?]\s))nothing\s+else\s+matters\b[^.!?\n]*[.!?]?\s*", I | re.M), ""),  # "Do this for 80 steps and nothing else."
+    (re.compile(r"(?:\s*,\s*|\s+and\s+)(?:do\s+)?nothing\s+(?:else|more)(?=\s*[.!;,]|\s*$)|(?:^|(?<=[.!?]\s))nothing\s+else\s+matters\b[^.!?\n]*[.!?]?\s*", I | re.M), ""),  # "Do this for 80 steps and nothing else."
     (re.compile(r"(?:^|(?<=[.!?]\s))(?:can|could|does|will|is|would)\s+(?:the\s+(?:player|agent|bot|character|hero)|one)\b[^?\n]*\?\s+"
                 r"(?=(?:please\s+)?[a-z]+\s+(?:the|a|an|it|to|over|up|down|around|through)\b)", I | re.M), ""),
     # "Can the player jump the lava right after the switch? Flip the switch and ...": what the test asks, no step
@@ -105,6 +121,8 @@ EVERYDAY = (
                 r"(?P<c>(?:the\s+[a-z]+|it)\s+(?:is|has\s+been|has|gets|'s)\s+[a-z]+)\b(?=\s*(?:[.!]|$))", I | re.M), r"once \g<c>, \g<v>"),  # "Don't approach the door until the switch is on"
     (re.compile(r"(?:(?<=^)|(?<=[.!?]\s)|(?<=\n)|(?<=\d[.)]\s))(?:check|verify|confirm)\s+(?:that\s+|if\s+|whether\s+)?(?:the\s+[a-z]+|it)\s+"
                 r"(?:has\s+|is\s+|was\s+)?(?:opened|open|unlocked|closed|shut|on)\b(?![^.;!?\n]*\b(?:and|then)\b)[^.;!?\n]*[.!]?", I | re.M), ""),  # "Check the door opened": what to see, no step
+    (re.compile(r"(?:^|(?<=[.!?]\s))(?:start|begin)\s+(?:off\s+)?(?:at|from)\s+(?:the\s+)?(?:spawn(?:\s+point)?|start(?:ing\s+(?:point|position))?|beginning)\s*[.!]\s*", I | re.M),
+     ""),  # "Start at the spawn.": where every plan starts
     (re.compile(r"(?:\A|(?<=\n\n))\s*(?:start|begin)\s+(?:off\s+)?at\s+(?=the\s|[a-z]+\s+\d)", I), "Go to "),  # "Start at the second pillar and go round it"
     (re.compile(r"\blet\s+(?:it|the\s+agent|the\s+bot|him|her)\s+(?=(?:roam|wander|run|explore|play|go|walk)\b)", I), ""),
     (re.compile(r"\b(?P<w>any\s+time|anytime|whenever|every\s+time)\s+(?:it|the\s+agent|the\s+bot)(?:'s|\s+is|\s+gets|\s+comes)\s+"
@@ -337,6 +355,18 @@ def ordinal_one(text: str, names: set[str]) -> str:
         kind_ = before[-1][:-1] if before[-1].endswith("s") and before[-1][:-1] in names else before[-1]  # "goblins": goblin
         return f"{m.group('o')} {kind_}"
     return re.sub(r"(?<=\bthe\s)(?P<o>first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)(?:\s+one\b|(?=\s*(?:[.,;!?]|$|\s+(?:and|then)\b)))", kind, text, flags=I | re.M)
+
+
+def every_one(text: str, names: set[str]) -> str:
+    """"every one you meet" for the kind named last before it in its sentence ("Spend 100 steps
+    hunting skeletons: attack every one you meet": every skeleton)."""
+    def kind(m: re.Match[str]) -> str:
+        start = max(text.rfind(end, 0, m.start()) for end in (". ", "! ", "? ", "\n"))
+        before = [w for w in re.findall(r"[a-z]+", text[start + 1:m.start()].lower()) if w in names]
+        if not before:
+            return m.group(0)
+        return f"{m.group('q')} {before[-1][:-1] if before[-1].endswith('s') and before[-1][:-1] in names else before[-1]}"
+    return re.sub(r"\b(?P<q>every|each|any)\s+(?:single\s+)?one\b(?=\s+(?:you|that|which|who|in\s+sight|nearby|near|close)\b)", kind, text, flags=I)
 
 
 

@@ -163,7 +163,8 @@ def steps_to_plan(steps: Sequence[MatchedStep], start: tuple[int, int], name: st
         if step.parsed.kind == "rule":
             near = target or (step.condition_match.name if step.condition_match else None) or (last if pronoun else None)
             if near is not None:
-                rules.append((step.parsed.text, near, step.action))
+                if not any((n, a) == (near, step.action) for _, n, a in rules):  # "hunting skeletons: attack every one": one rule
+                    rules.append((step.parsed.text, near, step.action))
                 continue  # a rule with nothing to watch for ("Wait.") is a step here
         when = [*waiting, *([_precondition(step, features, last)] if clause and clause.condition_state else [])]
         if target is None and waiting and waited and (pronoun or not step.parsed.actor_word):
@@ -238,6 +239,7 @@ def plan_from_text(text: str, factory: GameFactory, name: str = "", validations:
     steps = read_steps(aimless(unbudgeted if unbudgeted is not None else labelled), actions, actors, nlp, targets, categories)
     check_confident(steps, accept, [a for a in actions if a != NO_ACTION], actors, categories, targets)
     check_nothing_dropped(text, steps, accept, actions, actors, categories)
+    steps = _all_of_them(steps)
     budget = budget_steps(EXPECTATION.sub("", text), step_seconds, factory.label)
     if budget is not None:
         steps = [_repeated(step) for step in steps]
@@ -311,3 +313,33 @@ def _repeated(step: MatchedStep) -> MatchedStep:
     gerund = bool(parsed.action_word) and parsed.action_word.split()[0].lower().endswith("ing") \
         and _lemma(parsed.action_word.split()[0], "v") != parsed.action_word.split()[0].lower()
     return replace(step, parsed=replace(parsed, kind="rule", confidence=1.0)) if bare or gerund else step
+
+
+def _the_plural(parsed: Any) -> bool:
+    """The step's thing is a plural after "the" ("kill the goblins")."""
+    words = [w.strip(".,;:!?").lower() for w in parsed.text.split()]
+    actor = (parsed.actor_word or "-").lower().split()[-1]
+    at = words.index(actor) if actor in words else -1
+    return at > 0 and words[at - 1] == "the" and (_lemma(actor, "n") != actor or actor.endswith("s") and not actor.endswith("ss"))
+
+
+def _all_of_them(steps: Sequence[MatchedStep]) -> list[MatchedStep]:
+    """A step on "the" things of a kind, then a standing order to do the same to all of them ("Kill
+    the goblins. All of them.", "Kill the goblins, every one you see."): the standing order alone;
+    steps on "the" things of a kind beside standing orders, and no other step: standing orders too."""
+    out: list[MatchedStep] = []
+    for step in steps:
+        before = out[-1] if out else None
+        if before is not None and before.parsed.kind != "rule" and step.parsed.kind == "rule" and before.action == step.action \
+                and before.parsed.clause is not None and before.parsed.clause.condition is None and _the_plural(before.parsed) \
+                and step.actor_type in (None, before.actor_type):
+            out[-1] = replace(before, parsed=replace(before.parsed, kind="rule", confidence=1.0))
+            if step.actor_type is None:
+                continue  # "All of them.": the kind before
+        out.append(step)
+    nodes = [k for k, step in enumerate(out) if step.parsed.kind != "rule"]
+    if len(nodes) < len(out) and nodes and all(out[k].parsed.clause is not None and out[k].parsed.clause.condition is None
+                                                and _the_plural(out[k].parsed) for k in nodes):
+        out = [replace(step, parsed=replace(step.parsed, kind="rule", confidence=1.0)) for step in out]  # "kill any goblin that comes near, and take the coins also"
+    return out
+

@@ -60,7 +60,7 @@ REQUEST = re.compile(r"\b(?:what\s+(?:i|we)(?:'d|\s+would)\s+(?:like|love|want)\
 """A request for a step ("could you please", "I'd like you to", "I need you to go and"): the step
 is the verb after it."""
 ASKED = re.compile(r"\?(?=\s|$)")
-LEAD = re.compile(r"(?:^|(?<=\n)|(?<=[.!?]\s))[^\n:.!?]{0,120}?\b(?:i|i'm|i'd|i'll|me|my|we|we're|we'd|our|us|here's|here\s+is|today|"
+LEAD = re.compile(r"(?:^|(?<=\n)|(?<=[.!?]\s))(?!\s*(?:the\s+)?(?:very\s+)?first\s+thing\s*:)[^\n:.!?]{0,120}?\b(?:i|i'm|i'd|i'll|me|my|we|we're|we'd|our|us|here's|here\s+is|today|"
                   r"today's|list|checklist|sequence|request|things?|was|were|took|pb)\b[^\n:.!?]{0,80}:\s*", re.IGNORECASE)
 """A lead into the steps, before its colon, in the sender's words ("Here's the order for the park
 pass:", "For today I only need one thing:")."""
@@ -91,7 +91,7 @@ CONTEXT = re.compile(r"^\s*(?:that(?:'s|\s+is)\s+(?:it|all|everything|the\s+whol
 """The sender's words about the test ("That's all I need this morning.", "We're checking the
 sprite rotation.", "Since the ogre tuning is on the agenda, ..."): dropped up to a request in the
 same sentence ("..., so could someone please find the first skeleton"), else whole."""
-HEADING = re.compile(r"(?:^|(?<=\n)|(?<=[.!?]\s))\s*(?:[\w%'-]+\s+){0,4}?(?:route|splits?|strats?|strategy|opening|mid|end(?:ing)?|"
+HEADING = re.compile(r"(?:^|(?<=\n)|(?<=[.!?]\s))(?!\s*pass\s*:)\s*(?:[\w%'-]+\s+){0,4}?(?:route|splits?|strats?|strategy|opening|mid|end(?:ing)?|"
                      r"rules?|orders?|run|tour|check|list|category|timer|cap|path|line|flow|pacing|pass|sequence)(?:\s+(?:v?\d+|for\s+\w+|through\s+the\s+\w+|itself))?(?:\s+(?:is|are))?(?:\s+(?:just|simply))?"
                      r"(?:\s+please)?(?:\s*\([^)]*\))?\s*[:=]\s*",
                      re.IGNORECASE)

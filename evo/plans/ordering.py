@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from evo.plans.said_first import before_chain, done_first
+from evo.plans.said_first import before_chain, done_first, first_of_all
 
 NESTED_FIRST = re.compile(r"^(?P<a>[^,;]+?),\s*but\s+first\s+(?P<b>[^,;]+?),?\s*and\s+before\s+(?:even\s+)?(?:that|this)\s*,?\s*(?P<c>[^.;!?,]+)",
                           re.IGNORECASE)
@@ -34,7 +34,7 @@ BUT_BEFORE = re.compile(r"^(?P<a>[^,;]+?)(?:\s+at\s+the\s+end)?,\s*but\s+(?:befo
                         re.IGNORECASE)
 """The later step, then "but before that" / "but first" and the earlier."""
 BUT_FIRST = re.compile(r"^(?P<a>[^,;]+?),\s*but\s+(?P<b>[^,.;!?]+?)\s+(?:first\b(?!\s+(?!(?:and|then|before)\b)[a-z])|"
-                       r"(?:before\s+(?:that|this|you\s+do\s+(?:that|this|it|so))|beforehand)\s*(?=[.!?]?\s*$))", re.IGNORECASE)
+                       r"(?:before\s+(?:that|this|you\s+do(?:\s+(?:that|this|it|so))?)|beforehand)\s*(?=[.!?]?\s*$))", re.IGNORECASE)
 """The later step, then "but" and the earlier with "first" after it (an order, not an ordinal:
 "but grab the first coin on the way there" is no "first")."""
 BEFORE_GERUND = re.compile(r"(?<=\w)\s+before\s+(?P<verb>[a-z]+ing)\b", re.IGNORECASE)
@@ -49,9 +49,9 @@ AT_FRONT = re.compile(r"(?:(?<=^)|(?<=[,;]\s)|(?<=\band\s)|(?<=\bthen\s))at\s+(?
 """A step with its place first ("at the shrine pray"): the place after the deed."""
 
 
-BEFORE_THAT = re.compile(r"(?P<a>(?:^|(?<=[.;!?]\s))[^.;!?]+?)\s*[.;!]\s+(?:but\s+)?(?P<said>before(?=\s*,)|before\s+(?:that|this|then|doing\s+(?:that|so|this|it)|"
+BEFORE_THAT = re.compile(r"(?P<a>(?:^|(?<=[.;!?]\s))[^.;!?]+?)\s*[.;!]\s+(?:but\s+)?(?P<said>before(?=\s*,)|before\s+it(?=\s*:)|before\s+(?:that|this|then|doing\s+(?:that|so|this|it)|"
                          r"you\s+do\s+(?:that|this|so|it))|(?<=but\s)first|first\s*,\s*though|though\s*,\s*first|first\s+of\s+all)"
-                         r"(?:\s*,\s*though)?\s*,?\s+(?P<b>[^.;!?]+)(?P<end>[.!?]?)", re.IGNORECASE)
+                         r"(?:\s*,\s*though)?\s*[,:]?\s+(?P<b>[^.;!?]+)(?P<end>[.!?]?)", re.IGNORECASE)
 """The later step in one sentence, the earlier in the next: "Jump the lava. Before that, hit the
 switch.", "Head to the pillar; first, though, stop at stump 1." The earlier step goes before the
 sentence it follows, when that sentence is one step (a "before" clause counted as its own)."""
@@ -262,7 +262,7 @@ def in_order(text: str) -> str:
     lines = []
     for line in _chained(_purpose_it(PURPOSE_FIRST.sub(_purpose_after, _goal_headed(text)))).splitlines():
         sentences = []
-        for sentence in done_first(_ranked(re.split(r"(?<=[.!?])\s+", _before_that(before_chain(line))))):
+        for sentence in done_first(_ranked(re.split(r"(?<=[.!?])\s+", _before_that(before_chain(first_of_all(line)))))):
             end = sentence[-1] if sentence and sentence[-1] in ".!?" else ""
             body = _on_the_way(sentence[:-1] if end else sentence)
             you = AFTER_YOU.match(body)

@@ -78,7 +78,7 @@ PHRASAL = re.compile(r"\b(?P<verb>[a-z]+)\s+(?P<pron>it|them|him|her|one)\s+(?P<
 PATH = re.compile(r"\b(?P<verb>walk|go|run|head|step|move|leave|exit|get|hurry|dash|sprint|jog|stroll|pass)\s+"
                   r"(?:out\s+of|out\s+through|out|through|into|in\s+through|in|via|by\s+way\s+of)\s+(?=(?:the|a|an)\s|it\b)|"
                   r"\b(?:step|stand|stay|wait|finish|end|end\s+up|stop)\s+(?:on|onto|upon|by|beside|next\s+to|at|on\s+top\s+of)\s+"
-                  r"(?=(?:the|a|an)\s|it\b)", re.IGNORECASE)
+                  r"(?=(?:the|a|an|every|each|any)\s|it\b)", re.IGNORECASE)
 """A way through a place after a verb of going ("walk out the door", "leave via the gate"), or
 standing at a place ("step onto the coin", "stand by the pillar", "finish at the lamp"): to it."""
 NUMBERED = re.compile(rf"\b(?:the\s+)?(?P<noun>[a-z]+)\s+(?:number\s+|no\.\s*|#\s*)(?P<n>\d+|{NUMBER_WORDS})\b", re.IGNORECASE)

@@ -100,7 +100,8 @@ def _imperative(rest: str) -> bool:
 
 
 LINKING = (r"(?:is|are|was|were|does|did|do|has|have|had|seems?|seemed|looks?|looked|appears?|appeared|feels?|felt|keeps?|kept|"
-           r"stays?|stayed|gets?|got|goes|went|shows?|showed|still|never|always|randomly|sometimes|(?:is|are|was|were|does|did|do|has|have|had|"
+           r"stays?|stayed|gets?|got|goes|went|shows?|showed|still|never|always|randomly|sometimes|renders|flickers|glitches|clips|stutters|"
+           r"freezes|crashes|breaks|disappears|vanishes|triggers|fires|fails|spawns|(?:is|are|was|were|does|did|do|has|have|had|"
            r"wo|ca|could|would)n't|cannot)")
 DESCRIBED = re.compile(rf"^\W*(?:(?:so|and|but|also|btw|fyi|plus|hmm+|ugh|oh|again|apparently)\W+)*(?P<subject>(?:(?:the|this|that|these|those|my|our|some|"
                        rf"half|most|both|none|all)\s+(?:of\s+(?:the|these|those|our)\s+)?)?(?:[a-z][\w-]*\s+){{0,7}}?[a-z][\w-]*)\s+(?:\d+\s+)?"

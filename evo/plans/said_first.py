@@ -41,13 +41,15 @@ NEEDED_TO_GET = re.compile(r"^(?:(?:you(?:'ll|\s+will)?|we(?:'ll|\s+will)?)\s+(?
 """What a step needs, said after it: "You'll have to flip the switch and jump the pit to get there."."""
 
 
-LEAD_FIRST = re.compile(r"^\s*(?:before\s+(?:you\s+do\s+|doing\s+)?(?:anything|everything)(?:\s+else)?|first\s+of\s+all)\s*,\s*",
+ANY_OF_IT = r"(?:anything|everything)(?:\s+else)?|all\s+(?:of\s+)?(?:that|this|those|these|the\s+above)|any\s+of\s+(?:that|this|those|these)"
+"""What "before" puts a step ahead of, when it is all the steps said ("anything else", "all that")."""
+LEAD_FIRST = re.compile(rf"^\s*(?:before\s+(?:you\s+do\s+|doing\s+)?(?:{ANY_OF_IT})\s*,|first\s+of\s+all\s*,|(?:the\s+)?very\s+first\s+thing\s*[:,])\s*",
                         re.IGNORECASE)
 """A lead that puts its sentence first of all ("Before you do anything else, grab coin 2.")."""
 ON_THE_WAY = re.compile(r"^(?:along|on)\s+the\s+way(?:\s+there)?\s*,?\s*(?:you(?:'ll|\s+will)?\s+(?:need|have)\s+to\s+)?(?P<b>[^;]+?)\s*(?P<end>[.!?]?)$", re.IGNORECASE)
 """What the step before needs on its way: "Get there and activate it. Along the way you'll need to
 open the door with the switch and clear the lava with a jump."."""
-FIRST_OF_ALL = re.compile(r"^(?:(?P<a>(?!oh\b).+?)\s*,\s*and\s+(?!then\b))?(?:oh\s*,?\s*)?(?:and\s+)?(?:also\s+)?(?P<b>(?![^;]*\bthen\b)[^,;]+?)\s*,?\s+"
+FIRST_OF_ALL = re.compile(r"^(?:(?P<a>(?!oh\b).+?)\s*,\s*and\s+(?!then\b))?(?:oh\s*,?\s*)?(?:and\s+)?(?:(?:of\s+course|obviously|also)\s*,?\s*)?(?P<b>(?![^;]*\bthen\b)[^,;]+?)\s*,?\s+"
                           r"(?:before\s+(?:any|all)\s+(?:of\s+)?(?:that|this|it|those|these|the\s+rest)|before\s+(?:you\s+do\s+|doing\s+)?(?:anything|everything)(?:\s+else)?)"
                           r"(?:\s*,?\s*(?:of\s+course|obviously|naturally|though|please|too))?\s*(?P<end>[.!?]?)$", re.IGNORECASE)
 """A step said last to be done before all that was said: "The lever has to be pulled before any of
@@ -109,7 +111,7 @@ def done_first(sentences: list[str]) -> list[str]:
         alone = re.match(r"^(?P<b>[^,;]+?)\s+(?:first|beforehand|before\s+that|for\s+that|for\s+this|to\s+do\s+that)(?:\s*,\s*though)?\s*(?P<end>[.!?]?)$",
                          sentence.strip(), re.IGNORECASE)
         if alone is not None and len(out) == 1 and (not re.search(r",|\bthen\b|\band\b", out[0], re.IGNORECASE) or ONE_PLACE.match(out[0])
-                                                     or re.match(r"^\s*(?:if|when|once)\s+[^,]+,[^,]+$", out[0], re.IGNORECASE)
+                                                     or re.match(r"^\s*(?:only\s+)?(?:if|when|once)\s+[^,]+,[^,]+$", out[0], re.IGNORECASE)
                                                      and not re.search(r"\b(?:then|and)\b", out[0], re.IGNORECASE)):
             b = alone.group("b").strip()
             waits = re.search(r"\b(?:if|when|once)\s+the\s+(?P<x>[a-z]+)\s+(?:is|are)\b", out[0], re.IGNORECASE)
@@ -132,6 +134,24 @@ def done_first(sentences: list[str]) -> list[str]:
             sentence = f"{b[0].upper()}{b[1:]}, then {a[0].lower()}{a[1:]}{m.group('end') or '.'}"
         out.append(sentence)
     return out
+
+
+MID_FIRST_OF_ALL = re.compile(rf"(?P<a>(?:^|(?<=[.!?]\s))[^.;!?]+?)\s*,\s*(?:and|but)\s+before\s+(?:{ANY_OF_IT})\s*,\s*"
+                              r"(?P<b>(?![^.;!?]*\b(?:then|it|them|there)\b)[^.;!?,]+)(?P<end>[.!?]?)", re.IGNORECASE)
+"""A step put ahead of all the others in the middle of a sentence ("Before that you'll need to jump
+the lava, and before anything else, pull the lever.")."""
+
+
+def first_of_all(line: str) -> str:
+    """``line`` with each :data:`MID_FIRST_OF_ALL` step written first of all."""
+    ahead: list[str] = []
+
+    def cut(m: re.Match[str]) -> str:
+        b = m.group("b").strip()
+        ahead.append(f"{b[0].upper()}{b[1:]}.")
+        return f"{m.group('a').strip()}{m.group('end') or '.'}"
+    rest = MID_FIRST_OF_ALL.sub(cut, line)
+    return " ".join([*ahead, rest]) if ahead else line
 
 
 BEFORE_LINK = re.compile(r"\s*[,;.]?\s*(?:but\s+|and\s+)?before\s+(?:that|this)\s*,?\s*(?:(?:obviously|of\s+course|naturally|clearly)\s*,?\s*)?"

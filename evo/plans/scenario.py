@@ -21,7 +21,7 @@ import re
 
 I = re.IGNORECASE
 KEYWORD = re.compile(r"^\s*(?P<word>given|when|and|but|then)\b\s*", I)
-EXPECTS = re.compile(r"\b(?:should|must|will|expect(?:ed)?|is|are|was|appears?|opens?|closes?|renders?|ends?|completes?|"
+EXPECTS = re.compile(r"\b(?:should|must|will|expect(?:ed)?|is|are|was|were|appears?|opens?|closes?|renders?|ends?|completes?|"
                      r"can|cannot|can't|does|do|shows?|works?|stays?|remains?|looks?)\b", I)
 """A "Then" that says what to expect ("Then the door should open"), not a step ("Then jump")."""
 SUBJECT = re.compile(r"^(?:the\s+(?:player|tester|user|agent|bot|character)|they|i|you|we|he|she)\s+", I)

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from evo.plans.everyday import EVERYDAY, HAVING, THERE_IS, WAY_LEAD, WAY_THERE, _having, both_kinds, each_listed, ordinal_one
+from evo.plans.everyday import EVERYDAY, HAVING, THERE_IS, WAY_LEAD, WAY_THERE, _having, both_kinds, each_listed, every_one, ordinal_one
 
 I = re.IGNORECASE
 FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
@@ -45,11 +45,21 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
          (re.compile(r"\b(?:go|walk|come)\s+in\s+(?=the\s+door\b)", I), "go through "),
          (re.compile(r"\bpass(?:\s+through)?\s+(?=the\s+(?:door|gate|doorway)\b)", I), "go through "),
          (re.compile(r"\bturn\s+(?:on|to|towards|at)\s+(?:the\s+)?(left|right)\b", I), r"turn \1"),
+         (re.compile(r"(?<=[a-z])\s+for\s+(?=(?:push|pull|press|use|activate|open|kill|touch|jump|attack)\s+it\b)", I), " and "),
+         (re.compile(r"(?<=[a-z])\s+for\s+(?=(?:finish|end|complete)(?:\s+(?:the\s+)?(?:level|game|run)\b|\s*(?:[.!,;]|$)))", I | re.M), " to "),
+         # "go to the switch for push it": a purpose, in another language's preposition
+         (re.compile(r"\b(?P<x>[a-z]+s)\s+what\s+(?=(?:come|comes|is|are|get|gets|go|goes|walk|walks)\b)", I), r"\g<x> that "),  # "the goblins what come near"
+         (re.compile(r"\blook\s+at\s+(?=(?:up|down)\b)", I), "look "), (re.compile(r"\bmake\s+(?=look\s+(?:up|down)\b)", I), ""),  # "look at up", "make look down"
+         (re.compile(r"(?:,\s*|\s+)(?:and\s+)?at\s+end\s*,?\s+(?=[a-z])", I), ", then "),  # "and at end take the coin two"
+         (re.compile(r"(?:^|(?<=[.!?]\s))(?:it\s+)?is\s+need(?:ed)?\s+to\s+[^:.!?\n]{1,40}:\s*", I | re.M), ""),  # "Is need to open door: go to lever"
+         (re.compile(r"(?P<pre>\b(?:door|gate)\s+(?:is|was|has\s+been|gets)\s+open(?:ed)?\b[^.!?\n]*?\b(?:go|walk|step|head))\s+(?:inside|in)\b"
+                     r"(?!\s+(?:the|a|an|it|to|through)\b)(?=\s+and\b|\s*[,.;!?]|\s*$)", I | re.M), r"\g<pre> through it"),
+         # "when door is opened you go inside": through the door
          *EVERYDAY,
          (re.compile(r"\bfirstly\b", I), "first"),
          (re.compile(r"\balways\s+when\b", I), "whenever"),
-         (re.compile(r"(?:,\s*|\s+)(?:and\s+)?(?:at\s+last|in\s+the\s+end)\s*,?\s+(?=[a-z])(?!but\b)", I), ", then "),
-         (re.compile(r"(?:,\s*|\s+)and\s+after\s+(?:it|that|this)\s*,?\s+", I), ", then "),
+         (re.compile(r"(?:,\s*|\s+)(?:and\s+)?(?:at\s+last|in\s+the\s+end)\s*,?\s+(?=[a-z])(?!but\b)|\s+and\s+at\s+the\s+end\s*,?\s+(?=you\s)", I), ", then "),
+         (re.compile(r"(?:,\s*|\s+)and\s+after\s+(?:it|that|this)\s*,?\s+|,\s*after\s+(?:that|this)\s*,?\s+(?=you\s)", I), ", then "),
          (re.compile(r"\bare\s+going\s+to\s+(?=(?:the|a|an)\b)", I), "go to "),
          (re.compile(r"\b(?:hit|press|use|do|spam)\s+(?:the\s+)?[\"']?(interact|jump|attack)[\"']?(?:\s+(?:button|key|action|input))?(?![\w-])", I),
           r"\1"),
@@ -156,7 +166,7 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
 """Forms rewritten as they are read, in order."""
 CONTINUOUS = re.compile(r"\b(?P<who>you)\s+are\s+(?P<verb>[a-z]+)ing\b", I)
 RELATIVE = re.compile(r"\b(?:which|that|who)\s+(?:is|are)\s+(?P<verb>[a-z]+)ing\b", I)
-SUBJECT = re.compile(r"(?:(?<=^)|(?<=[.;:!?]\s)|(?<=,\s)|(?<=\band\s)|(?<=\bthen\s)|(?<=\bfirst\s)|(?<=\bnext\s)|(?<=\bplease\s)|(?<=\bthere\s)|(?<=\d\s)|(?<=\bopen\s)|(?<=\bopened\s)|(?<=\n))(?:you|he|she)\s+(?=(?P<verb>[a-z]+)\b)", I)
+SUBJECT = re.compile(r"(?:(?<=^)|(?<=[.;:!?]\s)|(?<=,\s)|(?<=\band\s)|(?<=\bthen\s)|(?<=\bfirst\s)|(?<=\bnext\s)|(?<=\bplease\s)|(?<=\bthere\s)|(?<=\d\s)|(?<=\bopen\s)|(?<=\bopened\s)|(?<=\n))(?:you|he|she|(?:the\s+)?player)\s+(?=(?P<verb>[a-z]+)\b)", I)
 """"you" (or the player's "he", "she") before a step's verb in its base form at a step's start ("then
 you activate the switch", "when the door is opened he go inside it")."""
 NOT_STEPS = frozenset({"will", "can", "could", "should", "must", "may", "might", "are", "were", "have", "had", "do", "did",
@@ -186,13 +196,15 @@ GO_TO_DO = re.compile(r"\b(?P<go>go|come|walk|run|head)\s+to\s+(?P<verb>[a-z]+)\
 """"go to pray at the shrine": going, then the deed."""
 
 
-NUMBERS_OF = re.compile(r"\b(?P<t>[a-z]+?)(?P<s>s?)(?P<sep>[ \t]*:[ \t]*|[ \t]+)(?P<list>\d{1,2}(?:[ \t]*(?:,[ \t]*(?:and[ \t]+)?|and[ \t]+)\d{1,2}\b)+)"
+NUMBERS_OF = re.compile(r"\b(?P<t>[a-z]+?)(?P<s>s?)(?P<sep>[ \t]*:[ \t]*|[ \t]+)(?P<list>\d{1,2}(?:[ \t]*(?:,[ \t]*(?:and[ \t]+|then[ \t]+)?|(?:and|then)[ \t]+)\d{1,2}\b)+)"
                         r"(?![ \t]*(?:steps?|moves?|turns?|seconds?|secs?|minutes?|mins?|times?|s)\b)", I)
 """"pillar 1, 2, 3, 4", "each barrel: 1, 2, 3 and 4": the thing's name before each number."""
 
 
 def _numbers_of(m: re.Match[str]) -> str:
     numbers = re.findall(r"\d{1,2}", m.group("list"))
+    if re.search(r"\bthen\b", m.group("list"), re.IGNORECASE):  # "Collect coins: 3, then 1, then 2": each in turn
+        return ", then ".join(f"{m.group('t')} {n}" for n in numbers)
     listed = ", ".join(f"{m.group('t')} {n}" for n in numbers[:-1]) + f" and {m.group('t')} {numbers[-1]}"
     return f"{m.group('t')}{m.group('s')}{m.group('sep')}{listed}" if ":" in m.group("sep") else listed
 
@@ -228,7 +240,7 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
                           and (m.group("rest").split()[0].lower() in deeds | {"go", "walk", "visit", "reach"} or re.match(r"(?:look|turn|face|glance)\s+(?:up|down|left|right)\b", m.group("rest"), I))
                           and _head(m.group("x")) not in ASIDE_WORDS
                           and not _head(m.group("x")).endswith("s") else m.group(0), text)
-    text = ordinal_one(each_listed(both_kinds(HAVING.sub(_having, text), names)), names)
+    text = every_one(ordinal_one(each_listed(both_kinds(HAVING.sub(_having, text), names)), names), names)
     text = re.sub(r"\b(?P<x>[a-z]+)\s+(?P<d>jump|flip|pull|kill|press|use)\b(?=\s*(?:[,.;]|$|then\b|and\b))",
                   lambda m: f"{m.group('d')} the {m.group('x')}" if m.group("x").lower() in names else m.group(0), text, flags=I | re.M)  # "lava jump"
     text = BARE_THING.sub(lambda m: f"{m.group('w')} {'to ' if m.group('w').lower() in GOING else ''}the " if m.group("x").lower() in names
@@ -248,6 +260,8 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
     text = RELATIVE.sub(lambda m: f"that {_third(_verb(m.group('verb') + 'ing'))}" if _verb(m.group("verb") + "ing")
                         else m.group(0), text)
     text = WISH.sub(lambda m: _verb(m.group("verb")) or m.group(0), text)
+    text = re.sub(r",\s*after\s+you\s+(?P<verb>[a-z]+ing)\b", lambda m: f", then {_verb(m.group('verb'))}" if _verb(m.group("verb"))
+                  else m.group(0), text, flags=I)  # "..., after you turning left": no native "after" clause, so afterwards
     if sum(bool(_base_verb(m.group("verb"))) and m.group("verb").lower() not in NOT_STEPS for m in SUBJECT.finditer(text)) >= 2 \
             or re.search(r",\s*after\s+you\s+[a-z]+\b[^,.;!?]*\band\s+then\b", text, I) \
             or second:  # "Jump the lava, after you open the door": first; "go to switch, ...": a second language's

@@ -78,10 +78,10 @@ def _ordered(sentence: str) -> bool:
                           "to", "of", "at", "on", "with", "from", "by", "about", "what", "why", "how", "who", "which", "where")
 
 
-ERRAND = re.compile(r"^\s*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:just\s+)?)?(?:(?:do|make|give\s+it|have|run)\s+(?:a|an|one|another|the|our|your)\s+"
-                    r"(?:(?:quick|short|full|fresh|new|little|last|final|more|sanity|smoke|regression|usual|normal|standard|daily|nightly|basic)\s+)*(?:run|pass|go|try|test|check|look|playthrough)"
+ERRAND = re.compile(r"^\s*(?:(?:hey|hi|ok(?:ay)?|so)\s*[,!]?\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:just\s+)?)?(?:(?:do|make|give\s+it|have|run)\s+(?:a|an|one|another|the|our|your)\s+"
+                    r"(?:(?:quick|short|full|fresh|new|little|last|final|more|sanity|smoke|regression|usual|normal|standard|daily|nightly|basic)\s+)*(?:run|pass|go|try|test|check|look|playthrough|path|route|one|round)"
                     r"|(?:start|load|launch|boot(?:\s+up)?|begin|reset|restart)\s+(?:the\s+|a\s+(?:new\s+|fresh\s+)?)?(?:level|game|build|map|run|session|test|episode))"
-                    r"(?:\s+(?:for\s+me|for\s+us|please|again|now|first|on\s+(?:this|the|the\s+new|today's)\s+build))*\s*[.!?]*\s*$", re.IGNORECASE)
+                    r"(?:\s+(?:for\s+me|for\s+us|please|again|now|first|(?:real\s+)?quick(?:ly)?|on\s+(?:this|the|the\s+new|today's)\s+build))*\s*[.!?]*\s*$", re.IGNORECASE)
 """An errand with no step in it ("Could you do a quick run for me?", "Start the level."): the test
 itself, no step of it."""
 

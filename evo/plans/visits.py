@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Mapping
 
-VISIT = re.compile(r"^(?P<lead>(?:and\s+)?then\s+)?(?P<np>(?:the\s+)?(?:(?:nearest|closest|next|first|second|third|fourth|fifth|last|"
+VISIT = re.compile(r"^(?P<lead>(?:and\s+)?then\s+|first\s+(?=the\s))?(?P<np>(?:the\s+)?(?:(?:nearest|closest|next|first|second|third|fourth|fifth|last|"
                    r"\d+(?:st|nd|rd|th))\s+)?(?P<noun>[a-z]+(?:\s+[a-z]+){%d})(?:\s+(?:number\s+)?\d{1,2})?)(?:\s+(?:first|last|next|too|again))?(?:\s+(?P<rest>[a-z].*?))?(?P<end>[.!]?)$",
                    re.IGNORECASE)
 VISITS = (re.compile(VISIT.pattern % 0, re.IGNORECASE), re.compile(VISIT.pattern % 1, re.IGNORECASE))
@@ -52,7 +52,7 @@ def visited(text: str, things: Iterable[str], verbs: Iterable[str] = (), deeds: 
                     sentences[k] = re.sub(rf"^(\s*(?:(?:and\s+)?then\s+)?)(?:(?:go|walk|head|run)\s+to\s+|visit\s+|(?:{said})\s+)?", rf"\g<1>{all_of.group('verb')} ", sentences[k],
                                           count=1, flags=re.IGNORECASE)
                 continue
-            sentences.append(_visits(sentence, names, seen, deeds))
+            sentences.append(_visits(sentence, names, seen, deeds, verbs if isinstance(verbs, Mapping) else {}))
         lines.append(" ".join(sentences))
     return "\n".join(lines)
 
@@ -67,8 +67,9 @@ ONE_VISIT = re.compile(r"^\s*(?:(?:and\s+)?then\s+)?(?:(?:go|walk|head|run)\s+to
 """A sentence that is one visit ("Then go to stump 2.")."""
 
 
-def _visits(sentence: str, names: set[str], seen: list[bool], deeds: Mapping[str, str] | None = None) -> str:
-    deeds = deeds or {}
+def _visits(sentence: str, names: set[str], seen: list[bool], deeds: Mapping[str, str] | None = None,
+            acts: Mapping[str, str] | None = None) -> str:
+    deeds, acts = deeds or {}, {w.lower(): a for w, a in (acts or {}).items()}
     sentence = re.sub(r"\b(?P<letter>[a-z])(?P<n>\d)\b", lambda m: _initial(m, names), sentence, flags=re.IGNORECASE)
     sentence = re.sub(r"\b[a-z]{3,}\b", lambda m: _unclipped(m.group(0), names), sentence, flags=re.IGNORECASE)
     parts = re.split(r"(,\s*(?:and\s+)?(?:then\s+)?|;\s*(?:then\s+)?|\s+then\s+)", sentence)
@@ -83,9 +84,13 @@ def _visits(sentence: str, names: set[str], seen: list[bool], deeds: Mapping[str
         before = said_parts[k - 2].strip().lower().split() if k >= 2 else []
         if m is not None and not m.group("rest") and before and before[0] not in MOTIONS and len(before) > 1 and _base_verb(before[0]) and not _named(before[0], names) \
                 and re.match(r"[,;]?\s*(?:and\s+)?then\s", parts[k - 1]) and not (m.group("lead") or "").strip() \
-                and (k + 1 >= len(parts) or re.match(r"[,;]?\s*(?:and\s+)?then\s", parts[k + 1])):
+                and (k + 1 >= len(parts) or re.match(r"[,;]?\s*(?:and\s+)?then\s", parts[k + 1])) \
+                and not (_misfit(m.group("noun"), said_parts[:k:2], deeds, acts) and not _verb_next(after, acts)):
             continue  # "Circle lamp 4 then stump 4, then look up": circle both (the verb before is gapped)
         bare = re.match(r"^(?:then\s+)?(?:just\s+)?[a-z]+(?:\s+(?:up|down|left|right|around|over|it|them|there))?[.!]?$", after, re.IGNORECASE)
+        if m is not None and verb_seen and not m.group("rest") and _misfit(m.group("noun"), said_parts[:k:2], deeds, acts) \
+                and not _verb_next(after, acts):
+            verb_seen = False  # "then jump the lava, then the shrine": the shrine's own deed, no jump
         if m is None or (verb_seen and not m.group("rest") and not re.match(r"^(?:then\s+)?(?:[a-z]+\s+){0,3}(?:it|them|there)\b", after, re.IGNORECASE)
                          and not (bare and _deed(re.sub(r"^(?:then|just)\s+", "", after, flags=re.IGNORECASE)))):
             verb_seen = verb_seen or (m is None and bool(parts[k].strip()))  # "attack the goblin, then the skeleton": gapped
@@ -101,6 +106,21 @@ def _visits(sentence: str, names: set[str], seen: list[bool], deeds: Mapping[str
         parts[k] = f"{visit}, then {m.group('rest')}{m.group('end')}" if m.group("rest") else f"{visit}{m.group('end')}"
     seen[0] = verb_seen or any(parts[k].strip() for k in range(0, len(parts), 2))
     return "".join(parts)
+
+
+def _verb_next(after: str, acts: Mapping[str, str]) -> bool:
+    """The next clause starts with a verb of the game's: the thing is that verb's ("the shrine, activate")."""
+    first = re.match(r"\s*(?:then\s+)?([a-z]+)", after, re.IGNORECASE)
+    return first is not None and first.group(1).lower() in acts
+
+
+def _misfit(noun: str, before: list[str], deeds: Mapping[str, str], acts: Mapping[str, str]) -> bool:
+    """The verb last said before a bare thing is not what the game does to it, and the thing has a
+    deed of its own: that deed, not the verb gapped."""
+    head = noun.split()[-1].lower()
+    deed = deeds.get(head) or deeds.get(head[:-1]) if head.endswith("s") else deeds.get(head)
+    verb = next((acts[w] for p in reversed(before) for w in p.strip().lower().split()[:1] if w in acts), None)
+    return bool(deed) and verb is not None and verb not in (deed, "move")
 
 
 BACK_IT = re.compile(r"\b(?:come|go|head|walk|run)\s+back(?:\s+(?:here|there))?\s*,?\s+and\s+[a-z]+(?:\s+(?:up|down|on|at))?\s+(?P<it>it)\b", re.IGNORECASE)

@@ -1,0 +1,43 @@
+"""A tester's chat shorthand and remarks around the steps, in the forms the reader reads (issue 55,
+waves 36 and 37: ``tests/evo/plans/dev/*_dev75.yaml`` to ``*_dev78.yaml``).
+
+- chat: "u" for you, "@qa", "usual stuff, ty", "just go nuts", "in no particular order";
+- the means of a deed: "hit it with your weapon" (the deed alone);
+- a standing order in other words: "clear out all enemies", "if a goblin gets within a few tiles";
+- "switch on first" (the switch, turned on); "jump once at barrel 2" (one jump);
+- remarks that are no steps: "Skip the others, they weren't touched.", "..., i want both angles",
+  "..., we had a report that ...", "Seen 3/3 times.", "Should take well under a minute.", "how
+  they look up close" (no look up), "look up at the top" (looking up);
+- "the lamp at index 1" (lamp 1), "look up at it and also look down at it".
+
+Each is one pattern over closed-class words; :data:`evo.plans.everyday.EVERYDAY` holds them in its
+place among the rest.
+"""
+
+from __future__ import annotations
+
+import re
+
+I = re.IGNORECASE
+SHORTHAND = (
+    (re.compile(r"\s+with\s+(?:your|a|the|his|her)\s+(?:weapon|sword|fists?|axe|club|blade|dagger|hands?|bow|mace|hammer)\b", I), ""),  # "hit it with your weapon"
+    (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:switch|lever)\s+on\b(?!\s+(?:the|a|an|it)\b)", I | re.M), "turn the switch on"),  # "switch on first, then ..."
+    (re.compile(r"\bu\b(?!-)", I), "you"), (re.compile(r"(?:^|(?<=\s))@[\w-]+\s*,?\s*", I | re.M), ""),  # "@qa can u pull the lever"
+    (re.compile(r"[,.;!?]?\s*(?:(?:the\s+)?usual\s+stuff|ty|thx|tia|cheers)\s*[,.!]*\s*(?:ty|thx|tia)?\s*[.!]*\s*$", I), "."),
+    (re.compile(r"\bclear\s+out\s+(?=(?:all|every|each|the|any)\b)", I), "kill "),  # "clear out all enemies"
+    (re.compile(r"(?:^|(?<=[.!?]\s))(?:honestly\s*,?\s*)?(?:just\s+)?go\s+(?:nuts|wild|crazy)\s*[,.!]\s*", I | re.M), ""),
+    (re.compile(r"\s*,?\s*(?:in\s+)?no\s+particular\s+order\b", I), ""),
+    (re.compile(r"\b(?P<x>(?:a|an|any)\s+[a-z]+)\s+(?:gets|comes)\s+within\s+(?:a\s+few|\d+|one|two|three|some)\s+(?:tiles?|squares?|cells?|steps?)(?:\s+of\s+you)?", I),
+     r"\g<x> comes near"),  # "If a goblin gets within a few tiles, attack it."
+    (re.compile(r"(?:^|(?<=[.!?]\s))(?:skip|ignore|leave)\s+(?:the\s+)?(?:others?|rest)\b[^.!?\n]*[.!?]?", I | re.M), ""),  # "Skip the others, they weren't touched."
+    (re.compile(r"\s*[,;]\s*(?:i|we)\s+want\s+(?:both|all|every|each)\s+(?:angles?|views?|sides?|directions?)\b", I), ""),
+    (re.compile(r"\s*[,;]\s*(?:we|i)\s+(?:had|got|have|received)\s+(?:a\s+|some\s+)?(?:reports?|complaints?|tickets?)\b[^.!?\n]*?(?=,?\s+so\b|\s*[.!?\n]|$)", I | re.M), ""),
+    (re.compile(r"\b(?P<l>look(?:s|ed|ing)?)\s+up\s+close\b", I), r"\g<l> close"),  # "how they look up close": no look up
+    (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:seen|happens|reproduced|reproduces|repro|occurs)\s+\d+\s*/\s*\d+(?:\s+times|\s+tries)?\s*[.!]?", I | re.M), ""),
+    (re.compile(r"\b(?P<l>look(?:ing)?\s+(?:up|down))\s+(?:at|to(?:wards)?)\s+(?:the\s+)?(?:top|bottom|base|sky|ground|floor|ceiling|feet)\b", I), r"\g<l>"),
+    (re.compile(r"(?:^|(?<=[.!?]\s))(?:it\s+|this\s+)?should\s+(?:only\s+)?take\s+(?:well|under|about|around|less\s+than|roughly|maybe)\b[^.!?\n]*[.!]?", I | re.M), ""),
+    (re.compile(r"(?<=\band)\s+also\s+(?=[a-z]+\s+(?:up|down|left|right|at|to|the|it|around|round|over)\b)", I), " "),  # "look up at it and also look down at it"
+    (re.compile(r"\b(?P<x>[a-z]+)\s+(?:at|with|of)\s+index\s+(?P<n>\d{1,2})\b", I), r"\g<x> \g<n>"),  # "the lamp at index 1"
+    (re.compile(r"\b(?P<v>jump|hop)\s+once\b(?=\s+(?:at|by|near|next\s+to|beside|on\s+top\s+of)\s+(?:the\s|[a-z]+\s+\d))", I), r"\g<v>"),  # "jump once at barrel 2": one jump
+)
+"""(pattern, replacement) pairs, applied in order."""
