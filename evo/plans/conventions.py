@@ -101,7 +101,7 @@ LOOKING = re.compile(r"^\s*(?:looking|checking|testing|verifying|hunting|searchi
 """What the tester looks for ("Looking for stretched textures."), no step."""
 GOAL_LINE = re.compile(r"^\s*(?:goal|objective|purpose|aim)\s*:", re.IGNORECASE)
 """A goal over a list of steps (alone on its line it is the step: :mod:`evo.plans.markers`)."""
-KEEP = re.compile(r"(?<=[,;]\s)(?:then\s+)?keep\s+(?:on\s+)?(?P<verb>[a-z]+ing)\b|(?<=\bthen\s)keep\s+(?:on\s+)?(?P<verb2>[a-z]+ing)\b",
+KEEP = re.compile(r"(?:(?<=[,;]\s)|(?<=\band\s))(?:then\s+)?keep\s+(?:on\s+)?(?P<verb>[a-z]+ing)\b|(?<=\bthen\s)keep\s+(?:on\s+)?(?P<verb2>[a-z]+ing)\b",
                   re.IGNORECASE)
 STANDING = re.compile(r",?\s*(?:standing|staying|waiting|stopping)\s+(?:right\s+)?(?:next\s+to|near|by|beside|in\s+front\s+of|at)\s+"
                       r"(?:it|them|the\s+[\w-]+)\s*,", re.IGNORECASE)
@@ -202,7 +202,18 @@ def _sentence(sentence: str, more: bool) -> str:
         route = m.group("route")
         route = re.sub(r"^(\w+)ing\b", lambda g: g.group(1) if len(g.group(1)) > 2 else g.group(0), route)
         sentence = f"{route}. {m.group('rule')}{m.group('end') or '.'}"
-    return "" if OBSERVE.match(sentence) else sentence
+    if OBSERVE.match(sentence):
+        then = EXPECTED_THEN.match(sentence)  # "The third coin should be past the door, pick that one up too.": the step
+        if then is None or not _imperative(then.group("b"), 8):
+            return ""
+        b = re.sub(r"\b(?:that\s+one|this\s+one|it)\b", then.group("x").strip(), then.group("b"), count=1, flags=re.IGNORECASE)
+        return f"{b[0].upper()}{b[1:]}"
+    return sentence
+
+
+EXPECTED_THEN = re.compile(r"^\s*(?P<x>(?:the|this|that)\s+(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:should|must|will|may|might)\b[^,;]*[,;]\s*"
+                           r"(?:(?:so|and|then)\s+)?(?P<b>[a-z][^,;]*)$", re.IGNORECASE)
+"""What to expect, then a step after a comma: the step is read."""
 
 
 def _parenthesis(m: re.Match[str]) -> str:
@@ -233,8 +244,8 @@ def conventions(text: str, things: Iterable[str] = ()) -> str:
 
     names = {t.lower() for t in things}
     text = RESULT_LINE.sub("", _results_listed(scenario(text)))
-    text = "\n".join(re.sub(r"\s*\((?:[a-h]|[ivx]{1,3})\)\s+", lambda m: "\n" if m.start() else "", line) if re.search(r"\(a\)[^\n]+\(b\)", line) else line
-                     for line in text.splitlines())  # "Steps: (a) go to lamp 2 (b) turn left": a step a line
+    text = re.sub(r"^[^\n]*\(a\)[^\n]+\(b\)[^\n]*$", lambda line: re.sub(r"[ \t]*\((?:[a-h]|[ivx]{1,3})\)[ \t]+", lambda m: "\n" if m.start() else "",
+                                                                          line.group(0)), text, flags=re.M)  # "Steps: (a) go to lamp 2 (b) turn left": a step a line
     text = re.sub(r"\s*,?\s*\b(?:of\s+course|obviously|naturally)\s*(?=\))", "", text, flags=re.IGNORECASE)  # "(the lever first, of course)"
     text = PARENTHESIS.sub(_parenthesis, text)
     lines = []

@@ -82,6 +82,7 @@ EVERYDAY = (
      r"\g<v> "),  # "Stop at each of these in order: barrel 1, pillar 1"
     (re.compile(r"\bcheck\s+out\s+(?=(?:a|an|the)\s)", I), "visit "),
     *SHORTHAND,
+    (re.compile(r"\b(?:next\s+to|near|close\s+to|beside)\s+the\s+(?:player|agent|hero|character)\b", I), "near you"),
     (re.compile(r"(?P<a>\b(?:walk|go|run|head|circle|move)\s+(?:all\s+the\s+way\s+)?(?:a?round|circle)\s+[^,.;!?\n]+?)\s*,?\s+and\s+(?:look\s+at|check|inspect|view|see)\s+"
                 r"(?:it|them)\s+from\s+(?:every|all|each)\s+(?:side|sides|angle|angles)\b", I), r"\g<a>"),  # one lap, said twice
     (re.compile(r",?\s*(?:and\s+)?(?:then\s+)?call\s+it\s+a\s+day\b", I), ""),
@@ -89,11 +90,11 @@ EVERYDAY = (
     (re.compile(r"\s*,?\s*(?:because\s+)?otherwise\s+(?:the\s+[a-z]+|it|you)(?:'s|\s+(?:stays?|remains?|won't|will\s+not|doesn't|does\s+not|can't|cannot|is|keeps?))\b[^,.;!?\n]*"
                 r"(?:\s+and\s+you\s+(?:won't|can't|cannot|will\s+not)\b[^,.;!?\n]*)?", I), ""),  # "Hit the switch, otherwise the door stays shut"
     (re.compile(r"\b(?:your|the|our)\s+(?:goal|target|objective|destination|aim)\s+is\s+(?P<x>the\s+[a-z]+)(?=\s*[.!])", I), r"\g<x> is the goal"),
-    (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:quick\s+one|new\s+build|note\s+to\s+self|ugh|hmm+|sigh)\b[^.!?:\n]*[.!?]\s*", I | re.M), ""),
+    (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:(?:ok(?:ay)?\s+)?(?:so\s+)?quick\s+one|new\s+build|note\s+to\s+self|ugh|hmm+|sigh)\b[^.!?:\n-]*(?:[.!?]|\s+[-–—])\s*", I | re.M), ""),
     (re.compile(r"\bget\s+(?:over|across)\s+(?=the\s)", I), "cross "),  # "get over the lava": crossing it
     (re.compile(r"\b(?:run|dash|sprint|race|head|make\s+a\s+run)\s+for\s+(?=the\s|[a-z]+\s+\d)", I), "go to "),  # "run for the door"
-    (re.compile(r"(?:^|(?<=[.!?]\s))(?P<lead>(?:first|then|next)\s*,?\s+)?the\s+(?P<x>[a-z]+)\s+(?:must|should|has\s+to|needs\s+to)\s+be\s+(?P<v>[a-z]+)"
-                r"(?:\s+by\s+(?:the\s+)?player)?(?=\s*[.!;,]|\s*$)", I | re.M),
+    (re.compile(r"(?:^|(?<=[.!?]\s))(?P<lead>(?:first|then|next|(?:oh\s*,?\s*)?(?:and\s+)?(?:of\s+course|obviously)\s*,?)\s*,?\s+)?the\s+(?P<x>[a-z]+)\s+"
+                r"(?:must|should|has\s+to|needs\s+to)\s+be\s+(?P<v>[a-z]+)(?:\s+by\s+(?:the\s+)?player)?(?=\s*[.!;,]|\s*$|\s+(?:first|before|beforehand)\b)", I | re.M),
      lambda m: f"{m.group('lead') or ''}{_verb_base(m.group('v')) or m.group('v')} the {m.group('x')}"),  # "First the lever must be pulled."
     (re.compile(r"\b(?:i|we|you)(?:'ll|\s+will)?\s+(?:need|want)\s+(?P<t>the\s+[a-z]+(?:\s+\d{1,2})?)\s+(?P<p>dead|killed|pulled|flipped|pressed|"
                 r"activated|opened|used|thrown)\b", I), lambda m: f"{DONE_TO.get(m.group('p').lower(), 'kill')} {m.group('t')}"),  # "I need the ogre dead"
@@ -110,13 +111,15 @@ EVERYDAY = (
     # "Can the player jump the lava right after the switch? Flip the switch and ...": what the test asks, no step
     (re.compile(r"(?:^|(?<=[.!?]\s))(?:the\s+)?[a-z]+s?\s+(?:hit|hits|are|is|can|will|do|does|tend\s+to|seem\s+to|might|may)\s+[^,.;!?\n]{1,40}?,\s*so\s+(?=(?:please\s+)?[a-z]+\s)", I | re.M),
      ""),  # "Ogres hit hard, so attack any ogre that comes close": the reason, then the step
-    (re.compile(r"\b(?P<a>(?:open|unlock)\s+(?:the\s+[a-z]+|it))\s*\(\s*(?:use|with|via|by\s+using|using)\s+(?P<b>the\s+[a-z]+)(?:\s+for\s+(?:that|this|it))?\s*\)", I),
-     r"use \g<b> to \g<a>"),  # "Open the door (use the switch for that)": the switch is the step
+    (re.compile(r"\b(?P<a>(?:open|unlock)\s+(?:the\s+[a-z]+|it))\s*\(\s*(?:(?:use|with|via|by\s+using|using)\s+)?(?:the\s+)?(?P<b>switch|lever|button|key)(?:\s+for\s+(?:that|this|it))?\s*\)", I),
+     r"use the \g<b> to \g<a>"),  # "Open the door (use the switch for that)": the switch is the step
     (re.compile(r"(?:^|(?<=\n)|(?<=[.;:]\s)|(?<=\bthen\s)|(?<=,\s)|(?<=>\s)|(?<=→\s))(?P<b>[ \t]*(?:\d+[.)]|[-*•])[ \t]+)?(?P<p>through|thru|into|past|up\s+to|back\s+to)\s+(?=the\s|[a-z]+\s+\d|door\b|gate\b)", I | re.M),
      r"\g<b>go \g<p> "),  # "2) through the door once it opens": going, its verb left out
     (re.compile(r"\b(?P<v>do|make|take|run)\s+(?:another|one\s+more)\s+(?P<n>lap|circle|loop|orbit)\b(?!\s+(?:around|round)\b)", I), r"\g<v> a \g<n> around it"),
     (re.compile(r"\bany\s+one\s+(?=[a-z]{3,})(?!of\b)", I), "a "),  # "Grab any one pickup": one, whichever
     (re.compile(r"\s+(?:when|once)\s+(?:you|they|it)\s+(?:get|gets|arrive|arrives|are|is)\s+there\b", I), ""),  # "Use the shrine when you get there"
+    (re.compile(r"\b(?:don't|do\s+not)\s+(?:touch|do|press|use)\s+(?:anything|everything)(?:\s+else)?\s+(?=(?:until|till)\s)", I), "wait "),
+    # "Do not touch anything else until the door is open.": a wait
     (re.compile(r"\b(?:don't|do\s+not|never)\s+(?P<v>(?!forget|fail)[a-z]+(?:\s+[a-z]+){0,4}?)\s+(?:until|till)\s+"
                 r"(?P<c>(?:the\s+[a-z]+|it)\s+(?:is|has\s+been|has|gets|'s)\s+[a-z]+)\b(?=\s*(?:[.!]|$))", I | re.M), r"once \g<c>, \g<v>"),  # "Don't approach the door until the switch is on"
     (re.compile(r"(?:(?<=^)|(?<=[.!?]\s)|(?<=\n)|(?<=\d[.)]\s))(?:check|verify|confirm)\s+(?:that\s+|if\s+|whether\s+)?(?:the\s+[a-z]+|it)\s+"
@@ -269,7 +272,7 @@ EVERYDAY = (
                 r"(?:a|an|the|any)\s+[a-z]+(?:\s+\d{1,2})?)\s+(?=[a-z])(?!(?:and|or|then|but|that|which|you)\b)", I), r"\1, "),
 )
 """The forms, each a pattern and what it is read as (after a second language's first forms)."""
-THERE_IS = re.compile(r"(?:^|(?<=[.!?]\s))(?:then\s+)?there(?:'s|\s+is|\s+are)\s+(?:(?:a|an|one|some)\s+(?P<x>[a-z]+)\b|(?P<xn>[a-z]+\s+\d+)\b)[^.!?;\n]*[.!?;]\s+"
+THERE_IS = re.compile(r"(?:^|(?<=[.!?]\s))(?:then\s+)?(?:there(?:'s|\s+is|\s+are)|you(?:'ll|\s+will)\s+(?:see|find|spot|notice))\s+(?:(?P<xn>[a-z]+\s+\d+)\b|(?:(?:a|an|one|some)\s+)?(?P<x>[a-z]+)\b)[^.!?;\n]*[.!?;]\s+"
                       r"(?P<next>[^.!?\n]*?)\b(?:it|one|him|her)\b", I)
 """"There's a coin near the start. Go pick it up.", "There's barrel 1 by the path. Go to it.": the thing said
 to be there is the step's."""
@@ -355,18 +358,6 @@ def ordinal_one(text: str, names: set[str]) -> str:
         kind_ = before[-1][:-1] if before[-1].endswith("s") and before[-1][:-1] in names else before[-1]  # "goblins": goblin
         return f"{m.group('o')} {kind_}"
     return re.sub(r"(?<=\bthe\s)(?P<o>first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)(?:\s+one\b|(?=\s*(?:[.,;!?]|$|\s+(?:and|then)\b)))", kind, text, flags=I | re.M)
-
-
-def every_one(text: str, names: set[str]) -> str:
-    """"every one you meet" for the kind named last before it in its sentence ("Spend 100 steps
-    hunting skeletons: attack every one you meet": every skeleton)."""
-    def kind(m: re.Match[str]) -> str:
-        start = max(text.rfind(end, 0, m.start()) for end in (". ", "! ", "? ", "\n"))
-        before = [w for w in re.findall(r"[a-z]+", text[start + 1:m.start()].lower()) if w in names]
-        if not before:
-            return m.group(0)
-        return f"{m.group('q')} {before[-1][:-1] if before[-1].endswith('s') and before[-1][:-1] in names else before[-1]}"
-    return re.sub(r"\b(?P<q>every|each|any)\s+(?:single\s+)?one\b(?=\s+(?:you|that|which|who|in\s+sight|nearby|near|close)\b)", kind, text, flags=I)
 
 
 

@@ -118,7 +118,7 @@ def _target(step: MatchedStep, actor_names: Sequence[str]) -> str | None:
     return step.actor_type
 
 
-ANOTHER = re.compile(r"\b(?:another|one more|a second|the next|a different)\b", re.IGNORECASE)
+ANOTHER = re.compile(r"\b(?:another|one more|a second|the next|a different|the\s+(?:nearest|closest)\s+one\s+after)\b", re.IGNORECASE)
 """Words of one more thing of a kind ("Then get another coin"): a step of its own."""
 
 
@@ -167,6 +167,7 @@ def steps_to_plan(steps: Sequence[MatchedStep], start: tuple[int, int], name: st
                     rules.append((step.parsed.text, near, step.action))
                 continue  # a rule with nothing to watch for ("Wait.") is a step here
         when = [*waiting, *([_precondition(step, features, last)] if clause and clause.condition_state else [])]
+        when = [c for k, c in enumerate(when) if c not in when[:k]]  # "wait until the door is open. When it is open, ...": one wait
         if target is None and waiting and waited and (pronoun or not step.parsed.actor_word):
             target, pronoun = waited, False  # "Wait for the door to open. Walk through (it).": the door
         state_of = when[-1].feature.split("_")[0] if when and when[-1].feature else None
@@ -239,10 +240,10 @@ def plan_from_text(text: str, factory: GameFactory, name: str = "", validations:
     steps = read_steps(aimless(unbudgeted if unbudgeted is not None else labelled), actions, actors, nlp, targets, categories)
     check_confident(steps, accept, [a for a in actions if a != NO_ACTION], actors, categories, targets)
     check_nothing_dropped(text, steps, accept, actions, actors, categories)
-    steps = _all_of_them(steps)
     budget = budget_steps(EXPECTATION.sub("", text), step_seconds, factory.label)
     if budget is not None:
         steps = [_repeated(step) for step in steps]
+    steps = _all_of_them(steps)
     ref = {"name": factory.name, "kwargs": dict(factory.kwargs)} if factory.name else None
     plan = steps_to_plan(steps, start, name, ref, validations, feature_names, actor_names, budget, manoeuvres)
     check_instances(text, plan, steps, accept, actor_names, actors, actions)
@@ -309,7 +310,7 @@ def _repeated(step: MatchedStep) -> MatchedStep:
     actor = parsed.actor_word.lower().split()[-1]
     at = words.index(actor) if actor in words else -1
     bare = at > 0 and actor not in ("it", "them", "one", "there", "him", "her") and (words[at - 1] not in ARTICLES  # "coins", "gold": things of a kind
-                       or (words[at - 1] == "the" and _lemma(actor, "n") != actor))  # "collect the items": all of them
+                       or (words[at - 1] == "the" and _plural(actor)))  # "collect the items": all of them
     gerund = bool(parsed.action_word) and parsed.action_word.split()[0].lower().endswith("ing") \
         and _lemma(parsed.action_word.split()[0], "v") != parsed.action_word.split()[0].lower()
     return replace(step, parsed=replace(parsed, kind="rule", confidence=1.0)) if bare or gerund else step
@@ -320,7 +321,13 @@ def _the_plural(parsed: Any) -> bool:
     words = [w.strip(".,;:!?").lower() for w in parsed.text.split()]
     actor = (parsed.actor_word or "-").lower().split()[-1]
     at = words.index(actor) if actor in words else -1
-    return at > 0 and words[at - 1] == "the" and (_lemma(actor, "n") != actor or actor.endswith("s") and not actor.endswith("ss"))
+    return at > 0 and words[at - 1] == "the" and _plural(actor)
+
+
+def _plural(word: str) -> bool:
+    """A noun in the plural: WordNet's lemma differs, or it ends in one "s" ("barrels" is a lemma of
+    WordNet's too, "a great amount")."""
+    return _lemma(word, "n") != word or word.endswith("s") and not word.endswith("ss")
 
 
 def _all_of_them(steps: Sequence[MatchedStep]) -> list[MatchedStep]:
@@ -330,12 +337,18 @@ def _all_of_them(steps: Sequence[MatchedStep]) -> list[MatchedStep]:
     out: list[MatchedStep] = []
     for step in steps:
         before = out[-1] if out else None
+        if before is not None and before.parsed.kind == "rule" and step.parsed.kind == "rule" and before.action == step.action \
+                and step.actor_type is None and step.condition_match is None and (step.parsed.actor_word or "").lower() in ("one", "ones", "it", "them"):
+            continue  # "coins only. grab every one you can. 300 steps.": the standing order before
         if before is not None and before.parsed.kind != "rule" and step.parsed.kind == "rule" and before.action == step.action \
                 and before.parsed.clause is not None and before.parsed.clause.condition is None and _the_plural(before.parsed) \
                 and step.actor_type in (None, before.actor_type):
             out[-1] = replace(before, parsed=replace(before.parsed, kind="rule", confidence=1.0))
             if step.actor_type is None:
                 continue  # "All of them.": the kind before
+        if before is not None and before.parsed.kind == "rule" and step.parsed.kind != "rule" and step.action == before.action \
+                and step.actor_type is None and (step.parsed.actor_word or "").lower() == "them":
+            continue  # "Check out the stumps for 5 seconds, just walk to them.": the standing order's
         out.append(step)
     nodes = [k for k, step in enumerate(out) if step.parsed.kind != "rule"]
     if len(nodes) < len(out) and nodes and all(out[k].parsed.clause is not None and out[k].parsed.clause.condition is None

@@ -161,6 +161,9 @@ NARRATED = re.compile(r"^\W*(?:(?:so|ok(?:ay)?|and|but|also|btw|plus|yesterday|e
                       r"(?![^.!?]*\b(?:you|please|should|must|need|want|let)\b)[^.!?]*[.!?]*\s*$", re.IGNORECASE)
 """A sentence of what the tester did or saw, in the past, or thinks ("I pulled the lever three
 times yesterday and the door stayed shut.", "I think the lever is broken.")."""
+DOES_NOTHING = re.compile(r"^\W*(?:[a-z]+-\d+\s*:\s*)?[a-z][^.!?:]{0,60}?\s+(?:does\s+nothing|(?:doesn't|does\s+not)\s+(?:work|do\s+anything)|is\s+broken)\b"
+                          r"[^.!?]*[.!?]*\s*$", re.IGNORECASE)
+"""A deed said not to work ("BUG-112: jump over lava does nothing when ..."): what is wrong, no step."""
 THING = re.compile(r"[a-z]+(?:[ \t]+(?:number[ \t]+)?\d{1,2})?", re.IGNORECASE)
 
 
@@ -180,7 +183,7 @@ def described(text: str, things: Iterable[str] | Mapping[str, str] = (), verbs: 
     for k, line in enumerate(lines):
         for j, s in enumerate(line):
             goal = GOAL_IS.search(s) is not None  # "The shrine is the goal. Get there and activate it.": only so
-            if not (_describes(s, set(kinds), deeds) or _kind_does(s, set(kinds)) or NARRATED.match(s) or goal):
+            if not (_describes(s, set(kinds), deeds) or _kind_does(s, set(kinds)) or NARRATED.match(s) or DOES_NOTHING.match(s) or goal):
                 continue
             named = set(_named(s, kinds))
             if _points_back(line[j + 1:j + 2]):

@@ -31,7 +31,8 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from evo.plans.everyday import EVERYDAY, HAVING, THERE_IS, WAY_LEAD, WAY_THERE, _having, both_kinds, each_listed, every_one, ordinal_one
+from evo.plans.everyday import EVERYDAY, HAVING, THERE_IS, WAY_LEAD, WAY_THERE, _having, both_kinds, each_listed, ordinal_one
+from evo.plans.shorthand import every_one
 
 I = re.IGNORECASE
 FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
@@ -166,7 +167,7 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
 """Forms rewritten as they are read, in order."""
 CONTINUOUS = re.compile(r"\b(?P<who>you)\s+are\s+(?P<verb>[a-z]+)ing\b", I)
 RELATIVE = re.compile(r"\b(?:which|that|who)\s+(?:is|are)\s+(?P<verb>[a-z]+)ing\b", I)
-SUBJECT = re.compile(r"(?:(?<=^)|(?<=[.;:!?]\s)|(?<=,\s)|(?<=\band\s)|(?<=\bthen\s)|(?<=\bfirst\s)|(?<=\bnext\s)|(?<=\bplease\s)|(?<=\bthere\s)|(?<=\d\s)|(?<=\bopen\s)|(?<=\bopened\s)|(?<=\n))(?:you|he|she|(?:the\s+)?player)\s+(?=(?P<verb>[a-z]+)\b)", I)
+SUBJECT = re.compile(r"(?:(?<=^)|(?<=[.;:!?]\s)|(?<=,\s)|(?<=\band\s)|(?<=\bthen\s)|(?<=\bfirst\s)|(?<=\bnext\s)|(?<=\bfinally\s)|(?<=\bplease\s)|(?<=\bthere\s)|(?<=\d\s)|(?<=\bopen\s)|(?<=\bopened\s)|(?<=\n))(?:you|he|she|(?:the\s+)?(?:player|agent))\s+(?=(?P<verb>[a-z]+)\b)", I)
 """"you" (or the player's "he", "she") before a step's verb in its base form at a step's start ("then
 you activate the switch", "when the door is opened he go inside it")."""
 NOT_STEPS = frozenset({"will", "can", "could", "should", "must", "may", "might", "are", "were", "have", "had", "do", "did",
@@ -216,9 +217,14 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
     names = {t.lower() for t in things}
     deeds = {v.lower() for v in verbs if not isinstance(verbs, dict) or verbs[v] != "move"}  # "make a run for" is no deed
     second = any(re.search(rf"\b(?:to|over|touch|use|at)\s+{re.escape(n)}\b(?!\s*(?:\d|number|no\.|#))", text, I) for n in names if n.isalpha()) \
-        or re.search(r"\bmake\s+(?:it\s+(?:on|off|open)|a\s+(?:jump|turn|circle))\b", text, I) is not None  # "go to switch", "make it on"
+        or re.search(r"\bmake\s+(?:it\s+(?:on|off|open)|a\s+(?:jump|turn|circle))\b|\b(?:go|walk|run)\s+until\b|\b(?:around|round)\s+(?:him|her)\b", text, I) is not None
+    # "go to switch", "make it on", "go until barrel 3", "make one round around him"
     for pattern, said in FORMS:
         text = pattern.sub(said, text)
+    text = re.sub(r"\b(?:look|search|hunt)\s+(?:around\s+)?for\s+(?:the\s+|any\s+|some\s+)?(?P<x>[a-z]+?)s\b", lambda m: f"go to every {m.group('x')}"
+                  if m.group("x").lower() in names else m.group(0), text, flags=I)  # "Look for barrels for 15 seconds and walk up to each one"
+    text = re.sub(r"\b(?P<q>all\s+(?:of\s+)?the)\s+(?P<x>[a-z]+)\b(?!['-])", lambda m: f"{m.group('q')} {m.group('x')}s"
+                  if m.group("x").lower() in names and not m.group("x").lower().endswith("s") else m.group(0), text, flags=I)  # "kill all the monster"
     text = re.sub(r"(?:^|(?<=[,;]))(?P<s>[ \t]*)(?P<t>[a-z]+[ \t]+\d{1,2})[ \t]*(?:->|=>|→|:)[ \t]*(?P<v>[a-z]+(?:[ \t]+(?:up|down|left|right|around))?)"
                   r"(?=[ \t]*(?:[,;.]|$))", lambda m: f"{m.group('s')}{m.group('v')} {m.group('t')}" if m.group("t").split()[0].lower() in names
                   else m.group(0), text, flags=I | re.M)  # "barrel 4 -> jump, pillar 1 -> circle"

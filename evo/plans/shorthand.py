@@ -38,6 +38,29 @@ SHORTHAND = (
     (re.compile(r"(?:^|(?<=[.!?]\s))(?:it\s+|this\s+)?should\s+(?:only\s+)?take\s+(?:well|under|about|around|less\s+than|roughly|maybe)\b[^.!?\n]*[.!]?", I | re.M), ""),
     (re.compile(r"(?<=\band)\s+also\s+(?=[a-z]+\s+(?:up|down|left|right|at|to|the|it|around|round|over)\b)", I), " "),  # "look up at it and also look down at it"
     (re.compile(r"\b(?P<x>[a-z]+)\s+(?:at|with|of)\s+index\s+(?P<n>\d{1,2})\b", I), r"\g<x> \g<n>"),  # "the lamp at index 1"
-    (re.compile(r"\b(?P<v>jump|hop)\s+once\b(?=\s+(?:at|by|near|next\s+to|beside|on\s+top\s+of)\s+(?:the\s|[a-z]+\s+\d))", I), r"\g<v>"),  # "jump once at barrel 2": one jump
+    (re.compile(r"\b(?P<v>jump|hop)\s+once\b(?=\s+(?:at|by|near|next\s+to|beside|on\s+top\s+of)\s+(?:the\s|[a-z]+\s+\d))(?!\s+at\s+the\s+(?:start|beginning|spawn))", I), r"\g<v>"),
+    (re.compile(r"(?:^|(?<=[.!?]\s))(?:then\s+)?(?:it\s+)?is\s+finish(?:ed)?\s*[.!]?", I | re.M), ""),  # "Then is finish."
+    (re.compile(r"\b(?:just\s+)?go\s+for\s+the\s+(?P<x>[a-z]+s)\b", I), r"get the \g<x>"),  # "Otherwise just go for the coins."
+    (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:the\s+)?(?:agent|player|bot)\s+(?:should|must|needs\s+to|has\s+to)\s+(?!be\s|not\s|never\s)(?=[a-z]+\s)", I | re.M), ""),  # "Agent should go to switch"  # "jump once at barrel 2": one jump
 )
 """(pattern, replacement) pairs, applied in order."""
+
+
+def every_one(text: str, names: set[str]) -> str:
+    """"every one you meet" for the kind named last before it in its sentence ("Spend 100 steps
+    hunting skeletons: attack every one you meet": every skeleton); "each one" at a sentence's end
+    only after a kind in the plural ("Look for barrels and walk up to each one"), never after
+    instances ("lamps 1 and 2 ... each one": those two)."""
+    def kind(m: re.Match[str]) -> str:
+        start = max(text.rfind(end, 0, m.start()) for end in (". ", "! ", "? ", "\n"))
+        said = text[start + 1:m.start()]
+        hits = [w for w in re.finditer(r"[a-z]+", said.lower()) if w.group(0) in names]
+        if not hits or re.match(r"\s+(?:\d|and\s+\d|number\b)", said[hits[-1].end():]):
+            return m.group(0)
+        word = hits[-1].group(0)
+        plural = word.endswith("s") and word[:-1] in names or re.search(rf"\b(?:every|any|all|each)\s+{word}\b", said.lower()) is not None
+        if re.match(r"\s*(?:[.!;]|$)", text[m.end():]) and not plural:
+            return m.group(0)
+        return f"{m.group('q')} {word[:-1] if plural else word}"
+    return re.sub(r"\b(?P<q>every|each|any)\s+(?:single\s+)?one\b(?=\s+(?:you|that|which|who|in\s+sight|nearby|near|close)\b|\s*[.!;]|\s*$)",
+                  kind, text, flags=I | re.M)

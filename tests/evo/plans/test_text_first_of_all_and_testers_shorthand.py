@@ -1,7 +1,7 @@
 """Steps put ahead of all the others, standing orders said twice, a tester's chat shorthand, a
-second language's forms and test cases' result lists: the families waves 36 and 37 showed (issue
+second language's forms and test cases' result lists: the families waves 36 to 39 showed (issue
 55), read as meant or refused with the closest reading. Every text here is in words of our own; the
-families came from ``dev/*_dev75.yaml`` to ``*_dev78.yaml``, which
+families came from ``dev/*_dev75.yaml`` to ``*_dev82.yaml``, which
 ``test_text_letters.test_dev_sets`` reads as measured."""
 
 from __future__ import annotations
@@ -65,6 +65,28 @@ from tests.evo.plans.text_games import DUNGEON, PARK
      ("attack skeleton", "interact switch")),
     (DUNGEON, "Steps:\n  a) yank the lever\n  b) walk through the gate\nPass if the hero stands in the doorway.", ("interact switch", "go door")),
     (PARK, "Objective: stump sprites\nSteps: (a) go to stump 1 (b) turn right (c) go to barrel 2\nPass: no stretched sprites", ("turn_right stump_1", "go barrel_2")),
+    # waves 38 and 39: what to expect with a step after it, waits, a report's title, "there is" in other words
+    (DUNGEON, "Grab coin 1. The third coin should be past the gate, pick that one up too.", ("go coin_1", "go coin_3")),
+    (DUNGEON, "If the gate is open, walk through it; the lever should do that, so yank the lever first.",
+     ("interact switch", "go door if door_open")),
+    (DUNGEON, "Pray at the altar last. Right before it, slay the troll. Before all that, yank the lever and leap the pit.",
+     ("interact switch", "jump lava", "attack ogre", "interact shrine")),
+    (DUNGEON, "To reproduce: open the gate (lever), walk through it, step onto coin 2.", ("interact switch", "go door", "go coin_2")),
+    (DUNGEON, "1) Yank the lever.\n2) Do not touch anything else until the gate is open.\n3) When the gate is open, walk through it.",
+     ("interact switch", "go door if door_open")),
+    (DUNGEON, "Standing orders: slay any monster next to the player.\nSteps:\n1. Yank the lever.\n2. Leap the pit.",
+     ("interact switch", "jump lava", "rule attack enemy")),
+    (DUNGEON, "BUG-7: leap over pit does nothing near the gate.\nSteps:\n1) Yank the lever.\n2) Walk through the gate.\n3) Leap the pit.",
+     ("interact switch", "go door", "jump lava")),
+    (DUNGEON, "Grab the nearest coin, and then the nearest one after that.", ("go coin", "go coin")),
+    (DUNGEON, "You'll find a lever in the first room. Yank it. Then leap the pit.", ("interact switch", "jump lava")),
+    (DUNGEON, "Keep grabbing coins and keep slaying orcs, 120 steps max.", ("rule go coin", "rule attack goblin", "budget 120")),
+    (DUNGEON, "I want that you slay all the monster in the level, you have 300 step.", ("rule attack enemy", "budget 300")),
+    (DUNGEON, "Agent should go to the lever and yank it. Then agent leap the pit. Finally agent pray at the altar.",
+     ("interact switch", "jump lava", "interact shrine")),
+    (PARK, "Look for stumps for 20 seconds and walk up to each one.", ("rule go stump", "budget 175")),
+    (PARK, "Check out the barrels for 20 seconds, just walk to them.", ("rule go barrel", "budget 175")),
+    (PARK, "Please go until lamp 2 and make one round around him, after you look up.", ("circle lamp_2", "look_up lamp_2")),
 ])
 def test_the_families_read_as_meant(game: GameFactory, text: str, plan: tuple[str, ...], nlp) -> None:  # type: ignore[no-untyped-def]
     assert plan_words(plan_from_text(text, game, nlp=nlp)[0]) == plan
