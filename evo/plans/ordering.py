@@ -81,8 +81,9 @@ def _before_that(line: str) -> str:
     """``line`` with each :data:`BEFORE_THAT` pair written in the order it is done."""
     def swap(m: re.Match[str]) -> str:
         a, b = m.group("a").strip(), m.group("b").strip()
-        if re.search(r",\s*(?:and\s+)?then\b|\band\s+then\b|;", a, re.IGNORECASE):
-            return m.group(0)  # "that" could be either step before: left as written
+        if re.search(r",\s*(?:and\s+)?then\b|\band\s+then\b|;", a, re.IGNORECASE) \
+                or re.match(r"(?:right|just|immediately)\b", m.group("said"), re.IGNORECASE) and re.search(r",|\band\b", a, re.IGNORECASE):
+            return m.group(0)  # "that" could be either step before ("right before that" after three): left as written
         clause = BEFORE_CLAUSE.match(a)
         if clause is not None:
             a = f"{clause.group('m').strip()}, then {clause.group('c').strip()}"

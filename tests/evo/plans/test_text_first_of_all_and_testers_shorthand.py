@@ -95,6 +95,8 @@ def test_the_families_read_as_meant(game: GameFactory, text: str, plan: tuple[st
 @pytest.mark.parametrize("game, text", [
     # a bare thing after a deed it cannot take, with no deed of its own: no guess
     (DUNGEON, "Leap the pit, then the coin, then the gate."),
+    # "right before that" after more than one step: before which one is not clear
+    (DUNGEON, "Yank the lever, walk through the gate and leap the pit. Right before that, grab coin 1."),
     # an instance named in a remark and in no step: refused, not read as the kind
     (PARK, "so lamp at index 1 looks off. go look up at it, and look down at it afterwards"),
 ])
