@@ -186,7 +186,8 @@ def _sentence(sentence: str, more: bool) -> str:
     titled = TITLE.match(sentence)
     if titled is not None:
         rest = sentence[titled.end():].strip()
-        if _named(rest) or (more and CHARTER.match(sentence)):  # "Charter: explore the door. Pull the lever."
+        listed = re.match(r"(?:\d{1,2}[.)]|\(\d{1,2}\)|[-*•])\s", rest) is not None  # "Steps: 1) Use the switch.": a step, no title
+        if not listed and (_named(rest) or (more and CHARTER.match(sentence))):  # "Charter: explore the door. Pull the lever."
             return ""
         sentence = rest
     if LOOKING.match(sentence):

@@ -92,8 +92,10 @@ EVERYDAY = (
     (re.compile(r"\b(?:your|the|our)\s+(?:goal|target|objective|destination|aim)\s+is\s+(?P<x>the\s+[a-z]+)(?=\s*[.!])", I), r"\g<x> is the goal"),
     (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:(?:ok(?:ay)?\s+)?(?:so\s+)?quick\s+one|new\s+build|note\s+to\s+self|ugh|hmm+|sigh)\b[^.!?:\n-]*(?:[.!?]|\s+[-–—])\s*", I | re.M), ""),
     (re.compile(r"\bget\s+(?:over|across)\s+(?=the\s)", I), "cross "),  # "get over the lava": crossing it
+    (re.compile(r"\b(?:go\s+(?:and\s+)?)?(?:look|have\s+a\s+look)\s+at\s+(?=(?:the\s+)?[a-z]+\s+\d{1,2}\b(?![^.;\n]*\b(?:up|down|above|below|upward|downward)\b))", I),
+     "go to "),  # "Circle lamp 4, but first go look at barrel 1.": no way of looking said, a visit
     (re.compile(r"\b(?:run|dash|sprint|race|head|make\s+a\s+run)\s+for\s+(?=the\s|[a-z]+\s+\d)", I), "go to "),  # "run for the door"
-    (re.compile(r"(?:^|(?<=[.!?]\s))(?P<lead>(?:first|then|next|(?:oh\s*,?\s*)?(?:and\s+)?(?:of\s+course|obviously)\s*,?)\s*,?\s+)?the\s+(?P<x>[a-z]+)\s+"
+    (re.compile(r"(?:^|(?<=[.!?]\s))(?P<lead>(?:first(?:ly)?|then|next|(?:oh\s*,?\s*)?(?:and\s+)?(?:of\s+course|obviously)\s*,?)\s*,?\s+)?the\s+(?P<x>[a-z]+)\s+"
                 r"(?:must|should|has\s+to|needs\s+to)\s+be\s+(?P<v>[a-z]+)(?:\s+by\s+(?:the\s+)?player)?(?=\s*[.!;,]|\s*$|\s+(?:first|before|beforehand)\b)", I | re.M),
      lambda m: f"{m.group('lead') or ''}{_verb_base(m.group('v')) or m.group('v')} the {m.group('x')}"),  # "First the lever must be pulled."
     (re.compile(r"\b(?:i|we|you)(?:'ll|\s+will)?\s+(?:need|want)\s+(?P<t>the\s+[a-z]+(?:\s+\d{1,2})?)\s+(?P<p>dead|killed|pulled|flipped|pressed|"

@@ -96,11 +96,12 @@ HEADING = re.compile(r"(?:^|(?<=\n)|(?<=[.!?]\s))(?!\s*pass\s*:)\s*(?:[\w%'-]+\s
                      r"(?:\s+please)?(?:\s*\([^)]*\))?\s*[:=]\s*",
                      re.IGNORECASE)
 """A runner's heading before the steps ("Splits:", "any% route:", "Mid:", "loot rule:")."""
-TEST_TITLE = re.compile(r"^\s*(?:[\w'-]+[ \t,]+){0,5}?(?<!\byou\s)(?<!\bthey\s)(?<!\bwe\s)(?<!\bi\s)(?:check|test|sweep|pass|playthrough|repro|regression|fix|attempt|path|review|inspection|audit|"
+TEST_TITLE = re.compile(r"^\s*(?!(?:test|check|repro|regression)\s*:)(?:[\w'-]+[ \t,]+){0,5}?(?<!\byou\s)(?<!\bthey\s)(?<!\bwe\s)(?<!\bi\s)(?:check|test|sweep|pass|playthrough|repro|regression|fix|attempt|path|review|inspection|audit|"
                         r"instructions|orders)(?:\s+(?:on|of|for)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,4})?(?:,\s*\d+\s+steps)?\s*(?:[.:]\s*|$)",
                         re.IGNORECASE)
 """A test's title as its first sentence ("Ogre damage check.", "Soak test.", "Full playthrough,
-happy path.", "Repro for the jump issue reported last week.", "Standing instructions")."""
+happy path.", "Repro for the jump issue reported last week.", "Standing instructions"); a label
+("Test: ogre balance.") is :data:`evo.plans.conventions.TITLE`'s, which keeps the steps after one."""
 TITLE_LINE = re.compile(r"^\s*(?:part|section|phase|stage|room|chapter|area|stop|leg)\s*[\w.]{0,4}\s*[:.-]\s*(?:[\w'-]+\s*){1,4}$",
                         re.IGNORECASE)
 """A line that titles the part of a test after it ("Part 2: The Door")."""

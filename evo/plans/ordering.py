@@ -49,11 +49,12 @@ AT_FRONT = re.compile(r"(?:(?<=^)|(?<=[,;]\s)|(?<=\band\s)|(?<=\bthen\s))at\s+(?
 """A step with its place first ("at the shrine pray"): the place after the deed."""
 
 
-BEFORE_THAT = re.compile(r"(?P<a>(?:^|(?<=[.;!?]\s))[^.;!?]+?)\s*[.;!]\s+(?:but\s+)?(?P<said>before(?=\s*,)|(?:(?:right|just|immediately)\s+)?before\s+it(?=\s*[:,])|(?:right|just|immediately)\s+before\s+(?:that|this)|before\s+(?:that|this|then|doing\s+(?:that|so|this|it)|"
+BEFORE_THAT = re.compile(r"(?P<a>(?:^|(?<=[.;!?]\s))[^.;!?]+?)\s*[.;!]\s+(?:but\s+)?(?P<said>before(?=\s*,)|(?:(?:right|just|immediately)\s+)?before\s+it(?=\s*[:,])|(?:right|just|immediately)\s+before\s+(?:that|this)|before\s+(?:that|this|then|(?:doing|going\s+for|going\s+after|heading\s+for|you\s+go\s+for)\s+(?:that|so|this|it|him|her|them)|"
                          r"you\s+do\s+(?:that|this|so|it))|(?<=but\s)first|first\s*,\s*though|though\s*,\s*first|first\s+of\s+all)"
                          r"(?:\s*,\s*though)?\s*[,:]?\s+(?P<b>[^.;!?]+)(?P<end>[.!?]?)", re.IGNORECASE)
 """The later step in one sentence, the earlier in the next: "Jump the lava. Before that, hit the
-switch.", "Head to the pillar; first, though, stop at stump 1." The earlier step goes before the
+switch.", "Head to the pillar; first, though, stop at stump 1.", "Kill the first skeleton. Before going
+for it though, pick up coin 1." The earlier step goes before the
 sentence it follows, when that sentence is one step (a "before" clause counted as its own)."""
 LAST_FIRST = re.compile(r"(?P<a>(?:^|(?<=[.;!?]\s))[^.;!?,]+?)\s+(?:last|at\s+the\s+end|to\s+finish)\s*[.;,]\s*(?:but\s+)?first\s*,?\s+"
                         r"(?P<b>[^.;!?]+)(?P<end>[.!?]?)", re.IGNORECASE)

@@ -101,7 +101,8 @@ def _imperative(rest: str) -> bool:
 
 LINKING = (r"(?:is|are|was|were|does|did|do|has|have|had|seems?|seemed|looks?|looked|appears?|appeared|feels?|felt|keeps?|kept|"
            r"stays?|stayed|gets?|got|goes|went|shows?|showed|still|never|always|randomly|sometimes|renders|flickers|glitches|clips|stutters|"
-           r"freezes|crashes|breaks|disappears|vanishes|triggers|fires|fails|spawns|(?:is|are|was|were|does|did|do|has|have|had|"
+           r"freezes|crashes|breaks|disappears|vanishes|triggers|fires|fails|spawns|grows|shrinks|took|fell|broke|gave|stuck|"
+           r"(?:is|are|was|were|does|did|do|has|have|had|"
            r"wo|ca|could|would)n't|cannot)")
 DESCRIBED = re.compile(rf"^\W*(?:(?:so|and|but|also|btw|fyi|plus|hmm+|ugh|oh|again|apparently)\W+)*(?P<subject>(?:(?:the|this|that|these|those|my|our|some|"
                        rf"half|most|both|none|all)\s+(?:of\s+(?:the|these|those|our)\s+)?)?(?:[a-z][\w-]*\s+){{0,7}}?[a-z][\w-]*)\s+(?:\d+\s+)?"
@@ -116,6 +117,8 @@ NOT_SUBJECT = frozenset({"and", "or", "but", "so", "you", "i", "we", "it", "ther
 ASKED = re.compile(r"\b(?:you|then|first|next|finally|before|after|once|whenever|until|should|must|need|needs|have\s+to|has\s+to|want|"
                    r"wants|please|make\s+sure|try|steps?|times?|turns?|seconds?|minutes?)\b", re.IGNORECASE)
 """Words that ask for a step, an order or a budget: a sentence with one is read."""
+WHEN_YOU = re.compile(r"\s+(?:when|if)\s+you\s+[a-z][^,.;!?]*[.!?]*\s*$", re.IGNORECASE)
+"""When what is wrong shows, at a description's end ("... flickers when you jump next to it.")."""
 
 
 KIND_DOES = re.compile(r"^\W*(?:(?:so|and|but|also|btw|fyi|plus)\W+)*(?P<t>[a-z]+s)\s+(?:(?:always|still|now|sometimes|often|really|just|seem\s+to|tend\s+to)\s+)?"
@@ -139,7 +142,7 @@ def _describes(sentence: str, things: set[str], verbs: set[str]) -> bool:
     asks for a step (:data:`ASKED`), and no deed of the game said as done to its subject ("The
     lever is pulled" is a step in the passive)."""
     m = DESCRIBED.match(sentence)
-    if m is None or ASKED.search(sentence):
+    if m is None or ASKED.search(WHEN_YOU.sub("", sentence)):  # "Lamp 4 flickers when you jump next to it.": when it is wrong
         return False
     subject = [w.lower() for w in m.group("subject").split()]
     if NOT_SUBJECT & set(subject) or _imperative(m.group("subject") + " " + m.group("verb")):
@@ -156,6 +159,7 @@ def _describes(sentence: str, things: set[str], verbs: set[str]) -> bool:
 NARRATED = re.compile(r"^\W*(?:(?:so|ok(?:ay)?|and|but|also|btw|plus|yesterday|earlier|today|again|here's\s+the\s+thing|for\s+this\s+(?:test|run|pass|one))\W+)*"
                       r"(?:(?:i|we)\s+(?:(?:also|just|already|even|then|first|only|mostly|really)\s+)?"
                       r"(?:[a-z]+ed|saw|went|got|ran|hit|took|made|found|fell|did|had|was|were|kept|lost|tried|thought|knew|heard|think|believe|suspect|"
+                      r"keep\s+(?:seeing|getting|noticing|hitting)|"
                       r"guess|reckon|feel|wonder|bet|care)|(?:i|we)(?:'re|'m|\s+are|\s+am)\s+(?:only\s+|just\s+|mostly\s+)?(?:testing|checking|chasing|"
                       r"interested\s+in|looking\s+(?:at|into)))\b"
                       r"(?![^.!?]*\b(?:you|please|should|must|need|want|let)\b)[^.!?]*[.!?]*\s*$", re.IGNORECASE)

@@ -230,6 +230,8 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
                   else m.group(0), text, flags=I | re.M)  # "barrel 4 -> jump, pillar 1 -> circle"
     text = NUMBERS_OF.sub(lambda m: _numbers_of(m) if m.group("t").lower() in names else m.group(0), text)  # "pillar 1, 2, 3, 4"
     text = re.sub(r"(?<=\S)[ \t]{2,}(?=\S)", " ", text)  # a cut phrase's room ("and then  look")
+    if "door" in names:  # "Pull the switch and go in.", "- go through": through the one thing the game goes through
+        text = re.sub(r"\b(?P<v>go|walk|head|step|move|run|pass)\s+(?P<p>through|thru|in|inside)\b(?=[ \t]*(?:[,.;!)]|$|and\b|then\b))", r"\g<v> \g<p> the door", text, flags=I | re.M)
     text = re.sub(r"\b(?P<v>walk|go|run|move|head)\s+until\s+(?=(?:the\s+)?(?P<x>[a-z]+)(?:\s+(?:number\s+)?\d+|\s+number\s+[a-z]+)?\s*(?:[,.;]|$))",
                   lambda m: f"{m.group('v')} to " if m.group("x").lower() in names else m.group(0), text, flags=I | re.M)  # "walk until the barrel 3"
     text = re.sub(r"\b(?P<i>(?P<x>[a-z]+)[ \t]+\d{1,2})[ \t]+(?=(?P<verb>[a-z]+)\b)", lambda m: f"{m.group('i')}, " if m.group("x").lower() in names
