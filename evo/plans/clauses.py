@@ -363,7 +363,7 @@ def read_clause(doc: Any, begin: int, end: int) -> Clause:
     if actor_ent is not None and actor_ent.end + 1 < end and doc[actor_ent.end].text.lower() == "of":
         actor = _noun_after_determiner(doc[actor_ent.end:end]) or next(  # "in front of the statue": statue
             (t.text.lower() for t in doc[actor_ent.end:end] if t.text.lower() in PRONOUNS), actor)  # "of it"
-    if actor is None and action_ent is not None and len(action_ent) > 1 and action and _bare_object(action_ent[-1]):
+    if actor is None and action_ent is not None and len(action_ent) > 1 and action and " " in action and _bare_object(action_ent[-1]):
         action, actor = action.rsplit(" ", 1)  # "jump lava", "go through door" tagged as one verb: a checklist's object
     if actor is None:
         rest = span if cond is None else (doc[cond[1]:end] if cond[0] == begin else doc[begin:cond[0]])

@@ -92,6 +92,9 @@ EVERYDAY = (
     (re.compile(r"\b(?:your|the|our)\s+(?:goal|target|objective|destination|aim)\s+is\s+(?P<x>the\s+[a-z]+)(?=\s*[.!])", I), r"\g<x> is the goal"),
     (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:(?:ok(?:ay)?\s+)?(?:so\s+)?quick\s+one|new\s+build|note\s+to\s+self|ugh|hmm+|sigh)\b[^.!?:\n-]*(?:[.!?]|\s+[-–—])\s*", I | re.M), ""),
     (re.compile(r"\bget\s+(?:over|across)\s+(?=the\s)", I), "cross "),  # "get over the lava": crossing it
+    (re.compile(r"\b(?:check\s+out|swing\s+by|stop\s+by|drop\s+by|pop\s+(?:over\s+to|by))\s+(?=(?:the\s+)?[a-z]+\s+\d{1,2}\b|the\s)", I), "go to "),  # "go check out pillar 2"
+    (re.compile(r"\bgo\s+(?:and\s+)?(?P<v>get|grab|hit|smack|fetch|collect)\s+(?=it\b|them\b|the\s|[a-z]+\s+\d)", I), r"\g<v> "),  # "go get it", "go hit goblin 2"
+    (re.compile(r"^[ \t]*\[[ \t]?[xX✓✔]?[ \t]?\][ \t]*", re.M), "- "),  # a checklist's box ("[ ] pull switch"): a list item
     (re.compile(r"\b(?:go\s+(?:and\s+)?)?(?:look|have\s+a\s+look)\s+at\s+(?=(?:the\s+)?[a-z]+\s+\d{1,2}\b(?![^.;\n]*\b(?:up|down|above|below|upward|downward)\b))", I),
      "go to "),  # "Circle lamp 4, but first go look at barrel 1.": no way of looking said, a visit
     (re.compile(r"\b(?:run|dash|sprint|race|head|make\s+a\s+run)\s+for\s+(?=the\s|[a-z]+\s+\d)", I), "go to "),  # "run for the door"

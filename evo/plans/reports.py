@@ -168,7 +168,7 @@ times yesterday and the door stayed shut.", "I think the lever is broken.")."""
 DOES_NOTHING = re.compile(r"^\W*(?:[a-z]+-\d+\s*:\s*)?[a-z][^.!?:]{0,60}?\s+(?:does\s+nothing|(?:doesn't|does\s+not)\s+(?:work|do\s+anything)|is\s+broken)\b"
                           r"[^.!?]*[.!?]*\s*$", re.IGNORECASE)
 """A deed said not to work ("BUG-112: jump over lava does nothing when ..."): what is wrong, no step."""
-THING = re.compile(r"[a-z]+(?:[ \t]+(?:number[ \t]+)?\d{1,2})?", re.IGNORECASE)
+THING = re.compile(r"[a-z]+(?:(?:[ \t]+(?:number[ \t]+)?|_)\d{1,2})?", re.IGNORECASE)
 
 
 def described(text: str, things: Iterable[str] | Mapping[str, str] = (), verbs: Iterable[str] = ()) -> str:
@@ -214,7 +214,7 @@ def _named(sentence: str, kinds: Mapping[str, str]) -> list[tuple[str, str]]:
     """The things a sentence names: (kind, number or "")."""
     out = []
     for m in THING.finditer(sentence):
-        word, _, n = m.group(0).lower().partition(" ")
+        word, _, n = m.group(0).lower().replace("_", " ").partition(" ")  # "barrel_1": the game's own name
         kind = kinds.get(word) or (kinds.get(word[:-1]) if word.endswith("s") else None)
         if kind is not None:
             out.append((kind, n.split()[-1] if n else ""))

@@ -50,7 +50,9 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
          (re.compile(r"(?<=[a-z])\s+for\s+(?=(?:finish|end|complete)(?:\s+(?:the\s+)?(?:level|game|run)\b|\s*(?:[.!,;]|$)))", I | re.M), " to "),
          # "go to the switch for push it": a purpose, in another language's preposition
          (re.compile(r"\b(?P<x>[a-z]+s)\s+what\s+(?=(?:come|comes|is|are|get|gets|go|goes|walk|walks)\b)", I), r"\g<x> that "),  # "the goblins what come near"
-         (re.compile(r"\blook\s+at\s+(?=(?:up|down)\b)", I), "look "), (re.compile(r"\bmake\s+(?=look\s+(?:up|down)\b)", I), ""),  # "look at up", "make look down"
+         (re.compile(r"\blook\s+(?:at|to)\s+(?:the\s+)?(?=(?:up|down)\b)", I), "look "), (re.compile(r"\bmake\s+(?=look\s+(?:(?:at|to)\s+(?:the\s+)?)?(?:up|down)\b)", I), ""),
+         # "look at up", "make look to up", "make look down"
+         (re.compile(r"\bactive\s+(?=it\b|them\b|the\s)", I), "activate "),  # "Go at the lever, active it."
          (re.compile(r"(?:,\s*|\s+)(?:and\s+)?at\s+end\s*,?\s+(?=[a-z])", I), ", then "),  # "and at end take the coin two"
          (re.compile(r"(?:^|(?<=[.!?]\s))(?:it\s+)?is\s+need(?:ed)?\s+to\s+[^:.!?\n]{1,40}:\s*", I | re.M), ""),  # "Is need to open door: go to lever"
          (re.compile(r"(?P<pre>\b(?:door|gate)\s+(?:is|was|has\s+been|gets)\s+open(?:ed)?\b[^.!?\n]*?\b(?:go|walk|step|head))\s+(?:inside|in)\b"
