@@ -55,7 +55,8 @@ SETS = ("dungeon", "park", "dungeon_2", "park_2", "dungeon_3", "park_3", "dungeo
         "dungeon_dev79", "park_dev79", "dungeon_dev80", "park_dev80", "dungeon_dev81", "park_dev81", "dungeon_dev82", "park_dev82",
         "dungeon_dev83", "park_dev83", "dungeon_dev84", "park_dev84", "dungeon_dev85", "park_dev85", "dungeon_dev86", "park_dev86",
         "dungeon_dev87", "park_dev87", "dungeon_dev88", "park_dev88", "dungeon_dev89", "park_dev89", "dungeon_dev90", "park_dev90",
-        "dungeon_dev91", "park_dev91", "dungeon_dev92", "park_dev92", "dungeon_dev93", "park_dev93", "dungeon_dev94", "park_dev94")
+        "dungeon_dev91", "park_dev91", "dungeon_dev92", "park_dev92", "dungeon_dev93", "park_dev93", "dungeon_dev94", "park_dev94",
+        "dungeon_dev95", "park_dev95", "dungeon_dev96", "park_dev96", "dungeon_dev97", "park_dev97", "dungeon_dev98", "park_dev98")
 
 
 def main() -> None:
