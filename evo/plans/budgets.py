@@ -86,6 +86,8 @@ def clocked(text: str) -> str:
                   lambda m: f"{m.group('n')} {m.group('unit')}", text, flags=re.IGNORECASE)  # "Steps: 200"
     text = re.sub(r"\b(?:until|till|up[ \t]+to)[ \t]+(?:step|tick|turn|move)[ \t]+(?:(?:number|no\.?|#)[ \t]*)?(?P<n>\d+)\b",
                   lambda m: f"for {m.group('n')} steps", text, flags=re.IGNORECASE)  # "until step 200"
+    text = re.sub(r"\b(?P<unit>steps?|moves?|turns?|ticks?|seconds?|minutes?)[ \t]*\([ \t]*(?:say|about|around|roughly|approx\.?|maybe|like|~|e\.g\.,?)?[ \t]*"
+                  r"(?P<n>\d+)[ \t]*(?:(?P=unit)|s)?[ \t]*\)", lambda m: f"{m.group('unit')}, {m.group('n')} {m.group('unit')}", text, flags=re.IGNORECASE)  # "run out of steps (say 250)"
     return CLOCK.sub(lambda m: f"{int(m.group('m')) * 60 + int(m.group('s'))} seconds", text)
 
 

@@ -118,6 +118,9 @@ def dropped(text: str, steps: Sequence[MatchedStep], actions: Mapping[str, Itera
         state = re.search(r"(?:\b(?:is|are|be|been|was|were|to|gets?|swings?|slides?|stays?)|'s)\s+$", plain[:where.start()], re.IGNORECASE)
         if deed is not None and deed not in done and not _as_thing(low, things) and not state:
             return Doubt(WHOLE, word, f"{word!r} names the action {deed!r}, but no step of the plan does it", _plan(steps))
+        meant = _misspelt(low, things, deeds) if thing is None and deed is None else None
+        if meant is not None and (things.get(meant) or deeds.get(meant)) not in covered | done:  # "activte the swich"
+            return Doubt(WHOLE, word, f"{word!r} looks like {meant!r} misspelt, but no step of the plan takes it up", _plan(steps))
     for deed in actions:  # "look up", "turn left": an action named in two words
         first, _, rest = deed.replace("_", " ").partition(" ")
         where = re.search(rf"\b{re.escape(first)}(?:s|ed|ing)?\s+{re.escape(rest)}\b", plain, re.IGNORECASE) if rest else None
@@ -206,6 +209,23 @@ def check_nothing_dropped(text: str, steps: Sequence[MatchedStep], accept: Colle
 def _names(vocabulary: Mapping[str, Iterable[str]]) -> dict[str, str]:
     """Word -> the name it means: each name and declared synonym, as written."""
     return {word.lower(): name for name, synonyms in vocabulary.items() for word in (name, *synonyms)}
+
+
+def _misspelt(word: str, things: Mapping[str, str], deeds: Mapping[str, str]) -> str | None:
+    """The game's word ``word`` is a slip of ("swich": switch, "activte": activate), where it is no
+    English word WordNet knows; None otherwise."""
+    from difflib import get_close_matches
+
+    from evo.plans.lexicon import _lemma, wordnet
+
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    if len(word) < 4 or not word.isalpha() or word in STOP_WORDS:  # "with" is no slip of "switch"
+        return None
+    close = get_close_matches(word, [w for w in (*things, *deeds) if len(w) >= 4 and w.isalpha()], n=1, cutoff=0.8)
+    if not close or any(wordnet().synsets(form) for form in {word, *(_lemma(word, pos) for pos in "nvar")}):
+        return None
+    return close[0]
 
 
 def _as_thing(word: str, things: Mapping[str, str]) -> bool:

@@ -277,7 +277,7 @@ EVERYDAY = (
                 r"(?:a|an|the|any)\s+[a-z]+(?:\s+\d{1,2})?)\s+(?=[a-z])(?!(?:and|or|then|but|that|which|you)\b)", I), r"\1, "),
 )
 """The forms, each a pattern and what it is read as (after a second language's first forms)."""
-THERE_IS = re.compile(r"(?:^|(?<=[.!?]\s))(?:then\s+)?(?:there(?:'s|\s+is|\s+are)|you(?:'ll|\s+will)\s+(?:see|find|spot|notice))\s+(?:(?P<xn>[a-z]+\s+\d+)\b|(?:(?:a|an|one|some)\s+)?(?P<x>[a-z]+)\b)[^.!?;\n]*[.!?;]\s+"
+THERE_IS = re.compile(r"(?:^|(?<=[.!?]\s))(?:then\s+)?(?:there(?:'s|\s+is|\s+are)|you(?:'ll|\s+will)\s+(?:see|find|spot|notice))\s+(?:(?P<xn>[a-z]+\s+\d+)\b|(?:(?:a|an|one|some)\s+|the\s+(?P<o>first|second|third|fourth|fifth|last)\s+)?(?P<x>[a-z]+)\b)[^.!?;\n]*[.!?;]\s+"
                       r"(?P<next>[^.!?\n]*?)\b(?:it|one|him|her)\b", I)
 """"There's a coin near the start. Go pick it up.", "There's barrel 1 by the path. Go to it.": the thing said
 to be there is the step's."""

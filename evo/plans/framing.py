@@ -191,6 +191,9 @@ LABEL_WORDS = frozenset({"note", "notes", "nb", "ps", "plan", "steps", "step", "
 """Labels that head a text or a part of it, not a thing of the game ("Note:", "Test plan:")."""
 APPOSITIVE = re.compile(r"\b(?:a|an|one)\s+(?P<t>[a-z]+)(?P<mid>(?:\s+[a-z]+){0,4}?)\s*,\s*(?:the\s+)?(?P=t)\s+(?P<n>\d+)\b", re.IGNORECASE)
 """A thing named again with its number ("there's a barrel by the path, barrel 1"): that one."""
+ORDINAL_AFTER = re.compile(r"\b(?:a|an|one)\s+(?P<t>[a-z]+)(?P<mid>(?:\s+[a-z]+){0,4}?)\s*,\s*the\s+(?P<o>first|second|third|fourth|fifth|last|\d(?:st|nd|rd|th))\s+one\b",
+                           re.IGNORECASE)
+"""A thing made precise after a comma ("There's a stump, the second one."): that one."""
 ORDER_TAIL = re.compile(r",?\s+in\s+(?:that|this|the\s+same|the\s+given)\s+order\b", re.IGNORECASE)
 
 
@@ -257,7 +260,8 @@ def unframed(text: str) -> str:
 
 def renamed(text: str) -> str:
     """``text`` with each thing named again with its number said once, numbered (:data:`APPOSITIVE`)."""
-    return APPOSITIVE.sub(lambda m: f"{m.group('t')} {m.group('n')}{m.group('mid')}", text)
+    text = APPOSITIVE.sub(lambda m: f"{m.group('t')} {m.group('n')}{m.group('mid')}", text)
+    return ORDINAL_AFTER.sub(lambda m: f"the {m.group('o')} {m.group('t')}{m.group('mid')}", text)
 
 
 def _base(verb: str) -> str:

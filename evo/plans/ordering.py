@@ -30,7 +30,7 @@ NESTED_FIRST = re.compile(r"^(?P<a>[^,;]+?),\s*but\s+first\s+(?P<b>[^,;]+?),?\s*
                           re.IGNORECASE)
 """The last step, then the one before it, then the first: "Activate the shrine, but first jump the
 lava, and before even that, throw the switch"."""
-BUT_BEFORE = re.compile(r"^(?P<a>[^,;]+?)(?:\s+at\s+the\s+end)?,\s*but\s+(?:before\s+(?:that|this|it|(?:you\s+)?do(?:ing)?\s+(?:that|this|so|it))|first)\s*,?\s*(?P<b>[^.;!?]+)",
+BUT_BEFORE = re.compile(r"^(?P<a>[^,;]+?)(?:\s+at\s+the\s+end)?,\s*but\s+(?:before\s+(?:that|this|it|(?:you\s+)?do(?:ing)?\s+(?:that|this|so|it)|you\s+do(?=\s*,))|first)\s*,?\s*(?P<b>[^.;!?]+)",
                         re.IGNORECASE)
 """The later step, then "but before that" / "but first" and the earlier."""
 BUT_FIRST = re.compile(r"^(?P<a>[^,;]+?),\s*but\s+(?P<b>[^,.;!?]+?)\s+(?:first\b(?!\s+(?!(?:and|then|before)\b)[a-z])|"
@@ -231,7 +231,7 @@ def _purpose_it(text: str) -> str:
                           f"{m.group(0)[:m.start('next') - m.start()]}{m.group('next')}{m.group('thing')}", text)
 
 
-GOAL_HEADING = re.compile(r"^(?P<lead>\s*)(?P<goal>(?:[a-z]+\s+){1,3}(?:the|a|an)\s+(?P<x>[a-z]+))\s*:\s*(?P<rest>\S.*?)(?P<end>[.!]?)\s*$",
+GOAL_HEADING = re.compile(r"^(?P<lead>\s*(?:(?:as\s+soon\s+as|once|when|after)\s+[^,:.;!?]+,\s*)?)(?P<goal>(?:[a-z]+\s+){1,3}(?:the|a|an)\s+(?P<x>[a-z]+))\s*:\s*(?P<rest>\S.*?)(?P<end>[.!]?)\s*$",
                           re.IGNORECASE | re.MULTILINE)
 """"Get to the shrine: flip the switch, jump the lava, then walk up to the shrine": the goal heads
 the steps that end at its thing; no step of its own (else the shrine is gone to twice)."""
@@ -239,8 +239,9 @@ the steps that end at its thing; no step of its own (else the shrine is gone to 
 
 def _goal_headed(text: str) -> str:
     def cut(m: re.Match[str]) -> str:
-        last = re.split(r",|;|\bthen\b|\band\b|[.!?]\s", m.group("rest"))[-1]
-        return f"{m.group('lead')}{m.group('rest')}{m.group('end')}" if re.search(rf"\b{re.escape(m.group('x'))}\b", last, re.IGNORECASE) \
+        first = re.split(r"[.!?]\s", m.group("rest"))[0]  # "go for the shrine: jump the lava and use the shrine. Start by ..."
+        last = [re.split(r",|;|\bthen\b|\band\b|[.!?]\s", said)[-1] for said in (m.group("rest"), first)]
+        return f"{m.group('lead')}{m.group('rest')}{m.group('end')}" if any(re.search(rf"\b{re.escape(m.group('x'))}\b", said, re.IGNORECASE) for said in last) \
             and _verb(m.group("goal").split()[0]) else m.group(0)
     return GOAL_HEADING.sub(cut, text)
 
@@ -259,10 +260,21 @@ def _on_the_way(body: str) -> str:
     return f"{m.group('a') or ''}{_base(m.group('g'))} {m.group('x').strip()}, then {b[0].lower() if not m.group('a') else b[0]}{b[1:]}"
 
 
+SO_FIRST = re.compile(r"(?P<prev>(?:^|(?<=[.!?]\s))[^.!?;]+?)\s*[.!?;]\s+(?P<why>(?:the|that|this)\s+(?P<x>[a-z]+)\b[^.;!?,]*?)\s*,\s*so\s+"
+                      r"(?:(?:you\s+)?(?:need\s+to|have\s+to|must|should)\s+)?(?P<b>[a-z][^.;!?,]*?)\s+first\s*(?P<end>[.!?]|$)", re.IGNORECASE | re.MULTILINE)
+"""A step, then why another comes before it, and that one ("Leap across; the switch has to be on
+before you can get there, so pull it first."): that one, then the step; the reason is no step."""
+
+
+def _so_first(m: re.Match[str]) -> str:
+    b = re.sub(r"\b(?:it|that)\b", f"the {m.group('x')}", m.group("b"), count=1, flags=re.IGNORECASE)
+    return f"{b[0].upper()}{b[1:]}. {m.group('prev')}{m.group('end') or '.'}"
+
+
 def in_order(text: str) -> str:
     """``text`` with each sentence's steps in the order they are done, joined by "then"."""
     lines = []
-    for line in _chained(_purpose_it(PURPOSE_FIRST.sub(_purpose_after, _goal_headed(text)))).splitlines():
+    for line in _chained(_purpose_it(PURPOSE_FIRST.sub(_purpose_after, _goal_headed(SO_FIRST.sub(_so_first, text))))).splitlines():
         sentences = []
         for sentence in done_first(_ranked(re.split(r"(?<=[.!?])\s+", _before_that(before_chain(first_of_all(line)))))):
             end = sentence[-1] if sentence and sentence[-1] in ".!?" else ""

@@ -16,7 +16,7 @@ from evo.plans.reports import described, unreported
 from evo.plans.second_language import plain
 from evo.plans.small_talk import talk_left_out
 from evo.plans.tracker import untitled
-from evo.plans.visits import back_to, visited
+from evo.plans.visits import back_to, each_named, visited
 
 
 def as_read(text: str, things: Iterable[str] = (), verbs: Iterable[str] = (),
@@ -31,7 +31,7 @@ def as_read(text: str, things: Iterable[str] = (), verbs: Iterable[str] = (),
     :mod:`evo.plans.small_talk`, are out first);
     ``categories``: the game's categories and their types; ``deeds``: a word for a thing -> the one
     action the game does to it (:func:`evo.plans.visits.visited`)."""
-    text = talk_left_out(described(text, things, verbs), things, verbs)
+    text = talk_left_out(described(each_named(text, things), things, verbs), things, verbs)
     text = untitled(plain(unreported(renamed(back_to(text, things)), things), things, verbs), things, verbs, categories)
     return in_order(visited(unframed(conventions(unlettered(text, things), things)), things, verbs, deeds))
 

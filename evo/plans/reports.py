@@ -104,7 +104,7 @@ LINKING = (r"(?:is|are|was|were|does|did|do|has|have|had|seems?|seemed|looks?|lo
            r"freezes|crashes|breaks|disappears|vanishes|triggers|fires|fails|spawns|grows|shrinks|took|fell|broke|gave|stuck|"
            r"(?:is|are|was|were|does|did|do|has|have|had|"
            r"wo|ca|could|would)n't|cannot)")
-DESCRIBED = re.compile(rf"^\W*(?:(?:so|and|but|also|btw|fyi|plus|hmm+|ugh|oh|again|apparently)\W+)*(?P<subject>(?:(?:the|this|that|these|those|my|our|some|"
+DESCRIBED = re.compile(rf"^\W*(?:(?:bug(?:\s+report)?|issue|problem|symptom|summary|observed|actual(?:\s+result)?)\s*:\s*)?(?:(?:so|and|but|also|btw|fyi|plus|hmm+|ugh|oh|again|apparently)\W+)*(?P<subject>(?:(?:the|this|that|these|those|my|our|some|"
                        rf"half|most|both|none|all)\s+(?:of\s+(?:the|these|those|our)\s+)?)?(?:[a-z][\w-]*\s+){{0,7}}?[a-z][\w-]*)\s+(?:\d+\s+)?"
                        rf"(?P<verb>{LINKING}|[a-z]+ed)\b(?P<rest>[^.!?]*)[.!?]*\s*$", re.IGNORECASE)
 """A sentence of what is wrong, in the tester's own words: a subject, then a verb of how it is or

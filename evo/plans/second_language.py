@@ -46,7 +46,7 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
          (re.compile(r"\b(?:go|walk|come)\s+in\s+(?=the\s+door\b)", I), "go through "),
          (re.compile(r"\bpass(?:\s+through)?\s+(?=the\s+(?:door|gate|doorway)\b)", I), "go through "),
          (re.compile(r"\bturn\s+(?:on|to|towards|at)\s+(?:the\s+)?(left|right)\b", I), r"turn \1"),
-         (re.compile(r"(?<=[a-z])\s+for\s+(?=(?:push|pull|press|use|activate|open|kill|touch|jump|attack)\s+it\b)", I), " and "),
+         (re.compile(r"(?<=[a-z])\s+for\s+(?=(?:push|pull|press|use|activate|open|kill|touch|jump|attack|flip|hit|interact\s+with)\s+(?:it|them)\b)", I), " and "),
          (re.compile(r"(?<=[a-z])\s+for\s+(?=(?:finish|end|complete)(?:\s+(?:the\s+)?(?:level|game|run)\b|\s*(?:[.!,;]|$)))", I | re.M), " to "),
          # "go to the switch for push it": a purpose, in another language's preposition
          (re.compile(r"\b(?P<x>[a-z]+s)\s+what\s+(?=(?:come|comes|is|are|get|gets|go|goes|walk|walks)\b)", I), r"\g<x> that "),  # "the goblins what come near"
@@ -106,8 +106,21 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
          (re.compile(r"\b(?:and|then)\s+(left|right)\s+at\s+", I), r"and turn \1 at "),
          (re.compile(r"\bthe\s+(first|second|third|fourth|fifth|last)\s*(?=[.,;!?]|$)", I | re.M), r"the \1 one"),
          (re.compile(r"\b(?:start|begin)\s+(?:off\s+)?with\s+(?:a|an|one)\s+(?=[a-z]+)", I), ""),
+         (re.compile(r"\b(?:start|begin)\s+(?:off\s+)?with\s+(?P<x>(?:the\s+)?[a-z]+(?:\s+\d{1,2})?)\s*:\s*(?P<v>[a-z][^.;!?\n:]*?)\b(?:it|them)\b", I), r"\g<v>\g<x>"),  # "Start with pillar 1: walk around it."
+         (re.compile(r"\benter(?=\s+the\s+[a-z]+)", I), "go into"),
+         (re.compile(r"\b(?P<go>go|walk|head|run)\s+to\s+(?P<a>the\s+(?:nearest|closest)\s+[a-z]+)\s+and\s+(?=the\s+(?:nearest|closest)\s+[a-z]+\s*(?:[.,;!]|$))", I | re.M), r"\g<go> to \g<a>, then "),
          (re.compile(r"\bbefore\s+(?:going|moving|heading)\s+anywhere\s*,?\s*", I), "first, "),
          (re.compile(r",?\s*\bthere\s+and\s+back(?:\s+again)?\b", I), ""),
+         (re.compile(r"\b(?P<m>(?:has|have|needs?)\s+to|must|should)\s+die\b", I), r"\g<m> be killed"),  # "the second goblin has to die"
+         (re.compile(r"(?<!\ba\s)(?<!\bone\s)(?<!\banother\s)(?<!\bthe\s)(?<!\bfirst\s)(?<!\bsecond\s)\bround\b(?=\s+(?:the|it|them|each|every|all|[a-z]+\s+\d)\b)", I), "around"),
+         (re.compile(r"\bthat\s+last\s+one\b", I), "it"),  # "Then barrel 3. Circle that last one."
+         (re.compile(r"\s*,\s*(?:since\s+|as\s+|because\s+)?(?:they|it|he|she)(?:'ve|'s|\s+have|\s+has|\s+had)\s+been\b[^.;!?\n]*", I), ""),  # "kill them, they've been acting weird lately"
+         (re.compile(r"(?<=[a-z0-9])[ \t]+n[ \t]+(?=[a-z])"), " and "), (re.compile(r"\b(?:rigth|rihgt)\b", I), "right"),  # "walk to stump 4 n turn rigth"
+         (re.compile(r"\b(?:rotate|spin|turn\s+around)\s+(?=at\s+(?:the\s+)?[a-z]+(?:\s+[a-z0-9]+)?\s*[,:]\s*(?:and\s+)?(?:turn|rotate|spin)\s+(?:left|right)\b)", I), ""),  # "rotate at the second pillar, turn left and then right"
+         (re.compile(r"(?:^|(?<=[.!?]\s))(?:and\s+)?(?:while|as)\s+(?:you(?:'re|\s+are)\s+)?(?:walking|moving|going|running|heading)(?:\s+(?:there|around|about|along))?\s*,\s*"
+                     r"(?=(?:if|when|whenever|every\s+time|any\s+time)\b)", I | re.M), ""),  # "While you're walking, if you pass a barrel, ...": a standing order
+         (re.compile(r"\s*,?\s*\bwhatever\s+(?:it|that)\s+(?:is|may\s+be|happens\s+to\s+be)(?=\s*(?:[.;!?]|$))", I | re.M), ""),  # "the nearest object, whatever it is"
+         (re.compile(r"\b(?P<j>and|then)\s+there\s+(?:you\s+)?(?=[a-z]+\b)(?!(?:is|are|was|were|will|should|must|may|might)\b)", I), r"\g<j> "),  # "and there you look up": at that place
          (re.compile(r"\s*\b(?:one\s+after\s+(?:another|the\s+other)|in\s+turn|in\s+sequence)\b", I), ""),
          (re.compile(r",?\s*\bleave\s+(?:the\s+)?[a-z]+\s+alone\b", I), ""),
          (re.compile(r"(?<=\bthen\s)(?=through\s+the\b)", I), "go "),
@@ -221,6 +234,7 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
     second = any(re.search(rf"\b(?:to|over|touch|use|at)\s+{re.escape(n)}\b(?!\s*(?:\d|number|no\.|#))", text, I) for n in names if n.isalpha()) \
         or re.search(r"\bmake\s+(?:it\s+(?:on|off|open)|a\s+(?:jump|turn|circle))\b|\b(?:go|walk|run)\s+until\b|\b(?:around|round)\s+(?:him|her)\b", text, I) is not None
     # "go to switch", "make it on", "go until barrel 3", "make one round around him"
+    text = re.sub(r"(?:^|(?<=[.!?]\s))(?P<x>[a-z]+)\s+on\s*(?=,)", lambda m: m.group("x") if m.group("x").lower() in names else m.group(0), text, flags=I | re.M)  # "Switch on, door, lava"
     for pattern, said in FORMS:
         text = pattern.sub(said, text)
     text = re.sub(r"\b(?:look|search|hunt)\s+(?:around\s+)?for\s+(?:the\s+|any\s+|some\s+)?(?P<x>[a-z]+?)s\b", lambda m: f"go to every {m.group('x')}"
@@ -230,6 +244,10 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
     text = re.sub(r"(?:^|(?<=[,;]))(?P<s>[ \t]*)(?P<t>[a-z]+[ \t]+\d{1,2})[ \t]*(?:->|=>|→|:)[ \t]*(?P<v>[a-z]+(?:[ \t]+(?:up|down|left|right|around))?)"
                   r"(?=[ \t]*(?:[,;.]|$))", lambda m: f"{m.group('s')}{m.group('v')} {m.group('t')}" if m.group("t").split()[0].lower() in names
                   else m.group(0), text, flags=I | re.M)  # "barrel 4 -> jump, pillar 1 -> circle"
+    text = re.sub(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?P<x>[a-z]+s)(?:\s+only)?\s*:\s*(?P<v>[a-z]+(?:\s+(?:up|down|out))?)\s+them(?P<p>\s+(?:up|down|out))?\b", lambda m: f"{m.group('v')}{m.group('p') or ''} {m.group('x')}"
+                  if m.group("x").lower()[:-1] in names else m.group(0), text, flags=I | re.M)  # "Goblins: kill them when they come close."
+    text = re.sub(r"(?:^[ \t]*|\s*,\s*)(?:the\s+)?(?P<x>[a-z]+s)\s+only\s*:\s*", lambda m: ("" if m.start() == 0 or text[m.start() - 1] == "\n" else ": ")
+                  if m.group("x").lower()[:-1] in names else m.group(0), text, flags=I | re.M)  # "Sixty steps, ogres only: ..."
     text = NUMBERS_OF.sub(lambda m: _numbers_of(m) if m.group("t").lower() in names else m.group(0), text)  # "pillar 1, 2, 3, 4"
     text = re.sub(r"(?<=\S)[ \t]{2,}(?=\S)", " ", text)  # a cut phrase's room ("and then  look")
     if "door" in names:  # "Pull the switch and go in.", "- go through": through the one thing the game goes through
@@ -256,7 +274,7 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
     text = BARE_THING.sub(lambda m: f"{m.group('w')} {'to ' if m.group('w').lower() in GOING else ''}the " if m.group("x").lower() in names
                           and (m.group("w").lower() in PREPOSITIONS | GOING or m.group("w").lower() in deeds)
                           and not _plural(m.group("x").lower(), names) else m.group(0), text)
-    text = THERE_IS.sub(lambda m: f"{m.group('next')}the {m.group('x')}" if m.group("x") and m.group("x").lower() in names
+    text = THERE_IS.sub(lambda m: f"{m.group('next')}the {m.group('o') + ' ' if m.group('o') else ''}{m.group('x')}" if m.group("x") and m.group("x").lower() in names
                         else f"{m.group('next')}{m.group('xn')}" if m.group("xn") and m.group("xn").split()[0].lower() in names
                         else m.group(0), text)
     text = SEE_THE.sub(lambda m: f"{m.group('next')}the {m.group('x')}" if m.group("x").lower() in names else m.group(0), text)
@@ -272,6 +290,8 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
     text = WISH.sub(lambda m: _verb(m.group("verb")) or m.group(0), text)
     text = re.sub(r",\s*after\s+you\s+(?P<verb>[a-z]+ing)\b", lambda m: f", then {_verb(m.group('verb'))}" if _verb(m.group("verb"))
                   else m.group(0), text, flags=I)  # "..., after you turning left": no native "after" clause, so afterwards
+    text = re.sub(r"\b(?P<y>you|we)\s+(?:are|is)\s+(?=(?P<verb>[a-z]+)\b)", lambda m: f"{m.group('y')} " if m.group("verb").lower() in deeds | GOING
+                  else m.group(0), text, flags=I)  # "after you are jump over the lava": after you jump
     if sum(bool(_base_verb(m.group("verb"))) and m.group("verb").lower() not in NOT_STEPS for m in SUBJECT.finditer(text)) >= 2 \
             or re.search(r",\s*after\s+you\s+[a-z]+\b[^,.;!?]*\band\s+then\b", text, I) \
             or second:  # "Jump the lava, after you open the door": first; "go to switch, ...": a second language's

@@ -33,6 +33,7 @@ def visited(text: str, things: Iterable[str], verbs: Iterable[str] = (), deeds: 
     if not names:
         return text
     text = _run_on(_enumerated(text), names, {v.lower() for v in verbs})
+    text = NAMED_THEN_IT.sub(lambda m: f"{m.group('v')} {m.group('np')}" if any(_named(w, names) for w in m.group("np").split()) else m.group(0), text)
     seen = [False]  # a verb before, anywhere in the text: a bare thing after it is gapped ("Then the ogre")
     lines = []
     for line in text.splitlines():
@@ -57,6 +58,18 @@ def visited(text: str, things: Iterable[str], verbs: Iterable[str] = (), deeds: 
     return "\n".join(lines)
 
 
+EACH_NAMED = re.compile(r"\b(?:each|all|every\s+one)\s+(?:of\s+)?(?:the\s+)?(?:(?:two|three|four|five|six)\s+)?(?P<x>[a-z]+?)s(?:\s+in\s+(?:order|turn|sequence))?\s*"
+                        r"(?:[,:]\s*(?P<list>(?P=x)\s+\d[^.;!?\n]*?)(?=\s+and\s+[a-z]+\s|[.;!?]|$)|\(\s*(?P<inner>(?P=x)\s+\d[^()\n]*?)\s*\))", re.IGNORECASE | re.MULTILINE)
+"""Things of a kind, then each by its name ("each of the four stumps in order (stump 1, 2, 3, 4)"): those."""
+
+
+def each_named(text: str, things: Iterable[str]) -> str:
+    """``text`` with things of a kind said, then named one by one (:data:`EACH_NAMED`), as those named."""
+    names = {t.lower() for t in things}
+    return EACH_NAMED.sub(lambda m: (m.group("list") or m.group("inner")) if m.group("x").lower() in names else m.group(0), text)
+NAMED_THEN_IT = re.compile(r"(?:^|(?<=[.!?]\s))(?P<np>(?:the\s+)?(?:(?:first|second|third|fourth|fifth|last|nearest|closest)\s+)?[a-z]+(?:\s+\d{1,2})?)\s*[.!]\s+"
+                           r"(?P<v>(?:go|walk|head|run)\s+to|[a-z]+(?:\s+(?:up|down)\s+at|\s+at|\s+around|\s+over|\s+across)?)\s+it\b", re.IGNORECASE | re.MULTILINE)
+"""A thing named in a sentence of its own, then done to as "it" ("The skeleton. Kill it."): one step."""
 MOTIONS = frozenset({"go", "walk", "head", "run", "move", "visit", "reach", "approach", "return", "come", "proceed", "travel", "stop"})
 """Verbs of going somewhere: a thing after one, then a deed, is a visit of its own."""
 ALL_OF = re.compile(r"^\s*(?:just\s+|simply\s+)?(?P<verb>[a-z]+(?:\s+(?:up|down|around|over))?)\s+(?:at\s+|around\s+|to\s+)?(?:both|each(?:\s+one)?|all(?:\s+of\s+them)?|"
@@ -73,6 +86,8 @@ def _visits(sentence: str, names: set[str], seen: list[bool], deeds: Mapping[str
     sentence = re.sub(r"\b(?P<letter>[a-z])(?P<n>\d)\b", lambda m: _initial(m, names), sentence, flags=re.IGNORECASE)
     sentence = re.sub(r"\b[a-z]{3,}\b", lambda m: _unclipped(m.group(0), names), sentence, flags=re.IGNORECASE)
     parts = re.split(r"(,\s*(?:and\s+)?(?:then\s+)?|;\s*(?:then\s+)?|\s+then\s+)", sentence)
+    parts = [re.sub(r"^(\s*(?:then\s+)?)(?:over|across)\s+(?=(?:the\s+)?[a-z]+(?:\s+\d{1,2})?\s*[.!]?$)", r"\1", p, flags=re.IGNORECASE) if k % 2 == 0 and k else p
+             for k, p in enumerate(parts)]  # "lever, then coin 1, then over the lava": the lava's own deed
     verb_seen, said_parts = seen[0], list(parts)
     for k in range(0, len(parts), 2):
         m = next((m for m in (v.match(parts[k].strip()) for v in VISITS) if m is not None
@@ -180,10 +195,10 @@ def _run_on(text: str, names: set[str], verbs: set[str]) -> str:
         prev, verb = m.group("prev").lower(), m.group("verb").lower()
         clause = re.split(r"[,.;:!?\n]", text[:m.start()])[-1]
         number = re.fullmatch(NUMBER_WORDS, prev) is not None
-        said = CONDITION_SAID.search(clause)  # "whenever you walk by a barrel circle it": the condition has its verb
+        said = CONDITION_SAID.search(clause + m.group("prev"))  # "whenever you walk by a barrel circle it", "whenever an ogre is nearby attack it"
         after = (prev in names and not (prev.endswith("s") and prev[:-1] in names and not said)) or prev in ("it", "them", "there") \
             or (prev in ("up", "down", "left", "right") and verb in verbs and re.search(r"\b(?:look|turn|glance|face)\s*$", clause, re.IGNORECASE) is not None) \
-            or (said is not None and prev in ("way", "up", "open", "on", "near", "close", "by")) or (number and re.search(r"[A-Za-z]\s*$", clause) is not None)
+            or (said is not None and prev in ("way", "up", "open", "on", "near", "nearby", "close", "by", "around", "sight", "range")) or (number and re.search(r"[A-Za-z]\s*$", clause) is not None)
         told = re.search(r"\b(?:if|when|whenever|once|should|until|till|as\s+soon\s+as|every\s+time|any\s+time|before|after|"
                          r"although|though|while|with)\b|^\s*(?:at|by|near|"
                          r"beside|next\s+to)\s+the\b", clause, re.IGNORECASE)  # "if an ogre approach(es)", "at the shrine pray"

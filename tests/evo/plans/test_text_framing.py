@@ -177,7 +177,7 @@ def test_explain_reads_the_text_in_the_games_words(tmp_path: Path, capsys) -> No
 
 
 DEV_SETS = {"dungeon_dev5": (70, 0), "park_dev5": (37, 0), "dungeon_dev6": (64, 0), "park_dev6": (37, 0),
-            "dungeon_dev7": (62, 0), "park_dev7": (34, 0), "dungeon_dev8": (63, 1), "park_dev8": (37, 0),
+            "dungeon_dev7": (62, 0), "park_dev7": (35, 0), "dungeon_dev8": (63, 1), "park_dev8": (37, 0),
             "dungeon_dev9": (68, 0), "park_dev9": (38, 0), "dungeon_dev10": (66, 2), "park_dev10": (34, 0),
             "dungeon_dev11": (69, 0), "park_dev11": (36, 0), "dungeon_dev12": (76, 0), "park_dev12": (37, 0),
             "dungeon_dev13": (68, 0), "park_dev13": (36, 0), "dungeon_dev14": (67, 0), "park_dev14": (36, 0),

@@ -1,0 +1,94 @@
+"""A step said after its reason, a thing named in a sentence of its own, a condition with no comma,
+a slip of the pen: the families waves 44 and 45 showed (issue 55), read as meant or refused.
+Each of these read a plan without a word of warning that left a step out, put one in, or put
+them out of order. Every text here is in words of our own; the families came from
+``dev/*_dev91.yaml`` to ``*_dev94.yaml``, which ``test_text_letters.test_dev_sets`` reads as
+measured."""
+
+from __future__ import annotations
+
+import pytest
+
+from evo.plans.doubts import UnsureReading
+from evo.plans.from_text import plan_from_text
+from games import GameFactory
+from tests.evo.plans.heldout.score import plan_words
+from tests.evo.plans.text_games import DUNGEON, PARK
+
+
+@pytest.mark.parametrize("game, text, plan", [
+    # a condition with its own verb and no comma before the step it conditions (it went to the thing)
+    (DUNGEON, "whenever a troll is nearby slay it", ("rule attack ogre", "budget 150")),
+    (DUNGEON, "if an orc comes close strike it", ("rule attack goblin", "budget 150")),
+    # a thing named in a sentence of its own, then done to as "it": one step (it was done twice)
+    (DUNGEON, "The troll. Slay it.", ("attack ogre",)),
+    (PARK, "Lamp 2. Glance up at it.", ("look_up lamp_2",)),
+    # a step, then why another comes first, and that one: that one first, the reason no step
+    (DUNGEON, "Leap the pit; the lever must be down before you can cross, so yank it first.", ("interact switch", "jump lava")),
+    (DUNGEON, "Once the gate is open, slay the troll. The lever opens it, so yank the lever first.",
+     ("interact switch", "attack ogre if door_open")),
+    # "but before you do," and the earlier step
+    (DUNGEON, "Slay the troll, but before you do, grab coin 2.", ("go coin_2", "attack ogre")),
+    # a deed said as what must happen to a thing
+    (DUNGEON, "Grab coin 1, and after that the second orc has to die.", ("go coin_1", "attack goblin_2")),
+    # a route of places, one of them crossed
+    (DUNGEON, "Route: lever, then coin 2, then across the pit, then the altar.", ("interact switch", "go coin_2", "jump lava", "interact shrine")),
+    # a thing made precise after a comma, and the place said as "there"
+    (PARK, "There's a pillar, the third one. Walk to it. Glance down at it.", ("look_down pillar_3",)),
+    (PARK, "Walk to lamp 4 and there you glance up.", ("look_up lamp_4",)),
+    (PARK, "Walk to the closest object, whatever it is.", ("go object",)),
+    # things of a kind, then each by its number
+    (PARK, "Walk to each of the three pillars in order (pillar 1, 2, 3) and glance up at each one.",
+     ("look_up pillar_1", "look_up pillar_2", "look_up pillar_3")),
+    # a standing order said while walking
+    (PARK, "Walk to lamp 1 and lamp 2. While you're walking, if you pass a stump, walk all the way round it.",
+     ("go lamp_1", "go lamp_2", "rule circle stump")),
+    # a bug report's summary before its steps is no step
+    (DUNGEON, "Bug: slaying orc 2 doesn't add to the score.\nRepro: walk up to orc 2 and strike it.", ("attack goblin_2",)),
+    # a second language's "after you are" and "for" before a deed
+    (DUNGEON, "Please you go at the lever and make it on, after you are leap over the pit and go to altar for interact with it.",
+     ("interact switch", "jump lava", "interact shrine")),
+    # two turns at one place, said after "rotate"
+    (PARK, "Rotate at the first stump, turn right and then turn left.", ("turn_right stump_1", "turn_left stump_1")),
+    # a goal said with its condition, then the steps that reach it
+    (DUNGEON, "Once the gate opens, head for the altar: leap the pit and use the altar. Yank the lever first, of course.",
+     ("interact switch", "jump lava if door_open", "interact shrine")),
+    # a budget said as an example in brackets
+    (DUNGEON, "Keep slaying monsters until you run out of steps (say 120).", ("rule attack enemy", "budget 120")),
+    # a kind as a heading over what to do to "them", and a scope said with "only"
+    (DUNGEON, "Skeletons: slay them when they come close. Coins: pick them up whenever you pass one.",
+     ("rule attack skeleton", "rule go coin", "budget 150")),
+    (DUNGEON, "Eighty steps, trolls only: slay any troll that gets close.", ("rule attack ogre", "budget 80")),
+    # playing the level, with its steps in brackets, or as a sentence of its own before them
+    (DUNGEON, "Play the level as usual (lever, pit, altar) and slay anything that attacks you.",
+     ("interact switch", "jump lava", "interact shrine", "rule attack enemy")),
+    (DUNGEON, "the plan: just run the level normally. yank the lever, leap the pit, use the altar.", ("interact switch", "jump lava", "interact shrine")),
+    # "round" for around, "that last one", a texter's "n" and "rigth"
+    (PARK, "Walk all the way round stump 2, then all the way round stump 1.", ("circle stump_2", "circle stump_1")),
+    (PARK, "Go to lamp 1. Then barrel 2. Walk around that last one.", ("go lamp_1", "circle barrel_2")),
+    (PARK, "walk to pillar 2 n turn rigth", ("turn_right pillar_2",)),
+    # "start with" a thing and what to do to it; entering; a thing "on" in a list
+    (PARK, "Start with lamp 3: glance up at it. Then walk to stump 1.", ("look_up lamp_3", "go stump_1")),
+    (DUNGEON, "Enter the gate once it's open. Yank the lever before that.", ("interact switch", "go door if door_open")),
+    (DUNGEON, "Lever on, gate, pit, altar.", ("interact switch", "go door", "jump lava", "interact shrine")),
+    # a remark on what was done to "them" after a rule
+    (DUNGEON, "If any orcs get close, slay them, they've been buggy all week.", ("rule attack goblin", "budget 150")),
+])
+def test_the_families_read_as_meant(game: GameFactory, text: str, plan: tuple[str, ...], nlp) -> None:  # type: ignore[no-untyped-def]
+    assert plan_words(plan_from_text(text, game, nlp=nlp)[0]) == plan
+
+
+@pytest.mark.parametrize("text, slip", [
+    ("activaet the swtich, leap the pit, use the altar", "swtich"),
+    ("grab coin 1 and pul the levr", "levr"),
+])
+def test_a_slip_of_the_pen_on_a_step_left_out_is_refused(text: str, slip: str, nlp) -> None:  # type: ignore[no-untyped-def]
+    """A misspelt word of the game's that no step takes up: refused, naming the word, never run without it."""
+    with pytest.raises(UnsureReading, match=slip):
+        plan_from_text(text, DUNGEON, nlp=nlp)
+
+
+def test_a_misspelt_word_a_step_took_up_is_read(nlp) -> None:  # type: ignore[no-untyped-def]
+    """A slip the reader still understood is no reason to refuse; nor is an English word near a game's ("with")."""
+    assert plan_words(plan_from_text("yank the swich, then leap the pit", DUNGEON, nlp=nlp)[0]) == ("interact switch", "jump lava")
+    assert plan_words(plan_from_text("Slay the troll, then do the same with orc 2.", DUNGEON, nlp=nlp)[0]) == ("attack ogre", "attack goblin_2")
