@@ -38,12 +38,12 @@ RESULT_LINE = re.compile(r"^\s*(?:expected(?:\s+results?)?|actual(?:\s+results?)
 procedure ("Caution: ...", "Definitions: ...", "Procedure: Open the door" over its numbered steps)."""
 HEADING = re.compile(r"^\s*(?:(?:tc|test\s*case|case|test|bug|ticket|issue)[\s#-]*[a-z]*-?\d[\w-]*\b[^:.!?\n]*|(?:test\s*case|"
                      r"title|preconditions?|prerequisites?|expected(?:\s+results?)?|expectations?|setup|set-up|results?|"
-                     r"observations?|context|background|summary)\s*:.*|(?:build|version|seed|level\s+seed|session|run)\s*[\d.]+\s*,.*)$",
+                     r"observations?|(?:(?:quick|some|short|brief|a\s+bit\s+of)\s+)?(?:context|background)(?:\s+(?:first|for\s+[^:\n]{1,40}))?|summary)\s*:.*|(?:build|version|seed|level\s+seed|session|run)\s*[\d.]+\s*,.*)$",
                      re.IGNORECASE)
 """A line that names or describes the test, not a step ("TC-014 Door check", "Precondition: ...",
 "Expected: no damage spikes")."""
 TITLE = re.compile(r"^\s*(?:(?:regression|repro|reproduction|scenario|test(?:\s*case)?|tc[-\s]?\d*|bug|issue|smoke\s+test|soak\s+test|texture\s+sweep|"
-                   r"sanity\s+check|objective|charter)(?:\s+(?:check|test|sweep|steps|run))?|steps\s+to\s+reproduce|steps)\b"
+                   r"sanity\s+check|objective|charter|(?:main|side|extra|bonus)\s+(?:job|task|goal|quest|objective))(?:\s+(?:check|test|sweep|steps|run))?|steps\s+to\s+reproduce|steps)\b"
                    r"(?P<about>[^:.\n]{0,40}?)(?:\s*\([^)]*\))?\s*(?::\s*|\.\s*|$)", re.IGNORECASE | re.MULTILINE)
 """A title or label of the test before its steps ("Regression check:", "Repro (happens every
 time):", "Steps to reproduce (seed 0):", "Scenario: opening the door.")."""

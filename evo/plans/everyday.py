@@ -74,7 +74,7 @@ EVERYDAY = (
     (re.compile(r"\s+the\s+(?:whole|entire)\s+(?:time|run|way)(?=\s*(?:[.!;]|$))", I | re.M), " all the time"),  # "Keep swinging at trolls the whole time"
     (re.compile(r"\bthe\s+(?P<a>first|second|third)\s*,\s*(?P<b>second|third|fourth)(?:\s*,)?\s+and\s+(?:the\s+)?(?P<c>third|fourth|fifth)\s+(?P<x>[a-z]+?)s\b", I),
      r"the \g<a> \g<x>, the \g<b> \g<x> and the \g<c> \g<x>"),  # "the first, second and third barrels"
-    (re.compile(r"\bthe\s+(?P<a>first|second|third|fourth|1st|2nd|3rd|4th)\s+and\s+(?:the\s+)?(?P<b>second|third|fourth|fifth|2nd|3rd|4th|5th)\s+(?P<x>[a-z]+?)s\b", I),
+    (re.compile(r"\bthe\s+(?P<a>first|second|third|fourth|1st|2nd|3rd|4th)\s+and\s+(?:the\s+)?(?P<b>second|third|fourth|fifth|2nd|3rd|4th|5th)\s+(?P<x>[a-z]+?)s?\b", I),
      r"the \g<a> \g<x> and the \g<b> \g<x>"),
     (re.compile(r"\bthen\s+(?P<x>(?:the\s+)?[a-z]+(?:\s+\d{1,2})?)\s*,\s*(?:(?:the\s+)?same\s+(?:thing|deal|again)|likewise|ditto)\b", I),
      r"then do the same at \g<x>"),  # "Then stump 2, same thing."
@@ -277,7 +277,7 @@ EVERYDAY = (
                 r"(?:a|an|the|any)\s+[a-z]+(?:\s+\d{1,2})?)\s+(?=[a-z])(?!(?:and|or|then|but|that|which|you)\b)", I), r"\1, "),
 )
 """The forms, each a pattern and what it is read as (after a second language's first forms)."""
-THERE_IS = re.compile(r"(?:^|(?<=[.!?]\s))(?:then\s+)?(?:there(?:'s|\s+is|\s+are)|you(?:'ll|\s+will)\s+(?:see|find|spot|notice))\s+(?:(?P<xn>[a-z]+\s+\d+)\b|(?:(?:a|an|one|some)\s+|the\s+(?P<o>first|second|third|fourth|fifth|last)\s+)?(?P<x>[a-z]+)\b)[^.!?;\n]*[.!?;]\s+"
+THERE_IS = re.compile(r"(?:^|(?<=[.!?]\s))(?:then\s+)?(?:there(?:'s|\s+is|\s+are)|you(?:'ll|\s+will)\s+(?:see|find|spot|notice))\s+(?:(?:(?:a|an|the)\s+)?(?P<xn>[a-z]+\s+\d+)\b|(?:(?:a|an|one|some)\s+|the\s+(?P<o>first|second|third|fourth|fifth|last)\s+)?(?P<x>[a-z]+)\b)[^.!?;\n]*[.!?;]\s+"
                       r"(?P<next>[^.!?\n]*?)\b(?:it|one|him|her)\b", I)
 """"There's a coin near the start. Go pick it up.", "There's barrel 1 by the path. Go to it.": the thing said
 to be there is the step's."""

@@ -50,7 +50,7 @@ AT_FRONT = re.compile(r"(?:(?<=^)|(?<=[,;]\s)|(?<=\band\s)|(?<=\bthen\s))at\s+(?
 
 
 BEFORE_THAT = re.compile(r"(?P<a>(?:^|(?<=[.;!?]\s))[^.;!?]+?)\s*[.;!]\s+(?:but\s+)?(?P<said>before(?=\s*,)|(?:(?:right|just|immediately)\s+)?before\s+it(?=\s*[:,])|(?:right|just|immediately)\s+before\s+(?:that|this)|before\s+(?:that|this|then|(?:doing|going\s+for|going\s+after|heading\s+for|you\s+go\s+for)\s+(?:that|so|this|it|him|her|them)|"
-                         r"you\s+do\s+(?:that|this|so|it))|(?<=but\s)first|first\s*,\s*though|though\s*,\s*first|first\s+of\s+all)"
+                         r"you\s+do\s+(?:that|this|so|it)|(?:you\s+)?(?:get(?:ting)?|go(?:ing)?)\s+there|(?:you\s+)?reach(?:ing)?\s+(?:it|there))|(?<=but\s)first|first\s*,\s*though|though\s*,\s*first|first\s+of\s+all)"
                          r"(?:\s*,\s*though)?\s*[,:]?\s+(?P<b>[^.;!?]+)(?P<end>[.!?]?)", re.IGNORECASE)
 """The later step in one sentence, the earlier in the next: "Jump the lava. Before that, hit the
 switch.", "Head to the pillar; first, though, stop at stump 1.", "Kill the first skeleton. Before going
@@ -65,7 +65,8 @@ AFTER_DONE = re.compile(r"^(?P<a>[^,;]+?)\s+(?:only\s+)?after\s+(?P<thing>the\s+
 pit has been jumped"): the other, then the step."""
 HAVING_FIRST = re.compile(r"^(?P<a>[^,;]+?),\s*having\s+(?:first\s+)?(?P<verb>[a-z]+(?:ed|en|t))\s+(?P<b>[^,.;!?]+)(?P<end>[.!?]?)$", re.IGNORECASE)
 """"The tester uses the shrine, having first disposed of the ogre": that deed, then the step."""
-AFTER_GERUND = re.compile(r"^(?P<a>[^,;]+?),?\s+(?:but\s+)?(?:only\s+)?after\s+(?:having\s+)?(?P<verb>[a-z]+(?:ing|ed|en|t|ain|wn))\s+(?P<b>[^,.;!?]+)(?P<end>[.!?]?)$",
+AFTER_GERUND = re.compile(r"^(?P<a>[^,;]+?),?\s+(?:but\s+)?(?:only\s+)?after\s+(?:having\s+)?(?P<verb>[a-z]+(?:ing|ed|en|t|ain|wn))\s+(?P<b>[^,.;!?]+)"
+                          r"(?P<rest>,\s+(?:and\s+|then\s+)?(?=(?:stand|go|walk|head|run|jump|leap|pull|use|kill|attack|grab|pick|collect|get|interact|touch|activate|flip|circle|look|turn)\b)[^.;!?]+)?(?P<end>[.!?]?)$",
                           re.IGNORECASE)
 """"Go through the door once it opens, after activating the switch", "Jump the lava, after having
 killed the skeleton": the deed after "after", then the step."""
@@ -256,14 +257,34 @@ def _on_the_way(body: str) -> str:
     m = ON_THE_WAY.match(body)
     if m is None or _base(m.group("g")) == m.group("g").lower():
         return body
-    b = m.group("b").strip()
-    return f"{m.group('a') or ''}{_base(m.group('g'))} {m.group('x').strip()}, then {b[0].lower() if not m.group('a') else b[0]}{b[1:]}"
+    a, b = m.group("a") or "", m.group("b").strip()
+    joined = list(re.finditer(r"\s+and\s+(?:then\s+)?(?=(?P<verb>[a-z]+)\b)", b, re.IGNORECASE))
+    if not a and joined and _verb(joined[-1].group("verb")):  # "Turn the switch on and walk to the shrine, jumping the lava on the way"
+        a, b = f"{b[:joined[-1].start()]}, then ", b[joined[-1].end():]
+    return f"{a}{_base(m.group('g'))} {m.group('x').strip()}, then {b[0].lower() if not a else b[0]}{b[1:]}"
 
 
 SO_FIRST = re.compile(r"(?P<prev>(?:^|(?<=[.!?]\s))[^.!?;]+?)\s*[.!?;]\s+(?P<why>(?:the|that|this)\s+(?P<x>[a-z]+)\b[^.;!?,]*?)\s*,\s*so\s+"
                       r"(?:(?:you\s+)?(?:need\s+to|have\s+to|must|should)\s+)?(?P<b>[a-z][^.;!?,]*?)\s+first\s*(?P<end>[.!?]|$)", re.IGNORECASE | re.MULTILINE)
 """A step, then why another comes before it, and that one ("Leap across; the switch has to be on
 before you can get there, so pull it first."): that one, then the step; the reason is no step."""
+
+
+TO_GET_THERE = re.compile(r"(?P<prev>(?:^|(?<=[.!?]\s))[^.!?;]+?)\s*[.!?;]\s+(?:(?:you(?:'ll|\s+will)?\s+(?:have|need)\s+to|you\s+must)\s+)?(?P<b>[a-z][^.;!?]*?)\s+"
+                          r"(?:in\s+order\s+)?to\s+(?:get|reach|make\s+it)\s+(?:there|to\s+it|it)\s*(?P<end>[.!?]|$)", re.IGNORECASE | re.MULTILINE)
+"""A step, then another it takes to get there ("Go to the shrine. You will have to jump the lava to
+get there."): that one before the step."""
+
+
+def _to_get_there(m: re.Match[str]) -> str:
+    prev = m.group("prev")
+    going = list(re.finditer(r"(?:^|:\s*|,\s*(?:and\s+)?(?:then\s+)?|\s+and\s+(?:then\s+)?)(?=(?:go|walk|head|run|reach|get\s+to|make\s+your\s+way|move)\b)", prev, re.IGNORECASE))
+    if not going:
+        return m.group(0)  # no step of going there: left as written
+    at = going[-1]
+    head, tail, b = prev[:at.start()], prev[at.end():], m.group("b")
+    lead = f"{head}{at.group(0) if head else ''}"
+    return f"{lead}{b if head else b[0].upper() + b[1:]}, then {tail[0].lower()}{tail[1:]}{m.group('end') or '.'}"
 
 
 def _so_first(m: re.Match[str]) -> str:
@@ -274,7 +295,7 @@ def _so_first(m: re.Match[str]) -> str:
 def in_order(text: str) -> str:
     """``text`` with each sentence's steps in the order they are done, joined by "then"."""
     lines = []
-    for line in _chained(_purpose_it(PURPOSE_FIRST.sub(_purpose_after, _goal_headed(SO_FIRST.sub(_so_first, text))))).splitlines():
+    for line in _chained(_purpose_it(PURPOSE_FIRST.sub(_purpose_after, _goal_headed(TO_GET_THERE.sub(_to_get_there, SO_FIRST.sub(_so_first, text)))))).splitlines():
         sentences = []
         for sentence in done_first(_ranked(re.split(r"(?<=[.!?])\s+", _before_that(before_chain(first_of_all(line)))))):
             end = sentence[-1] if sentence and sentence[-1] in ".!?" else ""
@@ -293,6 +314,7 @@ def in_order(text: str) -> str:
                     next((m for m in reversed(list(re.finditer(r"\s+and\s+(?=(?P<verb>[a-z]+)\b)", a, re.IGNORECASE))) if _verb(m.group("verb"))), None)
                 body = f"{a[:last.start()]}, then {done}, then {a[last.end():]}" if last is not None \
                     else f"{done}, then {a[0].lower()}{a[1:]}"  # "Pull the lever and use the shrine after jumping the lava": the shrine's
+                body += gerund.groupdict().get("rest") or ""  # "Go through the door after using the switch, stand at ...": then those
             done = AFTER_DONE.match(body)
             if done is not None and _base(done.group("verb")) != done.group("verb").lower():
                 a = done.group("a").strip()

@@ -114,6 +114,15 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
          (re.compile(r"\b(?P<m>(?:has|have|needs?)\s+to|must|should)\s+die\b", I), r"\g<m> be killed"),  # "the second goblin has to die"
          (re.compile(r"(?<!\ba\s)(?<!\bone\s)(?<!\banother\s)(?<!\bthe\s)(?<!\bfirst\s)(?<!\bsecond\s)\bround\b(?=\s+(?:the|it|them|each|every|all|[a-z]+\s+\d)\b)", I), "around"),
          (re.compile(r"\bthat\s+last\s+one\b", I), "it"),  # "Then barrel 3. Circle that last one."
+         (re.compile(r"\b(?P<x>[a-z]+)\s+numbered\s+(?=\d{1,2}\b)", I), r"\g<x> "),  # "a stump numbered 4"
+         (re.compile(r"\bkeep\s+(?:walking|going|heading|running)\s+(?:up\s+)?to\s+(?:the\s+)?(?P<x>[a-z]+?)s\s+and\s+(?P<v>[a-z]+ing(?:\s+(?:up|down))?(?:\s+(?:at|around|round))?)\s+"
+                     r"(?:each|every)\s+one\b", I), r"keep \g<v> every \g<x>"),  # "keep walking up to lamps and looking up at each one"
+         (re.compile(r"(?:^|(?<=[.!?]\s))(?:it\s+)?is\s+needed\s+that\s+", I | re.M), ""),  # "Is needed that player flip the lever"
+         (re.compile(r"\b(?P<t>turn|rotate)\s+(?P<a>left|right)\s*,\s*(?P<j>(?:and\s+)?then)\s+(?P<b>left|right)\b", I), r"\g<t> \g<a>, \g<j> \g<t> \g<b>"),  # "turn left, then right"
+         (re.compile(r"(?P<look>\blook\s+(?P<d>up|down)\s+at\s+(?:the\s+)?[a-z]+(?:\s+\d{1,2})?)\s*\((?:look|glance)\s+(?P=d)\)", I), r"\g<look>"),  # "(look down)" said again
+         (re.compile(r"\s*\((?P<g>[a-z]+ing)\s+(?P<x>(?:(?:over|across|past)\s+)?(?:the|a|an)\s+[a-z]+(?:\s+\d+)?)(?:\s*,?\s*(?:of\s+course|obviously|naturally))?\s*\)(?=\s*(?:[.!;]|$))", I | re.M),
+          r", \g<g> \g<x> on the way"),  # "walk to the shrine (jumping the lava of course)": a step on the way there
+         (re.compile(r"(?<!\bfirst)\s*,\s*(?:of\s+course|obviously|naturally)(?=\s*(?:[.!?;)]|$))", I | re.M), ""),  # "..., after flipping the switch, of course."
          (re.compile(r"\s*,\s*(?:since\s+|as\s+|because\s+)?(?:they|it|he|she)(?:'ve|'s|\s+have|\s+has|\s+had)\s+been\b[^.;!?\n]*", I), ""),  # "kill them, they've been acting weird lately"
          (re.compile(r"(?<=[a-z0-9])[ \t]+n[ \t]+(?=[a-z])"), " and "), (re.compile(r"\b(?:rigth|rihgt)\b", I), "right"),  # "walk to stump 4 n turn rigth"
          (re.compile(r"\b(?:rotate|spin|turn\s+around)\s+(?=at\s+(?:the\s+)?[a-z]+(?:\s+[a-z0-9]+)?\s*[,:]\s*(?:and\s+)?(?:turn|rotate|spin)\s+(?:left|right)\b)", I), ""),  # "rotate at the second pillar, turn left and then right"

@@ -26,7 +26,7 @@ REFERS = re.compile(r"\b(?:same|again|repeat\w*|redo|twice|thrice|\d+|times|step
                     r"\b(?:on|off)\s*[.!?]*\s*$", re.IGNORECASE)
 """Words of a sentence that asks for steps said elsewhere, a budget or a move ("Do the same.",
 "Keep it up for 100 steps.", "Let it roam."): kept for the reader."""
-CHAT_VERBS = frozenset({"be", "thank", "thanks", "cheer", "cheers", "note", "feel", "enjoy", "hope", "ping", "shout", "bear", "sorry"})
+CHAT_VERBS = frozenset({"quick", "be", "thank", "thanks", "cheer", "cheers", "note", "feel", "enjoy", "hope", "ping", "shout", "bear", "sorry"})
 """Base-form verbs that start a sentence of talk, not a step ("Be patient with it.")."""
 WORD = re.compile(r"[a-z]+(?:'[a-z]+)?", re.IGNORECASE)
 

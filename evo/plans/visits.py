@@ -73,7 +73,7 @@ NAMED_THEN_IT = re.compile(r"(?:^|(?<=[.!?]\s))(?P<np>(?:the\s+)?(?:(?:first|sec
 MOTIONS = frozenset({"go", "walk", "head", "run", "move", "visit", "reach", "approach", "return", "come", "proceed", "travel", "stop"})
 """Verbs of going somewhere: a thing after one, then a deed, is a visit of its own."""
 ALL_OF = re.compile(r"^\s*(?:just\s+|simply\s+)?(?P<verb>[a-z]+(?:\s+(?:up|down|around|over))?)\s+(?:at\s+|around\s+|to\s+)?(?:both|each(?:\s+one)?|all(?:\s+of\s+them)?|"
-                    r"them\s+all|all\s+(?:two|three|four))\s*(?:,\s*nothing\s+(?:fancy|else|more))?\s*[.!]?$", re.IGNORECASE)
+                    r"them\s+all|all\s+(?:two|three|four))(?:\s+up)?(?:\s+in\s+(?:that|this|the\s+same|the\s+given)\s+order|\s+one\s+by\s+one)?\s*(?:,\s*nothing\s+(?:fancy|else|more))?\s*[.!]?$", re.IGNORECASE)
 """A deed said in its own sentence after a list of places ("Kill both.")."""
 ONE_VISIT = re.compile(r"^\s*(?:(?:and\s+)?then\s+)?(?:(?:go|walk|head|run)\s+to\s+[^,;.!?]+|visit\s+[^,;.!?]+|(?:the\s+)?[a-z]+\s+\d{1,2})[.!]?\s*$",
                        re.IGNORECASE)

@@ -1,8 +1,8 @@
 """A step said after its reason, a thing named in a sentence of its own, a condition with no comma,
-a slip of the pen: the families waves 44 and 45 showed (issue 55), read as meant or refused.
+a slip of the pen: the families waves 44 to 47 showed (issue 55), read as meant or refused.
 Each of these read a plan without a word of warning that left a step out, put one in, or put
 them out of order. Every text here is in words of our own; the families came from
-``dev/*_dev91.yaml`` to ``*_dev94.yaml``, which ``test_text_letters.test_dev_sets`` reads as
+``dev/*_dev91.yaml`` to ``*_dev98.yaml``, which ``test_text_letters.test_dev_sets`` reads as
 measured."""
 
 from __future__ import annotations
@@ -73,6 +73,23 @@ from tests.evo.plans.text_games import DUNGEON, PARK
     (DUNGEON, "Lever on, gate, pit, altar.", ("interact switch", "go door", "jump lava", "interact shrine")),
     # a remark on what was done to "them" after a rule
     (DUNGEON, "If any orcs get close, slay them, they've been buggy all week.", ("rule attack goblin", "budget 150")),
+    # waves 46 and 47: a step after "after doing", with more steps after it
+    (DUNGEON, "Slay goblin 1 after yanking the lever, stand at the edge of the pit and leap over it.",
+     ("interact switch", "attack goblin_1", "jump lava")),
+    (DUNGEON, "See the altar? Use it, after yanking the lever and leaping the pit, of course.", ("interact switch", "jump lava", "interact shrine")),
+    # the steps before getting there, and a step it takes to get there
+    (DUNGEON, "Use the altar at the end. Before you get there, yank the lever and leap the pit.", ("interact switch", "jump lava", "interact shrine")),
+    (DUNGEON, "After yanking the lever, go to the altar. You will have to leap the pit to get there.", ("interact switch", "jump lava", "go shrine")),
+    (DUNGEON, "Yank the lever and walk to the altar (leaping the pit of course).", ("interact switch", "jump lava", "go shrine")),
+    # places listed, then "pick them all up in that order"; "the 2nd and the 3rd coin"
+    (DUNGEON, "First coin 3, then coin 1. Pick them all up in that order.", ("go coin_3", "go coin_1")),
+    (DUNGEON, "Grab the 2nd and the 3rd coin.", ("go coin_2", "go coin_3")),
+    (DUNGEON, "Is needed that player yank the lever and when gate is open he go in the gate.", ("interact switch", "go door if door_open")),
+    # "numbered 3", a standing order said as walking up to each, a look said again in brackets, "then left"
+    (PARK, "There's a lamp numbered 3 by the path. Go to it. Glance up.", ("look_up lamp_3",)),
+    (PARK, "For 20 seconds, keep walking up to stumps and looking down at each one.", ("rule look_down stump", "budget 175")),
+    (PARK, "Have a look at the top of lamp 2 (look up), then walk to stump 1.", ("look_up lamp_2", "go stump_1")),
+    (PARK, "Stand by the nearest pillar and turn right, then left.", ("turn_right pillar", "turn_left pillar")),
 ])
 def test_the_families_read_as_meant(game: GameFactory, text: str, plan: tuple[str, ...], nlp) -> None:  # type: ignore[no-untyped-def]
     assert plan_words(plan_from_text(text, game, nlp=nlp)[0]) == plan
