@@ -224,6 +224,9 @@ def _parenthesis(m: re.Match[str]) -> str:
                     flags=re.IGNORECASE)  # "(just walk up to it)", "(You'll have to turn it on yourself first.)"
     if not inside:
         return ""
+    enables = re.search(r"\s+(?:in\s+order\s+)?to\s+(?:open|unlock|activate)\s+(?:it|them|the\s+[a-z]+)$", inside, re.IGNORECASE)
+    if enables is not None and _imperative(inside[:enables.start()]):  # "(pull the lever to open it)": a step before the one it enables
+        inside = f"{inside[:enables.start()]} first"
     alone = m.string[:m.start()].rstrip().endswith((".", "!", "?"))  # "Jump the lava. (Pull the lever first.)": a sentence
 
     parts = [p for p in re.split(r"\s*,\s*(?:and\s+|then\s+)?|\s+(?:and|then)\s+", inside) if p]

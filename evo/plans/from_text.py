@@ -284,7 +284,7 @@ def read_as(text: str, factory: GameFactory) -> str:
 
 EXPECTATION = re.compile(r"^[ \t]*expect(?:s|ed)?\b(?![ \t]*:).*$", re.IGNORECASE | re.MULTILINE)
 """A line of what to expect ("Expect level complete in under 40 steps"): its number of steps is no budget."""
-FINISH_AT = re.compile(r"\b(?:finish|end)(?:\s+(?:up|off|the\s+(?:level|run|game|test)))?\s+(?:at|on|by)\s+(?P<np>(?:the|a|an)\s+(?P<x>[a-z]+))\b"
+FINISH_AT = re.compile(r"\b(?:finish|end)(?:\s+(?:up|off|the\s+(?:level|run|game|test)))?\s+(?:at|on|by)\s+(?P<np>(?:(?:the|a|an)\s+)?(?P<x>[a-z]+))\b"
                        r"(?![^.;!?\n]*\b(?:it|there)\b)", re.IGNORECASE)
 """Finishing at a thing, with no deed said on it after ("finish at the shrine (use it)" is that deed)."""
 

@@ -50,7 +50,7 @@ AT_FRONT = re.compile(r"(?:(?<=^)|(?<=[,;]\s)|(?<=\band\s)|(?<=\bthen\s))at\s+(?
 
 
 BEFORE_THAT = re.compile(r"(?P<a>(?:^|(?<=[.;!?]\s))[^.;!?]+?)\s*[.;!]\s+(?:but\s+)?(?P<said>before(?=\s*,)|(?:(?:right|just|immediately)\s+)?before\s+it(?=\s*[:,])|(?:right|just|immediately)\s+before\s+(?:that|this)|before\s+(?:that|this|then|(?:doing|going\s+for|going\s+after|heading\s+for|you\s+go\s+for)\s+(?:that|so|this|it|him|her|them)|"
-                         r"you\s+do\s+(?:that|this|so|it)|(?:you\s+)?(?:get(?:ting)?|go(?:ing)?)\s+there|(?:you\s+)?reach(?:ing)?\s+(?:it|there))|(?<=but\s)first|first\s*,\s*though|though\s*,\s*first|first\s+of\s+all)"
+                         r"you\s+do\s+(?:that|this|so|it)|(?:you\s+)?(?:get(?:ting)?|go(?:ing)?)\s+there|(?:you\s+)?reach(?:ing)?\s+(?:it|there))|(?<=but\s)first|(?:of\s+course\s*,?\s*)?(?:you(?:'ll)?\s+(?:need|have)\s+to\s+)?get\s+there\s+first(?=\s*:)|first\s*,\s*though|though\s*,\s*first|first\s+of\s+all)"
                          r"(?:\s*,\s*though)?\s*[,:]?\s+(?P<b>[^.;!?]+)(?P<end>[.!?]?)", re.IGNORECASE)
 """The later step in one sentence, the earlier in the next: "Jump the lava. Before that, hit the
 switch.", "Head to the pillar; first, though, stop at stump 1.", "Kill the first skeleton. Before going
@@ -122,7 +122,7 @@ RANKED = re.compile(r"^\s*(?P<lead>first(?:ly)?|second(?:ly)?|third(?:ly)?|fourt
                     r"\s+(?P<tail>first|second|third|fourth|fifth|last)\s*(?P<end>[.!?]?)\s*$", re.IGNORECASE)
 """A sentence's rank said by an order adverb, before its step ("Second, flip the switch") or after
 it ("Jump the lava second.")."""
-CONDITIONED = re.compile(r"\b(?:when|once|after|as\s+soon\s+as|if)\s+(?:it|the\s+(?P<thing>[a-z]+))\s+(?:(?:is|are|has\s+been|gets|'s)\s+"
+CONDITIONED = re.compile(r"\b(?:when|once|after|as\s+soon\s+as|if)\s+(?:it|the\s+(?P<thing>[a-z]+))\s+(?:(?:is|are|has\s+been|has|gets|'s)\s+"
                          r"(?:now\s+)?(?P<state>open(?:ed)?|unlocked|on|activated|switched\s+on|turned\s+on)|(?P<opens>opens|unlocks))\b", re.IGNORECASE)
 ENABLES = re.compile(r"\b(?P<verb>open|unlock|turn\s+on|switch\s+on|activate|"
                      r"pull|flip|press|hit|use|toggle|throw|push|yank|flick|trip|operate|interact\s+with)\s+"
@@ -285,6 +285,19 @@ def _to_get_there(m: re.Match[str]) -> str:
     head, tail, b = prev[:at.start()], prev[at.end():], m.group("b")
     lead = f"{head}{at.group(0) if head else ''}"
     return f"{lead}{b if head else b[0].upper() + b[1:]}, then {tail[0].lower()}{tail[1:]}{m.group('end') or '.'}"
+
+
+OPENS_IT = re.compile(r"(?P<prev>(?:^|(?<=[.!?]\s))[^.!?;]*\b(?:once|when|after|as\s+soon\s+as)\s+(?:it|the\s+[a-z]+)\s+(?:is|gets|has\s+been|'s)\s+(?:open|opened|unlocked)\b[^.!?;]*?)"
+                      r"\s*[.;]\s+(?:the\s+)?(?P<x>[a-z]+)\s+(?:opens|unlocks)\s+(?:it|the\s+[a-z]+)\s*(?P<end>[.!?]|$)", re.IGNORECASE | re.MULTILINE)
+"""A step that waits for the door, then what opens it ("Hit the ogre once the door is open; the lever
+opens it."): that thing used first."""
+
+
+def opener_first(text: str) -> str:
+    """``text`` with what opens the door, said after a step that waits for it (:data:`OPENS_IT`), used
+    first; before the remarks are left out (:func:`evo.plans.framing.unframed` reads "the lever opens
+    it" as one)."""
+    return OPENS_IT.sub(lambda m: f"Use the {m.group('x')}. {m.group('prev')}{m.group('end') or '.'}", text)
 
 
 def _so_first(m: re.Match[str]) -> str:

@@ -11,7 +11,7 @@ from typing import Iterable, Mapping
 from evo.plans.conventions import conventions
 from evo.plans.framing import renamed, unframed
 from evo.plans.letters import unlettered
-from evo.plans.ordering import in_order
+from evo.plans.ordering import in_order, opener_first
 from evo.plans.reports import described, unreported
 from evo.plans.second_language import plain
 from evo.plans.small_talk import talk_left_out
@@ -33,7 +33,7 @@ def as_read(text: str, things: Iterable[str] = (), verbs: Iterable[str] = (),
     action the game does to it (:func:`evo.plans.visits.visited`)."""
     text = talk_left_out(described(each_named(text, things), things, verbs), things, verbs)
     text = untitled(plain(unreported(renamed(back_to(text, things)), things), things, verbs), things, verbs, categories)
-    return in_order(visited(unframed(conventions(unlettered(text, things), things)), things, verbs, deeds))
+    return in_order(visited(unframed(opener_first(conventions(unlettered(text, things), things))), things, verbs, deeds))
 
 
 DIRECTED = frozenset({"north", "south", "east", "west", "forward", "backward", "left", "right", "wait"})

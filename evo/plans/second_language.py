@@ -118,6 +118,7 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
          (re.compile(r"\bkeep\s+(?:walking|going|heading|running)\s+(?:up\s+)?to\s+(?:the\s+)?(?P<x>[a-z]+?)s\s+and\s+(?P<v>[a-z]+ing(?:\s+(?:up|down))?(?:\s+(?:at|around|round))?)\s+"
                      r"(?:each|every)\s+one\b", I), r"keep \g<v> every \g<x>"),  # "keep walking up to lamps and looking up at each one"
          (re.compile(r"(?:^|(?<=[.!?]\s))(?:it\s+)?is\s+needed\s+that\s+", I | re.M), ""),  # "Is needed that player flip the lever"
+         (re.compile(r"(?:^|(?<=[.!?]\s))for\s+(?=(?:open|unlock|activate)\s+(?:it|the\s+[a-z]+)\s*,)", I | re.M), "To "),  # "For open it, ..."
          (re.compile(r"\b(?P<t>turn|rotate)\s+(?P<a>left|right)\s*,\s*(?P<j>(?:and\s+)?then)\s+(?P<b>left|right)\b", I), r"\g<t> \g<a>, \g<j> \g<t> \g<b>"),  # "turn left, then right"
          (re.compile(r"(?P<look>\blook\s+(?P<d>up|down)\s+at\s+(?:the\s+)?[a-z]+(?:\s+\d{1,2})?)\s*\((?:look|glance)\s+(?P=d)\)", I), r"\g<look>"),  # "(look down)" said again
          (re.compile(r"\s*\((?P<g>[a-z]+ing)\s+(?P<x>(?:(?:over|across|past)\s+)?(?:the|a|an)\s+[a-z]+(?:\s+\d+)?)(?:\s*,?\s*(?:of\s+course|obviously|naturally))?\s*\)(?=\s*(?:[.!;]|$))", I | re.M),
@@ -257,6 +258,8 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
                   if m.group("x").lower()[:-1] in names else m.group(0), text, flags=I | re.M)  # "Goblins: kill them when they come close."
     text = re.sub(r"(?:^[ \t]*|\s*,\s*)(?:the\s+)?(?P<x>[a-z]+s)\s+only\s*:\s*", lambda m: ("" if m.start() == 0 or text[m.start() - 1] == "\n" else ": ")
                   if m.group("x").lower()[:-1] in names else m.group(0), text, flags=I | re.M)  # "Sixty steps, ogres only: ..."
+    text = re.sub(r"\s*,\s*(?:but\s+)?the\s+(?P<x>[a-z]+)\s+(?:has|needs)\s+to\s+be\s+(?P<v>[a-z]+ed)\s+(?:before|first|beforehand)(?:\s*,?\s*though)?(?=\s*(?:[.!]|$))",
+                  lambda m: f", but {_verb(m.group('v'))} the {m.group('x')} first" if _verb(m.group("v")) else m.group(0), text, flags=I | re.M)  # ", the lever has to be pulled before though"
     text = NUMBERS_OF.sub(lambda m: _numbers_of(m) if m.group("t").lower() in names else m.group(0), text)  # "pillar 1, 2, 3, 4"
     text = re.sub(r"(?<=\S)[ \t]{2,}(?=\S)", " ", text)  # a cut phrase's room ("and then  look")
     if "door" in names:  # "Pull the switch and go in.", "- go through": through the one thing the game goes through

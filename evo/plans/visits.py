@@ -63,9 +63,15 @@ EACH_NAMED = re.compile(r"\b(?:each|all|every\s+one)\s+(?:of\s+)?(?:the\s+)?(?:(
 """Things of a kind, then each by its name ("each of the four stumps in order (stump 1, 2, 3, 4)"): those."""
 
 
+EACH_NUMBERED = re.compile(r"\b(?:each|every)\s+(?P<x>[a-z]+)\s+in\s+(?:order|turn)\s*:\s*(?P<n>\d{1,2}(?:\s*(?:,|and|then|,\s*and|,\s*then)\s*\d{1,2})+)\b", re.IGNORECASE)
+"""Each thing of a kind by its numbers ("each pillar in order: 1, 2, 3, 4"): those, in turn."""
+
+
 def each_named(text: str, things: Iterable[str]) -> str:
-    """``text`` with things of a kind said, then named one by one (:data:`EACH_NAMED`), as those named."""
+    """``text`` with things of a kind said, then named one by one (:data:`EACH_NAMED`, :data:`EACH_NUMBERED`), as those named."""
     names = {t.lower() for t in things}
+    text = EACH_NUMBERED.sub(lambda m: ", then ".join(f"{m.group('x')} {n}" for n in re.findall(r"\d+", m.group("n")))
+                             if m.group("x").lower() in names else m.group(0), text)
     return EACH_NAMED.sub(lambda m: (m.group("list") or m.group("inner")) if m.group("x").lower() in names else m.group(0), text)
 NAMED_THEN_IT = re.compile(r"(?:^|(?<=[.!?]\s))(?P<np>(?:the\s+)?(?:(?:first|second|third|fourth|fifth|last|nearest|closest)\s+)?[a-z]+(?:\s+\d{1,2})?)\s*[.!]\s+"
                            r"(?P<v>(?:go|walk|head|run)\s+to|[a-z]+(?:\s+(?:up|down)\s+at|\s+at|\s+around|\s+over|\s+across)?)\s+it\b", re.IGNORECASE | re.MULTILINE)
@@ -86,7 +92,8 @@ def _visits(sentence: str, names: set[str], seen: list[bool], deeds: Mapping[str
     sentence = re.sub(r"\b(?P<letter>[a-z])(?P<n>\d)\b", lambda m: _initial(m, names), sentence, flags=re.IGNORECASE)
     sentence = re.sub(r"\b[a-z]{3,}\b", lambda m: _unclipped(m.group(0), names), sentence, flags=re.IGNORECASE)
     parts = re.split(r"(,\s*(?:and\s+)?(?:then\s+)?|;\s*(?:then\s+)?|\s+then\s+)", sentence)
-    parts = [re.sub(r"^(\s*(?:then\s+)?)(?:over|across)\s+(?=(?:the\s+)?[a-z]+(?:\s+\d{1,2})?\s*[.!]?$)", r"\1", p, flags=re.IGNORECASE) if k % 2 == 0 and k else p
+    parts = [re.sub(r"^(\s*(?:[-*•]\s*)?(?:then\s+)?)(?:over|across)\s+(?=(?:the\s+)?(?P<x>[a-z]+)(?:\s+\d{1,2})?\s*[.!]?$)",
+                    lambda m: f"{m.group(1)}{deeds[m.group('x').lower()]} " if m.group("x").lower() in deeds else m.group(1), p, flags=re.IGNORECASE) if k % 2 == 0 else p
              for k, p in enumerate(parts)]  # "lever, then coin 1, then over the lava": the lava's own deed
     verb_seen, said_parts = seen[0], list(parts)
     for k in range(0, len(parts), 2):

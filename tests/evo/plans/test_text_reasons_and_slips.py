@@ -1,8 +1,8 @@
 """A step said after its reason, a thing named in a sentence of its own, a condition with no comma,
-a slip of the pen: the families waves 44 to 47 showed (issue 55), read as meant or refused.
+a slip of the pen: the families waves 44 to 49 showed (issue 55), read as meant or refused.
 Each of these read a plan without a word of warning that left a step out, put one in, or put
 them out of order. Every text here is in words of our own; the families came from
-``dev/*_dev91.yaml`` to ``*_dev98.yaml``, which ``test_text_letters.test_dev_sets`` reads as
+``dev/*_dev91.yaml`` to ``*_dev102.yaml``, which ``test_text_letters.test_dev_sets`` reads as
 measured."""
 
 from __future__ import annotations
@@ -90,6 +90,17 @@ from tests.evo.plans.text_games import DUNGEON, PARK
     (PARK, "For 20 seconds, keep walking up to stumps and looking down at each one.", ("rule look_down stump", "budget 175")),
     (PARK, "Have a look at the top of lamp 2 (look up), then walk to stump 1.", ("look_up lamp_2", "go stump_1")),
     (PARK, "Stand by the nearest pillar and turn right, then left.", ("turn_right pillar", "turn_left pillar")),
+    # waves 48 and 49: what opens the door, said after the step that waits for it
+    (DUNGEON, "Slay the troll once the gate is open (yank the lever to open it).", ("interact switch", "attack ogre if door_open")),
+    (DUNGEON, "Slay the troll once the gate is open; the lever opens it.", ("interact switch", "attack ogre if door_open")),
+    (DUNGEON, "Only walk through the gate after it has opened. Yank the lever to open it.", ("interact switch", "go door if door_open")),
+    (DUNGEON, "Go to the gate when it is open. For open it, the player need to use the lever before.", ("interact switch", "go door if door_open")),
+    (DUNGEON, "Walk to the pit and leap over it, the lever has to be pulled before though", ("interact switch", "jump lava")),
+    (DUNGEON, "Use the altar. Of course you need to get there first: yank the lever and leap the pit.", ("interact switch", "jump lava", "interact shrine")),
+    # a crossing as a list item, finishing at a thing with no article, each of a kind by its numbers
+    (DUNGEON, "- yank the lever\n- through the gate\n- across the pit\n- use the altar", ("interact switch", "go door", "jump lava", "interact shrine")),
+    (DUNGEON, "Yank the lever, leap the pit and finish at altar.", ("interact switch", "jump lava", "interact shrine")),
+    (PARK, "Walk to each lamp in order: 4, 3, 2.", ("go lamp_4", "go lamp_3", "go lamp_2")),
 ])
 def test_the_families_read_as_meant(game: GameFactory, text: str, plan: tuple[str, ...], nlp) -> None:  # type: ignore[no-untyped-def]
     assert plan_words(plan_from_text(text, game, nlp=nlp)[0]) == plan
