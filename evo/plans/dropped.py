@@ -211,18 +211,23 @@ def _names(vocabulary: Mapping[str, Iterable[str]]) -> dict[str, str]:
     return {word.lower(): name for name, synonyms in vocabulary.items() for word in (name, *synonyms)}
 
 
+SLIP = 0.8
+"""How alike (difflib's ratio) an unknown word and a game's word are to read one as a slip of the
+other: one letter dropped or swapped in a word of five or more ("swich", "activte", "shrien")."""
+
+
 def _misspelt(word: str, things: Mapping[str, str], deeds: Mapping[str, str]) -> str | None:
     """The game's word ``word`` is a slip of ("swich": switch, "activte": activate), where it is no
     English word WordNet knows; None otherwise."""
     from difflib import get_close_matches
 
-    from evo.plans.lexicon import _lemma, wordnet
-
     from spacy.lang.en.stop_words import STOP_WORDS
+
+    from evo.plans.lexicon import _lemma, wordnet
 
     if len(word) < 4 or not word.isalpha() or word in STOP_WORDS:  # "with" is no slip of "switch"
         return None
-    close = get_close_matches(word, [w for w in (*things, *deeds) if len(w) >= 4 and w.isalpha()], n=1, cutoff=0.8)
+    close = get_close_matches(word, [w for w in (*things, *deeds) if len(w) >= 4 and w.isalpha()], n=1, cutoff=SLIP)
     if not close or any(wordnet().synsets(form) for form in {word, *(_lemma(word, pos) for pos in "nvar")}):
         return None
     return close[0]
