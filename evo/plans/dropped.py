@@ -24,10 +24,12 @@ from evo.plans.doubts import PLACE, Doubt, UnsureReading, _covered
 from evo.plans.framing import ASIDE, NO_HARM, NOT_TO, OUTCOME
 from evo.plans.markers import GOAL, REACHING
 from evo.plans.ordering import BEFORE_THAT, _before_that
+from evo.plans.reading import game_words
 from evo.plans.reports import unreported
 from evo.plans.said_first import before_chain, first_of_all
 from evo.plans.base import Plan
 from evo.plans.second_language import plain as plain_english
+from evo.plans.states import stated_left_out
 from evo.plans.text import MatchedStep
 from evo.plans.tracker import title_in_doubt
 
@@ -105,7 +107,8 @@ def dropped(text: str, steps: Sequence[MatchedStep], actions: Mapping[str, Itera
             for w in re.findall(r"[A-Za-z]+", part or "")}
     things = _names(actors)
     deeds = {word: name for word, name in _names(actions).items() if name not in AIMLESS and " " not in word}
-    plain = re.sub(r"(?P<to>\bto\s+(?:the\s+)?[a-z]+(?:\s+\d+)?\s+)by\s+(?=[a-z]+ing\b)", r"\g<to>and ", said(text),
+    stated = stated_left_out(text, *game_words(actions, actors, None)[:2])  # "Switch doesn't open the door!!": how the game is
+    plain = re.sub(r"(?P<to>\bto\s+(?:the\s+)?[a-z]+(?:\s+\d+)?\s+)by\s+(?=[a-z]+ing\b)", r"\g<to>and ", said(stated),
                    flags=re.IGNORECASE)  # "make your way to the shrine by jumping the lava": a deed on the way, no place
     for where in re.finditer(r"[A-Za-z][A-Za-z'-]+", plain):
         word, low = where.group(0), where.group(0).lower()

@@ -88,7 +88,7 @@ MASS = re.compile(r"\b(?:a (?:little )?bit of|a little|a few|a couple of|a handf
 actor "bit"."""
 
 
-GOAL = re.compile(r"\s+(?:in order\s+|so as\s+)?to\s+(?P<verb>[a-z]+)\s+(?P<thing>(?:the|a|an)\s+[a-z]+)(?=\s*(?:[,;]|[.!?]?\s*$|[.!?]\s)|[.!?]?[ \t]*\n|\s+(?:and|then)\s+(?:go|walk|head|run|step|pass|move)\s+(?:through|in|inside|out)\b|\s+(?:and\s+)?then\s|\s+and\s+(?!the\b|a\b|an\b))",
+GOAL = re.compile(r"\s+(?:in order\s+|so as\s+)?to\s+(?P<verb>[a-z]+)\s+(?P<thing>(?:the|a|an)\s+[a-z]+)(?=(?:\s+(?:first|beforehand))?\s*(?:[,;]|[.!?]?\s*$|[.!?]\s)|[.!?]?[ \t]*\n|\s+(?:and|then)\s+(?:go|walk|head|run|step|pass|move)\s+(?:through|in|inside|out)\b|\s+(?:and\s+)?then\s|\s+and\s+(?!the\b|a\b|an\b))",
                   re.IGNORECASE)
 """A purpose after a step ("Hit the switch to open the door"): what the step is for, no step of
 its own; "it" after it is that thing ("..., then walk through it": the door)."""

@@ -13,8 +13,10 @@ from evo.plans.framing import renamed, unframed
 from evo.plans.letters import unlettered
 from evo.plans.ordering import in_order, opener_first
 from evo.plans.reports import described, unreported
+from evo.plans.restated import restated
 from evo.plans.second_language import plain
 from evo.plans.small_talk import talk_left_out
+from evo.plans.states import stated_left_out
 from evo.plans.tracker import untitled
 from evo.plans.visits import back_to, each_named, visited
 
@@ -31,9 +33,9 @@ def as_read(text: str, things: Iterable[str] = (), verbs: Iterable[str] = (),
     :mod:`evo.plans.small_talk`, are out first);
     ``categories``: the game's categories and their types; ``deeds``: a word for a thing -> the one
     action the game does to it (:func:`evo.plans.visits.visited`)."""
-    text = talk_left_out(described(each_named(text, things), things, verbs), things, verbs)
+    text = talk_left_out(stated_left_out(described(each_named(text, things), things, verbs), things, verbs), things, verbs)
     text = untitled(plain(unreported(renamed(back_to(text, things)), things), things, verbs), things, verbs, categories)
-    return in_order(visited(unframed(opener_first(conventions(unlettered(text, things), things))), things, verbs, deeds))
+    return restated(in_order(visited(unframed(opener_first(conventions(unlettered(text, things), things))), things, verbs, deeds)))
 
 
 DIRECTED = frozenset({"north", "south", "east", "west", "forward", "backward", "left", "right", "wait"})

@@ -108,7 +108,7 @@ def done_first(sentences: list[str]) -> list[str]:
         if started is not None and out and not re.search(r"\b(?:it|them|there|that)\b", started.group("rest"), re.IGNORECASE):
             out.insert(0, f"{started.group('rest')}{started.group('end') or '.'}")
             continue  # "Kill the skeleton once the door is open. Start by pulling the lever.": that first
-        alone = re.match(r"^(?P<b>[^,;]+?)\s+(?:first|beforehand|before\s+that|for\s+that|for\s+this|to\s+do\s+that)(?:\s*,\s*though)?\s*(?P<end>[.!?]?)$",
+        alone = re.match(r"^(?P<b>[^,;]+?)\s+(?:first|beforehand|before\s+that|for\s+that|for\s+this|to\s+do\s+that)(?:\s*,\s*though)?(?P<why>\s+(?:in\s+order\s+)?to\s+[a-z]+\s+(?:the|a|an)\s+[a-z]+)?\s*(?P<end>[.!?]?)$",
                          sentence.strip(), re.IGNORECASE)
         if alone is not None and len(out) == 1 and (not re.search(r",|\bthen\b|\band\b", out[0], re.IGNORECASE) or ONE_PLACE.match(out[0])
                                                      or re.match(r"^\s*(?:only\s+)?(?:if|when|once)\s+[^,]+,[^,]+$", out[0], re.IGNORECASE)
@@ -117,7 +117,7 @@ def done_first(sentences: list[str]) -> list[str]:
             waits = re.search(r"\b(?:if|when|once)\s+the\s+(?P<x>[a-z]+)\s+(?:is|are)\b", out[0], re.IGNORECASE)
             if waits is not None:  # "If the switch is on, jump the lava. Flip it first.": it is the switch
                 b = re.sub(r"\bit\b", f"the {waits.group('x')}", b, count=1)
-            out.insert(0, b + (alone.group("end") or "."))  # "Use the shrine. Kill the goblin first."
+            out.insert(0, b + (alone.group("why") or "") + (alone.group("end") or "."))  # "Use the shrine. Kill the goblin first (to open the door)."
             continue
         if out:  # a step to be done before others, which one not said: kept for the reader to doubt
             sentence = re.sub(r"\s+first(?=\s*[.!?]?\s*$)", " beforehand", sentence, flags=re.IGNORECASE)

@@ -75,6 +75,7 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
          (re.compile(r"\bwh(?:ich|at)ever\s+(?P<t>[a-z]+)\s+is\s+(?P<q>nearest|closest)\b", I), r"the \g<q> \g<t>"),
          (re.compile(r"(?<=\bthen\s)the\s+(?P<o>first|second|third|fourth|fifth|last)\s*(?=[.,;!?]|$)", I | re.M), r"the \g<o> one"),
          (re.compile(r"\b(?:anything|everything|anyone)\s+hostile\b|\bany\s+hostiles?\b", I), "any enemy"),
+         (re.compile(r"\b(?:anything|everything|whatever)\s+(?:that\s+)?(?:can|you\s+can)\s+(?:be\s+)?(?:picked\s+up|pick\s+up|collected|collect|grabbed|grab)\b", I), "any item"),
          (re.compile(r"\b(?:confirm|verify|check|ensure|make\s+sure)\s+(?:that\s+)?the\s+(?P<t>[a-z]+)\s+is\s+(?P<s>open|on)\s+and\s+", I),
           r"once the \g<t> is \g<s>, "),
          (re.compile(r"\bwait\s+for\s+the\s+door\s*(?=[,;.]|\s+(?:and|then)\b)", I), "wait until the door is open"),
@@ -83,6 +84,9 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
          (re.compile(r"\b(i|we|they)'(m|re)\b", I), lambda m: f"{m.group(1)} {'am' if m.group(2).lower() == 'm' else 'are'}"),
          (re.compile(r"\bin\s+the\s+event\s+that\b", I), "if"),
          (re.compile(r"\b(?:get|make)\s+(?P<d>the\s+(?:door|gate)|it)\s+(?:open(?:ed)?|unlocked)\s+(?=(?:with|using|via|by)\s)", I), r"open \g<d> "),  # "get the door open with the lever"
+         (re.compile(r"\b(?:go|get|cross|make\s+it)\s+(?:over|across)\s+(?P<x>the\s+[a-z]+(?:\s+pit)?)\s+(?:with|by)\s+(?:a\s+)?(?:jump|leap|hop)(?:ing)?\b", I),
+          r"jump over \g<x>"),  # "go over the lava with a jump"
+         (re.compile(r"\bto\s+(?:get|have)\s+(?P<d>the\s+(?:door|gate))\s+(?:open(?:ed)?|unlocked)\b", I), r"to open \g<d>"),  # "pull the switch to get the door open"
          (re.compile(r"\b(?:open|unlock)(?P<ing>ing)?\s+(?P<d>it|(?:the\s+)?(?:door|gate))\s+(?:with|using|via|through|by\s+(?:using|pulling|flipping|pressing|hitting|"
                      r"throwing|toggling|activating|yanking))\s+(?:the\s+)?(?P<s>switch|lever|button)\b", I),
           lambda m: f"{'using' if m.group('ing') else 'use'} the {m.group('s')} to open "

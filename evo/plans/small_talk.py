@@ -80,20 +80,22 @@ def _ordered(sentence: str) -> bool:
 
 ERRAND = re.compile(r"^\s*(?:(?:hey|hi|ok(?:ay)?|so)\s*[,!]?\s+)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:just\s+)?)?(?:(?:do|make|give\s+it|have|run)\s+(?:a|an|one|another|the|our|your)\s+"
                     r"(?:(?:quick|short|full|fresh|new|little|last|final|more|sanity|smoke|regression|usual|normal|standard|daily|nightly|basic)\s+)*(?:run|pass|go|try|test|check|look|playthrough|path|route|one|round)"
-                    r"|(?:start|load|launch|boot(?:\s+up)?|begin|reset|restart)\s+(?:the\s+|a\s+(?:new\s+|fresh\s+)?)?(?:level|game|build|map|run|session|test|episode))"
-                    r"(?:\s+(?:for\s+me|for\s+us|please|again|now|first|(?:real\s+)?quick(?:ly)?|on\s+(?:this|the|the\s+new|today's)\s+(?:build|dungeon|level|game|map|park)))*\s*[.!?]*\s*$", re.IGNORECASE)
+                    r"|(?:start|load|launch|boot(?:\s+up)?|begin|reset|restart)\s+(?:the\s+|a\s+(?:new\s+|fresh\s+)?)?(?:level|game|build|map|run|session|test|episode)"
+                    r"|(?:run|try)\s+(?:it|this|that)(?:\s+(?:through|out))?(?:\s+anyway)?)"
+                    r"(?:\s+(?:for\s+me|for\s+us|please|again|now|first|(?:real\s+)?quick(?:ly)?|on\s+(?:this|the|the\s+new|today's)\s+(?:build|dungeon|level|game|map|park)))*\s*[.!?:]*\s*$", re.IGNORECASE)
 """An errand with no step in it ("Could you do a quick run for me?", "Start the level."): the test
 itself, no step of it."""
 
 
 OPINION = re.compile(r"^\s*(?:(?:so|and|but|also|honestly|tbh)\s*,?\s+)*(?:i|we)\s*(?:'m|'ve\s+been|'d\s+guess|\s+(?:think|believe|guess|suspect|feel|reckon|"
-                     r"suppose|noticed|saw|heard|was|were|am|had|have\s+been|wonder|doubt)\b)(?![^.;!?]*\b(?:you|should|must|needs?|have\s+to|has\s+to|want|like)\b)",
+                     r"suppose|noticed|saw|heard|was|were|am|had|have\s+been|wonder|doubt|changed|swapped|fixed|moved|added|removed|updated|tweaked|reworked|"
+                     r"(?:mostly\s+|only\s+)?care|could(?:n't)?\s+(?:only\s+)?(?:reproduce|repro|trigger|see))\b)(?![^.;!?]*\b(?:you|should|must|needs?|have\s+to|has\s+to|want|like)\b)",
                      re.IGNORECASE)
 """A clause of what the tester thinks or did ("I think the lever is in the wrong spot", "So I was
 playing yesterday"): talk, though it names a thing, where it asks nothing of the player."""
 
 
-PLAY_THROUGH = re.compile(r"(?<!\byou\s)(?<!\bwe\s)(?<!\bi\s)\b(?:(?:just|simply)\s+)?(?:play|run|go\s+through|play\s+through|do)\s+(?:the\s+)?(?:level|game|dungeon|map|usual\s+route)(?:\s+(?:normally|as\s+usual|as\s+normal|the\s+usual\s+way))?"
+PLAY_THROUGH = re.compile(r"(?<!\byou\s)(?<!\bwe\s)(?<!\bi\s)\b(?:(?:just|simply)\s+)?(?:play|run|go\s+through|play\s+through|work\s+(?:your\s+way\s+)?through|do)\s+(?:the\s+)?(?:level|game|dungeon|map|usual\s+route)(?:\s+(?:normally|as\s+usual|as\s+normal|the\s+usual\s+way))?"
                           r"\s*(?:\((?P<inner>[^()\n]*)\)\s*|:\s*(?=[a-z])|[.!]\s*(?=\S)|[.!]?\s*$)", re.IGNORECASE | re.MULTILINE)
 """Playing the level, and its steps in brackets or after a colon ("Run the level normally (switch,
 lava, shrine) and ...", "Go through the level: first the switch, ..."): the steps."""
