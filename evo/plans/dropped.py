@@ -230,7 +230,8 @@ def _misspelt(word: str, things: Mapping[str, str], deeds: Mapping[str, str]) ->
 
     if len(word) < 4 or not word.isalpha() or word in STOP_WORDS:  # "with" is no slip of "switch"
         return None
-    close = get_close_matches(word, [w for w in (*things, *deeds) if len(w) >= 4 and w.isalpha()], n=1, cutoff=SLIP)
+    words = [w for w in (*things, *deeds) if len(w) >= 4 and w.isalpha()]
+    close = get_close_matches(word, words, n=1, cutoff=SLIP) or [w for w in words if w[0] == word[0] and sorted(w) == sorted(word)][:1]  # "jmup"
     if not close or any(wordnet().synsets(form) for form in {word, *(_lemma(word, pos) for pos in "nvar")}):
         return None
     return close[0]

@@ -78,7 +78,10 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
          (re.compile(r"\b(?:anything|everything|whatever)\s+(?:that\s+)?(?:can|you\s+can)\s+(?:be\s+)?(?:picked\s+up|pick\s+up|collected|collect|grabbed|grab)\b", I), "any item"),
          (re.compile(r"\b(?:confirm|verify|check|ensure|make\s+sure)\s+(?:that\s+)?the\s+(?P<t>[a-z]+)\s+is\s+(?P<s>open|on)\s+and\s+", I),
           r"once the \g<t> is \g<s>, "),
-         (re.compile(r"\bwait\s+for\s+the\s+door\s*(?=[,;.]|\s+(?:and|then)\b)", I), "wait until the door is open"),
+         (re.compile(r"\bwait\s+for\s+the\s+(?P<d>door|gate)(?:\s+to\s+(?:swing\s+|slide\s+|finish\s+)?open(?:ing)?)?\s*(?=[,;.]|\s+(?:and|then)\b)", I),
+          r"wait until the \g<d> is open"),
+         (re.compile(r"\b(?P<w>when|once|after)\s+(?:it\s+is\s+)?(?:open|opened|unlocked)\b(?!\s+(?:the|a|it)\b)", I), r"\g<w> it is open"),  # "through door when open"
+         (re.compile(r"\s*[,;(-]?\s*(?:any|whichever)\s+(?:one|[a-z]+)\s+(?:is|will\s+do|works|would\s+do)(?:\s+(?:fine|ok(?:ay)?|good|enough))?\s*\)?(?=\s*[.!]?\s*$)", I | re.M), ""),
          (re.compile(r"\btry\s+to\s+(?=[a-z]+\s)", I), ""),
          (re.compile(r"\bhoover\s+up\b(?!\s+(?:everything|anything|(?:all\s+(?:the\s+)?)?(?:stuff|loot|goodies|items?))\b)", I), "collect"),  # "Hoover up every coin"
          (re.compile(r"\b(i|we|they)'(m|re)\b", I), lambda m: f"{m.group(1)} {'am' if m.group(2).lower() == 'm' else 'are'}"),

@@ -23,14 +23,14 @@ from evo.plans.small_talk import SENTENCE
 I = re.IGNORECASE
 STATE = re.compile(r"^\W*(?:(?:hey|hi|so|and|but|also|ok(?:ay)?|well|honestly|btw|fyi|update|note)\b[\s,!:-]*)*"
                    r"(?:not\s+sure\s+(?:if|whether)\b[^,]*,\s*(?:but\s+)?)?"
-                   r"(?P<subject>(?:the|this|that|these|those|our|my|its|their|some|half|one|most|none|nobody|everything|something|it|there|"
-                   r"[a-z]+_?\d*'s)\b[^,;:.!?]{0,60}?|[a-z]+[ _#]?\d+|(?!(?:i|we|you|they|he|she|there)\b)[a-z]+)\s+"
+                   r"(?P<subject>(?:the|this|that|these|those|our|my|its|their|some|half|one|most|none|nobody|everything|something|it|"
+                   r"(?!(?:there|here|it|that|what|let|who|where|he|she)'s)[a-z]+_?\d*'s)\b[^,;:.!?]{0,60}?|[a-z]+[ _#]?\d+|(?!(?:i|we|you|they|he|she|there)\b)[a-z]+)\s+"
                    r"(?:(?:still|now|sometimes|just|really|also|apparently|clearly|definitely|probably)\s+)?"
                    r"(?:is|are|was|were|isn't|aren't|wasn't|weren't|looks|looked|seems|seemed|has|had|hasn't|haven't|doesn't|don't|didn't|"
                    r"won't|can't|cannot|keeps|stays|stayed|appears|appeared|shows|showed|crashed|crashes|broke|swapped|changed|got|gets|"
-                   r"remembers|knows|wants|sits|flickers|clips|renders|glitches)\b", I)
+                   r"remembers|knows|wants|sits|flickers|clips|renders|glitches|look|seem|(?![a-z]*eed\b)[a-z]{3,}ed)\b", I)
 """A sentence that starts with its subject and a verb of being, seeming or having."""
-ASKS = re.compile(r"\b(?:you|your|please|pls|let'?s|must|should|need|needs|has\s+to|have\s+to|got\s+to|gotta|ought|"
+ASKS = re.compile(r"\b(?:you|your|please|pls|let'?s|must|should|shall|need|needs|has\s+to|have\s+to|got\s+to|gotta|ought|"
                   r"first|then|before|after|next|finally|again|same|repeat\w*|until|till|whenever|every|each|always|"
                   r"\d+\s*(?:steps?|seconds?|secs?|s|minutes?|mins?|turns?))\b", I)
 """Words of a sentence that asks for a step, an order or a budget: no report."""

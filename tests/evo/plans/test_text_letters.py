@@ -132,31 +132,33 @@ DEV_SETS = {"dungeon_dev17": (57, 1), "park_dev17": (36, 0), "dungeon_dev18": (6
             "dungeon_dev47": (64, 0), "park_dev47": (34, 0), "dungeon_dev48": (63, 1), "park_dev48": (32, 0),
             "dungeon_dev49": (62, 1), "park_dev49": (39, 0), "dungeon_dev50": (65, 0), "park_dev50": (40, 0),
             "dungeon_dev51": (65, 0), "park_dev51": (37, 0), "dungeon_dev52": (70, 0), "park_dev52": (36, 0),
-            "dungeon_dev53": (65, 0), "park_dev53": (37, 0), "dungeon_dev54": (58, 2), "park_dev54": (36, 1),
+            "dungeon_dev53": (65, 0), "park_dev53": (37, 0), "dungeon_dev54": (58, 2), "park_dev54": (37, 1),
             "dungeon_dev55": (71, 0), "park_dev55": (40, 0), "dungeon_dev56": (65, 0), "park_dev56": (36, 0),
-            "dungeon_dev57": (70, 1), "park_dev57": (38, 0), "dungeon_dev58": (63, 2), "park_dev58": (34, 0),
-            "dungeon_dev59": (65, 0), "park_dev59": (36, 0), "dungeon_dev60": (66, 0), "park_dev60": (33, 0),
+            "dungeon_dev57": (70, 1), "park_dev57": (38, 0), "dungeon_dev58": (63, 2), "park_dev58": (35, 0),
+            "dungeon_dev59": (66, 0), "park_dev59": (37, 0), "dungeon_dev60": (66, 0), "park_dev60": (33, 0),
             "dungeon_dev61": (73, 0), "park_dev61": (37, 0), "dungeon_dev62": (73, 0), "park_dev62": (38, 0),
-            "dungeon_dev63": (72, 0), "park_dev63": (36, 0), "dungeon_dev64": (69, 0), "park_dev64": (32, 0),
-            "dungeon_dev65": (62, 1), "park_dev65": (39, 0), "dungeon_dev66": (68, 0), "park_dev66": (40, 0),
+            "dungeon_dev63": (72, 0), "park_dev63": (36, 0), "dungeon_dev64": (69, 0), "park_dev64": (34, 0),
+            "dungeon_dev65": (62, 1), "park_dev65": (39, 0), "dungeon_dev66": (69, 0), "park_dev66": (41, 0),
             "dungeon_dev67": (65, 0), "park_dev67": (35, 0), "dungeon_dev68": (68, 1), "park_dev68": (38, 0),
-            "dungeon_dev69": (63, 1), "park_dev69": (35, 1), "dungeon_dev70": (74, 0), "park_dev70": (38, 0),
-            "dungeon_dev71": (64, 0), "park_dev71": (38, 1), "dungeon_dev72": (76, 0), "park_dev72": (36, 1),
+            "dungeon_dev69": (64, 1), "park_dev69": (35, 1), "dungeon_dev70": (74, 0), "park_dev70": (38, 0),
+            "dungeon_dev71": (64, 0), "park_dev71": (38, 1), "dungeon_dev72": (77, 1), "park_dev72": (37, 1),
             "dungeon_dev73": (70, 1), "park_dev73": (36, 0), "dungeon_dev74": (60, 1), "park_dev74": (34, 0),
             "dungeon_dev75": (74, 0), "park_dev75": (39, 0), "dungeon_dev76": (73, 0), "park_dev76": (39, 0),
             "dungeon_dev77": (77, 0), "park_dev77": (40, 0), "dungeon_dev78": (67, 1), "park_dev78": (39, 0),
             "dungeon_dev79": (66, 0), "park_dev79": (37, 0), "dungeon_dev80": (66, 1), "park_dev80": (36, 0),
-            "dungeon_dev81": (63, 0), "park_dev81": (36, 0), "dungeon_dev82": (63, 2), "park_dev82": (38, 0),
-            "dungeon_dev83": (68, 0), "park_dev83": (38, 0), "dungeon_dev84": (71, 2), "park_dev84": (35, 1),
-            "dungeon_dev85": (62, 1), "park_dev85": (39, 0), "dungeon_dev86": (64, 1), "park_dev86": (39, 1),
+            "dungeon_dev81": (63, 0), "park_dev81": (36, 0), "dungeon_dev82": (63, 2), "park_dev82": (39, 0),
+            "dungeon_dev83": (69, 0), "park_dev83": (38, 0), "dungeon_dev84": (71, 2), "park_dev84": (35, 1),
+            "dungeon_dev85": (63, 1), "park_dev85": (40, 0), "dungeon_dev86": (64, 1), "park_dev86": (39, 1),
             "dungeon_dev87": (68, 0), "park_dev87": (39, 0), "dungeon_dev88": (67, 1), "park_dev88": (37, 0),
             "dungeon_dev89": (62, 2), "park_dev89": (34, 0), "dungeon_dev90": (68, 0), "park_dev90": (36, 0),
             "dungeon_dev91": (65, 0), "park_dev91": (39, 0), "dungeon_dev92": (69, 0), "park_dev92": (39, 0),
             "dungeon_dev93": (71, 0), "park_dev93": (39, 0), "dungeon_dev94": (67, 0), "park_dev94": (37, 0),
-            "dungeon_dev95": (66, 1), "park_dev95": (39, 0), "dungeon_dev96": (71, 0), "park_dev96": (35, 0),
-            "dungeon_dev97": (73, 0), "park_dev97": (38, 0), "dungeon_dev98": (69, 0), "park_dev98": (37, 0),
-            "dungeon_dev99": (66, 1), "park_dev99": (31, 1), "dungeon_dev100": (68, 1), "park_dev100": (33, 0),
-            "dungeon_dev101": (66, 2), "park_dev101": (38, 0), "dungeon_dev102": (69, 1), "park_dev102": (38, 0)}
+            "dungeon_dev95": (67, 1), "park_dev95": (39, 0), "dungeon_dev96": (72, 0), "park_dev96": (35, 0),
+            "dungeon_dev97": (73, 0), "park_dev97": (38, 0), "dungeon_dev98": (69, 0), "park_dev98": (38, 0),
+            "dungeon_dev99": (68, 1), "park_dev99": (33, 1), "dungeon_dev100": (72, 1), "park_dev100": (34, 0),
+            "dungeon_dev101": (68, 2), "park_dev101": (38, 0), "dungeon_dev102": (72, 1), "park_dev102": (38, 0),
+            "dungeon_dev103": (66, 3), "park_dev103": (34, 0), "dungeon_dev104": (67, 0), "park_dev104": (36, 0),
+            "dungeon_dev105": (60, 3), "park_dev105": (39, 1), "dungeon_dev106": (69, 2), "park_dev106": (40, 0)}
 """Development set -> (texts read as meant, texts read as a wrong plan), as measured: the rest are
 refused with their closest reading. Written by thirty-six independent testers from the user docs
 alone (a speedrunner's route notes, a producer's e-mails, a dictated test, a level designer's
@@ -166,8 +168,8 @@ QA tester, a researcher's experiment scenarios, a QA contractor, a gameplay prog
 developer, a manual tester's test-case steps, a seasoned tester writing every kind of instruction,
 a lead tester's chat messages, a game designer's intended playthrough in prose, a support agent's
 reproduction steps from players' reports, a tester briefing the tool like a colleague, a QA lead's
-nightly regression checklists) and sixty-four more under the second blind set's own brief (as varied as
-the testers who will use the tool, ``*_dev39`` to ``*_dev102``), each pair measured once before any of
+nightly regression checklists) and sixty-eight more under the second blind set's own brief (as varied as
+the testers who will use the tool, ``*_dev39`` to ``*_dev106``), each pair measured once before any of
 its texts was read; the bounds are what the code reads now (session 24), no fewer as meant. Measured with the pipeline trained on each session's machine until the shipped one
 (wave 23): that one reads three of these sets one text fewer as meant (dungeon_dev20, park_dev26,
 dungeon_dev32), as they were read at the session's start, with the same wrong plans."""
