@@ -30,7 +30,7 @@ import re
 from typing import Iterable
 
 from evo.plans.spoken import SPOKEN, SPOKEN_TITLE
-from evo.plans.visits import _named, _visits
+from evo.plans.visits import _named, _route, _visits
 
 OPENING = re.compile(r"^\s*(?:hi|hello|hey|hiya|dear|greetings|good\s+(?:morning|afternoon|evening|day)|morning|afternoon|"
                      r"evening)\b(?:\s+(?!(?:please|could|can|would|just|quick)\b)[\w&'-]+){0,3}?\s*(?:[,!:.]+|\s*-+|(?=\n)|$)\s*",
@@ -207,7 +207,8 @@ def unlettered(text: str, things: Iterable[str] = ()) -> str:
         if not out or not any(o.strip() for o in out):
             line = TEST_TITLE.sub("", line, count=1) if not _starts_with_verb(line) else line
         if ROUTE_LABEL.search(line) and names:  # "Your route: the coin first, then the lever": places to visit
-            line = " ".join(_visits(HEADING.sub("", s), names, [False]) if ROUTE_LABEL.search(s) else s
+            line = " ".join((HEADING.sub("", s) if _route(HEADING.sub("", s), names) else _visits(HEADING.sub("", s), names, [False]))
+                            if ROUTE_LABEL.search(s) else s  # a list of things alone: each its own deed (evo.plans.visits.visited)
                             for s in re.split(r"(?<=[.!?])\s+", line))
         line = PURPOSE.sub("", HEADING.sub("", LEAD.sub("", line)))
         sentences = [_asked(s, names) for s in re.split(r"(?<=[.!?;])\s+", ABOUT.sub("", line))]

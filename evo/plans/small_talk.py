@@ -111,8 +111,8 @@ def is_talk(sentence: str, things: Iterable[str], verbs: Iterable[str]) -> bool:
         return True
     if _names_game(sentence, things, ()):
         return False
-    if ERRAND.match(FILLER.sub("", sentence)):
-        return True
+    if ERRAND.match(FILLER.sub("", sentence)) or (WORD.findall(FILLER.sub("", sentence)) or [""])[0].lower() in CHAT_VERBS:
+        return True  # "Could you do a quick run?"; "Hope the move went ok!" ("move" no deed here)
     return not (_names_game(sentence, (), verbs) or REFERS.search(sentence) or _ordered(sentence)
                 or re.match(r"^\s*(?:[-*•]|\d+\s*[.):]|[a-h]\)|step\b)", sentence, re.IGNORECASE) or re.search(r":\s*$", sentence)
                 or _like_a_thing(sentence, things))

@@ -8,7 +8,7 @@ a step it was refused on a verb like none of the game's. Such a sentence starts 
 and a verb of being, seeming or having ("is", "looks", "has", "doesn't"), asks nothing of the
 player (no "you", "please" or "must"), says nothing of order or time ("first", "then", "for 100
 steps") and does none of the game's deeds ("The lever opens the door" is kept: what opens what is
-read by :mod:`evo.plans.ordering`). "it" in the sentence after it is the one thing it names
+read by :mod:`evo.plans.ordering`; "The altar is the goal." by :mod:`evo.plans.framing`). "it" in the sentence after it is the one thing it names
 ("... looks stretched, I think it's pillar 2. Could you walk to it": pillar 2); where it names more
 than one, the sentence is kept, for the reader to doubt.
 """
@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+from evo.plans.framing import GOAL_IS
 from evo.plans.small_talk import SENTENCE
 
 I = re.IGNORECASE
@@ -90,7 +91,7 @@ def stated_left_out(text: str, things: Iterable[str] = (), verbs: Iterable[str] 
         asked = REQUEST.search(m.group(0))  # "lamp 4 looks weird, can you walk over to it": the report before the request
         end = m.start() + asked.start() if asked is not None else m.end()
         sentence = text[m.start():end]
-        if not sentence.strip() or not STATE.match(sentence) or ASKS.search(sentence) or _does(sentence, verbs):
+        if not sentence.strip() or not STATE.match(sentence) or ASKS.search(sentence) or GOAL_IS.search(sentence) or _does(sentence, verbs):
             continue
         named = _named(sentence, things)
         if not named and not any(re.search(rf"\b{re.escape(t.lower().replace('_', ' '))}s\b", sentence, I) for t in things):

@@ -18,6 +18,8 @@ VISIT = re.compile(r"^(?P<lead>(?:and\s+)?then\s+|first\s+(?=the\s))?(?P<np>(?:t
                    re.IGNORECASE)
 VISITS = (re.compile(VISIT.pattern % 0, re.IGNORECASE), re.compile(VISIT.pattern % 1, re.IGNORECASE))
 """A thing named alone as a step, or before its deed ("lamp 2", "the nearest enemy", "lamp 2 look up")."""
+LABELLED = re.compile(r"^(?P<label>\s*(?:step\s+\w+\s*[:.)-]|\d{1,2}\s*[.):-]|[-*•]|\[\s?\])\s*)(?:the\s+)?[a-z]+(?:\s+\d{1,2})?\s*[.!]?\s*$", re.IGNORECASE)
+"""A list item that is one thing alone ("Step 5: shrine."): that thing's own deed, whatever verb came before."""
 
 
 def visited(text: str, things: Iterable[str], verbs: Iterable[str] = (), deeds: Mapping[str, str] | None = None) -> str:
@@ -53,7 +55,10 @@ def visited(text: str, things: Iterable[str], verbs: Iterable[str] = (), deeds: 
                     sentences[k] = re.sub(rf"^(\s*(?:(?:and\s+)?then\s+)?)(?:(?:go|walk|head|run)\s+to\s+|visit\s+|(?:{said})\s+)?", rf"\g<1>{all_of.group('verb')} ", sentences[k],
                                           count=1, flags=re.IGNORECASE)
                 continue
-            sentences.append(_visits(sentence, names, seen, deeds, verbs if isinstance(verbs, Mapping) else {}))
+            listed = _route(ROUTE_LABEL.sub("", sentence), names)  # "Kill any enemy that comes near. Route: switch, door, lava.": no verb before carries into a list
+            sentence = ROUTE_LABEL.sub("", sentence) if listed else sentence
+            sentences.append(_visits(sentence, names, [False] if listed else seen, deeds, verbs if isinstance(verbs, Mapping) else {}))
+            seen[0] = seen[0] or listed
         lines.append(" ".join(sentences))
     return "\n".join(lines)
 
@@ -89,9 +94,11 @@ ONE_VISIT = re.compile(r"^\s*(?:(?:and\s+)?then\s+)?(?:(?:go|walk|head|run)\s+to
 def _visits(sentence: str, names: set[str], seen: list[bool], deeds: Mapping[str, str] | None = None,
             acts: Mapping[str, str] | None = None) -> str:
     deeds, acts = deeds or {}, {w.lower(): a for w, a in (acts or {}).items()}
+    item = LABELLED.match(sentence)
+    label, sentence = (item.group("label"), sentence[item.end("label"):]) if item is not None else ("", sentence)
     sentence = re.sub(r"\b(?P<letter>[a-z])(?P<n>\d)\b", lambda m: _initial(m, names), sentence, flags=re.IGNORECASE)
     sentence = re.sub(r"\b[a-z]{3,}\b", lambda m: _unclipped(m.group(0), names), sentence, flags=re.IGNORECASE)
-    parts = re.split(r"(,\s*(?:and\s+)?(?:then\s+)?|;\s*(?:then\s+)?|\s+then\s+)", sentence)
+    parts = re.split(r"(,\s*(?:and\s+)?(?:then\s+)?|;\s*(?:then\s+)?|\s+then\s+|\s+and\s+(?=(?:the\s+)?[a-z]+(?:\s+\d{1,2})?\s*[.!]?$))", sentence)
     parts = [re.sub(r"^(\s*(?:[-*•]\s*)?(?:then\s+)?)(?:over|across)\s+(?=(?:the\s+)?(?P<x>[a-z]+)(?:\s+\d{1,2})?\s*[.!]?$)",
                     lambda m: f"{m.group(1)}{deeds[m.group('x').lower()]} " if m.group("x").lower() in deeds else m.group(1), p, flags=re.IGNORECASE) if k % 2 == 0 else p
              for k, p in enumerate(parts)]  # "lever, then coin 1, then over the lava": the lava's own deed
@@ -113,7 +120,8 @@ def _visits(sentence: str, names: set[str], seen: list[bool], deeds: Mapping[str
         if m is not None and verb_seen and not m.group("rest") and _misfit(m.group("noun"), said_parts[:k:2], deeds, acts) \
                 and not _verb_next(after, acts):
             verb_seen = False  # "then jump the lava, then the shrine": the shrine's own deed, no jump
-        if m is None or (verb_seen and not m.group("rest") and not re.match(r"^(?:then\s+)?(?:[a-z]+\s+){0,3}(?:it|them|there)\b", after, re.IGNORECASE)
+        labelled = k == 0 and bool(label) and m is not None and not m.group("rest") and any(_named(w, names) for w in m.group("noun").split())
+        if m is None or (verb_seen and not labelled and not m.group("rest") and not re.match(r"^(?:then\s+)?(?:[a-z]+\s+){0,3}(?:it|them|there)\b", after, re.IGNORECASE)
                          and not (bare and _deed(re.sub(r"^(?:then|just)\s+", "", after, flags=re.IGNORECASE)))):
             verb_seen = verb_seen or (m is None and bool(parts[k].strip()))  # "attack the goblin, then the skeleton": gapped
             continue
@@ -127,7 +135,19 @@ def _visits(sentence: str, names: set[str], seen: list[bool], deeds: Mapping[str
         visit = (m.group("lead") or "") + f"{deed or 'go to'} {np}"
         parts[k] = f"{visit}, then {m.group('rest')}{m.group('end')}" if m.group("rest") else f"{visit}{m.group('end')}"
     seen[0] = verb_seen or any(parts[k].strip() for k in range(0, len(parts), 2))
-    return "".join(parts)
+    return label + "".join(parts)
+
+
+ROUTE_LABEL = re.compile(r"^\s*(?:(?:the|my|our|your|main|usual|normal|full)\s+)*(?:route|path|order|run|plan)\s*:\s*", re.IGNORECASE)
+"""A route's label before its things ("route: switch, door, lava, shrine.")."""
+
+
+def _route(sentence: str, names: set[str]) -> bool:
+    """The sentence is a list of things alone, two or more, not going on from the one before ("then ..."): a route."""
+    parts = re.split(r",\s*(?:and\s+)?|\s+and\s+", sentence.strip().rstrip(".!"))
+    return len(parts) >= 2 and not re.match(r"\s*(?:and|then|also)\b", sentence, re.IGNORECASE) \
+        and all(re.fullmatch(r"(?:the\s+)?([a-z]+)(?:\s+\d{1,2})?", p.strip(), re.IGNORECASE) and _named(p.split()[-1 if not p.strip()[-1].isdigit() else -2], names)
+                for p in parts)
 
 
 def _verb_next(after: str, acts: Mapping[str, str]) -> bool:

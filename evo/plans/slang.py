@@ -1,0 +1,64 @@
+"""A texter's and a gamer's words for the steps, in the words the reader reads.
+
+Testers of waves 50 and 51 wrote as they chat: "hey can u kill goblin 1 real quick", "yo can u
+...", "can u do lever -> lava -> shrine 🙏", "yeet urself over the lava", "yoink coin 2", "smack
+skelly #1", "farm coins for 250 steps", "Scoop up each coin", "wreck every enemy", "Mosey on
+over to the door", "Kneel and pray at the shrine", "Last of all stump 4", "kil goblin 2, than pray
+at the shrine", "Look for the lever. Pull it.". Each was refused on a word the reader does not
+know; each is a common word of the game's said another way.
+"""
+
+from __future__ import annotations
+
+import re
+
+I = re.IGNORECASE
+SLANG = ((re.compile(r"(?<![-\w'])u(?![-\w'])", I), "you"), (re.compile(r"\bur\b", I), "your"), (re.compile(r"\bur\s?self\b", I), "yourself"),
+         (re.compile(r"[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F]+"), ""),  # "lever -> lava -> shrine 🙏"
+         (re.compile(r"^(?P<s>[ \t]*)(?:hey|hi|yo|heya|hiya|oi)\b[ \t]*[,!]*[ \t]*(?=(?:can|could|would|will)\s+you\b)", I | re.M), r"\g<s>"),
+         (re.compile(r"\byeet\s+(?:yourself\s+|your\s+character\s+)?(?=over|across|past)", I), "jump "),
+         (re.compile(r"\byoink\b", I), "grab"), (re.compile(r"\bscoop\s+up\b", I), "pick up"), (re.compile(r"\bwreck\b", I), "attack"),
+         (re.compile(r"\bfarm\s+(?=(?:the\s+|some\s+|all\s+the\s+)?(?:coins|gold|loot|items|collectables|pickups|gems)\b)", I), "collect "),
+         (re.compile(r"\bgrab\s+(?=(?:the\s+|that\s+)?(?:lever|switch)\b)", I), "pull "),  # "grab the lever": pull it
+         (re.compile(r"\bmosey\s+(?:on\s+)?(?:over\s+)?to\b", I), "walk to"), (re.compile(r"\bdip\s+(?:out\s+)?through\b", I), "go through"),
+         (re.compile(r"\bskell(?:y|ie)s\b", I), "skeletons"), (re.compile(r"\bskell(?:y|ie)\b", I), "skeleton"),
+         (re.compile(r"\bkneel\s+(?:down\s+)?(?P<at>(?:at|before|in\s+front\s+of)\s+(?:the\s+)?[a-z]+)\s+and\s+pray\b", I), r"pray \g<at>"),
+         (re.compile(r"\bkneel\s+(?:down\s+)?(?:and\s+pray\s+)?(?=at\b|before\b|in\s+front\s+of\b)", I), "pray "),
+         (re.compile(r"\bkneel\s+(?:down\s+)?and\s+pray\b", I), "pray"),
+         (re.compile(r"\blast\s+of\s+all\b", I), "finally"),
+         (re.compile(r"(?:^|(?<=[.!?:]\s))(?:(?:can|could|would)\s+you\s+(?:please\s+)?)?do\s+(?:the\s+)?(?!(?:it|that|this|them|so|one|same|both|all|a|an|some|your|my|full|usual)\b)"
+                     r"(?=[a-z]+(?:\s+\d{1,2})?\s*(?:,|->|=>|→))", I | re.M), ""),  # "can u do lever -> lava -> shrine", "Do the lever, lava and shrine"
+         (re.compile(r"(?:^|(?<=[.!?]\s))[^.!?\n]*\bso\s+here\s+goes\s*[.!:]*", I | re.M), ""),  # "Coffee's finally kicking in so here goes."
+         (re.compile(r"(?:^|(?<=[.!?]\s))(?:i\s+|we\s+)?(?:just\s+)?want\s+to\s+(?:see|check|know|make\s+sure)\b[^.!?\n]*[.!?]?", I | re.M), ""),  # "Want to see it from every side."
+         (re.compile(r"(?:^|(?<=[.!?]\s))no\s+[a-z]+(?:\s*(?:,|and)\s*no\s+[a-z]+)+\s*[.!]", I | re.M), ""),  # "No fighting, no coins."
+         (re.compile(r"\bgimme\s+a\s+(?=look\b)", I), ""), (re.compile(r"\bleg\s+it\s+(?=to\b)", I), "run "), (re.compile(r"\bgoto\b", I), "go to"),
+         (re.compile(r"\bgobbo(?:e?s|ies)\b", I), "goblins"), (re.compile(r"\bgobbo\b", I), "goblin"),
+         (re.compile(r"\s+for\s+a\s+(?:bit|while|sec(?:ond)?|moment)\b", I), ""),  # "look up at it for a bit"
+         (re.compile(r"\s+(?:completely|fully|entirely)(?=\s*(?:[,.;!)]|\bthen\b|\band\b|$))", I | re.M), ""),  # "Go round pillar 3 completely."
+         (re.compile(r"\b(?:make|do|take)\s+(?:a\s+|one\s+)?(?:full\s+|complete\s+|whole\s+)?tour\s+(?=around\b|round\b)", I), "go all the way "),
+         (re.compile(r"(?:(?<=\)\s)|(?<=\bplease\s)|(?<=\byou\s)|^)(?:run|do|play)\s*:\s*(?=[a-z])", I | re.M), ""),  # "please (...) run: switch, then ..."
+         (re.compile(r"\s+(?:real|really|super)\s+(?:quick(?:ly)?|fast)\b|\s+rq\b", I), ""),  # "kill goblin 1 real quick"
+         (re.compile(r"(?:^|(?<=[.!?]\s))(?:after\s+that|then|and\s+then)?\s*,?\s*(?:you\s+can\s+|just\s+)?call\s+it\s+a\s+day\s*[.!]?\s*|"
+                     r"(?:,?\s*(?:and|then)\s+)(?:you\s+can\s+)?call\s+it\s+a\s+day\b", I | re.M), ""),  # "After that you can call it a day."
+         (re.compile(r"(?<=,)(?P<s>\s*)than\b", I), r"\g<s>then"))
+"""(pattern, the reader's words), in order."""
+LOOK_FOR = re.compile(r"\blook\s+for\s+(?=(?:the|a|an)\s+(?P<x>[a-z]+)\b)", I)
+"""Looking for one thing ("Look for the lever."): finding it; "look for barrels" is left to
+:func:`evo.plans.second_language.plain` (every one)."""
+
+
+DEED_AFTER = re.compile(r"(?:^|(?<=[,;:>]))(?P<s>[ \t]*(?:(?:and[ \t]+)?then[ \t]+)?)(?P<t>(?:the[ \t]+)?[a-z]+(?:[ \t]+#?[ \t]*\d{1,2})?)[ \t]*"
+                        r"(?:\((?P<v>[a-z]+(?:[ \t]+(?:up|down|left|right|around|over))?)\)|:[ \t]*(?P<v2>[a-z]+(?:[ \t]+(?:up|down|left|right|around|over))?))"
+                        r"(?=[ \t]*(?:[,;.]|$))", I | re.M)
+"""A thing and its deed after it, in brackets or after a colon ("skeleton 1 (kill)", "shrine: use"):
+the deed done to it."""
+
+
+def unslanged(text: str, names: set[str] = frozenset()) -> str:  # type: ignore[assignment]
+    """``text`` with the module's words in the reader's; ``names``: the game's words for its things
+    (a thing's deed after it, :data:`DEED_AFTER`)."""
+    for pattern, said in SLANG:
+        text = pattern.sub(said, text)
+    text = DEED_AFTER.sub(lambda m: f"{m.group('s')}{m.group('v') or m.group('v2')} {m.group('t')}"
+                          if m.group("t").split()[-1 if not m.group("t")[-1].isdigit() else -2].lower() in names else m.group(0), text)
+    return LOOK_FOR.sub(lambda m: m.group(0) if m.group("x").lower().endswith("s") else "find ", text)
