@@ -219,6 +219,11 @@ SLIP = 0.8
 other: one letter dropped or swapped in a word of five or more ("swich", "activte", "shrien")."""
 
 
+JARGON = frozenset({"stat", "stats", "repro", "respawn", "spawn", "spawns", "hitbox", "hitboxes", "aggro", "noclip", "softlock", "desync",
+                    "minimap", "tooltip", "playtest", "speedrun", "cooldown", "hotkey", "keybind", "framerate", "texel", "sprite", "sprites"})
+"""Words of games and testing WordNet does not know, none a slip of a game's word ("kills stat stuck": no statue)."""
+
+
 def _misspelt(word: str, things: Mapping[str, str], deeds: Mapping[str, str]) -> str | None:
     """The game's word ``word`` is a slip of ("swich": switch, "activte": activate), where it is no
     English word WordNet knows; None otherwise."""
@@ -228,7 +233,7 @@ def _misspelt(word: str, things: Mapping[str, str], deeds: Mapping[str, str]) ->
 
     from evo.plans.lexicon import _lemma, wordnet
 
-    if len(word) < 4 or not word.isalpha() or word in STOP_WORDS:  # "with" is no slip of "switch"
+    if len(word) < 4 or not word.isalpha() or word in STOP_WORDS or word in JARGON:  # "with" is no slip of "switch"
         return None
     words = [w for w in (*things, *deeds) if len(w) >= 4 and w.isalpha()]
     close = get_close_matches(word, words, n=1, cutoff=SLIP) or [w for w in words if w[0] == word[0] and sorted(w) == sorted(word)][:1]  # "jmup"

@@ -26,6 +26,11 @@ SLANG = ((re.compile(r"(?<![-\w'])u(?![-\w'])", I), "you"), (re.compile(r"\bur\b
          (re.compile(r"\bkneel\s+(?:down\s+)?(?:and\s+pray\s+)?(?=at\b|before\b|in\s+front\s+of\b)", I), "pray "),
          (re.compile(r"\bkneel\s+(?:down\s+)?and\s+pray\b", I), "pray"),
          (re.compile(r"\blast\s+of\s+all\b", I), "finally"),
+         (re.compile(r"\bfinish\s+(?P<o>it|him|her|them)\s+off\b", I), r"kill \g<o>"), (re.compile(r"\bfinish\s+off\b", I), "kill"),  # "Finish it off"
+         (re.compile(r"\b(?P<x>[a-z]+)\s+(?:nr\.?|with\s+(?:the\s+)?number)\s*(?=\d)", I), r"\g<x> "),  # "coin nr 3", "the skeleton with number 2"
+         (re.compile(r"\s+(?:in|with)\s+(?:one|a\s+single)\s+(?:jump|leap|hop|bound)\b", I), ""),  # "Clear the lava pit in one jump."
+         (re.compile(r"\b(?:don'?t|do\s+not)\s+(?P<v>(?:(?:go|walk|step|head|run|move)\s+(?:through|thru|into|in|inside|to|over|across|past)|jump|enter|pass)\b[^.,;!?]*?)\s+(?:until|till)\s+", I),
+          r"\g<v> once "),  # "Don't go through the door until it's open."
          (re.compile(r"(?:^|(?<=[.!?:]\s))(?:(?:can|could|would)\s+you\s+(?:please\s+)?)?do\s+(?:the\s+)?(?!(?:it|that|this|them|so|one|same|both|all|a|an|some|your|my|full|usual)\b)"
                      r"(?=[a-z]+(?:\s+\d{1,2})?\s*(?:,|->|=>|→))", I | re.M), ""),  # "can u do lever -> lava -> shrine", "Do the lever, lava and shrine"
          (re.compile(r"(?:^|(?<=[.!?]\s))[^.!?\n]*\bso\s+here\s+goes\s*[.!:]*", I | re.M), ""),  # "Coffee's finally kicking in so here goes."

@@ -36,6 +36,11 @@ from tests.evo.plans.text_games import DUNGEON, PARK
     # a thing with its deed after it, in brackets or after a colon
     (DUNGEON, "lever, then troll (slay), then altar (use).", ("interact switch", "attack ogre", "interact shrine")),
     (PARK, "Pillar #3: circle.\nLamp #2: look up.", ("circle pillar_3", "look_up lamp_2")),
+    # a wait said as a prohibition, a single jump, a number after "nr", a kill said as finishing off
+    (DUNGEON, "Don't walk through the gate until it's open.", ("go door if door_open",)),
+    (DUNGEON, "Clear the pit in a single leap.", ("jump lava",)),
+    (DUNGEON, "slay the troll and grab coin nr 2", ("attack ogre", "go coin_2")),
+    (DUNGEON, "1. Walk up to orc 2\n2. Finish it off", ("attack goblin_2",)),
     # a verb said before a list still carries over a list that goes on from it
     (PARK, "Circle pillar 1. Then pillar 2, pillar 3.", ("circle pillar_1", "circle pillar_2", "circle pillar_3")),
 ])
