@@ -5,12 +5,13 @@ can you walk over to it and look up?", "The designers swapped the switch and the
 in the last build", "Half of the objects are supposed to be bugged", "Switch doesn't open the
 door!!". Each names the game's things, so it is no talk of :mod:`evo.plans.small_talk`, and read as
 a step it was refused on a verb like none of the game's. Such a sentence starts with its subject
-and a verb of being, seeming or having ("is", "looks", "has", "doesn't"), asks nothing of the
-player (no "you", "please" or "must"), says nothing of order or time ("first", "then", "for 100
-steps") and does none of the game's deeds ("The lever opens the door" is kept: what opens what is
-read by :mod:`evo.plans.ordering`; "The altar is the goal." by :mod:`evo.plans.framing`). "it" in the sentence after it is the one thing it names
-("... looks stretched, I think it's pillar 2. Could you walk to it": pillar 2); where it names more
-than one, the sentence is kept, for the reader to doubt.
+and a verb of being, seeming or having ("is", "looks", "has", "doesn't") or a deed done before
+("swapped"); it asks nothing of the player (no "you", "please" or "must"), says nothing of order
+or time ("first", "then", "for 100 steps") and does none of the game's deeds ("The lever opens
+the door" is kept: what opens what is read by :mod:`evo.plans.ordering`; "The altar is the goal."
+by :mod:`evo.plans.framing`). "it" in the sentence after it is the one thing it names ("... looks
+stretched, I think it's pillar 2. Could you walk to it": pillar 2); where it names more than one,
+the sentence is kept, for the reader to doubt.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ STATE = re.compile(r"^\W*(?:(?:hey|hi|so|and|but|also|ok(?:ay)?|well|honestly|bt
                    r"(?:is|are|was|were|isn't|aren't|wasn't|weren't|looks|looked|seems|seemed|has|had|hasn't|haven't|doesn't|don't|didn't|"
                    r"won't|can't|cannot|keeps|stays|stayed|appears|appeared|shows|showed|crashed|crashes|broke|swapped|changed|got|gets|"
                    r"remembers|knows|wants|sits|flickers|clips|renders|glitches|look|seem|(?![a-z]*eed\b)[a-z]{3,}ed)\b", I)
-"""A sentence that starts with its subject and a verb of being, seeming or having."""
+"""A sentence that starts with its subject and a verb of being, seeming or having, or a deed done
+before ("The artists recoloured ...")."""
 ASKS = re.compile(r"\b(?:you|your|please|pls|let'?s|must|should|shall|need|needs|has\s+to|have\s+to|got\s+to|gotta|ought|"
                   r"first|then|before|after|next|finally|again|same|repeat\w*|until|till|whenever|every|each|always|"
                   r"\d+\s*(?:steps?|seconds?|secs?|s|minutes?|mins?|turns?))\b", I)
