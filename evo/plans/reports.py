@@ -71,7 +71,7 @@ def unreported(text: str, things: Iterable[str] = ()) -> str:
             if ASKS.match(sentence):  # "Could you check that the second coin can be picked up? Just walk onto it."
                 kept.append(sentence)
                 told = [w for w in re.findall(r"[a-z]+", sentence.lower()) if w in names]
-                ordinal = re.search(rf"\b(?:the\s+)?(?:first|second|third|fourth|fifth|last)\s+{told[0]}\b|\b{told[0]}\s+\d{{1,2}}\b", sentence, re.IGNORECASE) \
+                ordinal = re.search(rf"\b(?:the\s+)?(?:first|second|third|fourth|fifth|last|\d(?:st|nd|rd|th))\s+{told[0]}\b|\b{told[0]}\s+\d{{1,2}}\b", sentence, re.IGNORECASE) \
                     if len(set(told)) == 1 else None
                 told = [ordinal.group(0).lower().removeprefix("the ")] if ordinal is not None else told
                 continue

@@ -11,7 +11,7 @@ or time ("first", "then", "for 100 steps") and does none of the game's deeds ("T
 the door" is kept: what opens what is read by :mod:`evo.plans.ordering`; "The altar is the goal."
 by :mod:`evo.plans.framing`). "it" in the sentence after it is the one thing it names ("... looks
 stretched, I think it's pillar 2. Could you walk to it": pillar 2); where it names more than one,
-the sentence is kept, for the reader to doubt.
+"it" stands for nothing, and the reader refuses it rather than guess.
 """
 
 from __future__ import annotations
@@ -104,9 +104,11 @@ def stated_left_out(text: str, things: Iterable[str] = (), verbs: Iterable[str] 
             continue
         it = re.search(r"(?<!\brun\s)(?<!\bdo\s)(?<!\btry\s)(?<!\btest\s)(?<!\bplay\s)(?<!\bthat's\s)(?<!\bthat\sis\s)\bit\b", rest, I)  # not the test ("run it through")
         if it is not None and not any(re.search(rf"\b{re.escape(t.lower().replace('_', ' '))}s?\b", rest[:it.start()], I) for t in things):
-            if len(named) != 1 or not BINDS.search(rest[:it.start()]):
-                continue  # which thing "it" is, not said, or "it" is no thing ("give it a route"): kept for the reader to doubt
-            edits.append((end + it.start(), end + it.end(), named.pop()))
+            if not BINDS.search(rest[:it.start()]):
+                continue  # "it" is no thing ("give it a route"): kept as written
+            if len(named) == 1:
+                edits.append((end + it.start(), end + it.end(), named.pop()))
+            # two things named, then "it": the report out all the same, and "it" left for the reader to refuse
         edits.append((m.start(), end + (len(asked.group(1)) if asked is not None else 0), ""))
     if not edits:
         return text
