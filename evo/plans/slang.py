@@ -26,6 +26,15 @@ SLANG = ((re.compile(r"(?<![-\w'])u(?![-\w'])", I), "you"), (re.compile(r"\bur\b
          (re.compile(r"\bkneel\s+(?:down\s+)?(?:and\s+pray\s+)?(?=at\b|before\b|in\s+front\s+of\b)", I), "pray "),
          (re.compile(r"\bkneel\s+(?:down\s+)?and\s+pray\b", I), "pray"),
          (re.compile(r"\blast\s+of\s+all\b", I), "finally"),
+         (re.compile(r"\b(?:the|that)\s+(?:moment|instant|second|minute)\s+(?=(?:the|it|that)\b)", I), "as soon as "),  # "The moment the door is open, ..."
+         (re.compile(r"\bset\s+(?P<x>the\s+(?:switch|lever))\s+to\s+on\b|\bknock\s+(?P<y>the\s+(?:switch|lever))\s+on\b", I),
+          lambda m: f"turn on {m.group('x') or m.group('y')}"),  # "Set the switch to on."
+         (re.compile(r"\bfire\s+up\b", I), "activate"), (re.compile(r"\bpay\s+(?P<x>[^,.;!?]+?)\s+a\s+visit\b", I), r"visit \g<x>"),
+         (re.compile(r"\bwatch\s+(?=(?:to\s+(?:the\s+)?)?(?:up|down)\b)", I), "look "),  # "to watch up"
+         (re.compile(r"(?:^|(?<=[.!?]\s))(?:the\s+)?(?:standard|usual|normal|default|main)\s+(?:route|run|path)(?:\s+please)?\s+[-–]\s*", I | re.M), ""),  # "Standard route please - switch, lava, shrine."
+         (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\d\.\s))start\s+(?:from|with|on)\s+(?:a\s+)?(?:fresh|new|clean)\s+(?:save|level|game|state|start)\s*[.!]?", I | re.M), ""),
+         (re.compile(r"\blmk\b[^.!?\n]*", I), ""),
+         (re.compile(r"(?<!\bto\s)\b(?:has\s+|have\s+)?(?:swung|swings|slid|slides|stands)\s+open\b", I), "is open"),  # "Once the door has swung open"
          (re.compile(r"\bfinish\s+(?P<o>it|him|her|them)\s+off\b", I), r"kill \g<o>"), (re.compile(r"\bfinish\s+off\b", I), "kill"),  # "Finish it off"
          (re.compile(r"\b(?P<x>[a-z]+)\s+(?:nr\.?|with\s+(?:the\s+)?number)\s*(?=\d)", I), r"\g<x> "),  # "coin nr 3", "the skeleton with number 2"
          (re.compile(r"\s+(?:in|with)\s+(?:one|a\s+single)\s+(?:jump|leap|hop|bound)\b", I), ""),  # "Clear the lava pit in one jump."

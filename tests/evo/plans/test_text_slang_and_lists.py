@@ -41,6 +41,12 @@ from tests.evo.plans.text_games import DUNGEON, PARK
     (DUNGEON, "Clear the pit in a single leap.", ("jump lava",)),
     (DUNGEON, "slay the troll and grab coin nr 2", ("attack ogre", "go coin_2")),
     (DUNGEON, "1. Walk up to orc 2\n2. Finish it off", ("attack goblin_2",)),
+    # "the moment ...", a door that has swung open, a switch set to on, a shrine fired up, a visit paid
+    (DUNGEON, "Yank the lever. The moment the gate is open, walk through it.", ("interact switch", "go door if door_open")),
+    (DUNGEON, "Once the gate has swung open, leap the pit.", ("jump lava if door_open",)),
+    (DUNGEON, "1. Start from a fresh save\n2. Set the lever to on.\n3. Fire up the altar.", ("interact switch", "interact shrine")),
+    (PARK, "Circle pillar 2, but first pay lamp 1 a visit.", ("go lamp_1", "circle pillar_2")),
+    (DUNGEON, "Usual route please - lever, pit, altar.", ("interact switch", "jump lava", "interact shrine")),
     # a verb said before a list still carries over a list that goes on from it
     (PARK, "Circle pillar 1. Then pillar 2, pillar 3.", ("circle pillar_1", "circle pillar_2", "circle pillar_3")),
 ])
