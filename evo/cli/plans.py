@@ -288,6 +288,8 @@ def _from_text(args: argparse.Namespace, console: Console) -> int:
             _read_as(sentences, factory, console)
             console.print("\n".join(explain_lines(exc.steps, exc.doubts)), markup=False, highlight=False)
         raise
+    for sentence in plan.left_out:  # refused with them, read without them (evo.plans.talk)
+        console.print(f"left out as talk: {sentence!r}", markup=False, highlight=False)
     if args.explain:
         _read_as(sentences, factory, console)
         console.print("\n".join(explain_lines(steps, doubts(steps), set(args.accept))), markup=False, highlight=False)

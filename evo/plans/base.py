@@ -198,6 +198,9 @@ class Plan(_Strict):
     """The bug this plan reproduces, when it was exported from a run: checked at the end."""
     read_from: list[TextStep] = Field(default_factory=list)
     """A plan read from text: each clause and which words matched what, with the score."""
+    left_out: list[str] = Field(default_factory=list)
+    """A plan read from text: the sentences left out as talk by the trained classifier
+    (:mod:`evo.plans.talk`), where the text was refused with them."""
 
     @model_validator(mode="after")
     def _an_end(self) -> "Plan":

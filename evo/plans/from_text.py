@@ -230,7 +230,31 @@ def plan_from_text(text: str, factory: GameFactory, name: str = "", validations:
             clause's reading).
         ConfigError: the game offers no plan vocabulary, a word is like none of its names,
             or the text holds no step.
+
+    A refused text is read once more without the sentences a trained classifier is sure are
+    talk (:mod:`evo.plans.talk`); the plan then names them in ``left_out``.
     """
+    try:
+        return _plan_from_text(text, factory, name, validations, nlp, accept)
+    except ConfigError as refused:
+        from evo.plans.talk import still_a_step, talk_in, without
+
+        talk = talk_in(text)  # sentences of talk no pass knows (:mod:`evo.plans.talk`): read once more without them
+        if not talk:
+            raise
+        try:
+            plan, steps = _plan_from_text(without(text, [span for span, _ in talk]), factory, name, validations, nlp, accept)
+        except ConfigError:
+            raise refused from None
+        left_out = [text[b:e].strip() for (b, e), _ in talk]
+        actions, actors, *_, categories = _facts(factory)
+        if any(still_a_step(sentence, plan, actions, actors, categories) for sentence in left_out):
+            raise refused from None
+        return plan.model_copy(update={"left_out": left_out}), steps
+
+
+def _plan_from_text(text: str, factory: GameFactory, name: str, validations: Sequence[Validation],
+                    nlp: Any, accept: Collection[int]) -> tuple[Plan, list[MatchedStep]]:
     actions, actors, targets, start, feature_names, actor_names, step_seconds, manoeuvres, categories = _facts(factory)
     text = unreported(text, {w for n, ws in actors.items() for w in (n, *ws)})  # "A player reports that ...": no step
     labelled = unlabelled(text, {w: n for n, ws in actors.items() for w in (n, *ws)},
