@@ -17,7 +17,7 @@ STEP_JOINS = frozenset({",", ";", "and", "then"})
 CONDITION = re.compile(r"\b(wait (?:until|till|for)|should(?=\s+(?:an?|the|any|some)\s)|once(?!\s+(?:around|round|more|again|over)\b)(?!\s*[,.;]|\s*$)|when|whenever|if|(?<!\bgo )(?<!\bgoing )(?<!\bcome )(?<!\brun )(?<!\bchase )after(?!\s+(?:that|this)\b)|as soon as|every time|each time|any ?time|"
                        r"while)\b", re.IGNORECASE)
 TRIGGER = re.compile(r"\b(see|sees|seen|spot|spots|meet|meets|encounter|encounters|find|finds|appear|appears|aggros?|"
-                     r"come|comes|approach|approaches|near|nearby|close|around|show up|shows up|in sight|"
+                     r"come|comes|approach|approaches|near|nearby|close|around|show up|shows up|in sight|in view|visible|"
                      r"in range|attack you|attacks you|pass|passes|reach|reaches|(?:walk|walks|go|goes|get|gets)\s+(?:past|by|near|to)|"
                      r"comes? to|comes? across|(?:run|runs|bump|bumps|stumble|stumbles|happen|happens)\s+(?:into|upon|on|"
                      r"across)|(?:whenever|every time|each time|any ?time)\s+you\s+\w+|next to|adjacent|beside|in (?:your|the) way|at you|\w+ed by (?:an?|the|any|some)|"

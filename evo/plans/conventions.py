@@ -32,7 +32,8 @@ from typing import Iterable
 RESULT_LINE = re.compile(r"^\s*(?:expected(?:\s+results?)?|actual(?:\s+results?)?|acceptance(?:\s+criteria)?|pass\s+criteria|"
                          r"fail\s+criteria|pass|fail|result|outcome|observed|notes?|ac\s*\d*|criteria|cautions?|warnings?|definitions?|"
                          r"terms(?:\s+used)?|prerequisites?|requirements?|procedure|why|reason|rationale|issue|problem|defect|symptoms?|"
-                         r"severity|priority|seen\s+(?:on|in)|found\s+in|env(?:ironment)?|platform|version)\s*(?:\([^)]*\))?\s*:[^\n]*$",
+                         r"severity|priority|seen\s+(?:on|in)|found\s+in|env(?:ironment)?|platform|version)\s*(?:\([^)]*\))?\s*:"
+                         r"(?:(?:(?!\.\s+(?:steps|repro|to\s+reproduce)\s*:)[^\n])*\.(?=\s+(?:steps|repro|to\s+reproduce)\s*:)\s*|[^\n]*$)",
                          re.IGNORECASE | re.MULTILINE)
 """A line of results or notes ("Expected: ...", "Actual: ...", "AC1: ..."), or of a manual's
 procedure ("Caution: ...", "Definitions: ...", "Procedure: Open the door" over its numbered steps)."""

@@ -59,6 +59,9 @@ def said(text: str) -> str:
     from evo.plans.budgets import without_budget
     from evo.plans.framing import _tells
 
+    from evo.plans.slang import SAID_OVER
+
+    text = SAID_OVER.sub(lambda m: f"{m.group('t2') or m.group('t1')} {m.group('n2')}", text)  # "coin 3 - sorry, I meant coin 1": coin 1
     text = LABEL.sub("", without_budget(unreported(text)) or unreported(text))  # "Note: at all times, attack any enemy": read here
     text = re.sub(r"(?<=[.!?])[ \t]*(?:->|=>|→)[^\n]*", "", text)  # "1. Flip the switch. -> door_1 opens": what to expect
     text = re.sub(r"\((?P<inside>[^()]*)\)", lambda m: f", {WHY_INSIDE.sub('', m.group('inside'))}," if STEPS_INSIDE.search(m.group("inside"))

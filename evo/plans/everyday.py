@@ -225,7 +225,7 @@ EVERYDAY = (
     (re.compile(r"\b(object|thing)s?\s+of\s+interest\b", I), "object"),
     (re.compile(r"(?:^|(?<=[.!?]\s))(?:[a-z]+\s+){0,3}?(?:the|this|that|these|those|it|its|there|our|my)\b[^:;.!?\n]*?\b(?:is|are|was|were)\b[^:;.!?\n]*:\s+(?=[a-z])"
                 r"(?!(?:\S+\s+){0,3}(?:it|there|them)\b)", I | re.M), ""),
-    (re.compile(r"\bright\s+(?=(?:where\s+you|at\s+the\s+start)\b)", I), ""),
+    (re.compile(r"(?<!\bturn\s)(?<!\bturns\s)\bright\s+(?=(?:where\s+you|at\s+the\s+start)\b)", I), ""),  # not "turn right where you stand"
     (re.compile(r"(?:^|(?<=[.!?;,]\s))no\s+(?:jump(?:ing|s)?|attack(?:ing|s)?|fighting|interaction|circling|turning|looking)\s*(?:[.!]|$)", I | re.M), ""),
     (re.compile(r"(?:,\s*|\s+)(?:and\s+|then\s+)*(?:simply\s+|just\s+)?stop(?:\s+there|\s+(?:at|by|next\s+to)\s+it)?\s*(?=[.;!]|$)", I | re.M), ""),
     (re.compile(r"(?:[,;]\s*|^|(?<=[.!?]\s))(?:i\s+|we\s+)?(?:just\s+|only\s+|really\s+)?wants?\s+(?:to\s+(?:see|check|know|confirm|find\s+out)|a\s+(?:screenshot|look|capture|clip))\b"

@@ -44,7 +44,7 @@ NAME = re.compile(r"^\s*(?:-{1,2}|—)?\s*[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)?\s*\
 """A sender's name alone on the last line ("Oscar", "-- Jo")."""
 SIGNED = re.compile(r"(?:(?<=[.!?])|(?<=[.!?]\s))\s*(?:(?:many|warm|kind|best|with)\s+)?(?:thanks|thank\s+you|thx|ta|cheers|best|"
                     r"regards|appreciate\s+it|much\s+appreciated)\b[^.!?\n]{0,30}[.!,]?\s*(?:-{1,2}\s*)?[A-Z][\w'-]*\.?\s*$|"
-                    r"\s+(?:-{1,2}|—)\s*[A-Z][\w'-]*\.?\s*$", re.IGNORECASE)
+                    r"\s+(?:-{1,2}|—)\s*(?-i:[A-Z])[\w'-]*\.?\s*$", re.IGNORECASE)  # a name's capital: not "Step 4 - shrine"
 """A sign-off on the line of the steps ("... Thanks, Dana", "Thanks! Jules", "Appreciate it. - Chris")."""
 REQUEST = re.compile(r"\b(?:what\s+(?:i|we)(?:'d|\s+would)\s+(?:like|love|want)\s+is\s+(?:for\s+(?:the\s+(?:agent|player|bot)|you|it)\s+)?to|"
                      r"(?:could|can|would|will)\s+(?:you|someone|somebody|anyone|one\s+of\s+you|the\s+(?:agent|bot|player))(?:\s+all)?|"

@@ -50,7 +50,7 @@ AT_FRONT = re.compile(r"(?:(?<=^)|(?<=[,;]\s)|(?<=\band\s)|(?<=\bthen\s))at\s+(?
 
 
 BEFORE_THAT = re.compile(r"(?P<a>(?:^|(?<=[.;!?]\s))[^.;!?]+?)\s*[.;!]\s+(?:but\s+)?(?P<said>before(?=\s*,)|(?:(?:right|just|immediately)\s+)?before\s+it(?=\s*[:,])|(?:right|just|immediately)\s+before\s+(?:that|this)|before\s+(?:that|this|then|(?:doing|going\s+for|going\s+after|heading\s+for|you\s+go\s+for)\s+(?:that|so|this|it|him|her|them)|"
-                         r"you\s+do\s+(?:that|this|so|it)|(?:you\s+)?(?:get(?:ting)?|go(?:ing)?)\s+there|(?:you\s+)?reach(?:ing)?\s+(?:it|there))|(?<=but\s)first|(?:of\s+course\s*,?\s*)?(?:you(?:'ll)?\s+(?:need|have)\s+to\s+)?get\s+there\s+first(?=\s*:)|first\s*,\s*though|though\s*,\s*first|first\s+of\s+all)"
+                         r"you\s+do\s+(?:that|this|so|it)|(?:you\s+)?(?:get(?:ting)?|go(?:ing)?)\s+there|(?:you\s+)?reach(?:ing)?\s+(?:it|there))|(?<=but\s)first|(?:of\s+course\s*,?\s*)?(?:you(?:'ll)?\s+(?:need|have)\s+to\s+)?get\s+there\s+first(?=\s*:)|first\s*,\s*though|though\s*,\s*first)"
                          r"(?:\s*,\s*though)?\s*[,:]?\s+(?P<b>[^.;!?]+)(?P<end>[.!?]?)", re.IGNORECASE)
 """The later step in one sentence, the earlier in the next: "Jump the lava. Before that, hit the
 switch.", "Head to the pillar; first, though, stop at stump 1.", "Kill the first skeleton. Before going

@@ -20,6 +20,8 @@ have to flip the switch first"; "head through the door, flip the switch beforeha
 DO_THAT_FIRST = re.compile(r"^(?P<b>[^,;]+?)\s*[,;]\s*(?:and\s+)?do\s+(?:that|this|it)\s+(?:first|beforehand|before(?:\s+that)?)\s*(?P<end>[.!?]?)$",
                            re.IGNORECASE)
 """"press the switch, do that first": the sentence before the one before it."""
+DO_THAT_AFTER = re.compile(r"^do\s+(?:this|that|it)\s+(?:only\s+)?after\s+(?:you(?:'ve|\s+have)?\s+)?(?P<g>[a-z]+ing)\s+(?P<b>[^,;.!?]+?)\s*[.!]?$", re.IGNORECASE)
+""""Do this after grabbing coin 1.": the step before, after that one."""
 MID_FIRST = re.compile(r"^(?P<a>[^,;]+?)\s*,\s*(?P<b>(?!(?:but|then|and|so)\b)[^,;]+?)\s+first(?:\s*,\s*(?:of\s+course|obviously|naturally))?\s*,?\s*(?P<c>(?:and|then)\b[^;]*?)\s*(?P<end>[.!?]?)$",
                        re.IGNORECASE)
 """"Go through the door, press the switch first, and slay the skeleton" (a parenthesis read as a
@@ -43,7 +45,7 @@ NEEDED_TO_GET = re.compile(r"^(?:(?:you(?:'ll|\s+will)?|we(?:'ll|\s+will)?)\s+(?
 
 ANY_OF_IT = r"(?:anything|everything)(?:\s+else)?|all\s+(?:of\s+)?(?:that|this|those|these|the\s+above)|any\s+of\s+(?:that|this|those|these)"
 """What "before" puts a step ahead of, when it is all the steps said ("anything else", "all that")."""
-LEAD_FIRST = re.compile(rf"^\s*(?:before\s+(?:you\s+do\s+|doing\s+)?(?:{ANY_OF_IT})\s*,|first\s+of\s+all\s*,|(?:the\s+)?very\s+first\s+thing\s*[:,])\s*",
+LEAD_FIRST = re.compile(rf"^\s*(?:oh\s*,?\s*)?(?:and\s+)?(?:before\s+(?:you\s+do\s+|doing\s+)?(?:{ANY_OF_IT})\s*,?|first\s+of\s+all\s*,?|(?:the\s+)?very\s+first\s+thing\s*[:,])\s*",
                         re.IGNORECASE)
 """A lead that puts its sentence first of all ("Before you do anything else, grab coin 2.")."""
 ON_THE_WAY = re.compile(r"^(?:along|on)\s+the\s+way(?:\s+there)?\s*,?\s*(?:you(?:'ll|\s+will)?\s+(?:need|have)\s+to\s+)?(?P<b>[^;]+?)\s*(?P<end>[.!?]?)$", re.IGNORECASE)
@@ -69,9 +71,9 @@ def done_first(sentences: list[str]) -> list[str]:
     """:data:`DONE_FIRST` and :data:`DO_THAT_FIRST` written in the order done."""
     out: list[str] = []
     for sentence in sentences:
-        led = LEAD_FIRST.sub("", sentence)  # "Before you do anything else, grab coin 2.": first of all
+        led = LEAD_FIRST.sub("", sentence)  # "Before you do anything else, grab coin 2.", "Oh and first of all flip the switch.": first of all
         if led != sentence and out:
-            out.insert(0, led)
+            out.insert(0, led[0].upper() + led[1:] + ("" if led.rstrip()[-1:] in ".!?" else "."))
             continue
         sentence = led
         front = FIRST_OF_ALL.match(sentence.strip()) or AFTERTHOUGHT.match(sentence.strip())
@@ -99,6 +101,12 @@ def done_first(sentences: list[str]) -> list[str]:
         if needed is not None and out and not re.search(r"\b(?:then|first)\b", out[-1], re.IGNORECASE):
             b = needed.group("b").strip()  # "Reach the shrine and use it. You'll have to jump the pit to get there.": that first
             out.insert(len(out) - 1, f"{b[0].upper()}{b[1:]}.")
+            continue
+        after = DO_THAT_AFTER.match(sentence.strip())
+        if after is not None and out:  # "If the door is open, walk through it. Do this after grabbing coin 1.": that first
+            from evo.plans.lexicon import _lemma
+
+            out.insert(len(out) - 1, f"{_lemma(after.group('g'), 'v').capitalize()} {after.group('b')}.")
             continue
         first = DO_THAT_FIRST.match(sentence.strip())
         if first is not None and out and not re.search(r"\b(?:then|first|second)\b", first.group("b"), re.IGNORECASE):

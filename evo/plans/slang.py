@@ -17,6 +17,10 @@ SLANG = ((re.compile(r"(?<![-\w'])u(?![-\w'])", I), "you"), (re.compile(r"\bur\b
          (re.compile(r"[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F]+"), ""),  # "lever -> lava -> shrine 🙏"
          (re.compile(r"^(?P<s>[ \t]*)(?:hey|hi|yo|heya|hiya|oi)\b[ \t]*[,!]*[ \t]*(?=(?:can|could|would|will)\s+you\b)", I | re.M), r"\g<s>"),
          (re.compile(r"\byeet\s+(?:yourself\s+|your\s+character\s+)?(?=over|across|past)", I), "jump "),
+         (re.compile(r"\bganks?\b", I), "kill"), (re.compile(r"\b(?:b-?line|beeline)\s+(?:it\s+)?(?:over\s+)?(?=to\b)", I), "run "),
+         (re.compile(r"\bmake\s+(?:a\s+)?turn\s+(?:to\s+)?(?:the\s+)?(?=(?:left|right)\b)", I), "turn "),  # "make turn to left"
+         (re.compile(r"\s*\(\s*(?P<c>(?:but\s+)?(?:only\s+)?(?:if|once|when|as\s+soon\s+as)\s+(?:it'?s|it\s+is|(?:the\s+)?[a-z]+(?:'s|\s+is|\s+has\s+been))"
+                     r"\s+(?:open|opened|on|unlocked))\s*\)", I), r" \g<c>"),  # "(only if it's open)"
          (re.compile(r"\byoink\b", I), "grab"), (re.compile(r"\bscoop\s+up\b", I), "pick up"), (re.compile(r"\bwreck\b", I), "attack"),
          (re.compile(r"\bfarm\s+(?=(?:the\s+|some\s+|all\s+the\s+)?(?:coins|gold|loot|items|collectables|pickups|gems)\b)", I), "collect "),
          (re.compile(r"\bgrab\s+(?=(?:the\s+|that\s+)?(?:lever|switch)\b)", I), "pull "),  # "grab the lever": pull it
@@ -61,16 +65,31 @@ LOOK_FOR = re.compile(r"\blook\s+for\s+(?=(?:the|a|an)\s+(?P<x>[a-z]+)\b)", I)
 :func:`evo.plans.second_language.plain` (every one)."""
 
 
-DEED_AFTER = re.compile(r"(?:^|(?<=[,;:>]))(?P<s>[ \t]*(?:(?:and[ \t]+)?then[ \t]+)?)(?P<t>(?:the[ \t]+)?[a-z]+(?:[ \t]+#?[ \t]*\d{1,2})?)[ \t]*"
-                        r"(?:\((?P<v>[a-z]+(?:[ \t]+(?:up|down|left|right|around|over))?)\)|:[ \t]*(?P<v2>[a-z]+(?:[ \t]+(?:up|down|left|right|around|over))?))"
+DEED_AFTER = re.compile(r"(?:^|(?<=[,;:>]))(?P<s>[ \t]*(?:\d{1,2}[.)][ \t]*|[-*•][ \t]+)?(?:(?:and[ \t]+)?then[ \t]+)?)(?P<t>(?:the[ \t]+)?[a-z]+(?:[ \t]+#?[ \t]*\d{1,2})?)[ \t]*"
+                        r"(?:\((?P<v>[a-z]+(?:[ \t]+(?:up|down|left|right|around|over))?)(?:[ \t]+(?:with[ \t]+)?it)?\)|:[ \t]*(?P<v2>[a-z]+(?:[ \t]+(?:up|down|left|right|around|over))?))"
                         r"(?=[ \t]*(?:[,;.]|$))", I | re.M)
 """A thing and its deed after it, in brackets or after a colon ("skeleton 1 (kill)", "shrine: use"):
 the deed done to it."""
 
 
+_NUMBER = r"(?:\d+|one|two|three|four|five|six|seven|eight)"
+SAID_OVER = re.compile(rf"\b(?P<t1>[a-z]+)\s*(?:#|number\s+|no\.\s*)?(?P<n1>{_NUMBER})\s*(?:,|\s[-–])\s*"
+                       r"(?:no\s*,?\s*wait|no\s*,?\s*sorry|sorry\s*,?\s*i\s+mean(?:t)?|i\s+mean(?:t)?|sorry|oops|wait|no)\s*,?\s*"
+                       rf"(?:the\s+)?(?:(?P<t2>[a-z]+)\s*(?:#|number\s+|no\.\s*)?)?(?P<n2>{_NUMBER})\b(?:\s+[-–](?=\s))?", I)
+"""A thing's number said over at once (waves 54 and 55): "attack goblin 1, no wait, goblin 2", "look
+up at lamp 3, sorry, lamp 1", "Pick up coin 1, sorry I mean coin 3" each did both; the second is meant."""
+
+
+BARE_STATE = re.compile(r"\b(?P<c>if|once|when|until|till|as\s+soon\s+as)\s+(?:the\s+)?(?P<x>[a-z]+)\s+(?P<s>open|opened|on)\b(?!\s+(?:the|a|an)\b)", I)
+"""A state said without its verb ("if door open go thru it", "once switch on"): the thing is so."""
+
+
 def unslanged(text: str, names: set[str] = frozenset()) -> str:  # type: ignore[assignment]
     """``text`` with the module's words in the reader's; ``names``: the game's words for its things
-    (a thing's deed after it, :data:`DEED_AFTER`)."""
+    (a thing's deed after it, :data:`DEED_AFTER`; a thing's number said over, :data:`SAID_OVER`)."""
+    text = SAID_OVER.sub(lambda m: f"{m.group('t2') or m.group('t1')} {m.group('n2')}"
+                         if m.group("t1").lower() in names and (m.group("t2") or m.group("t1")).lower() in names else m.group(0), text)
+    text = BARE_STATE.sub(lambda m: f"{m.group('c')} the {m.group('x')} is {m.group('s')}" if m.group("x").lower() in names else m.group(0), text)
     for pattern, said in SLANG:
         text = pattern.sub(said, text)
     text = DEED_AFTER.sub(lambda m: f"{m.group('s')}{m.group('v') or m.group('v2')} {m.group('t')}"

@@ -146,13 +146,23 @@ UNDONE_OK = frozenset({"move", "north", "south", "east", "west", "forward", "bac
 
 def still_a_step(sentence: str, plan: Any, actions: Mapping[str, Sequence[str]], actors: Mapping[str, Sequence[str]],
                  categories: Mapping[str, Sequence[str]]) -> str | None:
-    """What in a sentence left out as talk the plan does not account for, else None: a thing the
-    plan neither goes to nor acts on ("Zorble the altar."), a deed it never does ("the player
-    should look down first"), a budget ("let it run the default 150") or a correction ("Actually
-    no, get the second one"). That sentence may have held a step, so the text stays refused."""
+    """What in a sentence left out as talk the plan does not account for, else None: a bidding
+    verb ("Hug the wall."), a thing the plan neither goes to nor acts on ("Zorble the altar.",
+    "Barrel 4 seems fine."), a deed it never does ("the player should look down first"), a budget
+    ("let it run the default 150") or a correction ("Actually no, get the second one"). That
+    sentence may have held a step, so the text stays refused."""
     from evo.plans.budgets import without_budget
     from evo.plans.dropped import CORRECTION
 
+    bidding = _bidding(sentence)
+    if bidding is not None:
+        return bidding
+    places = {n.target for n in plan.nodes if n.target}
+    for name, words in actors.items():  # "Barrel 4 seems fine. Circle barrel 1.": barrel 4 is no place of the plan
+        for word in (name, *words):
+            for found in re.finditer(rf"(?<![a-z]){re.escape(word)}\s*(?:_|#|no\.\s*|number\s+)?\s*(?P<n>\d+)\b", sentence, re.IGNORECASE):
+                if f"{name}_{found.group('n')}" not in places:
+                    return found.group()
     visited = {re.sub(r"_\d+$", "", n.target) for n in plan.nodes if n.target}
     visited |= {r.when[0].near for r in plan.rules if r.when and r.when[0].near}
     visited |= {kind for name in list(visited) for kind in categories.get(name, ())}  # "any enemy": each enemy
@@ -170,6 +180,26 @@ def still_a_step(sentence: str, plan: Any, actions: Mapping[str, Sequence[str]],
         return "a budget"
     correction = CORRECTION.search("x. " + sentence)
     return correction.group("said") if correction else None
+
+
+TALK_VERBS = frozenset({"let", "note", "tell", "ping", "feel", "enjoy", "have", "hope", "see", "keep", "attach", "send", "report",
+                        "file", "log", "load", "verify", "confirm", "check", "make", "expect", "remember", "ask", "mind", "ignore",
+                        "start", "tip", "compare", "follow", "record", "capture", "screenshot", "repeat", "run", "test"})
+"""Verbs a sentence of talk starts with ("Let me know", "Attach the log", "Load the dungeon"), no step of a game."""
+
+
+def _bidding(sentence: str) -> str | None:
+    """The verb a sentence bids with ("Hug the wall."), where it is no verb of talk: a step in
+    words the game may not know, so kept."""
+    from evo.plans.lexicon import _lemma, is_verb
+
+    words = re.findall(r"[A-Za-z']+", sentence.lower())
+    while words and words[0] in ("please", "pls", "just", "then", "now", "also", "and", "so", "next", "finally"):
+        words = words[1:]
+    if len(words) >= 2 and words[0] not in TALK_VERBS and is_verb(words[0]) and _lemma(words[0], "v") == words[0] \
+            and words[1] in ("the", "a", "an", "it", "them", "that", "this", "all", "every", "each", "any", "to", "over", "around", "up", "down"):
+        return words[0]
+    return None
 
 
 def _found(text: str, words: Sequence[str]) -> str | None:

@@ -122,9 +122,9 @@ DEV_SETS = {"dungeon_dev17": (57, 2), "park_dev17": (36, 0), "dungeon_dev18": (6
             "dungeon_dev27": (71, 0), "park_dev27": (38, 0), "dungeon_dev28": (68, 0), "park_dev28": (37, 0),
             "dungeon_dev29": (69, 0), "park_dev29": (37, 0), "dungeon_dev30": (68, 0), "park_dev30": (36, 1),
             "dungeon_dev31": (70, 0), "park_dev31": (36, 0), "dungeon_dev32": (73, 1), "park_dev32": (39, 0),
-            "dungeon_dev33": (69, 0), "park_dev33": (33, 0), "dungeon_dev34": (47, 1), "park_dev34": (25, 2),
+            "dungeon_dev33": (69, 0), "park_dev33": (33, 0), "dungeon_dev34": (47, 1), "park_dev34": (25, 1),
             "dungeon_dev35": (41, 1), "park_dev35": (28, 0), "dungeon_dev36": (63, 1), "park_dev36": (35, 0),
-            "dungeon_dev37": (58, 1), "park_dev37": (31, 1), "dungeon_dev38": (65, 1), "park_dev38": (35, 0),
+            "dungeon_dev37": (58, 1), "park_dev37": (31, 1), "dungeon_dev38": (65, 1), "park_dev38": (36, 0),
             "dungeon_dev39": (68, 0), "park_dev39": (37, 0), "dungeon_dev40": (75, 0), "park_dev40": (38, 0),
             "dungeon_dev41": (70, 0), "park_dev41": (36, 0), "dungeon_dev42": (72, 0), "park_dev42": (37, 0),
             "dungeon_dev43": (63, 1), "park_dev43": (35, 0), "dungeon_dev44": (68, 0), "park_dev44": (36, 0),
@@ -136,8 +136,8 @@ DEV_SETS = {"dungeon_dev17": (57, 2), "park_dev17": (36, 0), "dungeon_dev18": (6
             "dungeon_dev55": (72, 0), "park_dev55": (40, 0), "dungeon_dev56": (65, 0), "park_dev56": (37, 0),
             "dungeon_dev57": (72, 1), "park_dev57": (38, 0), "dungeon_dev58": (64, 2), "park_dev58": (37, 0),
             "dungeon_dev59": (68, 0), "park_dev59": (37, 0), "dungeon_dev60": (69, 0), "park_dev60": (35, 0),
-            "dungeon_dev61": (73, 0), "park_dev61": (37, 0), "dungeon_dev62": (74, 0), "park_dev62": (38, 0),
-            "dungeon_dev63": (74, 0), "park_dev63": (37, 0), "dungeon_dev64": (70, 0), "park_dev64": (36, 0),
+            "dungeon_dev61": (73, 0), "park_dev61": (38, 0), "dungeon_dev62": (74, 0), "park_dev62": (38, 0),
+            "dungeon_dev63": (74, 0), "park_dev63": (37, 0), "dungeon_dev64": (70, 0), "park_dev64": (37, 0),
             "dungeon_dev65": (65, 1), "park_dev65": (39, 0), "dungeon_dev66": (69, 0), "park_dev66": (41, 0),
             "dungeon_dev67": (65, 0), "park_dev67": (35, 0), "dungeon_dev68": (68, 2), "park_dev68": (38, 0),
             "dungeon_dev69": (65, 1), "park_dev69": (35, 1), "dungeon_dev70": (74, 0), "park_dev70": (38, 0),
@@ -145,10 +145,10 @@ DEV_SETS = {"dungeon_dev17": (57, 2), "park_dev17": (36, 0), "dungeon_dev18": (6
             "dungeon_dev73": (71, 1), "park_dev73": (37, 0), "dungeon_dev74": (62, 1), "park_dev74": (35, 0),
             "dungeon_dev75": (75, 0), "park_dev75": (39, 0), "dungeon_dev76": (73, 1), "park_dev76": (39, 0),
             "dungeon_dev77": (78, 0), "park_dev77": (40, 0), "dungeon_dev78": (68, 1), "park_dev78": (39, 0),
-            "dungeon_dev79": (67, 0), "park_dev79": (38, 0), "dungeon_dev80": (66, 1), "park_dev80": (36, 0),
+            "dungeon_dev79": (67, 0), "park_dev79": (38, 0), "dungeon_dev80": (66, 1), "park_dev80": (37, 0),
             "dungeon_dev81": (65, 0), "park_dev81": (38, 0), "dungeon_dev82": (69, 2), "park_dev82": (40, 0),
             "dungeon_dev83": (70, 0), "park_dev83": (38, 0), "dungeon_dev84": (74, 1), "park_dev84": (36, 1),
-            "dungeon_dev85": (67, 1), "park_dev85": (40, 0), "dungeon_dev86": (67, 1), "park_dev86": (40, 1),
+            "dungeon_dev85": (67, 1), "park_dev85": (40, 0), "dungeon_dev86": (68, 1), "park_dev86": (40, 1),
             "dungeon_dev87": (71, 0), "park_dev87": (39, 1), "dungeon_dev88": (67, 1), "park_dev88": (38, 0),
             "dungeon_dev89": (66, 3), "park_dev89": (35, 0), "dungeon_dev90": (71, 0), "park_dev90": (36, 0),
             "dungeon_dev91": (67, 0), "park_dev91": (39, 0), "dungeon_dev92": (70, 1), "park_dev92": (39, 0),
@@ -161,8 +161,8 @@ DEV_SETS = {"dungeon_dev17": (57, 2), "park_dev17": (36, 0), "dungeon_dev18": (6
             "dungeon_dev105": (72, 2), "park_dev105": (40, 1), "dungeon_dev106": (75, 2), "park_dev106": (42, 0),
             "dungeon_dev107": (78, 0), "park_dev107": (41, 1), "dungeon_dev108": (64, 3), "park_dev108": (38, 1),
             "dungeon_dev109": (65, 4), "park_dev109": (35, 1), "dungeon_dev110": (66, 1), "park_dev110": (38, 1),
-            "dungeon_dev111": (64, 9), "park_dev111": (36, 1), "dungeon_dev112": (60, 7), "park_dev112": (36, 3),
-            "dungeon_dev113": (61, 10), "park_dev113": (35, 2), "dungeon_dev114": (68, 1), "park_dev114": (38, 1)}
+            "dungeon_dev111": (68, 7), "park_dev111": (38, 1), "dungeon_dev112": (65, 4), "park_dev112": (38, 1),
+            "dungeon_dev113": (64, 9), "park_dev113": (37, 2), "dungeon_dev114": (71, 0), "park_dev114": (39, 0)}
 """Development set -> (texts read as meant, texts read as a wrong plan), as measured: the rest are
 refused with their closest reading. Written by thirty-six independent testers from the user docs
 alone (a speedrunner's route notes, a producer's e-mails, a dictated test, a level designer's
@@ -174,8 +174,9 @@ a lead tester's chat messages, a game designer's intended playthrough in prose, 
 reproduction steps from players' reports, a tester briefing the tool like a colleague, a QA lead's
 nightly regression checklists) and eighty more under the second blind set's own brief (as varied as
 the testers who will use the tool, ``*_dev39`` to ``*_dev114``), each pair measured once before any of
-its texts was read; the bounds are what the code reads now (session 26), no fewer as meant; eight sets read one
-wrong plan more since the talk classifier (evo.plans.talk) reads texts refused before (docs/guides/text-plans.md). Measured with the pipeline trained on each session's machine until the shipped one
+its texts was read; the bounds are what the code reads now (session 26), no fewer as meant; seven sets (dungeon_dev17,
+68, 76, 89, 92, 109, park_dev87) read one wrong plan more since the talk classifier (evo.plans.talk) reads texts
+refused before only for their talk (docs/guides/text-plans.md). Measured with the pipeline trained on each session's machine until the shipped one
 (wave 23): that one reads three of these sets one text fewer as meant (dungeon_dev20, park_dev26,
 dungeon_dev32), as they were read at the session's start, with the same wrong plans."""
 
