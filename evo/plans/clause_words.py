@@ -83,8 +83,9 @@ POSITIONS = frozenset({"next", "near", "nearby", "close", "beside", "by", "behin
 """Words of a position ("next to"): no step of their own when the tagger marks them."""
 ROTATIONS = frozenset({"clockwise", "counterclockwise", "anticlockwise", "counter", "anti", "-", "round", "around"})
 """Words of a way round ("counter-clockwise around"): no step and no actor of their own."""
-ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "1st": 1, "2nd": 2,
-            "3rd": 3, "4th": 4, "5th": 5, "6th": 6}
+ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
+            "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "6th": 6, "7th": 7, "8th": 8, "9th": 9, "10th": 10}
+"""Up to ten: the dungeon has eight coins ("coin 8" is read as "the eighth coin")."""
 PURSUIT = re.compile(r"^(?:chase|pursue|engage(?:\s+with)?|hunt(?:\s+down)?|track\s+down|(?:go|run|come)\s+after|go\s+for)$",
                      re.IGNORECASE)
 """A verb that goes after a thing (the dungeon reads "chase" as attacking): followed by a deed on

@@ -136,16 +136,16 @@ def dropped(text: str, steps: Sequence[MatchedStep], actions: Mapping[str, Itera
     return None
 
 
-NUMBERED = re.compile(r"\b(?P<thing>[a-z]+)(?:[ \t]+|_)?(?:number[ \t]+|no\.[ \t]*|#[ \t]*)?(?P<n>\d{1,2}|one|two|three|four|five|six)\b"
+NUMBERED = re.compile(r"\b(?P<thing>[a-z]+)(?:[ \t]+|_)?(?:number[ \t]+|no\.[ \t]*|#[ \t]*)?(?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\b"
                       r"(?![ \t]*(?:steps?|s|secs?|seconds?|mins?|minutes?|times?|x|%|ticks?|more|by|of|or)\b)(?![.)][ \t]*\S)", re.IGNORECASE)
 """A thing with its number ("lamp 4", "coin #2", "skeleton two")."""
-ORDINAL = re.compile(r"\bthe\s+(?P<n>first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|5th|6th)\s+(?P<w1>[a-z]+)(?:\s+(?P<w2>[a-z]+))?",
+ORDINAL = re.compile(r"\bthe\s+(?P<n>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|1st|2nd|3rd|4th|5th|6th|7th|8th|9th|10th)\s+(?P<w1>[a-z]+)(?:\s+(?P<w2>[a-z]+))?",
                      re.IGNORECASE)
 """A thing by its ordinal ("the third stump", "the second gold coin")."""
 MET_FIRST = re.compile(r"\s+(?:that\s+)?(?:you|the\s+player|the\s+agent)\s+(?:meet|see|find|encounter|spot|run\s+into|come\s+across)\b", re.IGNORECASE)
 """After "the first goblin": the one met first, the nearest (:data:`evo.plans.framing.CLOSEST`), no goblin by its number."""
-NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "first": 1, "second": 2, "third": 3,
-           "fourth": 4, "fifth": 5, "sixth": 6}
+NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+           "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
 
 
 def left_out(text: str, targets: Collection[str], instances: Collection[str], actors: Mapping[str, Iterable[str]]) -> Doubt | None:

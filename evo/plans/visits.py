@@ -181,7 +181,7 @@ def back_to(text: str, things: Iterable[str]) -> str:
     return BACK_IT.sub(it, text)
 
 
-NUMBER_WORDS = "one|two|three|four|five|six|\\d"
+NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|\\d"
 ENUMERATED = re.compile(rf"\b(?P<thing>[a-z]{{3,}}?)s\s+(?P<first>{NUMBER_WORDS})(?P<more>(?:\s*,?\s+(?:and\s+)?(?:{NUMBER_WORDS}))+)\b",
                         re.IGNORECASE)
 """Several of a kind by number ("coins one two and three"): each by its number, in order."""

@@ -1,6 +1,6 @@
 """A thing's number said over at once, a step put first of all as an afterthought, an expected
 result on the steps' line, a turn where the player stands, a thing's deed after it on a numbered
-line, a standing order on what is in view, a state said without its verb: the families waves 54 and 55 showed (issue 55), each
+line, a standing order on what is in view, a state said without its verb, a coin numbered above six: the families waves 54 and 55 showed (issue 55), each
 read as a wrong plan or refused before. Every text here is in words of our own; the families
 came from ``dev/*_dev111.yaml`` to ``*_dev114.yaml``, which ``test_text_letters.test_dev_sets``
 reads as measured."""
@@ -24,6 +24,10 @@ from tests.evo.plans.text_games import DUNGEON, PARK
     (PARK, "Head to pillar 1, no sorry, pillar 2, and circle it.", ("circle pillar_2",)),
     (DUNGEON, "Slay orc 2 - no wait, orc 1.", ("attack goblin_1",)),
     (DUNGEON, "grab coin 1 - sorry, I meant coin 2 - then the gate", ("go coin_2", "go door")),
+    (DUNGEON, "loot coin 3... sorry I mean coin 5, then pray at the altar", ("go coin_5", "interact shrine")),
+    # numbers above six: the dungeon has eight coins (each read as the nearest coin, or not at all)
+    (DUNGEON, "Pocket coin seven, then the 8th coin.", ("go coin_7", "go coin_8")),
+    (DUNGEON, "Collect coins one, three and eight, in that order.", ("go coin_1", "go coin_3", "go coin_8")),
     # a gamer's words, a second language's turn
     (DUNGEON, "gank the troll then beeline to the altar and pray", ("attack ogre", "interact shrine")),
     (PARK, "Please go until the stump number 2 and make turn to right.", ("turn_right stump_2",)),
