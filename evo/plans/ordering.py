@@ -253,13 +253,21 @@ ON_THE_WAY = re.compile(r"^(?P<a>.*(?:,|\bthen)\s+)?(?P<b>[^,;]+?)\s*,\s*(?:and\
 the lava on the way"): before it."""
 
 
+WAY_THEN = re.compile(r"^(?P<a>[^,;]+?)\s*,\s*(?:but\s+|and\s+)?(?:on|along)\s+(?:the|your)\s+way(?:\s+there)?\s*,?\s+(?P<b>(?P<verb>[a-z]+)\b[^,;]*?)\s*$", re.IGNORECASE)
+""""Get to the door, but on the way pick up coin 1": that first."""
+
+
 def _on_the_way(body: str) -> str:
+    way = WAY_THEN.match(body)
+    if way is not None and _verb(way.group("verb")):
+        return f"{way.group('b')[0].upper()}{way.group('b')[1:]}, then {way.group('a')[0].lower()}{way.group('a')[1:]}"
     m = ON_THE_WAY.match(body)
     if m is None or _base(m.group("g")) == m.group("g").lower():
         return body
     a, b = m.group("a") or "", m.group("b").strip()
     joined = list(re.finditer(r"\s+and\s+(?:then\s+)?(?=(?P<verb>[a-z]+)\b)", b, re.IGNORECASE))
-    if not a and joined and _verb(joined[-1].group("verb")):  # "Turn the switch on and walk to the shrine, jumping the lava on the way"
+    if not a and joined and _verb(joined[-1].group("verb")) and not re.search(r"\b(?:it|them|there)\b", b[joined[-1].end():], re.IGNORECASE):
+        # "Turn the switch on and walk to the shrine, jumping the lava on the way"; not "go to the shrine and activate it, ...": it is the shrine
         a, b = f"{b[:joined[-1].start()]}, then ", b[joined[-1].end():]
     return f"{a}{_base(m.group('g'))} {m.group('x').strip()}, then {b[0].lower() if not a else b[0]}{b[1:]}"
 

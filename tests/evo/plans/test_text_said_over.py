@@ -1,6 +1,6 @@
 """A thing's number said over at once, a step put first of all as an afterthought, an expected
 result on the steps' line, a turn where the player stands, a thing's deed after it on a numbered
-line, a standing order on what is in view, a state said without its verb, a coin numbered above six: the families waves 54 and 55 showed (issue 55), each
+line, a standing order on what is in view, a state said without its verb, a coin numbered above six, a step on the way: the families waves 54 and 55 showed (issue 55), each
 read as a wrong plan or refused before. Every text here is in words of our own; the families
 came from ``dev/*_dev111.yaml`` to ``*_dev114.yaml``, which ``test_text_letters.test_dev_sets``
 reads as measured."""
@@ -28,6 +28,9 @@ from tests.evo.plans.text_games import DUNGEON, PARK
     # numbers above six: the dungeon has eight coins (each read as the nearest coin, or not at all)
     (DUNGEON, "Pocket coin seven, then the 8th coin.", ("go coin_7", "go coin_8")),
     (DUNGEON, "Collect coins one, three and eight, in that order.", ("go coin_1", "go coin_3", "go coin_8")),
+    # a step on the way, said after the step it is on the way to
+    (DUNGEON, "Head to the altar, but on the way grab coin 2.", ("go coin_2", "go shrine")),
+    (DUNGEON, "Walk to the altar and pray at it, hopping the pit on the way.", ("jump lava", "interact shrine")),  # "it": the altar
     # a gamer's words, a second language's turn
     (DUNGEON, "gank the troll then beeline to the altar and pray", ("attack ogre", "interact shrine")),
     (PARK, "Please go until the stump number 2 and make turn to right.", ("turn_right stump_2",)),
