@@ -28,7 +28,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import random
 import re
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -78,7 +77,7 @@ def train(epochs: int = EPOCHS, seed: int = SEED, rows: list[dict] | None = None
     ensembled) where None: on the sentences of waves 50 to 53, held out from its data, it let 24
     of their 158 refused texts read as meant where a bag of words alone let 16, with the same one
     wrong (at :data:`LEAST`)."""
-    from evo.plans.text import _import_spacy
+    from evo.plans.text import _import_spacy, fit
 
     spacy = _import_spacy()
     from spacy.training import Example
@@ -93,13 +92,7 @@ def train(epochs: int = EPOCHS, seed: int = SEED, rows: list[dict] | None = None
     examples = [Example.from_dict(nlp.make_doc(row["text"]), {"cats": {"talk": float(row["label"] == "talk"),
                                                                         "step": float(row["label"] == "step")}})
                 for row in [*rows, *steps]]
-    optimizer = nlp.initialize(lambda: examples)
-    rng = random.Random(seed)
-    for _ in range(epochs):
-        rng.shuffle(examples)
-        for batch in spacy.util.minibatch(examples, size=32):
-            nlp.update(batch, sgd=optimizer, drop=0.1)
-    return nlp
+    return fit(nlp, examples, epochs, seed, size=32, drop=0.1)
 
 
 def ship() -> Path:

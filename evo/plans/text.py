@@ -162,12 +162,18 @@ def train(path: Path = DATA, epochs: int = EPOCHS, seed: int = SEED):  # type: i
         cats = {"node": float(row["kind"] == "node"), "rule": float(row["kind"] == "rule")}
         ents = [tuple(e) for e in row["entities"]]
         examples.append(Example.from_dict(doc, {"cats": cats, "entities": ents}))
+    return fit(nlp, examples, epochs, seed, size=16, drop=0.2)
+
+
+def fit(nlp, examples: list, epochs: int, seed: int, size: int, drop: float):  # type: ignore[no-untyped-def]
+    """``nlp`` trained on ``examples``: ``epochs`` passes in batches of ``size``, shuffled with ``seed``."""
+    spacy = _import_spacy()
     optimizer = nlp.initialize(lambda: examples)
     rng = random.Random(seed)
     for _ in range(epochs):
         rng.shuffle(examples)
-        for batch in spacy.util.minibatch(examples, size=16):
-            nlp.update(batch, sgd=optimizer, drop=0.2)
+        for batch in spacy.util.minibatch(examples, size=size):
+            nlp.update(batch, sgd=optimizer, drop=drop)
     return nlp
 
 
