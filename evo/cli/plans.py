@@ -288,6 +288,10 @@ def _from_text(args: argparse.Namespace, console: Console) -> int:
             _read_as(sentences, factory, console)
             console.print("\n".join(explain_lines(exc.steps, exc.doubts)), markup=False, highlight=False)
         raise
+    for written, meant in plan.respelled:  # slips of the game's words (evo.plans.spelling)
+        console.print(f"read {written!r} as {meant!r}", markup=False, highlight=False)
+    for sentence in plan.taken_back:  # said, then said again otherwise (evo.plans.taken_back)
+        console.print(f"taken back: {sentence!r}", markup=False, highlight=False)
     for sentence in plan.left_out:  # refused with them, read without them (evo.plans.talk)
         console.print(f"left out as talk: {sentence!r}", markup=False, highlight=False)
     if args.explain:

@@ -201,6 +201,12 @@ class Plan(_Strict):
     left_out: list[str] = Field(default_factory=list)
     """A plan read from text: the sentences left out as talk by the trained classifier
     (:mod:`evo.plans.talk`), where the text was refused with them."""
+    respelled: list[tuple[str, str]] = Field(default_factory=list)
+    """A plan read from text: each word read as a slip of the game's word, as (written, read as)
+    (:mod:`evo.plans.spelling`)."""
+    taken_back: list[str] = Field(default_factory=list)
+    """A plan read from text: the steps the text took back and said again, as written
+    (:mod:`evo.plans.taken_back`)."""
 
     @model_validator(mode="after")
     def _an_end(self) -> "Plan":

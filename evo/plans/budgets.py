@@ -74,12 +74,12 @@ PAST = re.compile(r"\b(?:was|were|took|takes|record|pb|wr|last\s+time)\b[^.!?\n:
 
 def clocked(text: str) -> str:
     """``text`` with a clock's time in seconds ("0:20 cap": "20 seconds cap"), a budget's label
-    before its bare count in steps ("Step budget: 300": "300 steps"), a unit's ("Steps: 200": "200
+    before its bare count in steps ("Step budget: 300", "Step count: 250": "300 steps"), a unit's ("Steps: 200": "200
     steps"), a last step ("until step 200") and a time's label ("Run time: 20 seconds": "for 20
     seconds")."""
     text = re.sub(r"\b(?:run[\s-]?time|time[\s-]?limit|time[\s-]?box|duration|length|time)\s*[:=]\s*(?=(?:\d|half|a\s|an\s|one|two|"
                   r"three|four|five|ten|twenty|thirty|forty|fifty|sixty))", "for ", text, flags=re.IGNORECASE)  # "Run time: 20 seconds"
-    text = re.sub(r"\b(?:steps?\s+)?budget\s*[:=]?\s*(\d+)\b(?!\s*(?:steps?|moves?|turns?|ticks?|seconds?|secs?|s|minutes?|mins?)\b)",
+    text = re.sub(r"\b(?:(?:steps?\s+)?budget|step\s+count|number\s+of\s+steps)\s*[:=]?\s*(\d+)\b(?!\s*(?:steps?|moves?|turns?|ticks?|seconds?|secs?|s|minutes?|mins?)\b)",
                   r"\1 steps", text, flags=re.IGNORECASE)
     text = re.sub(r"\b(?:max(?:imum)?\s+)?(?P<unit>steps?|moves?|turns?|ticks?|seconds?|secs?|minutes?|mins?)(?:[ \t]+(?:limit|cap|max))?[ \t]*[:=][ \t]*(?P<n>[1-9]\d+)\b(?!\))"
                   r"(?!\s*(?:steps?|moves?|turns?|ticks?|seconds?|secs?|s|minutes?|mins?)\b|[.:]\d)",

@@ -27,7 +27,7 @@ attacks you", "an ogre is next to you", "you are attacked by an ogre")."""
 RELATIVE = re.compile(r"\b(that|which|who)\s+(you\s+)?(see|spot|meet|encounter|find|come|comes|get|gets|aggros?|"
                       r"approach|approaches|appear|appears|attack|attacks|show|shows|are|is|cross|crosses)\b", re.IGNORECASE)
 """A relative clause of meeting or seeing ("an ogre that you meet", "a door which opens")."""
-STATE = re.compile(r"\b(?:is|are|gets|get|has been|have been|was|turns|goes)\s+(?:(?:been|turned|switched|set|"
+STATE = re.compile(r"\b(?:is|are|gets|get|has been|have been|was|turns|goes|stays|stayed|remains|remained|is still|has stayed)\s+(?:(?:been|turned|switched|set|"
                    r"flipped)\s+)?(\w+)|\b(opens|opened|closes|"
                    r"closed|unlocks|unlocked|lights|lit)\b|\bto\s+(open|close|unlock|light)\b", re.IGNORECASE)
 """A state an actor is in or comes to ("the door is open", "the lever gets switched on", "opens")."""

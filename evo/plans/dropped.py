@@ -166,6 +166,9 @@ def left_out(text: str, targets: Collection[str], instances: Collection[str], ac
         number = NUMBERS.get(n.lower()) or (int(n) if n.isdigit() else int(n[:-2]) if n[:-2].isdigit() else None)
         name = f"{thing}_{number}" if thing else None
         corrected = re.match(r"[\s,]*(?:no|sorry|i\s+mean|actually|rather|scratch\s+that|wait)\b", plain[end:], re.IGNORECASE)
+        after = re.match(r"\s+([a-z]+)", plain[end:], re.IGNORECASE)
+        if "#" in words and after is not None and _thing(after.group(1), things):
+            continue  # "#1 coin 4 #2 gate #3 altar": "#3" numbers the list's item, the altar
         if name in instances and name not in targets and not PLACE.search(plain[:start]) and not corrected:
             return Doubt(WHOLE, words, f"{words!r} names {name!r}, but no step of the plan goes to it", "")
         if name is not None and name not in instances and any(i.startswith(f"{thing}_") for i in instances) and not corrected \

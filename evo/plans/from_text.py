@@ -232,8 +232,25 @@ def plan_from_text(text: str, factory: GameFactory, name: str = "", validations:
             or the text holds no step.
 
     A refused text is read once more without the sentences a trained classifier is sure are
-    talk (:mod:`evo.plans.talk`); the plan then names them in ``left_out``.
+    talk (:mod:`evo.plans.talk`); the plan then names them in ``left_out``. Slips of the game's
+    words are read as those words first (:mod:`evo.plans.spelling`), named in ``respelled``, and
+    steps the text takes back and says again are left out (:mod:`evo.plans.taken_back`), named in
+    ``taken_back``.
     """
+    from evo.plans.spelling import respelled
+    from evo.plans.taken_back import taken_back
+
+    actions, actors, *_ = _facts(factory)
+    text, slips = respelled(text, {t for words in (actions, actors) for n, ws in words.items() for w in (n, *ws)
+                                   for t in w.replace("_", " ").split()})
+    text, gone = taken_back(text, {w for n, ws in actors.items() for w in (n, *ws)})
+    plan, steps = _without_talk(text, factory, name, validations, nlp, accept)
+    return plan.model_copy(update={"respelled": slips, "taken_back": gone}) if slips or gone else plan, steps
+
+
+def _without_talk(text: str, factory: GameFactory, name: str, validations: Sequence[Validation],
+                  nlp: Any, accept: Collection[int]) -> tuple[Plan, list[MatchedStep]]:
+    """The plan of ``text``, or of ``text`` without its talk where it is refused with it."""
     try:
         return _plan_from_text(text, factory, name, validations, nlp, accept)
     except ConfigError as refused:

@@ -57,8 +57,9 @@ switch.", "Head to the pillar; first, though, stop at stump 1.", "Kill the first
 for it though, pick up coin 1." The earlier step goes before the
 sentence it follows, when that sentence is one step (a "before" clause counted as its own)."""
 LAST_FIRST = re.compile(r"(?P<a>(?:^|(?<=[.;!?]\s))[^.;!?,]+?)\s+(?:last|at\s+the\s+end|to\s+finish)\s*[.;,]\s*(?:but\s+)?first\s*,?\s+"
-                        r"(?P<b>[^.;!?]+)(?P<end>[.!?]?)", re.IGNORECASE)
-"""The last step first: "Use the shrine last; first do the switch, then the lava jump."."""
+                        r"(?P<b>[^.;!?]+)(?P<end>[.!?]?)(?=\s*$)", re.IGNORECASE)
+"""The last step first: "Use the shrine last; first do the switch, then the lava jump." (with more
+after it, :func:`_ranked` puts each in its place)."""
 AFTER_DONE = re.compile(r"^(?P<a>[^,;]+?)\s+(?:only\s+)?after\s+(?P<thing>the\s+[\w ]+?)\s+(?:has|have)\s+been\s+"
                         r"(?P<verb>[a-z]+)(?P<end>[.!?]?)$", re.IGNORECASE)
 """A step after another said done in the passive ("Interact with the shrine only after the lava
@@ -131,16 +132,36 @@ ENABLES = re.compile(r"\b(?P<verb>open|unlock|turn\s+on|switch\s+on|activate|"
 open. Open it with the switch."): the second is done first, or the first would wait forever."""
 
 
+BETWEEN = 50
+"""The rank of a step said "in between" the first and the last, or with no rank beside them."""
+STARTED = ((re.compile(r"^(?P<s>\s*)(?:start|begin)(?:\s+off)?\s+by\s+(?P<g>[a-z]+ing)\b", re.IGNORECASE), lambda m: f"{m.group('s')}First {_base(m.group('g'))}"),
+           (re.compile(r"^(?P<s>\s*)(?:start|begin)(?:\s+off)?\s+at\s+(?=(?:the\s+)?[a-z]+)", re.IGNORECASE), lambda m: f"{m.group('s')}First go to "),
+           (re.compile(r"^(?P<s>\s*)(?:end|finish)(?:\s+up)?\s+at\s+(?=(?:the\s+)?[a-z]+)", re.IGNORECASE), lambda m: f"{m.group('s')}Finally go to "),
+           (re.compile(r"^(?P<s>\s*)(?:in\s+between|in\s+the\s+middle|somewhere\s+in\s+between)\s*(?:those|these|them)?\s*[,:]?\s*", re.IGNORECASE), lambda m: m.group("s")))
+"""A sentence said to come first ("Start by killing skeleton 2.", "Start at stump 3."), last ("End at
+lamp 4.") or in between."""
+
+
 def _ranked(sentences: list[str]) -> list[str]:
     """Sentences that each carry an order adverb, in that order ("Jump the lava second. First,
-    flip the switch. Last, use the shrine."); as written when any has none or two share one."""
-    ranks = []
+    flip the switch. Last, use the shrine."); as written when any has none or two share one,
+    except that beside only a first and a last, a sentence with none comes in between ("Use the
+    shrine last. First kill goblin 1. (In between,) pick up coin 2.")."""
+    ranks, said = [], []
     for sentence in sentences:
-        m = RANKED.search(sentence)
-        ranks.append(RANKS[(m.group("lead") or m.group("tail")).lower()] if m else None)
+        for pattern, started in STARTED[:3]:
+            sentence = pattern.sub(started, sentence)
+        between = STARTED[3][0].match(sentence)
+        said.append(sentence[between.end():] if between and between.end() < len(sentence) else sentence)
+        m = RANKED.search(said[-1])
+        ranks.append(BETWEEN if between else RANKS[(m.group("lead") or m.group("tail")).lower()] if m else None)
+    if None in ranks and set(ranks) - {None} <= {1, BETWEEN, 99} and ranks.count(1) <= 1 and ranks.count(99) <= 1 \
+            and [r for r in ranks if r is not None] != sorted(r for r in ranks if r is not None):
+        ranks = [BETWEEN if r is None else r for r in ranks]
+        return [t for _, t in sorted(zip(ranks, said), key=lambda p: p[0])]
     if len(sentences) < 2 or None in ranks or len(set(ranks)) < len(ranks) or ranks == sorted(ranks):
-        return sentences
-    tails = [re.sub(r"\s+(?:first|second|third|fourth|fifth|last)\s*(?=[.!?]?\s*$)", "", s, flags=re.IGNORECASE) for s in sentences]
+        return said
+    tails = [re.sub(r"\s+(?:first|second|third|fourth|fifth|last)\s*(?=[.!?]?\s*$)", "", s, flags=re.IGNORECASE) for s in said]
     return [t for _, t in sorted(zip(ranks, tails), key=lambda p: p[0])]
 
 

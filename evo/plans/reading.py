@@ -10,6 +10,7 @@ from typing import Iterable, Mapping
 
 from evo.plans.conventions import conventions
 from evo.plans.framing import renamed, unframed
+from evo.plans.items import itemized
 from evo.plans.letters import unlettered
 from evo.plans.ordering import in_order, opener_first
 from evo.plans.reports import described, unreported
@@ -34,7 +35,10 @@ def as_read(text: str, things: Iterable[str] = (), verbs: Iterable[str] = (),
     ``categories``: the game's categories and their types; ``deeds``: a word for a thing -> the one
     action the game does to it (:func:`evo.plans.visits.visited`)."""
     text = talk_left_out(stated_left_out(described(each_named(text, things), things, verbs), things, verbs), things, verbs)
-    text = untitled(plain(unreported(renamed(back_to(text, things)), things), things, verbs), things, verbs, categories)
+    text = unreported(renamed(back_to(text, things)), things)
+    if isinstance(things, Mapping) and isinstance(verbs, Mapping):
+        text = itemized(text, things, verbs, deeds or {})
+    text = untitled(plain(text, things, verbs), things, verbs, categories)
     return restated(in_order(visited(unframed(opener_first(conventions(unlettered(text, things), things))), things, verbs, deeds)))
 
 

@@ -8,8 +8,10 @@ Testers who write acceptance tests put one clause on each line:
     And walks through the door
     Then the next room should be reachable
 
-"Given" sets the scene and "Then" says what to expect (no step; an "And" after a "Then" is one more
-expectation); each "When" and "And" before it is a step, its subject ("the player", "they", "I")
+"Given" sets the scene, or says a step done before ("Given I pulled the switch"), and "Then" says
+what to expect (no step; an "And" after a "Then" is one more expectation), unless it says a deed
+of the player's ("Then I look up at lamp 4"); a "When" that is a state ("When the door is open")
+is the condition of the step after it; each "When" and "And" before it is a step, its subject ("the player", "they", "I")
 and its verb's third person ("activates") taken off. Test cases also begin with "Start a new game."
 or "Start wherever the level puts you.": the run starts there anyway, so the line is no step
 ("Start at the second pillar and go round it" goes there first: it is one).
@@ -36,7 +38,7 @@ FRESH = re.compile(r"\b(?:start|begin|load|launch)\s+(?:a|the)\s+(?:new|fresh|cl
 
 
 DONE_BEFORE = re.compile(r"^(?:the\s+(?P<t>[a-z]+)\s+(?:has|have)\s+(?:already\s+)?been\s+(?P<v>[a-z]+(?:ed|en))\b(?P<r>[^.!?\n]*)|"
-                         r"(?:i|we|the\s+player|they)\s+(?:has|have)\s+(?:already\s+)?(?P<v2>[a-z]+ed)\s+(?P<o>[^.!?\n]+))", I)
+                         r"(?:i|we|the\s+player|they)\s+(?:(?:has|have)\s+)?(?:already\s+)?(?P<v2>[a-z]+ed)\s+(?P<o>[^.!?\n]+))", I)
 """A "Given" that something was done ("the door has been opened with the switch", "I have pulled
 the lever"): the setup's step, done first."""
 
@@ -57,14 +59,19 @@ def scenario(text: str) -> str:
     keys = [KEYWORD.match(line) for line in lines]
     if sum(k is not None for k in keys) < 2 or not any(k is not None and k.group("word").lower() in ("given", "when") for k in keys):
         return "\n".join(lines)
-    out, expecting = [], False
+    out, expecting, when = [], False, ""
     for line, key in zip(lines, keys):
         if key is None:
             if not re.match(r"^\s*(?:scenario(?:\s+outline)?|feature|background)\s*:", line, I):  # the scenario's title: no step
                 out.append(line)
             continue
         word, rest = key.group("word").lower(), line[key.end():].strip()
-        expecting = word == "given" or (word == "then" and EXPECTS.search(rest) is not None) or (word in ("and", "but") and expecting)
+        state = STATE.match(rest)
+        if state is not None and (word == "when" or word == "and" and not expecting):
+            when = f"once {state.group(0).rstrip('.! ')}, "  # "When the door is open / Then I walk through it": the next step's condition
+            continue
+        done_by_me = word == "then" and SUBJECT.match(rest) is not None and not DOER_EXPECTS.match(SUBJECT.sub("", rest))
+        expecting = word == "given" or (word == "then" and EXPECTS.search(rest) is not None and not done_by_me) or (word in ("and", "but") and expecting)
         done = DONE_BEFORE.match(rest) if word in ("given", "and", "but") and expecting else None
         if done is not None:  # "Given the door has been opened with the switch": a step of the setup
             from evo.plans.second_language import plain
@@ -75,5 +82,12 @@ def scenario(text: str) -> str:
             continue
         rest = SUBJECT.sub("", re.sub(r"^(?:then|also|next)\s+", "", rest, flags=I))  # "And then walks round pillar 1"
         first, _, after = rest.partition(" ")
-        out.append(f"{_base(first)} {after}".strip() if first.endswith("s") else rest)
+        out.append(when + (f"{_base(first)} {after}".strip() if first.endswith("s") else rest))
+        when = ""
     return "\n".join(out)
+
+
+STATE = re.compile(r"^(?:the\s+)?[a-z]+\s+(?:is|are|gets|has\s+been)\s+(?:now\s+)?(?:open|opened|on|unlocked|switched\s+on|turned\s+on)\s*[.!]?$", I)
+"""A "When" that is a state, not a deed ("When the door is open"): the condition of the step after it."""
+DOER_EXPECTS = re.compile(r"(?:should|must|will|can|cannot|can't|could|see|notice|expect|get|am|is|are|was|do|don't|does|never)\b", I)
+"""After "Then I": words of what to expect ("Then I should see the door open"), no deed of mine ("Then I look up at lamp 4")."""

@@ -46,6 +46,24 @@ SHORTHAND = (
 """(pattern, replacement) pairs, applied in order."""
 
 
+def _whenever(m: re.Match[str]) -> str:
+    """"Every enemy you see: attack it." as "Whenever you see an enemy, attack it."; "Any skeleton
+    that wanders close, swing at it." as "Whenever a skeleton wanders close, swing at it."."""
+    x, rel = m.group("x"), re.sub(r"^(?:that|which|who)\s+", "", m.group("rel") or "is near", flags=I)
+    a = f"{'an' if x[0].lower() in 'aeiou' else 'a'} {x}"
+    return f"Whenever {rel} {a}, " if rel.lower().startswith("you ") else f"Whenever {a} {rel}, "
+
+
+STANDING_IT = (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:every|any|each)\s+(?P<x>[a-z]+)(?:\s+(?P<rel>(?:(?:that|which|who)\s+)?(?:you\s+)?[a-z]+"
+                          r"(?:\s+(?:into|across|upon|close|near|nearby|by|up|past|in\s+range|in\s+sight))?))?\s*[:,;–-]\s*"
+                          r"(?=[a-z]+(?:\s+(?:at|to|up|down|on|over|around))*\s+(?:it|them)\b)", I | re.M), _whenever)
+"""A standing order's thing said first, then done to as "it" ("Every barrel you see: walk to it.")."""
+AFTER_IT = (re.compile(r"(?:^|(?<=[.!?]\s))(?:and\s+)?after\s+(?:it|that|this|him|them)\s*,\s*(?=(?:the\s+)?[a-z]+(?:\s+[a-z]+)?(?:\s+\d{1,2})?\s*[.!](?:\s|$))", I | re.M),
+            "Then ")
+"""A thing alone after "After it," ("Attack the first ogre. After it, the second skeleton."): the verb before, gapped."""
+SHORTHAND = (*SHORTHAND, STANDING_IT, AFTER_IT)
+
+
 def every_one(text: str, names: set[str]) -> str:
     """"every one you meet" for the kind named last before it in its sentence ("Spend 100 steps
     hunting skeletons: attack every one you meet": every skeleton); "each one" at a sentence's end

@@ -36,7 +36,7 @@ def visited(text: str, things: Iterable[str], verbs: Iterable[str] = (), deeds: 
         return text
     text = _run_on(_enumerated(text), names, {v.lower() for v in verbs})
     text = NAMED_THEN_IT.sub(lambda m: f"{m.group('v')} {m.group('np')}" if any(_named(w, names) for w in m.group("np").split()) else m.group(0), text)
-    seen = [False]  # a verb before, anywhere in the text: a bare thing after it is gapped ("Then the ogre")
+    seen = [False, False]  # a verb before, anywhere in the text: a bare thing after it is gapped ("Then the ogre"); and one done where it stood
     lines = []
     for line in text.splitlines():
         sentences: list[str] = []
@@ -57,7 +57,7 @@ def visited(text: str, things: Iterable[str], verbs: Iterable[str] = (), deeds: 
                 continue
             listed = _route(ROUTE_LABEL.sub("", sentence), names)  # "Kill any enemy that comes near. Route: switch, door, lava.": no verb before carries into a list
             sentence = ROUTE_LABEL.sub("", sentence) if listed else sentence
-            sentences.append(_visits(sentence, names, [False] if listed else seen, deeds, verbs if isinstance(verbs, Mapping) else {}))
+            sentences.append(_visits(sentence, names, [False, False] if listed else seen, deeds, verbs if isinstance(verbs, Mapping) else {}))
             seen[0] = seen[0] or listed
         lines.append(" ".join(sentences))
     return "\n".join(lines)
@@ -103,7 +103,10 @@ def _visits(sentence: str, names: set[str], seen: list[bool], deeds: Mapping[str
                     lambda m: f"{m.group(1)}{deeds[m.group('x').lower()]} " if m.group("x").lower() in deeds else m.group(1), p, flags=re.IGNORECASE) if k % 2 == 0 else p
              for k, p in enumerate(parts)]  # "lever, then coin 1, then over the lava": the lava's own deed
     verb_seen, said_parts = seen[0], list(parts)
+    acts_here = {**acts, **{w: w for w in HERE}}
     for k in range(0, len(parts), 2):
+        if verb_seen and ((k == 0 and len(seen) > 1 and seen[1]) or (k >= 2 and _placeless(said_parts[k - 2], names, acts_here))):
+            verb_seen = False  # "go to pillar 4 and look up, then barrel 2": a deed done where it stood is no verb to gap
         m = next((m for m in (v.match(parts[k].strip()) for v in VISITS) if m is not None
                   and not _grammar(m.group("noun").split()[0])
                   and (any(_named(w, names) for w in m.group("noun").split()) or (" " not in m.group("noun") and _like(m.group("noun"), names))) and not (m.group("rest") and not _deed(m.group("rest")))
@@ -135,7 +138,22 @@ def _visits(sentence: str, names: set[str], seen: list[bool], deeds: Mapping[str
         visit = (m.group("lead") or "") + f"{deed or 'go to'} {np}"
         parts[k] = f"{visit}, then {m.group('rest')}{m.group('end')}" if m.group("rest") else f"{visit}{m.group('end')}"
     seen[0] = verb_seen or any(parts[k].strip() for k in range(0, len(parts), 2))
+    if len(seen) > 1:
+        last = next((said_parts[k] for k in reversed(range(0, len(said_parts), 2)) if said_parts[k].strip()), "")
+        seen[1] = _placeless(last, names, acts_here)
     return label + "".join(parts)
+
+
+HERE = ("look", "turn", "jump", "circle", "crouch", "spin", "wait")
+"""Verbs of a deed done where the player stands ("look up", "turn left", "jump")."""
+
+
+def _placeless(part: str, names: set[str], acts: Mapping[str, str]) -> bool:
+    """The clause ends in a deed with no thing of its own ("... and look up", "turn left", "jump"):
+    done where the step before stood, so no verb to gap into a thing named after it."""
+    tail = re.split(r"\s+and\s+(?:then\s+)?", part.strip())[-1]
+    m = re.fullmatch(r"(?:then\s+)?(?:just\s+)?(?P<v>[a-z]+)(?:\s+(?:up|down|left|right|around|once|twice|again|there))?\s*[.!]?", tail.strip(), re.IGNORECASE)
+    return m is not None and m.group("v").lower() not in names and m.group("v").lower() in acts
 
 
 ROUTE_LABEL = re.compile(r"^\s*(?:(?:the|my|our|your|main|usual|normal|full)\s+)*(?:route|path|order|run|plan)\s*:\s*", re.IGNORECASE)
@@ -161,8 +179,13 @@ def _misfit(noun: str, before: list[str], deeds: Mapping[str, str], acts: Mappin
     deed of its own: that deed, not the verb gapped."""
     head = noun.split()[-1].lower()
     deed = deeds.get(head) or deeds.get(head[:-1]) if head.endswith("s") else deeds.get(head)
-    verb = next((acts[w] for p in reversed(before) for w in p.strip().lower().split()[:1] if w in acts), None)
-    return bool(deed) and verb is not None and verb not in (deed, "move")
+    word = next((w for p in reversed(before) for w in re.sub(r"^(?:and\s+)?then\s+", "", p.strip().lower()).split()[:1] if w in acts), None)
+    verb = acts[word] if word is not None else None
+    return bool(deed) and verb is not None and (verb not in (deed, "move") or word in COLLECTING)
+
+
+COLLECTING = frozenset({"get", "grab", "pick", "collect", "take", "gather", "fetch", "loot", "snag", "pocket", "obtain"})
+"""Verbs of picking up: no verb for a thing that is not picked up ("get coin 3, then the shrine": the shrine's own deed)."""
 
 
 BACK_IT = re.compile(r"\b(?:come|go|head|walk|run)\s+back(?:\s+(?:here|there))?\s*,?\s+and\s+[a-z]+(?:\s+(?:up|down|on|at))?\s+(?P<it>it)\b", re.IGNORECASE)
@@ -307,8 +330,8 @@ def _deed(rest: str) -> bool:
     anything else ("look up", "jump"; not "gap"), or any verb before "it" or a particle."""
     from evo.plans.lexicon import _lemma, is_verb, wordnet
 
-    words = rest.lower().split()
-    if not (is_verb(words[0]) and _lemma(words[0], "v") == words[0]) or words[0] in ("is", "are", "be", "has", "was"):
+    words = re.findall(r"[a-z]+", rest.lower())  # "kill." too
+    if not words or not (is_verb(words[0]) and _lemma(words[0], "v") == words[0]) or words[0] in ("is", "are", "be", "has", "was"):
         return False
 
     def used(pos: str) -> int:

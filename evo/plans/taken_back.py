@@ -1,0 +1,74 @@
+"""Steps a tester takes back and says again (issue 55, waves 54 to 57).
+
+"Go to the shrine. Actually no, pull the lever first, and only then use the shrine.", "Jump the
+lava... sorry, I mean pull the switch first, then jump the lava.", "Attack the ogre. Actually,
+attack the skeleton instead.", "go to coin 1, then coin 2, actually skip coin 2 and go to the
+door". The reader refuses a text that corrects itself where it cannot tell which steps are meant
+(:data:`evo.plans.dropped.CORRECTION`); these are the forms where it can:
+
+- a sentence that starts over ("actually no", "wait no", "sorry", "scratch that", "I mean",
+  "other way round") and names again every thing of the sentence before it: that sentence is
+  taken back, the new one is meant;
+- "actually ... instead" after a sentence of one step: that step is taken back;
+- "actually skip X" right after the step at X: that step is taken back.
+
+The plan names what was taken back (``taken_back``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+I = re.IGNORECASE
+RESTART = re.compile(r"^(?:(?:actually|oh)\s*,?\s*no|no\s*,?\s*wait|wait\s*,?\s*no|scratch\s+that|sorry|oops|correction|on\s+second\s+thoughts?|i\s+mean(?:t)?)\b"
+                     r"\s*[,:;.!–-]*\s*(?:(?:sorry\s*,?\s*)?i\s+mean(?:t)?\b\s*[,:]?\s*)?(?:(?:the\s+)?other\s+way\s+a?round\b\s*[,:;.!–-]*\s*)?", I)
+"""A sentence that starts over."""
+INSTEAD = re.compile(r"^actually\s*,?\s*(?P<rest>.*\binstead\b.*)$", I | re.S)
+"""A sentence that puts another step in the place of the one before ("Actually, attack the skeleton instead.")."""
+ONE_STEP = re.compile(r"^[^,;]*$")
+SENTENCE = re.compile(r"[^.!?…\n]+(?:[.!?…]+|$)")
+
+
+def _named(text: str, names: set[str]) -> set[str]:
+    """The things ``text`` names, with their numbers ("coin 2")."""
+    return {f"{m.group(1).lower()} {m.group(2) or ''}".strip() for m in re.finditer(r"\b([a-z]+)(?:\s+(\d{1,2}))?\b", text, I) if m.group(1).lower() in names}
+
+
+def taken_back(text: str, things: Iterable[str]) -> tuple[str, list[str]]:
+    """``text`` without the steps it takes back (:mod:`evo.plans.taken_back`), and those steps as written."""
+    names = {t.lower() for t in things}
+    gone: list[str] = []
+    text = SKIP_AFTER.sub(lambda m: _skip(m, gone), text)
+    while True:
+        spans = [(m.start(), m.end()) for m in SENTENCE.finditer(text) if m.group(0).strip()]
+        for (b0, e0), (b1, e1) in zip(spans, spans[1:]):
+            before, sentence = text[b0:e0].strip(), text[b1:e1].strip()
+            restart, instead = RESTART.match(sentence), INSTEAD.match(sentence)
+            said = _named(before, names)
+            if restart and restart.end() < len(sentence) and said and said <= _named(sentence[restart.end():] + text[e1:], names) \
+                    and not re.match(r"(?:before|after)\b", sentence[restart.end():], I):  # "Actually no, before the ogre, ...": one more
+                new = sentence[restart.end():]
+            elif instead and said and ONE_STEP.match(before.rstrip(".!?…")):
+                new = re.sub(r"\s*\binstead\b", "", instead.group("rest"), flags=I)
+            else:
+                continue
+            new = re.sub(r"^(?:skip|drop|forget)\s+(?:the\s+)?[a-z]+(?:\s+\d{1,2})?\s*(?:,\s*|\s+and\s+)", "", new, flags=I)
+            gone.append(before)
+            lead = text[b0:e0][:len(text[b0:e0]) - len(text[b0:e0].lstrip())]
+            text = text[:b0] + lead + new[:1].upper() + new[1:] + text[e1:]
+            break
+        else:
+            return text, gone
+
+
+SKIP_AFTER = re.compile(r"(?P<step>(?:,\s*|\s+)(?:and\s+)?(?:then\s+)?(?:[a-z]+\s+){0,3}?(?:the\s+)?(?P<x>[a-z]+\s+\d{1,2}))\s*[,;]?\s*"
+                        r"(?:actually|no\s+wait|wait\s+no)\s*,?\s*(?:just\s+)?(?:skip|drop|forget)\s+(?:the\s+)?(?P<y>[a-z]+\s+\d{1,2})(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*)", I)
+"""A step, then "actually skip" its thing ("go to coin 1, then coin 2, actually skip coin 2 and go to the door")."""
+
+
+def _skip(m: re.Match[str], gone: list[str]) -> str:
+    if m.group("x").lower().split() != m.group("y").lower().split():
+        return m.group(0)
+    gone.append(m.group("step").strip(" ,"))
+    return ", then "
