@@ -225,6 +225,10 @@ def _parenthesis(m: re.Match[str]) -> str:
                     flags=re.IGNORECASE)  # "(just walk up to it)", "(You'll have to turn it on yourself first.)"
     if not inside:
         return ""
+    if re.match(r"(?:but\s+)?(?:only\s+)?(?:if|when|once|unless|as\s+soon\s+as)\s+(?:it|the\s+[a-z]+|[a-z]+)\s+(?:is|are|'s|has\s+been|have\s+been|was|gets|got|"
+                r"stays|stayed|remains)\s+(?:still\s+|now\s+|already\s+|actually\s+|really\s+|finally\s+)?(?:turned\s+|switched\s+|flipped\s+|pulled\s+)?"
+                r"(?:open|opened|on|closed|shut|unlocked|active|activated)\s*$", inside, re.IGNORECASE):
+        return f", {inside}"  # "(only when the lever's been thrown on)": a condition, read or refused, never dropped
     enables = re.search(r"\s+(?:in\s+order\s+)?to\s+(?:open|unlock|activate)\s+(?:it|them|the\s+[a-z]+)$", inside, re.IGNORECASE)
     if enables is not None and _imperative(inside[:enables.start()]):  # "(pull the lever to open it)": a step before the one it enables
         inside = f"{inside[:enables.start()]} first"

@@ -133,7 +133,15 @@ def dropped(text: str, steps: Sequence[MatchedStep], actions: Mapping[str, Itera
         if where is not None and deed not in done and deed not in AIMLESS and not set(where.group(0).lower().split()) <= read:
             return Doubt(WHOLE, where.group(0), f"{where.group(0)!r} names the action {deed!r}, but no step of the plan does it",
                          _plan(steps))
+    waited = CONDITION_SAID.search(plain)
+    if waited is not None and not any(s.parsed.clause is not None and s.parsed.clause.condition for s in steps):
+        return Doubt(WHOLE, waited.group(0), f"{waited.group(0)!r} is a condition no step of the plan waits for", _plan(steps))
     return None
+
+
+CONDITION_SAID = re.compile(r"\b(?:only\s+)?(?:if|once|when|as\s+soon\s+as|unless)\s+(?:it|the\s+[a-z]+)\s+(?:is|'s|has\s+been|gets|stays|remains|was)\s+"
+                            r"(?:still\s+|now\s+|already\s+)?(?:turned\s+|switched\s+)?(?:open|opened|on|unlocked|closed|shut)\b", re.IGNORECASE)
+"""A state a step is to wait for ("only if the switch is on"): a plan with no condition has lost it."""
 
 
 NUMBERED = re.compile(r"\b(?P<thing>[a-z]+)(?:[ \t]+|_)?(?:number[ \t]+|no\.[ \t]*|#[ \t]*)?(?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\b"

@@ -22,16 +22,22 @@ from typing import Mapping, Sequence
 I = re.IGNORECASE
 ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
 NUMBER = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
-LABEL = re.compile(r"^\s*(?:\(\s*(?:\d{1,2}|[a-h])\s*\)|(?:\d{1,2}|[a-h])\s*[.)]|[-*•]|step\s+\d{1,2}\s*[:.)-])\s*", I)
-"""A list item's label: "(a)", "(1)", "1.", "a)", "-", "Step 2:"."""
-LEAD = re.compile(r"^\s*(?:(?:please\s*,?\s*)?(?:do\s+(?:these\s+|this\s+|it\s+)?)?in\s+(?:this|that|the\s+following)\s+order|do|route|path|order|"
-                  r"(?:(?:two|three|four|five|six|the|these|my|test)\s+)?steps?(?:\s+to\s+(?:reproduce|repro|follow))?|str|sequence|plan|to\s*do|run|speedrun\s+route|the\s+route|my\s+route)\s*:\s*", I)
-"""A list's own label before its items ("Steps:", "Do:", "route:", "Please, in this order:")."""
+LABEL = re.compile(r"^\s*(?:\(\s*(?:\d{1,2}|[a-h])\s*\)|(?:\d{1,2}|[a-h])\s*[.)]|[-*•]|\[\s?[xX✓✔]?\s?\]|step\s+\d{1,2}\s*[:.)-])\s*", I)
+"""A list item's label: "(a)", "(1)", "1.", "a)", "-", "[ ]", "Step 2:"."""
+LEAD = re.compile(r"^\s*(?:meanwhile|also|plus|otherwise|besides|(?:(?:please\s*,?\s*)?(?:do\s+(?:these\s+|this\s+|it\s+)?)?in\s+(?:this|that|the\s+following)\s+order|do|order|"
+                  r"(?:(?:two|three|four|five|six|the|these|my|test)\s+)?steps?(?:\s+to\s+(?:reproduce|repro|follow))?|str|to\s*do|"
+                  r"(?:(?:the|my|our|your|main|usual|normal|full|standard|speedrun|golden)\s+)*(?:route|path|sequence|plan|run)))\s*:\s*", I)
+"""A list's own label before its items ("Steps:", "Do:", "route:", "Please, in this order:", "Meanwhile:")."""
 SEPARATOR = re.compile(r"\s*(?:,\s*(?:and\s+)?(?:then\s+)?|;\s*(?:then\s+)?|\s+-{1,2}>?\s+|\s*(?:->|→|=>|>)\s*|\s+then\s+|"
                        r"\s+(?=#\d{1,2}\s+[a-z])|\s+(?=\(\s*(?:\d{1,2}|[a-h])\s*\)\s))", I)
 """What stands between items: commas, semicolons, dashes, arrows, "then", and a "#2" starting the next."""
 CONDITION = re.compile(r"^(?:only\s+)?(?:if|once|when)\s+(?:(?:the\s+)?(?P<x>[a-z]+)\s+)?(?:is\s+|'s\s+|gets\s+)?(?P<s>open|on|off|closed|shut)$", I)
 """A condition beside an item ("(if open)", "only if switch on")."""
+
+
+EACH_LINE = re.compile(r"^\s*\(?\s*(?:just\s+|simply\s+)?(?P<d>[a-z]+(?:\s+(?:up|down|left|right|around|over))?)(?:\s+(?:to|at|on))?\s+"
+                       r"(?:each(?:\s+one)?|all(?:\s+of\s+them)?|them\s+all|every\s+one|both)\s*\)?\s*[.!]?\s*$", I)
+"""A line under a list that says its deed for every item ("(just walk to each one)", "look up at each")."""
 
 
 def _deed_words(deed: str, verbs: Mapping[str, str]) -> bool:
@@ -50,7 +56,9 @@ def _plural(word: str, things: Mapping[str, str]) -> bool:
 def _item(piece: str, things: Mapping[str, str], verbs: Mapping[str, str]) -> dict[str, str | int | None] | None:
     """One item: its thing's word, number, "#" number, deed and condition; None where it is not one."""
     piece = LABEL.sub("", piece.strip()).strip().rstrip(".!")
-    pre = re.match(r"(?P<deed>[a-z]+(?:\s+(?:up|down|left|right|on|over|across|through|with|at|to|around))?)\s+(?=(?:the\s+)?[a-z#])", piece, I)
+    piece = re.sub(r"^(?:(?:and\s+)?then|finally|lastly|firstly|next|after\s+that)\s*,?\s+|^first\s*,\s*|\s+(?:first|last|next|too|please|pls)$", "", piece, flags=I)
+    piece = re.sub(r"^(?:the\s+)?(?:nearest|closest)\s+(?=[a-z]+$|[a-z]+\s*[(:-])", "", piece, flags=I)  # "Nearest goblin: kill": the type
+    pre = re.match(r"(?P<deed>[a-z]+(?:\s+(?:up|down|left|right|on|over|across|through|with|at|to|around)){0,2})\s+(?=(?:the\s+)?[a-z#])", piece, I)
     if pre is not None and _deed_words(pre.group("deed"), verbs) and pre.group("deed").split()[0].lower() not in things:
         item = _item(piece[pre.end():], things, verbs)  # "jump the lava": an item with its deed before it
         if item is not None and item["deed"] is None:
@@ -106,6 +114,12 @@ def _items(sentence: str, things: Mapping[str, str], verbs: Mapping[str, str], d
     else:
         to_all = ""
     guarded = re.sub(r"\([^()]*\)", lambda m: m.group(0).replace(",", "\0"), sentence)  # "(jump, only if switch on)": one item
+    guarded = re.sub(r"(?<=[;,])\s*(?:step|action)\s+\d{1,2}\s*[:.)–-]\s*", " ", guarded, flags=I)  # "Step 1 - coin 1; step 2 - coin 8"
+    guarded = re.sub(r"\b([a-z]{3,})(\d{1,2})\b", lambda m: f"{m.group(1)} {m.group(2)}" if m.group(1).lower() in things else m.group(0), guarded, flags=I)
+    tail = re.search(r"\s*(?:,|;|\s-)\s*(?P<d>[a-z]+(?:\s+(?:up|down|around|over))?)\s+(?:them\s+)?(?:all|both|each)(?:\s+(?:two|three|four|of\s+them))?"
+                     r"(?:\s+in\s+(?:that|this|the\s+same)\s+order)?\s*$", guarded, I)  # "goblin 1; goblin 2; goblin 3 - kill all three in that order"
+    if tail is not None and not to_all and _deed_words(tail.group("d"), verbs):
+        guarded, to_all = guarded[:tail.start()], tail.group("d")
     for piece in SEPARATOR.split(guarded):
         piece = piece.replace("\0", ",")
         if not piece.strip():
@@ -135,26 +149,77 @@ def _labels(items: Sequence[dict]) -> bool:
     return len(hashes) == len(items) and len(items) >= 2 and hashes == list(range(1, len(items) + 1))
 
 
+ELIDED = re.compile(r"(?P<pre>(?:,\s*|\b(?:and|then)\s+)(?:and\s+)?(?:then\s+)?)(?P<n>the\s+(?:\d(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth)"
+                    r"|(?:#\s*)?\d|one|two|three|four|five|six|seven|eight)(?=\s*(?:[.;!?]|,|$|\s+(?:and|then|one)\b))", I | re.M)
+"""A number or ordinal with its thing left out ("the 5th coin and then the 6th", "pillar two. then three.")."""
+
+
+def elided(text: str, things: Mapping[str, str]) -> str:
+    """``text`` with the thing put back where a number or ordinal stands for one more of the kind
+    named just before it (:data:`ELIDED`)."""
+    def put_back(m: re.Match[str]) -> str:
+        window = text[max(0, m.start() - 80):m.start()]
+        named = [(w.group(2), bool(w.group(1) or w.group(3))) for w in re.finditer(
+                 r"\b(?:the\s+(\d(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth)\s+)?([a-z]+)"
+                 r"(?:\s+(?:#\s*)?(\d|one|two|three|four|five|six|seven|eight)\b)?", window, I)
+                 if w.group(2).lower() in things and not _plural(w.group(2).lower(), things)]
+        if not named or not named[-1][1]:
+            return m.group(0)  # one more of a kind named with its number ("goblin 1 and then 2"), not of "the lever"
+        named = [w for w, _ in named]
+        n = m.group("n")
+        return f"{m.group('pre')}{n} {named[-1]}" if n.lower().startswith("the ") else f"{m.group('pre')}{named[-1]} {n}"
+    return ELIDED.sub(put_back, text)
+
+
+def _sentences(line: str) -> list[str]:
+    """A line's sentences, its list label ("1.") kept with the first."""
+    label = LABEL.match(line)
+    cut = label.end() if label else 0
+    sentences = re.split(r"(?<=[.!?])\s+", line[cut:])
+    return [line[:cut] + sentences[0], *sentences[1:]]
+
+
 def itemized(text: str, things: Mapping[str, str], verbs: Mapping[str, str], deeds: Mapping[str, str]) -> str:
     """``text`` with each sentence or run of lines that is only a list of things (:mod:`evo.plans.items`)
     as the steps it lists; ``things``: a word -> the thing it names; ``verbs``: a verb -> its action;
     ``deeds``: a word for a thing -> the one action the game does to it."""
     things = {w.lower(): t for w, t in things.items()}
     deed_words = {w.lower(): d for w, d in deeds.items()}
+    text = elided(text, things)
     lines = text.split("\n")
-    parsed = [[_items(s, things, verbs, deed_words) for s in re.split(r"(?<=[.!?])\s+", line)] for line in lines]
+    for k in range(1, len(lines)):  # "3. barrel 3\n4. barrel 4, walk to each one": the deed on a line of its own
+        tail = re.search(r",\s*(?P<e>(?:just\s+)?[a-z]+(?:\s+[a-z]+){0,2}\s+(?:each(?:\s+one)?|all(?:\s+of\s+them)?|them\s+all|every\s+one|both)\s*[.!]?)\s*$", lines[k], I)
+        if tail is not None and LABEL.match(lines[k]) and LABEL.match(lines[k - 1]):
+            lines[k:k + 1] = [lines[k][:tail.start()], tail.group("e")]
+            break
+    parsed = [[_items(s, things, verbs, deed_words) for s in _sentences(line)] for line in lines]
     bare_lines = [len(p) == 1 and p[0] is not None and len(p[0]) == 1 and p[0][0]["deed"] is None for p in parsed]
     item_lines = [all(s is not None for s in p) for p in parsed]
     if any(LABEL.match(line) and line.strip() and not item_lines[k] for k, line in enumerate(lines)):
         parsed = [[None] * len(p) if LABEL.match(line) else p for p, line in zip(parsed, lines)]  # a numbered list read whole or not at all
-    if len(lines) > 1 and not (item_lines[1] if len(lines) > 1 else False):
+    if len(lines) > 1 and not (item_lines[1] and parsed[1][0] and not parsed[1][0][0].get("pre")):
         parsed[0] = [None] * len(parsed[0])  # "Ogre fight\n- walk up to the ogre ...": the first line a title
+    for k, line in enumerate(lines):  # "1. barrel 1\n2. barrel 2\n(just walk to each one)": that deed for each item above
+        each = EACH_LINE.match(line)
+        if each is not None and k > 0 and item_lines[k - 1] and _deed_words(each.group("d"), verbs):
+            for p in parsed[:k]:
+                for items in p:
+                    for item in items or ():
+                        item["deed"] = item["deed"] or each.group("d")
+            lines[k], parsed[k], item_lines[k] = "", [None], False
     out, listing = [], False
     for k, (line, sentences) in enumerate(zip(lines, parsed)):
         run = bare_lines[k] and ((k > 0 and bare_lines[k - 1]) or (k + 1 < len(lines) and bare_lines[k + 1]))
-        said = []
-        for sentence, items in zip(re.split(r"(?<=[.!?])\s+", line), sentences):
-            if items is None or not (run or listing or len(items) >= 2 or any(i["deed"] or i["if"] or i["hash"] for i in items)) \
+        said, gapping = [], False
+        for j, (sentence, items) in enumerate(zip(_sentences(line), sentences)):
+            after = sentences[j + 1] if j + 1 < len(sentences) else None
+            ahead = after is not None and not after[0].get("pre") and (j == 0 or listing)  # "Lever first. Then the 3rd coin.": a list in sentences
+            before = sentences[j - 1] if j > 0 else None
+            own = items is not None and before is not None and before[-1].get("pre") and len(items) == 1 and not items[0]["deed"] \
+                and deed_words.get(str(items[0]["x"]).lower()) not in (None, verbs.get(str(before[-1]["deed"]).split()[0].lower()))
+            single = items is not None and len(items) == 1 and not items[0]["deed"] and not items[0]["if"] and not items[0]["hash"]
+            gapping = single and not own and (bool(before and before[-1].get("pre")) or (gapping and j > 0))  # "Look down at stump 1. Then 2.": the verb gapped
+            if items is None or gapping or not (run or listing or ahead or own or len(items) >= 2 or any(i["deed"] or i["if"] or i["hash"] for i in items)) \
                     or items[0].get("pre"):  # "Circle lamp 4, then stump 4": the reader's, its verb gapped
                 said.append(sentence)
                 listing = False

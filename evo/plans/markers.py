@@ -17,9 +17,9 @@ from evo.plans.phrasing import NUMBER_WORDS as _NUMBER_WORDS, plain
 _ORDINAL_WORDS = "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|next|final|last"
 MARKER = re.compile(
     r"^\s*(?:[-*•‣◦+>]+|\(?\d+[.):]?\)?(?:\s*[-–:.])?|#\d+[.):]?|\(?[a-h][.)]|\(?(?:i{1,3}|iv|v|vi{1,3})[.)]|"
-    rf"\d+(?:st|nd|rd|th)\s*[:.)-]|step\s+(?:\d+|[a-h]|{_NUMBER_WORDS})\s*[:.),\-–]?|"
+    rf"\d+(?:st|nd|rd|th)\s*[:.)-]|(?:step|action|move)\s+(?:\d+|[a-h]|{_NUMBER_WORDS})\s*[:.),\-–]?|"
     rf"(?:{_ORDINAL_WORDS})\s+step\s*[:.)\-–]?)(?:\s+|$)", re.IGNORECASE)
-"""A list marker or a step label at the start of a sentence ("2)", "Step two:", "1st:")."""
+"""A list marker or a step label at the start of a sentence ("2)", "Step two:", "Action 1 -", "1st:")."""
 TASK = re.compile(
     rf"^\s*(?:(?:your|our|the)\s+)?(?:(?:{_ORDINAL_WORDS}|main|only)\s+)?(?:task|goal|objective|mission|job|thing|aim|"
     rf"step|to-?do)(?:\s+(?:\d+|[a-h]|{_NUMBER_WORDS}))?\s*[:\-–](?:\s+|$)", re.IGNORECASE)

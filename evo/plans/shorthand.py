@@ -58,10 +58,27 @@ STANDING_IT = (re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:every|any|each)\s+(?P<x
                           r"(?:\s+(?:into|across|upon|close|near|nearby|by|up|past|in\s+range|in\s+sight))?))?\s*[:,;–-]\s*"
                           r"(?=[a-z]+(?:\s+(?:at|to|up|down|on|over|around))*\s+(?:it|them)\b)", I | re.M), _whenever)
 """A standing order's thing said first, then done to as "it" ("Every barrel you see: walk to it.")."""
+AFTER_THING = (re.compile(r"(?<=[.!?]\s)after\s+(?:the|that)\s+(?P<x>[a-z]+)\s*,\s*(?:it\s+should\s+|you\s+should\s+)?(?=[a-z])", I),
+               lambda m: "Then " if re.search(rf"\b{m.group('x')}\b[^.!?]*[.!?]\s*$", m.string[:m.start()], I) else m.group(0))
+"""A step after the thing of the sentence before ("Pull the lever. After the lever, jump the lava."): next."""
 AFTER_IT = (re.compile(r"(?:^|(?<=[.!?]\s))(?:and\s+)?after\s+(?:it|that|this|him|them)\s*,\s*(?=(?:the\s+)?[a-z]+(?:\s+[a-z]+)?(?:\s+\d{1,2})?\s*[.!](?:\s|$))", I | re.M),
             "Then ")
 """A thing alone after "After it," ("Attack the first ogre. After it, the second skeleton."): the verb before, gapped."""
-SHORTHAND = (*SHORTHAND, STANDING_IT, AFTER_IT)
+UNLESS_SHUT = (re.compile(r",?\s*unless\s+(?P<x>it|the\s+[a-z]+)\s+(?:is|'s)\s+(?:still\s+)?(?:closed|shut|locked)\b", I), r" if \g<x> is open")
+"""A step unless a thing is still shut ("Go to the door, unless it is still closed."): if it is open."""
+FIRST_THOUGH = (re.compile(r"\b(?P<f>first)\s+(?:though|tho|mind\s+you)\s*(?=[.!?,]|$)", I | re.M), r"\g<f>")
+"""An order word with a remark after it ("Pull the switch first though."): the order word."""
+CHATTER = ((re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?:yo+|oi|sup)\b\s*[,!]?\s*(?:so\s+)?", I | re.M), ""),  # "yo smash that lever"
+           (re.compile(r"(?<=\w)\s+&\s+(?=\w)"), " and "),  # "kill goblin 3 & skeleton 2"
+           (re.compile(r"\bsend\s+(?:the\s+|our\s+)?(?:tester|agent|bot|player|walker|character|runner|hero)\s+(?:over\s+)?to\b", I), "go to"),
+           (re.compile(r"\b(?P<and>and\s+)?have\s+(?:it|him|her|them|the\s+(?:agent|bot|tester|player))\s+(?=(?:look|turn|circle|jump|pull|use|attack|kill)\b)", I),
+            lambda m: m.group("and") or ""),
+           (re.compile(r"\b(?P<v>use|activate|pull|press|touch|attack|kill|fight|hit|flip)\s+there\b", I), r"\g<v> it"),  # "walk to the altar and pray there"
+           (re.compile(r"\bpray\s+there\b", I), "pray at it"),
+           (re.compile(r"\b(?:perform|do|make|complete|run)s?\s+(?:a\s+|one\s+)?(?:full\s+|complete\s+|whole\s+)?(?:circle|lap|loop)\s+(?=a?round\b)", I), "circle "))
+"""A texter's hello ("yo"), "&", a step through whom does it ("send the tester to lamp 2 and have it look
+up"), and a lap said as a noun ("performs a full circle around it")."""
+SHORTHAND = (*SHORTHAND, STANDING_IT, AFTER_THING, AFTER_IT, UNLESS_SHUT, FIRST_THOUGH, *CHATTER)
 
 
 def every_one(text: str, names: set[str]) -> str:

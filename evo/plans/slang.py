@@ -19,8 +19,8 @@ SLANG = ((re.compile(r"(?<![-\w'])u(?![-\w'])", I), "you"), (re.compile(r"\bur\b
          (re.compile(r"\byeet\s+(?:yourself\s+|your\s+character\s+)?(?=over|across|past)", I), "jump "),
          (re.compile(r"\bganks?\b", I), "kill"), (re.compile(r"\b(?:b-?line|beeline)\s+(?:it\s+)?(?:over\s+)?(?=to\b)", I), "run "),
          (re.compile(r"\bmake\s+(?:a\s+)?turn\s+(?:to\s+)?(?:the\s+)?(?=(?:left|right)\b)", I), "turn "),  # "make turn to left"
-         (re.compile(r"\s*\(\s*(?P<c>(?:but\s+)?(?:only\s+)?(?:if|once|when|as\s+soon\s+as)\s+(?:it'?s|it\s+is|(?:the\s+)?[a-z]+(?:'s|\s+is|\s+has\s+been))"
-                     r"\s+(?:open|opened|on|unlocked))\s*\)", I), r" \g<c>"),  # "(only if it's open)"
+         (re.compile(r"\s*\(\s*(?P<c>(?:but\s+)?(?:only\s+)?(?:if|once|when|as\s+soon\s+as)\s+(?:it'?s|it\s+is|(?:the\s+)?[a-z]+(?:'s|\s+is|\s+has\s+been|\s+was|\s+is\s+still))"
+                     r"\s+(?:(?:turned|switched|flipped|pulled)\s+)?(?:open|opened|on|unlocked))\s*\)", I), r" \g<c>"),  # "(only if it's open)", "(only when the switch has been turned on)"
          (re.compile(r"\byoink\b", I), "grab"), (re.compile(r"\bscoop\s+up\b", I), "pick up"), (re.compile(r"\bwreck\b", I), "attack"),
          (re.compile(r"\bfarm\s+(?=(?:the\s+|some\s+|all\s+the\s+)?(?:coins|gold|loot|items|collectables|pickups|gems)\b)", I), "collect "),
          (re.compile(r"\bgrab\s+(?=(?:the\s+|that\s+)?(?:lever|switch)\b)", I), "pull "),  # "grab the lever": pull it
@@ -73,9 +73,9 @@ the deed done to it."""
 
 
 _NUMBER = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
-SAID_OVER = re.compile(rf"\b(?P<t1>[a-z]+)\s*(?:#|number\s+|no\.\s*)?(?P<n1>{_NUMBER})\s*(?:,|\s[-–]|\.{{2,}}|…)\s*"
+SAID_OVER = re.compile(rf"\b(?P<t1>[a-z]+)\s*(?:#|number\s+|no\.\s*)?(?P<n1>{_NUMBER})\s*(?:,|\s?[-–—]|\.{{2,}}|…)\s*"
                        r"(?:no\s*,?\s*wait|no\s*,?\s*sorry|sorry\s*,?\s*i\s+mean(?:t)?|i\s+mean(?:t)?|sorry|oops|wait|no)\s*,?\s*"
-                       rf"(?:the\s+)?(?:(?P<t2>[a-z]+)\s*(?:#|number\s+|no\.\s*)?)?(?P<n2>{_NUMBER})\b(?:\s+[-–](?=\s))?", I)
+                       rf"(?:the\s+)?(?:(?P<t2>[a-z]+)\s*(?:#|number\s+|no\.\s*)?)?(?P<n2>{_NUMBER})\b(?:\s*[-–—](?=\s))?", I)
 """A thing's number said over at once (waves 54 and 55): "attack goblin 1, no wait, goblin 2", "look
 up at lamp 3, sorry, lamp 1", "Pick up coin 1, sorry I mean coin 3" each did both; the second is meant."""
 

@@ -75,8 +75,9 @@ def _meant(word: str, words: frozenset[str]) -> str | None:
         return None  # a gamer's clipped name ("skel", "gob"): :mod:`evo.plans.visits` reads those ("ogr" is ogre)
     scored = [(d, w) for w in words if len(w) >= 3 for d in (_edits(low, w, 2),)
               if d == 1 or (d == 2 and len(low) >= 6 and len(w) >= 6 and w[0] == low[0])]
-    if not scored:
-        return None
+    if not scored:  # "lvr", "shrn": the word's consonants, its vowels left out
+        skeleton = [w for w in words if len(w) >= 4 and re.sub(r"(?<=.)[aeiou]", "", w) == low and len(low) >= 3]
+        return skeleton[0] if len(skeleton) == 1 else None
     best = min(d for d, _ in scored)
     close = [w for d, w in scored if d == best]
     if len(close) > 1:  # "lmap": lamp (its letters swapped), not leap; "thn": then (a letter dropped), not the

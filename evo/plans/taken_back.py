@@ -27,6 +27,10 @@ RESTART = re.compile(r"^(?:(?:actually|oh)\s*,?\s*no|no\s*,?\s*wait|wait\s*,?\s*
 INSTEAD = re.compile(r"^actually\s*,?\s*(?P<rest>.*\binstead\b.*)$", I | re.S)
 """A sentence that puts another step in the place of the one before ("Actually, attack the skeleton instead.")."""
 ONE_STEP = re.compile(r"^[^,;]*$")
+MAKE_THAT = re.compile(r"^(?:actually|sorry|no|wait|oops)?\s*,?\s*make\s+(?:that|it)\s+(?P<x>(?:the\s+)?[a-z]+(?:\s+(?:#\s*)?\d{1,2}|\s+[a-z]+)?)\s*[.!]?$", I)
+"""A thing said over in the next sentence ("Actually, make that ogre 2.")."""
+NEVER_MIND = re.compile(r"(?:^|(?<=[.!?]\s))(?P<said>(?:never\s*mind|forget(?:\s+about)?|ignore|don'?t\s+bother\s+with)\s+(?:the\s+|any\s+)?[a-z]+s\s*[,;:]\s*)(?:just\s+)?", I | re.M)
+"""Things of a kind waved away before the steps ("Never mind the coins, just attack goblin 2.")."""
 SENTENCE = re.compile(r"[^.!?…\n]+(?:[.!?…]+|$)")
 
 
@@ -40,6 +44,8 @@ def taken_back(text: str, things: Iterable[str]) -> tuple[str, list[str]]:
     names = {t.lower() for t in things}
     gone: list[str] = []
     text = SKIP_AFTER.sub(lambda m: _skip(m, gone), text)
+    text = DEED_OVER.sub(lambda m: gone.append(m.group("a")) or m.group("b"), text)
+    text = NEVER_MIND.sub(lambda m: gone.append(m.group("said").strip(" ,;:")) or "", text)
     while True:
         spans = [(m.start(), m.end()) for m in SENTENCE.finditer(text) if m.group(0).strip()]
         for (b0, e0), (b1, e1) in zip(spans, spans[1:]):
@@ -51,6 +57,10 @@ def taken_back(text: str, things: Iterable[str]) -> tuple[str, list[str]]:
                 new = sentence[restart.end():]
             elif instead and said and ONE_STEP.match(before.rstrip(".!?…")):
                 new = re.sub(r"\s*\binstead\b", "", instead.group("rest"), flags=I)
+            elif MAKE_THAT.match(sentence) and len(said) == 1 and ONE_STEP.match(before.rstrip(".!?…")):  # "Attack ogre 1. Actually, make that ogre 2."
+                thing = MAKE_THAT.match(sentence).group("x").rstrip(".!")
+                new = re.sub(r"\b(?:the\s+)?(?:(?:first|second|third|fourth|fifth|\d(?:st|nd|rd|th))\s+)?[a-z]+(?:\s+(?:#\s*)?\d{1,2}|\s+(?:one|two|three|four|five|six|seven|eight))?(?=[.!?…]*\s*$)",
+                             thing, before.strip(), count=1, flags=I)
             else:
                 continue
             new = re.sub(r"^(?:skip|drop|forget)\s+(?:the\s+)?[a-z]+(?:\s+\d{1,2})?\s*(?:,\s*|\s+and\s+)", "", new, flags=I)
@@ -65,6 +75,11 @@ def taken_back(text: str, things: Iterable[str]) -> tuple[str, list[str]]:
 SKIP_AFTER = re.compile(r"(?P<step>(?:,\s*|\s+)(?:and\s+)?(?:then\s+)?(?:[a-z]+\s+){0,3}?(?:the\s+)?(?P<x>[a-z]+\s+\d{1,2}))\s*[,;]?\s*"
                         r"(?:actually|no\s+wait|wait\s+no)\s*,?\s*(?:just\s+)?(?:skip|drop|forget)\s+(?:the\s+)?(?P<y>[a-z]+\s+\d{1,2})(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*)", I)
 """A step, then "actually skip" its thing ("go to coin 1, then coin 2, actually skip coin 2 and go to the door")."""
+
+
+DEED_OVER = re.compile(r"\b(?P<a>(?:look|turn)\s+(?:up|down|left|right))\s*[,.–-]+\s*(?:no\s*,?\s*)?(?:sorry|wait|oops|i\s+mean(?:t)?|no)\s*[,.–-]*\s*"
+                       r"(?:i\s+mean(?:t)?\s*,?\s*)?(?P<b>(?:look|turn)\s+(?:up|down|left|right))\b", I)
+"""A way of looking or turning said over at once ("look up, sorry, look down"): the second."""
 
 
 def _skip(m: re.Match[str], gone: list[str]) -> str:

@@ -330,8 +330,8 @@ def _deed(rest: str) -> bool:
     anything else ("look up", "jump"; not "gap"), or any verb before "it" or a particle."""
     from evo.plans.lexicon import _lemma, is_verb, wordnet
 
-    words = re.findall(r"[a-z]+", rest.lower())  # "kill." too
-    if not words or not (is_verb(words[0]) and _lemma(words[0], "v") == words[0]) or words[0] in ("is", "are", "be", "has", "was"):
+    words = [w.rstrip(".!") for w in rest.lower().split()]  # "kill." too
+    if not words or not words[0] or not (is_verb(words[0]) and _lemma(words[0], "v") == words[0]) or words[0] in ("is", "are", "be", "has", "was"):
         return False
 
     def used(pos: str) -> int:
