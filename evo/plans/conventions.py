@@ -218,6 +218,11 @@ EXPECTED_THEN = re.compile(r"^\s*(?P<x>(?:the|this|that)\s+(?:[\w-]+\s+){0,3}?[\
 """What to expect, then a step after a comma: the step is read."""
 
 
+CONDITION_FIRST = re.compile(r"\((?P<c>(?:only\s+)?(?:if|once|when|as\s+soon\s+as)\s+[^()]*)\)\s+(?P<np>(?:the\s+)?[a-z]+(?:\s+\d{1,2})?)(?=\s*(?:[,.;!]|$))",
+                             re.IGNORECASE | re.MULTILINE)
+"""A condition in brackets before the thing it is on ("then (once open) the door"): after it."""
+
+
 def _parenthesis(m: re.Match[str]) -> str:
     """A parenthesis of steps as a clause of its sentence, without what says why; any other out."""
     inside = re.sub(r"^(?:just|simply|only|you(?:'ll|\s+will|'d|\s+would)?\s+(?:have|need)\s+to|you\s+(?:must|should)|(?:be|make)\s+sure\s+to|"
@@ -228,7 +233,7 @@ def _parenthesis(m: re.Match[str]) -> str:
     if re.match(r"(?:but\s+)?(?:only\s+)?(?:if|when|once|unless|as\s+soon\s+as)\s+(?:it|the\s+[a-z]+|[a-z]+)\s+(?:is|are|'s|has\s+been|have\s+been|was|gets|got|"
                 r"stays|stayed|remains)\s+(?:still\s+|now\s+|already\s+|actually\s+|really\s+|finally\s+)?(?:turned\s+|switched\s+|flipped\s+|pulled\s+)?"
                 r"(?:open|opened|on|closed|shut|unlocked|active|activated)\s*$", inside, re.IGNORECASE):
-        return f", {inside}"  # "(only when the lever's been thrown on)": a condition, read or refused, never dropped
+        return f" {inside}"  # "(only when the lever's been thrown on)": a condition, read or refused, never dropped
     enables = re.search(r"\s+(?:in\s+order\s+)?to\s+(?:open|unlock|activate)\s+(?:it|them|the\s+[a-z]+)$", inside, re.IGNORECASE)
     if enables is not None and _imperative(inside[:enables.start()]):  # "(pull the lever to open it)": a step before the one it enables
         inside = f"{inside[:enables.start()]} first"
@@ -256,6 +261,7 @@ def conventions(text: str, things: Iterable[str] = ()) -> str:
     text = re.sub(r"^[^\n]*\(a\)[^\n]+\(b\)[^\n]*$", lambda line: re.sub(r"[ \t]*\((?:[a-h]|[ivx]{1,3})\)[ \t]+", lambda m: "\n" if m.start() else "",
                                                                           line.group(0)), text, flags=re.M)  # "Steps: (a) go to lamp 2 (b) turn left": a step a line
     text = re.sub(r"\s*,?\s*\b(?:of\s+course|obviously|naturally)\s*(?=\))", "", text, flags=re.IGNORECASE)  # "(the lever first, of course)"
+    text = CONDITION_FIRST.sub(r"\g<np> (\g<c>)", text)  # "then (once open) the door": the door's condition
     text = PARENTHESIS.sub(_parenthesis, text)
     lines = []
     rows = text.splitlines()

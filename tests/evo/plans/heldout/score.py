@@ -199,3 +199,12 @@ def table(outcomes: Sequence[Outcome]) -> dict[str, tuple[int, int, int]]:
         row[1] += o.exact
         row[2] += o.exact and o.passed
     return {k: (v[0], v[1], v[2]) for k, v in rows.items()}
+
+
+def blind_misses(folder: str, game: str, nlp: Any) -> tuple[list[dict], set[int], set[int]]:
+    """A blind set's texts (``tests/evo/plans/<folder>/<game>.yaml``), and which of them (by place)
+    are not read as meant, and of those which give a wrong plan (the others are refused)."""
+    rows = yaml.safe_load((ROOT / "tests" / "evo" / "plans" / folder / f"{game}.yaml").read_text())
+    outcomes = score(game, nlp, run=False, only=[Case(r["pattern"], r["text"], in_place(r["plan"])) for r in rows])
+    missed = {k for k, o in enumerate(outcomes) if not o.exact}
+    return rows, missed, {k for k in missed if not outcomes[k].got[0].startswith("refused")}
