@@ -217,8 +217,10 @@ def itemized(text: str, things: Mapping[str, str], verbs: Mapping[str, str], dee
             before = sentences[j - 1] if j > 0 else None
             own = items is not None and before is not None and before[-1].get("pre") and len(items) == 1 and not items[0]["deed"] \
                 and deed_words.get(str(items[0]["x"]).lower()) not in (None, verbs.get(str(before[-1]["deed"]).split()[0].lower()))
-            single = items is not None and len(items) == 1 and not items[0]["deed"] and not items[0]["if"] and not items[0]["hash"]
-            gapping = single and not own and (bool(before and before[-1].get("pre")) or (gapping and j > 0))  # "Look down at stump 1. Then 2.": the verb gapped
+            bare = items is not None and all(not i["deed"] and not i["if"] and not i["hash"] for i in items)
+            verb = verbs.get(str(before[-1]["deed"]).split()[0].lower()) if before and before[-1].get("pre") else None
+            fits = bare and bool(before and before[-1].get("pre")) and all(deed_words.get(str(i["x"]).lower()) in (None, verb) for i in items)
+            gapping = not own and (fits or (gapping and j > 0 and bare))  # "Circle pillar 1. Then pillar 2, pillar 3.": the verb gapped
             if items is None or gapping or not (run or listing or ahead or own or len(items) >= 2 or any(i["deed"] or i["if"] or i["hash"] for i in items)) \
                     or items[0].get("pre"):  # "Circle lamp 4, then stump 4": the reader's, its verb gapped
                 said.append(sentence)

@@ -173,7 +173,7 @@ def test_explain_reads_the_text_in_the_games_words(tmp_path: Path, capsys) -> No
     steps = tmp_path / "steps.txt"
     steps.write_text("Nothing fancy. Route: lever, pit, altar.")
     assert main(["plan", "from-text", str(steps), "--game", "dungeon", "--explain"]) == 0
-    assert capsys.readouterr().out.startswith("read as: 'interact the lever, jump the pit, interact the altar.'\n")
+    assert capsys.readouterr().out.startswith("read as: 'interact the lever, then jump the pit, then interact the altar.'\n")
 
 
 DEV_SETS = {"dungeon_dev5": (70, 0), "park_dev5": (37, 0), "dungeon_dev6": (64, 0), "park_dev6": (37, 0),

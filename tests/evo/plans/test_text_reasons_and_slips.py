@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from evo.plans.doubts import UnsureReading
 from evo.plans.from_text import plan_from_text
+from evo.run.config import ConfigError
 from games import GameFactory
 from tests.evo.plans.heldout.score import plan_words
 from tests.evo.plans.text_games import DUNGEON, PARK
@@ -106,14 +106,21 @@ def test_the_families_read_as_meant(game: GameFactory, text: str, plan: tuple[st
     assert plan_words(plan_from_text(text, game, nlp=nlp)[0]) == plan
 
 
-@pytest.mark.parametrize("text, slip", [
-    ("activaet the swtich, leap the pit, use the altar", "swtich"),
-    ("grab coin 1 and pul the levr", "levr"),
+@pytest.mark.parametrize("text, plan, slips", [
+    ("activaet the swtich, leap the pit, use the altar", ("interact switch", "jump lava", "interact shrine"),
+     [("activaet", "activate"), ("swtich", "switch")]),
+    ("grab coin 1 and pul the levr", ("go coin_1", "interact switch"), [("pul", "pull"), ("levr", "lever")]),
 ])
-def test_a_slip_of_the_pen_on_a_step_left_out_is_refused(text: str, slip: str, nlp) -> None:  # type: ignore[no-untyped-def]
-    """A misspelt word of the game's that no step takes up: refused, naming the word, never run without it."""
-    with pytest.raises(UnsureReading, match=slip):
-        plan_from_text(text, DUNGEON, nlp=nlp)
+def test_a_slip_of_the_pen_is_read_as_the_word_and_named(text: str, plan: tuple[str, ...], slips: list, nlp) -> None:  # type: ignore[no-untyped-def]
+    """A misspelt word of the game's, one slip from one word: read as that word, and named
+    (``respelled``; :mod:`evo.plans.spelling`), never run without it (it was refused before)."""
+    read = plan_from_text(text, DUNGEON, nlp=nlp)[0]
+    assert plan_words(read) == plan and read.respelled == slips
+
+
+def test_a_word_too_far_from_any_of_the_games_is_refused(nlp) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ConfigError, match="lvrrr"):
+        plan_from_text("grab coin 1 and yank the lvrrr", DUNGEON, nlp=nlp)
 
 
 def test_a_misspelt_word_a_step_took_up_is_read(nlp) -> None:  # type: ignore[no-untyped-def]
