@@ -265,10 +265,16 @@ class PlanAgent:
                 route: Route | None = HERE
             else:
                 route = self.nav.route(f, target, action=node.action, tolerance=node.tolerance, gone=gone)  # type: ignore[arg-type]
+                leap = getattr(self.nav, "leap", None)
+                if route is None and leap is not None:  # "use the shrine" past the pit, the jump left out
+                    route = leap(f, target, action=node.action, tolerance=node.tolerance, gone=gone)
             if route is None:
                 if s.validator.pending:  # the last action's checks come first: they say why
                     return self.idle
-                s.failure = f"node {s.node + 1} ({node.describe()}): no way to {node.target or node.location}"
+                why = getattr(self.nav, "why_no_way", None)
+                because = why(f, target, action=node.action, tolerance=node.tolerance, gone=gone) if why else None
+                s.failure = (f"node {s.node + 1} ({node.describe()}): no way to {node.target or node.location}"
+                             + (f" ({because})" if because else ""))
                 self._say(i, s, t, f"FAILED {s.failure}")
                 return self.idle
             if route.actions:

@@ -42,6 +42,10 @@ class Navigator(Protocol):
     (the park's ``circle``), with ``manoeuvre(name, actor)`` making a new :class:`Manoeuvre`.
     ``step_seconds``, the game time one step stands for, for a plan's time budget ("for two
     minutes"). ``action_targets``: an action -> the actor types it acts on ("hit the switch" works it).
+    ``leap(features, target, *, action, tolerance, gone)``: like ``route``, a way that also crosses
+    what a walk cannot (the dungeon's jumps over lava), which a plan's own step takes where
+    ``route`` finds none (a rule never does). ``why_no_way`` (same arguments): what stands in
+    the way when there is none ("the door is shut"), for the failure's words.
     """
 
     action_names: Sequence[str]

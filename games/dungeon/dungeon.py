@@ -309,6 +309,26 @@ class DungeonVector:
         code = None if action is None else ACTION_NAMES.index(action)
         return route(self.layout, self.situation(features, gone), target, action=code, tolerance=tolerance)
 
+    def leap(self, features: np.ndarray, target: Target, *, action: str | None = None,
+             tolerance: int | None = None, gone: frozenset[str] = frozenset()) -> Route | None:
+        """A way with jumps over the lava where no walk gets there: a plan's own step takes it
+        ("flip the switch, then use the shrine" with the jump left out), a rule never does."""
+        code = None if action is None else ACTION_NAMES.index(action)
+        return route(self.layout, self.situation(features, gone), target, action=code, tolerance=tolerance,
+                     jumps=True)
+
+    def why_no_way(self, features: np.ndarray, target: Target, *, action: str | None = None,
+                   tolerance: int | None = None, gone: frozenset[str] = frozenset()) -> str | None:
+        """What stands in the way where :meth:`leap` finds none: "the door is shut" when the
+        open door would let the player through (a plan that never works the switch), else None."""
+        code = None if action is None else ACTION_NAMES.index(action)
+        state = self.situation(features, gone)
+        if state.door_open:
+            return None
+        opened = Situation(state.row, state.col, state.facing, True, state.gone)
+        found = route(self.layout, opened, target, action=code, tolerance=tolerance, jumps=True)
+        return "the door is shut" if found is not None else None
+
     def navigate(self, features: np.ndarray, target: Target, *, action: str | None = None,
                  tolerance: int | None = None, gone: frozenset[str] = frozenset()) -> int | None:
         """The next move towards ``target`` by BFS; None when already there or unreachable."""
@@ -357,5 +377,5 @@ class Dungeon(VectorEnv):
         self.layout = game.layout
         self.actors = game.actors
         for name in ("action_names", "action_targets", "actor_names", "actor_types", "categories", "synonyms",
-                     "removal_events", "route", "navigate", "nearest", "straight", "situation"):
+                     "removal_events", "route", "leap", "why_no_way", "navigate", "nearest", "straight", "situation"):
             setattr(self, name, getattr(game, name))

@@ -72,7 +72,7 @@ def _goal_test(layout: DungeonLayout, target: Target, action: int | None, tolera
 
 
 def route(layout: DungeonLayout, state: Situation, target: Target, *, action: int | None = None,
-          tolerance: int | None = None) -> Route | None:
+          tolerance: int | None = None, jumps: bool = False) -> Route | None:
     """A shortest route from ``state`` to ``target``, or None when there is none.
 
     Args:
@@ -83,6 +83,9 @@ def route(layout: DungeonLayout, state: Situation, target: Target, *, action: in
             target and facing it (so the blow lands on it), a jump also a free cell beyond.
         tolerance: Arrival radius in moves (Manhattan); by default 1 for solid actors, the
             lava and a locked door (next to them), 0 for coins, locations and an open door (on them).
+        jumps: Where no walk gets there, a way with jumps over the lava (a nav mesh's jump
+            links): what a plan's own step may take ("use the shrine" past the pit, the jump
+            left out), never a standing order, which would leap after what it sees.
     """
     tiles = layout.tiles
     solid = {cell for a in layout.actors.values() if a.solid and a.name not in state.gone for cell in a.cells}
@@ -97,31 +100,51 @@ def route(layout: DungeonLayout, state: Situation, target: Target, *, action: in
     if not goals:
         return None
     start = ((state.row, state.col), state.facing)
-
-    def key(s: tuple[tuple[int, int], int]) -> tuple[tuple[int, int], int]:
-        return s if facing_matters else (s[0], 0)
-
     if start in goals:
         return Route((), goals[start])
-    first: dict[tuple[tuple[int, int], int], tuple[tuple[tuple[int, int], int] | None, int]] = {key(start): (None, -1)}
+    walk = _search(tiles, start, goals, facing_matters, passable, jumps=False)
+    return walk if walk is not None or not jumps else _search(tiles, start, goals, True, passable, jumps=True)
+
+
+State = tuple[tuple[int, int], int]
+
+
+def _search(tiles, start: State, goals: dict[State, str | None], facing_matters: bool, passable,
+            jumps: bool) -> Route | None:
+    """Breadth-first over (cell, facing): moves (a blocked one turns in place), never into
+    lava, and with ``jumps`` a jump the way the player faces over a lava cell onto floor."""
+    shape = tiles.shape
+
+    def key(s: State) -> State:
+        return s if facing_matters else (s[0], 0)
+
+    def lava(cell: tuple[int, int]) -> bool:
+        return 0 <= cell[0] < shape[0] and 0 <= cell[1] < shape[1] and tiles[cell] == LAVA
+
+    first: dict[State, tuple[State | None, int]] = {key(start): (None, -1)}
     queue = deque([start])
     while queue:
         s = queue.popleft()
-        (r, c), _ = s
+        (r, c), facing = s
+        steps: list[tuple[int, State]] = []
         for a, (dr, dc) in enumerate(MOVES):
             nxt = (r + dr, c + dc)
             if passable(nxt):
-                n = (nxt, a)
-            elif 0 <= nxt[0] < tiles.shape[0] and 0 <= nxt[1] < tiles.shape[1] and tiles[nxt] == LAVA:
-                continue
-            else:
-                n = ((r, c), a)  # a blocked move turns the player in place
+                steps.append((a, (nxt, a)))
+            elif not lava(nxt):
+                steps.append((a, ((r, c), a)))  # a blocked move turns the player in place
+        if jumps:
+            dr, dc = MOVES[facing]
+            mid, land = (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)
+            if lava(mid) and passable(land) and not lava(land):
+                steps.append((JUMP, (land, facing)))
+        for a, n in steps:
             if key(n) in first:
                 continue
             first[key(n)] = (s, a)
             if n in goals:
                 actions = []
-                cur: tuple[tuple[int, int], int] | None = n
+                cur: State | None = n
                 while cur is not None and first[key(cur)][0] is not None:
                     prev, act = first[key(cur)]
                     actions.append(act)
