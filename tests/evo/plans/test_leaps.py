@@ -37,3 +37,18 @@ def test_a_step_behind_the_shut_door_fails_saying_the_door_is_shut() -> None:
     result = run_plan(parse_plan({"nodes": [{"target": "shrine", "action": "interact"}]}), dungeon())
     assert not result.passed
     assert result.failure == "node 1 (interact shrine): no way to shrine (the door is shut)"
+
+
+def test_each_room_holds_what_the_games_reference_says_on_every_level_seed() -> None:
+    from games.dungeon.layout import DOOR_COL
+    said = {"A": {"switch_1", "goblin_1", "skeleton_1", "ogre_1", "coin_1", "coin_2", "coin_3"},
+            "B": {"goblin_2", "skeleton_2", "ogre_2", "coin_4", "coin_5", "coin_6"},
+            "C": {"goblin_3", "coin_7", "coin_8", "shrine_1"}}
+    for seed in range(5):
+        layout = GameFactory(name="dungeon", kwargs=(("bugs", []), ("level_seed", seed))).make_env().layout
+        rooms: dict[str, set[str]] = {"A": set(), "B": set(), "C": set()}
+        for actor in layout.actors.values():
+            if actor.type not in ("door", "lava"):
+                col = actor.cells[0][1]
+                rooms["A" if col < DOOR_COL else "B" if col < LAVA_COL else "C"].add(actor.name)
+        assert rooms == said, (seed, rooms)
