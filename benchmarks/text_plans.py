@@ -63,7 +63,8 @@ SETS = ("dungeon", "park", "dungeon_2", "park_2", "dungeon_3", "park_3", "dungeo
         "dungeon_dev111", "park_dev111", "dungeon_dev112", "park_dev112", "dungeon_dev113", "park_dev113", "dungeon_dev114", "park_dev114",
         "dungeon_dev115", "park_dev115", "dungeon_dev116", "park_dev116", "dungeon_dev117", "park_dev117", "dungeon_dev118", "park_dev118",
         "dungeon_dev119", "park_dev119", "dungeon_dev120", "park_dev120", "dungeon_dev121", "park_dev121", "dungeon_dev122", "park_dev122",
-        "dungeon_dev123", "park_dev123", "dungeon_dev124", "park_dev124")
+        "dungeon_dev123", "park_dev123", "dungeon_dev124", "park_dev124",
+        "dungeon_dev125", "park_dev125", "dungeon_dev126", "park_dev126", "dungeon_dev127", "park_dev127", "dungeon_dev128", "park_dev128")
 
 
 def main() -> None:

@@ -109,6 +109,19 @@ STANDING = re.compile(r",?\s*(?:standing|staying|waiting|stopping)\s+(?:right\s+
 """"then, standing next to it, look down": where the step before ended."""
 
 
+ORDERS_ONLY = re.compile(r"\b(?:any|every|each|whenever|all|along\s+the\s+way|on\s+the\s+way|at\s+all\s+times)\b", re.IGNORECASE)
+
+
+def _the_only_step(line: str, after: list[str], names: set[str]) -> bool:
+    """A goal line that is itself the step ("Goal: get to the shrine and use it."): an order on a
+    thing of the game, with nothing after it but standing orders ("Along the way, destroy any ogre")."""
+    body = GOAL_LINE.sub("", line).strip()
+    first, rest = (re.split(r"(?<=[.!?])\s+", body, maxsplit=1) + [""])[:2]
+    later = [x for x in re.split(r"(?<=[.!?])\s+|\n", "\n".join([rest, *after])) if x.strip()]
+    return bool(later) and _imperative(first, 99) and bool(set(re.findall(r"[a-z]+", first.lower())) & names) \
+        and all(ORDERS_ONLY.search(x) for x in later)
+
+
 def _imperative(inside: str, most: int = 4) -> bool:
     """A parenthesis that is a step: it starts with a verb in its base form ("pull it"), in at most
     ``most`` words."""
@@ -269,9 +282,11 @@ def conventions(text: str, things: Iterable[str] = ()) -> str:
         setup = re.match(r"^\s*(?:setup|set-up|set\s+up)\s*:\s*(?P<steps>\S.*)$", line, re.IGNORECASE)
         if setup is not None and _imperative(setup.group("steps"), 99) and set(re.findall(r"[a-z]+", setup.group("steps").lower())) & names:
             line = setup.group("steps")
+        elif GOAL_LINE.match(line) and _the_only_step(line, rows[k + 1:], names):
+            line = GOAL_LINE.sub("", line)  # "Goal: get to the shrine and use it. Along the way, destroy any ogre."
         elif HEADING.match(line) or GOAL_LINE.match(line) and any(r.strip() for r in rows[k + 1:]):
             continue  # "Goal: finish the level." over the steps that do it
-        if GOAL_LINE.match(line) and re.search(r"[.!?]\s+\S", line):
+        elif GOAL_LINE.match(line) and re.search(r"[.!?]\s+\S", line):
             line = re.split(r"(?<=[.!?])\s+", line, maxsplit=1)[1]  # "Purpose: make sure jumping works. Walk up to the lava and jump."
         line = re.sub(r"(?:^|(?<=[.!?]\s))(?:priority|prio|p)\s*(?:\d|one|two|three|four)\s*[:.-]\s*(?:stay\s+alive\s*,\s*)?", "", line, flags=re.IGNORECASE)
         line = KEEP.sub(lambda g: f"always {_base(g.group('verb') or g.group('verb2'))}", STANDING.sub(",", line))

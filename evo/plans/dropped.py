@@ -133,6 +133,10 @@ def dropped(text: str, steps: Sequence[MatchedStep], actions: Mapping[str, Itera
         if where is not None and deed not in done and deed not in AIMLESS and not set(where.group(0).lower().split()) <= read:
             return Doubt(WHOLE, where.group(0), f"{where.group(0)!r} names the action {deed!r}, but no step of the plan does it",
                          _plan(steps))
+    unknown = _unknown_item(text, read, things, deeds)
+    if unknown is not None:
+        return Doubt(WHOLE, unknown, f"{unknown!r} is a word the reader does not know, standing where a step would be",
+                     _plan(steps))
     waited = CONDITION_SAID.search(plain)
     if waited is not None and not any(s.parsed.clause is not None and s.parsed.clause.condition for s in steps):
         return Doubt(WHOLE, waited.group(0), f"{waited.group(0)!r} is a condition no step of the plan waits for", _plan(steps))
@@ -221,6 +225,32 @@ def check_nothing_dropped(text: str, steps: Sequence[MatchedStep], accept: Colle
     doubt = None if WHOLE in accept else dropped(text, steps, actions, actors, categories)
     if doubt is not None:
         raise UnsureReading([doubt], steps, [a for a in actions if a != "move"])
+
+
+ITEM = re.compile(r"(?:^|[,;|>\n(.!?]|\bthen\b|^[ \t]*(?:[-*•]|\d+[.)]))[ \t]*(?P<w>[A-Za-z]+)[ \t]*(?=$|[,;.!?|\n)]|-+>|\bthen\b)",
+                  re.MULTILINE | re.IGNORECASE)
+"""A word standing alone as an item of a list or route ("lever, lava, zorble", "- zorble")."""
+
+
+def _unknown_item(text: str, read: Collection[str], things: Mapping[str, str], deeds: Mapping[str, str]) -> str | None:
+    """A word no dictionary knows standing alone where a list's step would be ("lever, lava,
+    zorble"): read without it, the plan would leave a step out without a word. A capitalised
+    word that ends the text is a name signing off ("Thanks,\nGabe"), not a step."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    from evo.plans.lexicon import _lemma, wordnet
+    from evo.plans.spelling import CHAT
+
+    for m in ITEM.finditer(text):
+        word = m.group("w")
+        low = word.lower()
+        if low in read or low in things or low in deeds or low in STOP_WORDS or low in CHAT or low in JARGON or len(low) < 3:
+            continue
+        if word[0].isupper() and not text[m.end():].strip(" \t\n.!?,;:-)"):
+            continue
+        if not any(wordnet().synsets(form) for form in {low, *(_lemma(low, pos) for pos in "nvar")}):
+            return word
+    return None
 
 
 def _names(vocabulary: Mapping[str, Iterable[str]]) -> dict[str, str]:

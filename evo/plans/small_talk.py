@@ -101,11 +101,28 @@ PLAY_THROUGH = re.compile(r"(?<!\byou\s)(?<!\bwe\s)(?<!\bi\s)\b(?:(?:just|simply
 lava, shrine) and ...", "Go through the level: first the switch, ..."): the steps."""
 
 
+def unknown_word(sentence: str) -> bool:
+    """A sentence that is one lower-case word no dictionary knows ("lever\nlava\nzorble"): a step
+    the reader cannot read, to refuse, not talk to leave out (a capitalised one is a name signing off)."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    from evo.plans.dropped import JARGON
+    from evo.plans.lexicon import _lemma, wordnet
+    from evo.plans.spelling import CHAT
+
+    words = WORD.findall(sentence)
+    if len(words) != 1 or not words[0].islower() or len(words[0]) < 3:
+        return False
+    low = words[0]
+    return low not in STOP_WORDS and low not in CHAT and low not in JARGON \
+        and not any(wordnet().synsets(form) for form in {low, *(_lemma(low, pos) for pos in "nvar")})
+
+
 def is_talk(sentence: str, things: Iterable[str], verbs: Iterable[str]) -> bool:
     """Whether ``sentence`` (or a clause) is talk: it names none of the game's things and deeds and
     asks for no repeat or budget, and it is no order or an errand (:data:`ERRAND`); or it is an
     opinion (:data:`OPINION`)."""
-    if not re.search(r"[a-z]", sentence, re.IGNORECASE):
+    if not re.search(r"[a-z]", sentence, re.IGNORECASE) or unknown_word(sentence):
         return False
     if OPINION.match(sentence) and not REFERS.search(sentence):
         return True

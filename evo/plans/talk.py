@@ -147,9 +147,13 @@ def still_a_step(sentence: str, plan: Any, actions: Mapping[str, Sequence[str]],
     from evo.plans.budgets import without_budget
     from evo.plans.dropped import CORRECTION
 
+    from evo.plans.small_talk import unknown_word
+
     bidding = _bidding(sentence)
     if bidding is not None:
         return bidding
+    if unknown_word(sentence):  # "Pull the lever. zorble.": a step the reader cannot read
+        return sentence.strip(" .!?")
     places = {n.target for n in plan.nodes if n.target}
     for name, words in actors.items():  # "Barrel 4 seems fine. Circle barrel 1.": barrel 4 is no place of the plan
         for word in (name, *words):
