@@ -38,6 +38,9 @@ DONE_TO = {"pulled": "pull", "flipped": "flip", "pressed": "press", "activated":
            "thrown": "throw"}
 """A deed by its participle ("you need the lever pulled"); "dead" and "killed" are a kill."""
 EVERYDAY = (
+    (re.compile(r"\bshould\s+(?P<x>the\s+[a-z]+)\s+be\s+(?P<s>open|on|off|closed|shut)\b", I), r"if \g<x> is \g<s>"),  # "should the door be open, walk through"
+    (re.compile(r"\bsee\s+(?P<x>(?:the\s+)?[a-z]+\s*(?:#\s*)?\d{1,2})\s*\?\s*(?P<v>[a-z]+(?:\s+up)?)\s+(?:it|him|her|them)\b", I), r"\g<v> \g<x>"),  # "See coin 2? Grab it."
+    (re.compile(r"\s*[,;-]+\s*(?:and\s+)?(?:(?:that'?s|that\s+is)\s+(?:it|all|the\s+only\s+(?:step|thing)(?:\s+to\s+do)?)|nothing\s+else)\s*(?=[.!]?\s*$)|(?<=\d)\s+(?:slowly|quickly|carefully|gently|calmly)\b", I | re.M), ""),  # "circle pillar 3 slowly, that's it"
     (re.compile(r"\b(?P<go>go|head|walk|run|make\s+your\s+way)\s+(?:over\s+)?to\s+(?P<x>the\s+[a-z]+(?:\s+\d{1,2})?)\s+(?:in\s+order\s+)?to\s+"
                 r"(?P<v>(?!see\b|check\b|find\b)[a-z]+)\s+(?:it|them)\b", I), r"\g<go> to \g<x> and \g<v> it"),  # "head to the shrine to activate it"
     (re.compile(r"(?:^|(?<=[.!?]\s))(?P<steps>(?:(?:look|turn|glance)\s+(?:up|down|left|right)|jump|circle)(?:\s*,\s*(?:and\s+)?(?:then\s+)?(?:(?:look|turn)\s+(?:up|down|left|right)|jump|circle)){1,3})"

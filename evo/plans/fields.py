@@ -4,7 +4,9 @@ as the step it is.
 Testers writing blind set 2 filled a form ("Target: skeleton_1. Action: attack.") and named a
 routine before its steps ("Do the \"lever run\": pull the lever, then jump the lava."). Read word
 by word, the first gave the attack three times (the target read as a visit, the action on it,
-then again); the second read the name as one more pull of the lever.
+then again); the second read the name as one more pull of the lever. A tester of wave 61 numbered
+the steps and listed them out of order ("Step 3: use the shrine.\nStep 1: pull the lever."): the
+numbers say the order.
 """
 
 from __future__ import annotations
@@ -33,8 +35,34 @@ def _step(action: str, thing: str) -> str:
     return f"{action} at {thing}" if LOOKING.search(action) else f"{action} {thing}"
 
 
+NUMBERED = re.compile(r"^[ \t]*(?:step[ \t]*)?(?P<n>\d{1,2})[ \t]*[:.)-][ \t]*\S", re.IGNORECASE)
+"""A line that is a numbered step ("Step 3: use the shrine.", "2) jump the lava")."""
+
+
+def _by_number(text: str) -> str:
+    """``text`` with each run of numbered lines in the order of their numbers, where they count
+    1, 2, 3 ... out of order."""
+    lines = text.split("\n")
+    out: list[str] = []
+    k = 0
+    while k < len(lines):
+        run = []
+        while k < len(lines) and NUMBERED.match(lines[k]):
+            run.append(lines[k])
+            k += 1
+        numbers = [int(NUMBERED.match(line).group("n")) for line in run]  # type: ignore[union-attr]
+        if len(run) > 1 and sorted(numbers) == list(range(1, len(run) + 1)):
+            run = [line for _, line in sorted(zip(numbers, run))]
+        out += run
+        if k < len(lines) and not run or k < len(lines) and not NUMBERED.match(lines[k]):
+            out.append(lines[k])
+            k += 1
+    return "\n".join(out)
+
+
 def fields(text: str) -> str:
-    """``text`` with a form's target and action fields as one step each, and a quoted routine's
-    name over its steps left out."""
+    """``text`` with a form's target and action fields as one step each, a quoted routine's name
+    over its steps left out, and numbered steps listed out of order put in order."""
+    text = _by_number(text)
     text = PAIR.sub(lambda m: m.group("lead") + _step(m.group("v1") or m.group("v2"), m.group("x1") or m.group("x2")), text)
     return ROUTINE.sub("", text)

@@ -25,7 +25,7 @@ NUMBER = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven
 LABEL = re.compile(r"^\s*(?:\(\s*(?:\d{1,2}|[a-h])\s*\)|(?:\d{1,2}|[a-h])\s*[.)]|[-*•]|\[\s?[xX✓✔]?\s?\]|step\s+\d{1,2}\s*[:.)-])\s*", I)
 """A list item's label: "(a)", "(1)", "1.", "a)", "-", "[ ]", "Step 2:"."""
 LEAD = re.compile(r"^\s*(?:meanwhile|also|plus|otherwise|besides|(?:(?:please\s*,?\s*)?(?:do\s+(?:these\s+|this\s+|it\s+)?)?in\s+(?:this|that|the\s+following)\s+order|do|order|"
-                  r"(?:(?:two|three|four|five|six|the|these|my|test)\s+)?steps?(?:\s+to\s+(?:reproduce|repro|follow))?|str|to\s*do|"
+                  r"(?:(?:two|three|four|five|six|the|these|my|test)\s+)?steps?(?:\s+to\s+(?:reproduce|repro|follow))?|str|repro(?:duction)?(?:\s+steps)?|to\s*do|"
                   r"(?:(?:the|my|our|your|main|usual|normal|full|standard|speedrun|golden)\s+)*(?:route|path|sequence|plan|run)))\s*:\s*", I)
 """A list's own label before its items ("Steps:", "Do:", "route:", "Please, in this order:", "Meanwhile:")."""
 SEPARATOR = re.compile(r"\s*(?:,\s*(?:and\s+)?(?:then\s+)?|;\s*(?:then\s+)?|\s+-{1,2}>?\s+|\s*(?:->|→|=>|>)\s*|\s+then\s+|"
@@ -43,8 +43,12 @@ EACH_LINE = re.compile(r"^\s*\(?\s*(?:just\s+|simply\s+)?(?P<d>[a-z]+(?:\s+(?:up
 def _deed_words(deed: str, verbs: Mapping[str, str]) -> bool:
     """A deed said alone: a verb of the game's (or look, turn, circle), a few words, none of them
     for all the things before ("look up at each", "circle both": the reader's) or a condition."""
+    from evo.plans.lexicon import _lemma, is_verb
+
     words = re.findall(r"[a-z]+", deed.lower())
-    return 0 < len(words) <= 4 and (words[0] in verbs or words[0] in ("look", "turn", "circle", "interact", "use", "kill", "walk", "step")) \
+    return 0 < len(words) <= 4 and (words[0] in verbs or words[0] in ("look", "turn", "circle", "interact", "use", "kill", "walk", "step")
+                                    or is_verb(words[0]) and _lemma(words[0], "v") == words[0] and words[0] not in ORDINAL and words[0] not in NUMBER
+                                    and words[0] not in ("run", "test", "check", "loop", "start", "end", "finish", "last", "next", "then")) \
         and not set(words) & {"each", "both", "all", "every", "them", "when", "whenever", "sight", "if", "once", "until"}
 
 
@@ -55,7 +59,7 @@ def _plural(word: str, things: Mapping[str, str]) -> bool:
 
 def _item(piece: str, things: Mapping[str, str], verbs: Mapping[str, str]) -> dict[str, str | int | None] | None:
     """One item: its thing's word, number, "#" number, deed and condition; None where it is not one."""
-    piece = LABEL.sub("", piece.strip()).strip().rstrip(".!")
+    piece = re.sub(r"\b(look|turn)_(up|down|left|right)\b", r"\1 \2", LABEL.sub("", piece.strip()).strip().rstrip(".!"), flags=I)  # "turn_left"
     piece = re.sub(r"^(?:(?:and\s+)?then|finally|lastly|firstly|next|after\s+that)\s*,?\s+|^first\s*,\s*|\s+(?:first|last|next|too|please|pls)$", "", piece, flags=I)
     piece = re.sub(r"^(?:the\s+)?(?:nearest|closest)\s+(?=[a-z]+$|[a-z]+\s*[(:-])", "", piece, flags=I)  # "Nearest goblin: kill": the type
     pre = re.match(r"(?P<deed>[a-z]+(?:\s+(?:up|down|left|right|on|over|across|through|with|at|to|around)){0,2})\s+(?=(?:the\s+)?[a-z#])", piece, I)
@@ -171,6 +175,19 @@ def elided(text: str, things: Mapping[str, str]) -> str:
     return ELIDED.sub(put_back, text)
 
 
+def _takes(item: dict, action: str | None, deeds: Mapping[str, str]) -> bool:
+    """Whether a verb gapped from the item before fits the item: its thing's one deed, or, for a
+    thing with none, a verb the game does to any thing ("jump lava -> coin 8": no jump on the coin)."""
+    return action not in set(deeds.values()) or deeds.get(str(item["x"]).lower()) == action
+
+
+def _clash(items: Sequence[dict], verbs: Mapping[str, str], deeds: Mapping[str, str]) -> bool:
+    """A thing alone after a deed said before its thing that the deed does not fit ("activate switch
+    → jump lava → coin 8"): a route of steps each on its own, not one verb gapped."""
+    return any(before.get("pre") and not item["deed"] and not _takes(item, verbs.get(str(before["deed"]).split()[0].lower()), deeds)
+               for before, item in zip(items, items[1:]))
+
+
 def _sentences(line: str) -> list[str]:
     """A line's sentences, its list label ("1.") kept with the first."""
     label = LABEL.match(line)
@@ -219,17 +236,17 @@ def itemized(text: str, things: Mapping[str, str], verbs: Mapping[str, str], dee
                 and deed_words.get(str(items[0]["x"]).lower()) not in (None, verbs.get(str(before[-1]["deed"]).split()[0].lower()))
             bare = items is not None and all(not i["deed"] and not i["if"] and not i["hash"] for i in items)
             verb = verbs.get(str(before[-1]["deed"]).split()[0].lower()) if before and before[-1].get("pre") else None
-            fits = bare and bool(before and before[-1].get("pre")) and all(deed_words.get(str(i["x"]).lower()) in (None, verb) for i in items)
+            fits = bare and bool(before and before[-1].get("pre")) and all(_takes(i, verb, deed_words) for i in items)
             gapping = not own and (fits or (gapping and j > 0 and bare))  # "Circle pillar 1. Then pillar 2, pillar 3.": the verb gapped
             if items is None or gapping or not (run or listing or ahead or own or len(items) >= 2 or any(i["deed"] or i["if"] or i["hash"] for i in items)) \
-                    or items[0].get("pre"):  # "Circle lamp 4, then stump 4": the reader's, its verb gapped
+                    or items[0].get("pre") and not _clash(items, verbs, deed_words):  # "Circle lamp 4, then stump 4": the reader's, its verb gapped
                 said.append(sentence)
                 listing = False
                 continue
             listing = True  # "Door (if open). Lava (jump). Shrine.": the list goes on
             label = _labels(items)
             for before, item in zip(items, items[1:]):
-                if before.get("pre") and item["deed"] is None and deed_words.get(str(item["x"]).lower()) in (None, verbs.get(before["deed"].split()[0].lower())):
+                if before.get("pre") and item["deed"] is None and _takes(item, verbs.get(before["deed"].split()[0].lower()), deed_words):
                     item["deed"] = before["deed"]  # "lever, circle pillar 2, pillar 3": the verb gapped where it fits
             lead = LABEL.match(sentence)
             said.append((lead.group(0) if lead and not LEAD.match(sentence) else "")

@@ -17,7 +17,7 @@ DONE_FIRST = re.compile(r"^(?P<a>[^,;]+?)\s*[,;]\s*(?:and\s+)?(?:you(?:'ll|\s+wi
                         r"(?:\s+(?:obviously|of\s+course|though|please))?\s*(?P<end>[.!?]?)$", re.IGNORECASE)
 """A later clause of a sentence to be done before the one before it ("go through the door, you'll
 have to flip the switch first"; "head through the door, flip the switch beforehand")."""
-DO_THAT_FIRST = re.compile(r"^(?P<b>[^,;]+?)\s*[,;]\s*(?:and\s+)?do\s+(?:that|this|it)\s+(?:first|beforehand|before(?:\s+that)?)\s*(?P<end>[.!?]?)$",
+DO_THAT_FIRST = re.compile(r"^(?P<b>[^,;]+?)(?:\s+before\s+you\s+can\s+(?:get|go)\s+(?:there|to\s+it))?\s*[,;]\s*(?:and\s+|so\s+)?do\s+(?:that|this|it|those|these|them|both)\s+(?:first|beforehand|before(?:\s+that)?)\s*(?P<end>[.!?]?)$",
                            re.IGNORECASE)
 """"press the switch, do that first": the sentence before the one before it."""
 DO_THAT_AFTER = re.compile(r"^do\s+(?:this|that|it)\s+(?:only\s+)?after\s+(?:you(?:'ve|\s+have)?\s+)?(?P<g>[a-z]+ing)\s+(?P<b>[^,;.!?]+?)\s*[.!]?$", re.IGNORECASE)
@@ -45,6 +45,11 @@ NEEDED_TO_GET = re.compile(r"^(?:(?:you(?:'ll|\s+will)?|we(?:'ll|\s+will)?)\s+(?
 
 ANY_OF_IT = r"(?:anything|everything)(?:\s+else)?|all\s+(?:of\s+)?(?:that|this|those|these|the\s+above)|any\s+of\s+(?:that|this|those|these)"
 """What "before" puts a step ahead of, when it is all the steps said ("anything else", "all that")."""
+BEFORE_ALL = re.compile(rf"^(?:(?:you(?:'ll|\s+will)?|we(?:'ll|\s+will)?)\s+(?:have|need)\s+to\s+)?(?P<b>(?![^;]*\bthen\b)[^;]+?)\s+(?:before\s+(?:{ANY_OF_IT}|both|them\s+all|all\s+of\s+them|the\s+rest)|first)"
+                        r"(?:\s*,?\s*(?:obviously|of\s+course|though|please))?\s*(?P<end>[.!?]?)$", re.IGNORECASE)
+"""A step said after the others to be done before all of them ("(Pull the switch before both.)",
+"You'll need to pull the lever and jump the lava first."): in the development waves, a step said
+"first" after others always came before all of them (dev54, dev84, dev92, dev101, dev125)."""
 LEAD_FIRST = re.compile(rf"^\s*(?:oh\s*,?\s*)?(?:and\s+)?(?:before\s+(?:you\s+do\s+|doing\s+)?(?:{ANY_OF_IT})\s*,?|first\s+of\s+all\s*,?|(?:the\s+)?very\s+first\s+thing\s*[:,])\s*",
                         re.IGNORECASE)
 """A lead that puts its sentence first of all ("Before you do anything else, grab coin 2.")."""
@@ -76,6 +81,12 @@ def done_first(sentences: list[str]) -> list[str]:
             out.insert(0, led[0].upper() + led[1:] + ("" if led.rstrip()[-1:] in ".!?" else "."))
             continue
         sentence = led
+        ahead = BEFORE_ALL.match(sentence.strip())
+        if ahead is not None and out and not re.search(r"\b(?:it|them|one|ones|those|these|that|this|any|every|each|whenever|should|if|when|once)\b",
+                                                       ahead.group("b"), re.IGNORECASE):
+            b = ahead.group("b").strip()
+            out.insert(0, f"{b[0].upper()}{b[1:]}{ahead.group('end') or '.'}")  # "Pick up coin 7 and coin 8. You'll need to ... first."
+            continue
         front = FIRST_OF_ALL.match(sentence.strip()) or AFTERTHOUGHT.match(sentence.strip())
         if front is not None and (out or front.groupdict().get("a") or front.re is FIRST_OF_ALL):  # said first: first anyway
             b, end = (front.group("b") or front.group("b2")).strip(), front.group("end") or front.groupdict().get("end2") or "."

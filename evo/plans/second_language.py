@@ -32,6 +32,7 @@ import re
 from typing import Iterable
 
 from evo.plans.everyday import EVERYDAY, HAVING, THERE_IS, WAY_LEAD, WAY_THERE, _having, both_kinds, each_listed, ordinal_one
+from evo.plans.means import by_means
 from evo.plans.shorthand import every_one
 from evo.plans.slang import unslanged
 
@@ -248,7 +249,7 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
     the game's words for its things ("go to switch" is going to the switch, not to switch) and
     its deeds ("make one circle around it": circle around it)."""
     names = {t.lower() for t in things}
-    text = unslanged(text, names)  # "hey can u kill goblin 1", "shrine (use)"
+    text = unslanged(by_means(text), names)  # "hey can u kill goblin 1", "shrine (use)"
     deeds = {v.lower() for v in verbs if not isinstance(verbs, dict) or verbs[v] != "move"}  # "make a run for" is no deed
     second = any(re.search(rf"\b(?:to|over|touch|use|at)\s+{re.escape(n)}\b(?!\s*(?:\d|number|no\.|#))", text, I) for n in names if n.isalpha()) \
         or re.search(r"\bmake\s+(?:it\s+(?:on|off|open)|a\s+(?:jump|turn|circle))\b|\b(?:go|walk|run)\s+until\b|\b(?:around|round)\s+(?:him|her)\b", text, I) is not None

@@ -73,7 +73,7 @@ the deed done to it."""
 
 
 _NUMBER = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
-SAID_OVER = re.compile(rf"\b(?P<t1>[a-z]+)\s*(?:#|number\s+|no\.\s*)?(?P<n1>{_NUMBER})\s*(?:,|\s?[-–—]|\.{{2,}}|…)\s*"
+SAID_OVER = re.compile(rf"\b(?P<t1>[a-z]+)\s*(?:#|number\s+|no\.\s*)?(?P<n1>{_NUMBER})\s*(?:,|\s?-{{1,2}}|\s?[–—]|\.{{2,}}|…)\s*"
                        r"(?:no\s*,?\s*wait|no\s*,?\s*sorry|sorry\s*,?\s*i\s+mean(?:t)?|i\s+mean(?:t)?|sorry|oops|wait|no)\s*,?\s*"
                        rf"(?:the\s+)?(?:(?P<t2>[a-z]+)\s*(?:#|number\s+|no\.\s*)?)?(?P<n2>{_NUMBER})\b(?:\s*[-–—](?=\s))?", I)
 """A thing's number said over at once (waves 54 and 55): "attack goblin 1, no wait, goblin 2", "look

@@ -21,15 +21,16 @@ import re
 from typing import Iterable
 
 I = re.IGNORECASE
-RESTART = re.compile(r"^(?:(?:actually|oh)\s*,?\s*no|no\s*,?\s*wait|wait\s*,?\s*no|scratch\s+that|sorry|oops|correction|on\s+second\s+thoughts?|i\s+mean(?:t)?)\b"
+RESTART = re.compile(r"^(?:(?:actually|oh)\s*,?\s*no|no\s*,?\s*wait|wait\s*,?\s*no|(?:(?:wait|no|ok(?:ay)?|actually|oh)\s*,?\s*)?scratch\s+that|sorry|oops|correction|on\s+second\s+thoughts?|i\s+mean(?:t)?)\b"
                      r"\s*[,:;.!–-]*\s*(?:(?:sorry\s*,?\s*)?i\s+mean(?:t)?\b\s*[,:]?\s*)?(?:(?:the\s+)?other\s+way\s+a?round\b\s*[,:;.!–-]*\s*)?", I)
 """A sentence that starts over."""
 INSTEAD = re.compile(r"^actually\s*,?\s*(?P<rest>.*\binstead\b.*)$", I | re.S)
 """A sentence that puts another step in the place of the one before ("Actually, attack the skeleton instead.")."""
 ONE_STEP = re.compile(r"^[^,;]*$")
-MAKE_THAT = re.compile(r"^(?:actually|sorry|no|wait|oops)?\s*,?\s*make\s+(?:that|it)\s+(?P<x>(?:the\s+)?[a-z]+(?:\s+(?:#\s*)?\d{1,2}|\s+[a-z]+)?)\s*[.!]?$", I)
+MAKE_THAT = re.compile(r"^(?:actually|sorry|no|wait|oops)?\s*,?\s*(?:make\s+(?:that|it)|i\s+meant?)\s+(?P<x>(?:the\s+)?[a-z]+(?:\s+(?:#\s*)?\d{1,2}|\s+[a-z]+)?)\s*[.!]?$", I)
 """A thing said over in the next sentence ("Actually, make that ogre 2.")."""
-NEVER_MIND = re.compile(r"(?:^|(?<=[.!?]\s))(?P<said>(?:never\s*mind|forget(?:\s+about)?|ignore|don'?t\s+bother\s+with)\s+(?:the\s+|any\s+)?[a-z]+s\s*[,;:]\s*)(?:just\s+)?", I | re.M)
+NEVER_MIND = re.compile(r"(?:^|(?<=[.!?]\s))(?P<said>(?:never\s*mind|forget(?:\s+about)?|ignore|skip|don'?t\s+bother\s+with)\s+(?:the\s+|any\s+)?[a-z]+s"
+                        r"(?:\s*[,;:]\s*|\s*[.!]\s*$))(?:just\s+)?", I | re.M)
 """Things of a kind waved away before the steps ("Never mind the coins, just attack goblin 2.")."""
 SENTENCE = re.compile(r"[^.!?…\n]+(?:[.!?…]+|$)")
 
@@ -39,10 +40,29 @@ def _named(text: str, names: set[str]) -> set[str]:
     return {f"{m.group(1).lower()} {m.group(2) or ''}".strip() for m in re.finditer(r"\b([a-z]+)(?:\s+(\d{1,2}))?\b", text, I) if m.group(1).lower() in names}
 
 
+SCRATCHED = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?P<said>[^.!?\n,;]+?)\s*(?:-{1,2}|[–—,;])\s*(?:(?:actually|wait|no|ok(?:ay)?)\s*,?\s*)?"
+                       r"(?:scratch\s+that|no\s+wait|wait\s+no|actually\s+no)\s*[,:;.!–-]*\s*(?P<new>[^.!?\n]+)", I | re.M)
+"""One step said over inside its sentence ("Attack skeleton 1 - actually scratch that, attack ogre 1
+instead."; "Look up at lamp 3 - scratch that, look down at it."): the second, "it" the first's thing."""
+
+
+def _scratched(m: re.Match[str], names: set[str], gone: list[str]) -> str:
+    said, new = m.group("said"), re.sub(r"\s*\binstead\b", "", m.group("new"), flags=I)
+    new = re.sub(r"\s*[-–—]{1,2}\s+(?=(?:and\s+)?then\b)", ", ", new, flags=I)  # "go to coin 2 instead - and then ..."
+    named = [x for x in re.finditer(r"\b([a-z]+)(?:\s+(\d{1,2}))?\b", said, I) if x.group(1).lower() in names]
+    if not named:  # "Wait, scratch that: ...": the sentences before, taken back below
+        return m.group(0)
+    if re.search(r"\bit\b", new, I) and not _named(new, names):
+        new = re.sub(r"\bit\b", named[-1].group(0), new, count=1, flags=I)
+    gone.append(said.strip())
+    return new[:1].upper() + new[1:] if said[:1].isupper() else new
+
+
 def taken_back(text: str, things: Iterable[str]) -> tuple[str, list[str]]:
     """``text`` without the steps it takes back (:mod:`evo.plans.taken_back`), and those steps as written."""
     names = {t.lower() for t in things}
     gone: list[str] = []
+    text = SCRATCHED.sub(lambda m: _scratched(m, names, gone), text)
     text = SKIP_AFTER.sub(lambda m: _skip(m, gone), text)
     text = DEED_OVER.sub(lambda m: gone.append(m.group("a")) or m.group("b"), text)
     text = NEVER_MIND.sub(lambda m: gone.append(m.group("said").strip(" ,;:")) or "", text)

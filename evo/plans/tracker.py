@@ -157,7 +157,7 @@ def _kind(label: str, things: Iterable[str], verbs: Iterable[str]) -> bool:
     "Soak", "Bug bash"): it names none of the game's things or deeds, and is no result line."""
     from evo.plans.conventions import CHARTER, GOAL_LINE, HEADING, RESULT_LINE, TITLE
 
-    line = label + ":"
+    line, label = label + ":", label.replace("_", " ")  # "stump_4: jump": a thing's name
     return not (_named(label, things) or _named(label, verbs) or any(p.match(line) for p in (RESULT_LINE, HEADING, TITLE,
                                                                                               GOAL_LINE, CHARTER))
                 or re.match(r"\s*(?:(?:part|section|phase|stage|room|chapter|area|stop|leg|step)\s*\d|note|nb|tip|important|caution|"
