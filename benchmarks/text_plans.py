@@ -64,7 +64,9 @@ SETS = ("dungeon", "park", "dungeon_2", "park_2", "dungeon_3", "park_3", "dungeo
         "dungeon_dev115", "park_dev115", "dungeon_dev116", "park_dev116", "dungeon_dev117", "park_dev117", "dungeon_dev118", "park_dev118",
         "dungeon_dev119", "park_dev119", "dungeon_dev120", "park_dev120", "dungeon_dev121", "park_dev121", "dungeon_dev122", "park_dev122",
         "dungeon_dev123", "park_dev123", "dungeon_dev124", "park_dev124",
-        "dungeon_dev125", "park_dev125", "dungeon_dev126", "park_dev126", "dungeon_dev127", "park_dev127", "dungeon_dev128", "park_dev128")
+        "dungeon_dev125", "park_dev125", "dungeon_dev126", "park_dev126", "dungeon_dev127", "park_dev127", "dungeon_dev128", "park_dev128",
+        "dungeon_dev129", "park_dev129", "dungeon_dev130", "park_dev130",
+        "dungeon_dev131", "park_dev131", "dungeon_dev132", "park_dev132", "dungeon_dev133", "park_dev133", "dungeon_dev134", "park_dev134")
 
 
 def main() -> None:

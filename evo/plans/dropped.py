@@ -244,7 +244,8 @@ def _unknown_item(text: str, read: Collection[str], things: Mapping[str, str], d
     for m in ITEM.finditer(text):
         word = m.group("w")
         low = word.lower()
-        if low in read or low in things or low in deeds or low in STOP_WORDS or low in CHAT or low in JARGON or len(low) < 3:
+        if low in read or low in things or low in deeds or low in STOP_WORDS or low in CHAT or low in JARGON or len(low) < 3 \
+                or low in ("whichever", "whatever", "whoever", "wherever", "whenever", "however", "etc", "anyways"):
             continue
         if word[0].isupper() and not text[m.end():].strip(" \t\n.!?,;:-)"):
             continue

@@ -37,10 +37,20 @@ I = re.IGNORECASE
 DONE_TO = {"pulled": "pull", "flipped": "flip", "pressed": "press", "activated": "activate", "opened": "open", "used": "use",
            "thrown": "throw"}
 """A deed by its participle ("you need the lever pulled"); "dead" and "killed" are a kill."""
+def _at_each(m: re.Match[str]) -> str:
+    things = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", m.group("list"))
+    at = " at" if re.match(r"(?:look|turn)\b", m.group("d"), I) else ""
+    return ", then ".join(f"{m.group('d')}{at} {t}" for t in things if t) + (m.group("end") or "")
+
+
 EVERYDAY = (
+    (re.compile(r"\b(?P<w>whenever|any\s+time|every\s+time)\s+(?:a|an|the|any)\s+[a-z]+\s+(?:is|are|comes?|gets?)\s+(?:in\s+view|in\s+sight|visible)"
+                r"(?=\s+(?:look|turn|jump|circle|go|walk|run|attack|kill|grab|collect)\b)", I), r"\g<0>,"),  # "Whenever a lamp is in view look up at it"
+    (re.compile(r"(?:^|(?<=[.!?]\s))at\s+(?P<list>[a-z]+\s+\d{1,2}(?:\s*,\s*[a-z]+\s+\d{1,2})*\s*,?\s+and\s+[a-z]+\s+\d{1,2})\s*,\s*"
+                r"(?P<d>(?:look|turn)\s+(?:up|down|left|right)|jump)(?:\s*\(?\s*in\s+(?:that|this)\s+order\s*\)?)?(?P<end>[.!]?)", I | re.M), _at_each),  # "At lamp 1, lamp 2 and lamp 3, look up"
     (re.compile(r"\bshould\s+(?P<x>the\s+[a-z]+)\s+be\s+(?P<s>open|on|off|closed|shut)\b", I), r"if \g<x> is \g<s>"),  # "should the door be open, walk through"
     (re.compile(r"\bsee\s+(?P<x>(?:the\s+)?[a-z]+\s*(?:#\s*)?\d{1,2})\s*\?\s*(?P<v>[a-z]+(?:\s+up)?)\s+(?:it|him|her|them)\b", I), r"\g<v> \g<x>"),  # "See coin 2? Grab it."
-    (re.compile(r"\s*[,;-]+\s*(?:and\s+)?(?:(?:that'?s|that\s+is)\s+(?:it|all|the\s+only\s+(?:step|thing)(?:\s+to\s+do)?)|nothing\s+else)\s*(?=[.!]?\s*$)|(?<=\d)\s+(?:slowly|quickly|carefully|gently|calmly)\b", I | re.M), ""),  # "circle pillar 3 slowly, that's it"
+    (re.compile(r"\s*[,;-]+\s*(?:and\s+)?(?:(?:that'?s|that\s+is)\s+(?:it|all|the\s+only\s+(?:step|thing)(?:\s+to\s+do)?)|nothing\s+else|whichever(?:\s+one)?)\s*(?=[.!]?\s*$)|(?<=\d)\s+(?:slowly|quickly|carefully|gently|calmly)\b", I | re.M), ""),  # "circle pillar 3 slowly, that's it"
     (re.compile(r"\b(?P<go>go|head|walk|run|make\s+your\s+way)\s+(?:over\s+)?to\s+(?P<x>the\s+[a-z]+(?:\s+\d{1,2})?)\s+(?:in\s+order\s+)?to\s+"
                 r"(?P<v>(?!see\b|check\b|find\b)[a-z]+)\s+(?:it|them)\b", I), r"\g<go> to \g<x> and \g<v> it"),  # "head to the shrine to activate it"
     (re.compile(r"(?:^|(?<=[.!?]\s))(?P<steps>(?:(?:look|turn|glance)\s+(?:up|down|left|right)|jump|circle)(?:\s*,\s*(?:and\s+)?(?:then\s+)?(?:(?:look|turn)\s+(?:up|down|left|right)|jump|circle)){1,3})"

@@ -23,6 +23,9 @@ PAIR = re.compile(rf"(?:^|(?<=[.;!?]\s)|(?<=[.;!?]))(?P<lead>[ \t]*)(?:(?P<t1>{T
 ROUTINE = re.compile(r"(?:\b(?:do|run|try|perform|execute|start|test|case|scenario)\s+)?(?:(?:the|a|an|this|our|my)\s+)?[\"“][^\"”\n]{1,40}[\"”]"
                      r"[ \t]*(?:(?:test|run|check|routine|combo|sequence|drill)[ \t]*)?:[ \t]*", re.IGNORECASE)
 """A name in quotes over the steps it stands for ("Do the \"lever run\": ...")."""
+ANY_THEN_DEED = re.compile(r"(?:^|(?<=[.!?]\s))(?P<q>any|every|each)\s+(?P<x>[a-z]+)(?P<r>\s+(?:within\s+reach|in\s+range|nearby|you\s+see|close\s+by))?"
+                           r"\s*(?::|->|=>|→)\s*(?P<v>[a-z]+(?:\s+(?:up|down|left|right))?)(?:\s+(?:it|them)(?P<p>\s+(?:up|down))?)?\s*(?P<end>[.!]?)(?=\s|$)", re.IGNORECASE | re.MULTILINE)
+"""A standing order as a field: "Any goblin within reach: attack it.", "any coin -> grab."."""
 GOING = frozenset({"go", "walk", "move", "run", "head", "travel", "navigate", "proceed"})
 LOOKING = re.compile(r"\b(?:up|down)$", re.IGNORECASE)
 
@@ -65,4 +68,5 @@ def fields(text: str) -> str:
     over its steps left out, and numbered steps listed out of order put in order."""
     text = _by_number(text)
     text = PAIR.sub(lambda m: m.group("lead") + _step(m.group("v1") or m.group("v2"), m.group("x1") or m.group("x2")), text)
+    text = ANY_THEN_DEED.sub(lambda m: f"{m.group('v')}{m.group('p') or ''} {m.group('q')} {m.group('x')}{m.group('r') or ''}{m.group('end') or '.'}", text)
     return ROUTINE.sub("", text)

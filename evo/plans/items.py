@@ -24,7 +24,7 @@ ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth"
 NUMBER = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 LABEL = re.compile(r"^\s*(?:\(\s*(?:\d{1,2}|[a-h])\s*\)|(?:\d{1,2}|[a-h])\s*[.)]|[-*•]|\[\s?[xX✓✔]?\s?\]|step\s+\d{1,2}\s*[:.)-])\s*", I)
 """A list item's label: "(a)", "(1)", "1.", "a)", "-", "[ ]", "Step 2:"."""
-LEAD = re.compile(r"^\s*(?:meanwhile|also|plus|otherwise|besides|(?:(?:please\s*,?\s*)?(?:do\s+(?:these\s+|this\s+|it\s+)?)?in\s+(?:this|that|the\s+following)\s+order|do|order|"
+LEAD = re.compile(r"^\s*(?:meanwhile|also|plus|otherwise|besides|then|next|after\s+that|(?:(?:please\s*,?\s*)?(?:do\s+(?:these\s+|this\s+|it\s+)?)?in\s+(?:this|that|the\s+following)\s+order|do|order|"
                   r"(?:(?:two|three|four|five|six|the|these|my|test)\s+)?steps?(?:\s+to\s+(?:reproduce|repro|follow))?|str|repro(?:duction)?(?:\s+steps)?|to\s*do|"
                   r"(?:(?:the|my|our|your|main|usual|normal|full|standard|speedrun|golden)\s+)*(?:route|path|sequence|plan|run)))\s*:\s*", I)
 """A list's own label before its items ("Steps:", "Do:", "route:", "Please, in this order:", "Meanwhile:")."""

@@ -43,7 +43,7 @@ NEEDED_TO_GET = re.compile(r"^(?:(?:you(?:'ll|\s+will)?|we(?:'ll|\s+will)?)\s+(?
 """What a step needs, said after it: "You'll have to flip the switch and jump the pit to get there."."""
 
 
-ANY_OF_IT = r"(?:anything|everything)(?:\s+else)?|all\s+(?:of\s+)?(?:that|this|those|these|the\s+above)|any\s+of\s+(?:that|this|those|these)"
+ANY_OF_IT = r"(?:anything|everything)(?:\s+else)?|all\s+(?:of\s+)?(?:that|this|those|these|the\s+above)|any\s+of\s+(?:that|this|those|these)|(?:them\s+)?both|the\s+two"
 """What "before" puts a step ahead of, when it is all the steps said ("anything else", "all that")."""
 BEFORE_ALL = re.compile(rf"^(?:(?:you(?:'ll|\s+will)?|we(?:'ll|\s+will)?)\s+(?:have|need)\s+to\s+)?(?P<b>(?![^;]*\bthen\b)[^;]+?)\s+(?:before\s+(?:{ANY_OF_IT}|both|them\s+all|all\s+of\s+them|the\s+rest)|first)"
                         r"(?:\s*,?\s*(?:obviously|of\s+course|though|please))?\s*(?P<end>[.!?]?)$", re.IGNORECASE)
@@ -83,7 +83,8 @@ def done_first(sentences: list[str]) -> list[str]:
         sentence = led
         ahead = BEFORE_ALL.match(sentence.strip())
         if ahead is not None and out and not re.search(r"\b(?:it|them|one|ones|those|these|that|this|any|every|each|whenever|should|if|when|once)\b",
-                                                       ahead.group("b"), re.IGNORECASE):
+                                                       ahead.group("b"), re.IGNORECASE) \
+                and re.sub(r"^(?:the|a|an)\s+", "", ahead.group("b").strip().lower()) not in " ".join(out).lower():  # "... and skeleton 2. skeleton 2 first.": which order, the reader's doubt
             b = ahead.group("b").strip()
             out.insert(0, f"{b[0].upper()}{b[1:]}{ahead.group('end') or '.'}")  # "Pick up coin 7 and coin 8. You'll need to ... first."
             continue

@@ -24,10 +24,10 @@ I = re.IGNORECASE
 RESTART = re.compile(r"^(?:(?:actually|oh)\s*,?\s*no|no\s*,?\s*wait|wait\s*,?\s*no|(?:(?:wait|no|ok(?:ay)?|actually|oh)\s*,?\s*)?scratch\s+that|sorry|oops|correction|on\s+second\s+thoughts?|i\s+mean(?:t)?)\b"
                      r"\s*[,:;.!–-]*\s*(?:(?:sorry\s*,?\s*)?i\s+mean(?:t)?\b\s*[,:]?\s*)?(?:(?:the\s+)?other\s+way\s+a?round\b\s*[,:;.!–-]*\s*)?", I)
 """A sentence that starts over."""
-INSTEAD = re.compile(r"^actually\s*,?\s*(?P<rest>.*\binstead\b.*)$", I | re.S)
+INSTEAD = re.compile(r"^(?:actually|no\s*,?\s*wait|wait\s*,?\s*no|sorry|oops)\s*,?\s*(?P<rest>.*\binstead\b.*)$", I | re.S)
 """A sentence that puts another step in the place of the one before ("Actually, attack the skeleton instead.")."""
 ONE_STEP = re.compile(r"^[^,;]*$")
-MAKE_THAT = re.compile(r"^(?:actually|sorry|no|wait|oops)?\s*,?\s*(?:make\s+(?:that|it)|i\s+meant?)\s+(?P<x>(?:the\s+)?[a-z]+(?:\s+(?:#\s*)?\d{1,2}|\s+[a-z]+)?)\s*[.!]?$", I)
+MAKE_THAT = re.compile(r"^(?:(?:actually|sorry|no|wait|oops)?\s*,?\s*(?:make\s+(?:that|it)|i\s+meant?)|(?:actually|oh|wait|sorry)\s*,?\s*no\s*,?)\s*(?P<x>(?:the\s+)?[a-z]+(?:\s+(?:#\s*)?\d{1,2}|\s+[a-z]+)?)\s*[.!]?$", I)
 """A thing said over in the next sentence ("Actually, make that ogre 2.")."""
 NEVER_MIND = re.compile(r"(?:^|(?<=[.!?]\s))(?P<said>(?:never\s*mind|forget(?:\s+about)?|ignore|skip|don'?t\s+bother\s+with)\s+(?:the\s+|any\s+)?[a-z]+s"
                         r"(?:\s*[,;:]\s*|\s*[.!]\s*$))(?:just\s+)?", I | re.M)
@@ -37,7 +37,8 @@ SENTENCE = re.compile(r"[^.!?…\n]+(?:[.!?…]+|$)")
 
 def _named(text: str, names: set[str]) -> set[str]:
     """The things ``text`` names, with their numbers ("coin 2")."""
-    return {f"{m.group(1).lower()} {m.group(2) or ''}".strip() for m in re.finditer(r"\b([a-z]+)(?:\s+(\d{1,2}))?\b", text, I) if m.group(1).lower() in names}
+    return {f"{m.group(1).lower()} {m.group(2) or ''}".strip() for m in re.finditer(r"\b([a-z]+)(?:\s+(\d{1,2}|one|two|three|four|five|six|seven|eight))?\b", text, I)
+            if m.group(1).lower() in names}
 
 
 SCRATCHED = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?P<said>[^.!?\n,;]+?)\s*(?:-{1,2}|[–—,;])\s*(?:(?:actually|wait|no|ok(?:ay)?)\s*,?\s*)?"
@@ -52,6 +53,9 @@ def _scratched(m: re.Match[str], names: set[str], gone: list[str]) -> str:
     named = [x for x in re.finditer(r"\b([a-z]+)(?:\s+(\d{1,2}))?\b", said, I) if x.group(1).lower() in names]
     if not named:  # "Wait, scratch that: ...": the sentences before, taken back below
         return m.group(0)
+    if re.fullmatch(r"\s*(?:the\s+)?[a-z]+(?:\s+(?:#\s*)?(?:\d{1,2}|one|two|three|four|five|six|seven|eight))?\s*", new, I) and _named(new, names):
+        gone.append(named[-1].group(0))  # "look up at lamp 4, no wait, lamp 2": the deed on the thing said last
+        return said[:named[-1].start()] + new.strip() + said[named[-1].end():]
     if re.search(r"\bit\b", new, I) and not _named(new, names):
         new = re.sub(r"\bit\b", named[-1].group(0), new, count=1, flags=I)
     gone.append(said.strip())
@@ -72,6 +76,9 @@ def taken_back(text: str, things: Iterable[str]) -> tuple[str, list[str]]:
             before, sentence = text[b0:e0].strip(), text[b1:e1].strip()
             restart, instead = RESTART.match(sentence), INSTEAD.match(sentence)
             said = _named(before, names)
+            if restart and len(said) == 1 and not _named(sentence[restart.end():], names) and re.search(r"\bit\b", sentence[restart.end():], I):
+                sentence = sentence[:restart.end()] + re.sub(r"\bit\b", f"the {next(iter(said))}", sentence[restart.end():], count=1, flags=I)
+                # "Go to lamp 3 and circle it. Actually no, just look up at it.": at lamp 3
             if restart and restart.end() < len(sentence) and said and said <= _named(sentence[restart.end():] + text[e1:], names) \
                     and not re.match(r"(?:before|after)\b", sentence[restart.end():], I):  # "Actually no, before the ogre, ...": one more
                 new = sentence[restart.end():]
