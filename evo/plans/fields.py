@@ -63,10 +63,26 @@ def _by_number(text: str) -> str:
     return "\n".join(out)
 
 
+ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6}
+ORDINAL_LABEL = re.compile(r"^\s*(?P<o>first|second|third|fourth|fifth|sixth)\s*:\s*\S", re.IGNORECASE)
+
+
+def _by_ordinal(text: str) -> str:
+    """Sentences each labelled "Third:", "First:", ... out of order, put in the order of their labels."""
+    pieces = [x for x in re.split(r"(?<=[.!?])\s+", text.strip()) if x]
+    labels = [ORDINAL_LABEL.match(x) for x in pieces]
+    if len(pieces) < 2 or not all(labels):
+        return text
+    numbers = [ORDINALS[m.group("o").lower()] for m in labels]  # type: ignore[union-attr]
+    if sorted(numbers) != list(range(1, len(pieces) + 1)) or numbers == sorted(numbers):
+        return text
+    return " ".join(x for _, x in sorted(zip(numbers, pieces)))
+
+
 def fields(text: str) -> str:
     """``text`` with a form's target and action fields as one step each, a quoted routine's name
     over its steps left out, and numbered steps listed out of order put in order."""
-    text = _by_number(text)
+    text = _by_ordinal(_by_number(text))
     text = PAIR.sub(lambda m: m.group("lead") + _step(m.group("v1") or m.group("v2"), m.group("x1") or m.group("x2")), text)
     text = ANY_THEN_DEED.sub(lambda m: f"{m.group('v')}{m.group('p') or ''} {m.group('q')} {m.group('x')}{m.group('r') or ''}{m.group('end') or '.'}", text)
     return ROUTINE.sub("", text)

@@ -18,7 +18,7 @@ I = re.IGNORECASE
 _VERB = r"(?:jump|pull|flip|use|kill|attack|hit|press|activate|cross|open)"
 _THING = rf"(?:{_VERB}\s+)?(?:the\s+)?[a-z]+(?:\s+(?:#\s*)?\d{{1,2}})?(?:\s+(?:jump|on))?"
 _LIST = rf"{_THING}(?:\s*(?:,|\band\b|\bthen\b|&|\+)\s*(?:then\s+)?{_THING})*"
-_POLITE = r"(?:\s*,?\s*(?:obviously|ofc|of\s+course|pls|please|tho(?:ugh)?|too))*"
+_POLITE = r"(?:\s*,?\s*(?:obviously|obvs?|ofc|of\s+course|pls|please|tho(?:ugh)?|too|lol))*"
 _GOES_FIRST = (r"(?:(?:has|have|needs?)\s+to\s+(?:be\s+[a-z]+ed\s+|go\s+|come\s+|happen\s+)?|needs?\s+[a-z]+ing\s+|(?:comes?|goes?)\s+)?"
                r"(?:first|before\s+(?:any|all)\s+(?:of\s+)?(?:that|this)|at\s+the\s+(?:very\s+)?start)")
 IN_BRACKETS = re.compile(rf"\s*(?:\(\s*|\s[-–—]\s+)(?:(?:obviously|of\s+course)\s*,?\s*)?(?:(?:it\s+)?needs?\s+|you\s+need\s+)?(?P<list>{_LIST})\s+{_GOES_FIRST}{_POLITE}\s*[.!]?\s*(?:\)|$)", I | re.M)
@@ -26,13 +26,20 @@ IN_BRACKETS = re.compile(rf"\s*(?:\(\s*|\s[-–—]\s+)(?:(?:obviously|of\s+cour
 beforehand)" is before the step it follows, not all: the reader's)."""
 SO_FIRST = re.compile(rf"\s*\((?P<why>[^()]*?)[,;]?\s*\bso\s+(?P<step>[^()]+?)\s+(?:first|before(?:hand)?|before\s+that){_POLITE}\s*[.!]?\s*\)", I)
 """A reason, then the step to do first, in brackets: "(both behind the door, so turn the lever on first)"."""
-SENTENCE_FIRST = re.compile(rf"(?:^|(?<=[.!?])\s+)(?:(?:oh\s*,?\s*)?and\s+)?(?:to\s+get\s+there\s*,\s*)?(?:prerequisites?(?:\s+in\s+order)?\s*:\s*(?P<pre>{_LIST})|(?P<list>{_LIST})\s+"
+SENTENCE_FIRST = re.compile(rf"(?:^|(?<=[.!?;])\s+)(?:(?:oh\s*,?\s*)?and\s+)?(?:to\s+get\s+there\s*,\s*)?(?:prerequisites?(?:\s+in\s+order)?\s*:\s*(?P<pre>{_LIST})|(?P<list>{_LIST})\s+"
                             rf"(?:(?:(?:comes?|goes?|happens?|is|are)\s+)?(?:before\s+(?:all\s+(?:of\s+)?(?:that|this)|everything(?:\s+else)?|anything(?:\s+else)?)|at\s+the\s+(?:very\s+)?start)|(?:comes?|goes?|happens?)\s+first)){_POLITE}\s*(?:[.!](?=\s|$)|$)", I | re.M)
 """A sentence of things to do before all else: "Lever at the very start.", "Prerequisites in order: lever, then jump lava."."""
+LAST_FIRST = re.compile(rf"(?<=[.!?])\s+(?P<list>(?:the\s+)?[a-z]+(?:\s+(?:#\s*)?\d{{1,2}})?(?:\s*(?:,|\band\b|&)\s*(?:the\s+)?[a-z]+(?:\s+(?:#\s*)?\d{{1,2}})?)*)"
+                        rf"\s+first{_POLITE}\s*[.!]?\s*$", I)
+"""Things alone, "first", as the text's last words: "get to the door. switch first ofc"."""
 TO_GET_THERE = re.compile(rf"(?:^|(?<=[.!?])\s+)to\s+(?:get|reach)\s+(?:there|it|to\s+it|(?:the\s+)?[a-z]+(?:\s+\d{{1,2}})?)\s*,?\s*(?:you(?:'ll|\s+will)?\s+|we(?:'ll|\s+will)?\s+)?(?:need|have)\s+to\s+"
                           rf"(?P<steps>[^.!?]+?)\s+first{_POLITE}\s*(?:[.!](?=\s|$)|$)|\s*[-–—,;]?\s*(?:just\s+)?(?P<so>(?:pull|flip|use|hit|press|jump|open)\s[^.!?,;]+?)\s+first\s+"
                           rf"so\s+(?:that\s+)?you\s+can\s+(?:get|go)\s+(?:there|in|through)\s*(?=[.!]|$)", I | re.M)
 """The way to the step before, said after it: "To get there you'll need to pull the switch and go through the door first."."""
+
+
+BETWEEN = re.compile(r"(?P<a>[^.!?\n]*?),\s*(?:and\s+)?then\s+(?P<b>[^,;.!?()\n]+?)\s*\(\s*(?P<s>[a-z]+\s[^()]+?)\s+in\s+between\s*\)", I)
+"""A step in brackets to do between the two before it: "Kill ogre #1, then ogre #2 (pull the lever in between)."."""
 
 
 def _steps(listed: str, things: Mapping[str, str], deeds: Mapping[str, str]) -> str | None:
@@ -81,9 +88,11 @@ def needed_first(text: str, things: Mapping[str, str], deeds: Mapping[str, str])
         ahead.append((m.group("steps") or m.group("so")).strip())
         return ""
 
+    text = BETWEEN.sub(lambda m: f"{m.group('a')}, then {m.group('s')}, then {m.group('b')}", text)
     text = IN_BRACKETS.sub(listed, text)
     text = SO_FIRST.sub(so, text)
     text = SENTENCE_FIRST.sub(listed, text)
+    text = LAST_FIRST.sub(listed, text)
     text = TO_GET_THERE.sub(there, text)
     if not ahead:
         return text

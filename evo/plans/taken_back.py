@@ -62,10 +62,16 @@ def _scratched(m: re.Match[str], names: set[str], gone: list[str]) -> str:
     return new[:1].upper() + new[1:] if said[:1].isupper() else new
 
 
+IN_BRACKETS = re.compile(r"\b(?P<t1>[a-z]+)\s+(?P<n1>\d{1,2})\s*\(\s*(?:sorry|no|oops|wait)\s*,?\s*(?:i\s+mean(?:t)?\s*,?\s*)?(?:(?P<t2>[a-z]+)\s+)?(?P<n2>\d{1,2})\s*\)", I)
+"""A thing's number said over in brackets ("Go to barrel 2 (sorry, barrel 4) and look down at it")."""
+
+
 def taken_back(text: str, things: Iterable[str]) -> tuple[str, list[str]]:
     """``text`` without the steps it takes back (:mod:`evo.plans.taken_back`), and those steps as written."""
     names = {t.lower() for t in things}
     gone: list[str] = []
+    text = IN_BRACKETS.sub(lambda m: gone.append(f"{m.group('t1')} {m.group('n1')}") or f"{m.group('t2') or m.group('t1')} {m.group('n2')}"
+                           if (m.group("t2") or m.group("t1")).lower() == m.group("t1").lower() and m.group("t1").lower() in names else m.group(0), text)
     text = SCRATCHED.sub(lambda m: _scratched(m, names, gone), text)
     text = SKIP_AFTER.sub(lambda m: _skip(m, gone), text)
     text = DEED_OVER.sub(lambda m: gone.append(m.group("a")) or m.group("b"), text)

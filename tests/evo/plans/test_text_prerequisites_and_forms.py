@@ -28,6 +28,10 @@ from tests.evo.plans.text_games import DUNGEON, PARK
     (DUNGEON, "Grab coin 5 and coin 6. You will have to yank the lever first.", ("interact switch", "go coin_5", "go coin_6")),
     (DUNGEON, "Slay troll 2. Before that, slay orc 2. And before both, yank the lever.",
      ("interact switch", "attack goblin_2", "attack ogre_2")),
+    (DUNGEON, "loot coin #8 after hopping the pit (lever first obv)", ("interact switch", "jump lava", "go coin_8")),
+    (DUNGEON, "coin 8, then the altar; the lever and the pit jump come first", ("interact switch", "jump lava", "go coin_8", "interact shrine")),
+    (DUNGEON, "walk up to the gate. lever first pls", ("interact switch", "go door")),
+    (DUNGEON, "Slay troll #1, then troll #2 (pull the lever in between).", ("attack ogre_1", "interact switch", "attack ogre_2")),
     # the state asked for beside the deed that brings it about: the deed
     (DUNGEON, "Open the gate (flip the lever), then grab coin 5.", ("interact switch", "go coin_5")),
     (DUNGEON, "Slay troll 2. Of course the gate must be open, so yank the lever beforehand.", ("interact switch", "attack ogre_2")),
@@ -37,7 +41,9 @@ from tests.evo.plans.text_games import DUNGEON, PARK
     (DUNGEON, "Goal: reach the altar and pray at it. On the way, slay any troll that comes close.",
      ("interact shrine", "rule attack ogre")),
     (DUNGEON, "Step 2: hop the pit.\nStep 3: pray at the altar.\nStep 1: yank the lever.", ("interact switch", "jump lava", "interact shrine")),
+    (DUNGEON, "Second: walk through the gate. Third: slay orc 2. First: yank the lever.", ("interact switch", "go door", "attack goblin_2")),
     # a thing or a step said over
+    (PARK, "Walk to lamp 1 (sorry, lamp 3) and look up at it.", ("look_up lamp_3",)),
     (DUNGEON, "Yank the lever, then slay troll 1 -- sorry, I meant troll 2.", ("interact switch", "attack ogre_2")),
     (DUNGEON, "Grab coin 4. Sorry, I meant coin 3.", ("go coin_3",)),
     (DUNGEON, "Slay orc 1 - actually scratch that, slay troll 1 instead.", ("attack ogre_1",)),
