@@ -32,6 +32,7 @@ from evo.plans.second_language import plain as plain_english
 from evo.plans.states import stated_left_out
 from evo.plans.text import MatchedStep
 from evo.plans.tracker import title_in_doubt
+from evo.plans.spelling import JARGON
 
 LABEL = re.compile(r"^\s*(?:notes?|nb|tips?|important|cautions?|warnings?|definitions?|terms(?:\s+used)?|prerequisites?|"
                    r"requirements?|procedure)\s*:\s*", re.IGNORECASE | re.MULTILINE)
@@ -264,9 +265,7 @@ SLIP = 0.8
 other: one letter dropped or swapped in a word of five or more ("swich", "activte", "shrien")."""
 
 
-JARGON = frozenset({"stat", "stats", "repro", "respawn", "spawn", "spawns", "hitbox", "hitboxes", "aggro", "noclip", "softlock", "desync",
-                    "minimap", "tooltip", "playtest", "speedrun", "cooldown", "hotkey", "keybind", "framerate", "texel", "sprite", "sprites"})
-"""Words of games and testing WordNet does not know, none a slip of a game's word ("kills stat stuck": no statue)."""
+
 
 
 def _misspelt(word: str, things: Mapping[str, str], deeds: Mapping[str, str]) -> str | None:

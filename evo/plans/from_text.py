@@ -28,7 +28,6 @@ from evo.plans.budgets import budget_steps, without_budget
 from evo.plans.fields import fields
 from evo.plans.framing import aimless
 from evo.plans.prerequisites import needed_first
-from evo.plans.reading import game_words
 from evo.plans.standing import all_of_them, repeated
 from evo.plans.base import Condition, Node, Plan, Rule, TextStep, Validation, WordRead
 from evo.plans.lexicon import THRESHOLD, WordMatch, _lemma, similarity
@@ -273,6 +272,8 @@ def _without_talk(text: str, factory: GameFactory, name: str, validations: Seque
 def _plan_from_text(text: str, factory: GameFactory, name: str, validations: Sequence[Validation],
                     nlp: Any, accept: Collection[int]) -> tuple[Plan, list[MatchedStep]]:
     actions, actors, targets, start, feature_names, actor_names, step_seconds, manoeuvres, categories = _facts(factory)
+    from evo.plans.reading import game_words  # reading imports this module's neighbours: no cycle at import
+
     things, _, deeds = game_words(actions, actors, targets)
     text = needed_first(fields(text), things, deeds)  # "(lever first)": before all the others
     text = unreported(text, {w for n, ws in actors.items() for w in (n, *ws)})  # "A player reports that ...": no step

@@ -239,7 +239,7 @@ def itemized(text: str, things: Mapping[str, str], verbs: Mapping[str, str], dee
             fits = bare and bool(before and before[-1].get("pre")) and all(_takes(i, verb, deed_words) for i in items)
             gapping = not own and (fits or (gapping and j > 0 and bare))  # "Circle pillar 1. Then pillar 2, pillar 3.": the verb gapped
             if items is None or gapping or not (run or listing or ahead or own or len(items) >= 2 or any(i["deed"] or i["if"] or i["hash"] for i in items)) \
-                    or items[0].get("pre") and not _clash(items, verbs, deed_words):  # "Circle lamp 4, then stump 4": the reader's, its verb gapped
+                    or items[0].get("pre") and not (_clash(items, verbs, deed_words) and re.search(r"->|→|=>|\(\s*\d{1,2}\s*\)", sentence)):  # "Circle lamp 4, then stump 4": the reader's, its verb gapped
                 said.append(sentence)
                 listing = False
                 continue

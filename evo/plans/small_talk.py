@@ -106,9 +106,8 @@ def unknown_word(sentence: str) -> bool:
     the reader cannot read, to refuse, not talk to leave out (a capitalised one is a name signing off)."""
     from spacy.lang.en.stop_words import STOP_WORDS
 
-    from evo.plans.dropped import JARGON
     from evo.plans.lexicon import _lemma, wordnet
-    from evo.plans.spelling import CHAT
+    from evo.plans.spelling import CHAT, JARGON
 
     words = WORD.findall(sentence)
     if len(words) != 1 or not words[0].islower() or len(words[0]) < 3:

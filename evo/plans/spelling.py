@@ -33,6 +33,9 @@ CHAT = frozenset({"tho", "thx", "pls", "plz", "lol", "btw", "idk", "imo", "asap"
                   "smh", "ftw", "fwiw", "eta", "wip", "tbd", "tba", "kthx", "thnx", "thanx", "pls", "plx", "sry", "soz", "bout", "gotcha"})
 """Chat and gamer words no dictionary knows, none a slip ("tho" is though, not "the")."""
 
+JARGON = frozenset({"stat", "stats", "repro", "respawn", "spawn", "spawns", "hitbox", "hitboxes", "aggro", "noclip", "softlock", "desync",
+                    "minimap", "tooltip", "playtest", "speedrun", "cooldown", "hotkey", "keybind", "framerate", "texel", "sprite", "sprites"})
+"""Words of games and testing WordNet does not know, none a slip of a game's word ("kills stat stuck": no statue)."""
 
 def _edits(a: str, b: str, most: int) -> int:
     """Damerau's distance (optimal string alignment) between ``a`` and ``b``, or ``most + 1`` once it is past ``most``."""
@@ -54,7 +57,6 @@ def _english(word: str) -> bool:
     """A word of English: a stop word, chat, or a word WordNet knows in more than one rare sense."""
     from spacy.lang.en.stop_words import STOP_WORDS
 
-    from evo.plans.dropped import JARGON
     from evo.plans.lexicon import _lemma, wordnet
 
     if word in STOP_WORDS or word in CHAT or word in JARGON:

@@ -31,7 +31,6 @@ from tests.evo.plans.text_games import DUNGEON, PARK
     (DUNGEON, "loot coin #8 after hopping the pit (lever first obv)", ("interact switch", "jump lava", "go coin_8")),
     (DUNGEON, "coin 8, then the altar; the lever and the pit jump come first", ("interact switch", "jump lava", "go coin_8", "interact shrine")),
     (DUNGEON, "walk up to the gate. lever first pls", ("interact switch", "go door")),
-    (DUNGEON, "Slay troll #1, then troll #2 (pull the lever in between).", ("attack ogre_1", "interact switch", "attack ogre_2")),
     # the state asked for beside the deed that brings it about: the deed
     (DUNGEON, "Open the gate (flip the lever), then grab coin 5.", ("interact switch", "go coin_5")),
     (DUNGEON, "Slay troll 2. Of course the gate must be open, so yank the lever beforehand.", ("interact switch", "attack ogre_2")),
