@@ -25,6 +25,7 @@ from evo.plans.dropped import check_instances, check_nothing_dropped
 from evo.plans.reports import unreported
 from evo.plans.tracker import unlabelled
 from evo.plans.budgets import budget_steps, without_budget
+from evo.plans.areas import in_areas
 from evo.plans.fields import fields
 from evo.plans.framing import aimless
 from evo.plans.prerequisites import needed_first
@@ -276,11 +277,16 @@ def _plan_from_text(text: str, factory: GameFactory, name: str, validations: Seq
 
     things, _, deeds = game_words(actions, actors, targets)
     text = needed_first(fields(text), things, deeds)  # "(lever first)": before all the others
+    text = in_areas(text, things, *_AREAS[repr(factory)])  # "the ogre in room B": ogre 2
     text = unreported(text, {w for n, ws in actors.items() for w in (n, *ws)})  # "A player reports that ...": no step
     labelled = unlabelled(text, {w: n for n, ws in actors.items() for w in (n, *ws)},
                           {w: n for n, ws in actions.items() for w in (n.replace("_", " "), *ws)})
-    labelled = _finish_at(labelled, actors, targets)
+    labelled = _finish_at(_switched_on(labelled, things, deeds), actors, targets)
     unbudgeted = without_budget(labelled)
+    if unbudgeted is not None:  # "visit any object for 20 seconds": under a budget, "any" is every one met
+        unbudgeted = re.sub(r"\b(?P<v>approach|visit|go\s+to|walk\s+to|head\s+to|run\s+to|reach)\s+(?:any\s+(?=[a-z]+\s*(?:[.!,;]|$))|(?P<x>[a-z]+)s(?=\s*(?:[.!,;]|$)))",
+                            lambda m: f"{m.group('v')} every {m.group('x') or ''}" if m.group("x") is None or m.group("x").lower() in things else m.group(0),
+                            unbudgeted, flags=re.IGNORECASE | re.MULTILINE)  # "visit objects for 3 minutes": every one
     steps = read_steps(aimless(unbudgeted if unbudgeted is not None else labelled), actions, actors, nlp, targets, categories)
     check_confident(steps, accept, [a for a in actions if a != NO_ACTION], actors, categories, targets)
     check_nothing_dropped(text, steps, accept, actions, actors, categories)
@@ -296,6 +302,8 @@ def _plan_from_text(text: str, factory: GameFactory, name: str, validations: Seq
 
 _FACTS: dict[str, tuple[Any, ...]] = {}
 """What a text is read against, per game factory (its ``repr``): made once a process, not per text."""
+_AREAS: dict[str, tuple[dict[str, Any], dict[str, str]]] = {}
+"""A game's rooms and what testers call them (:mod:`evo.plans.areas`), per game factory."""
 
 
 def _facts(factory: GameFactory) -> tuple[Any, ...]:
@@ -308,6 +316,7 @@ def _facts(factory: GameFactory) -> tuple[Any, ...]:
             if not hasattr(game, "action_names") or not hasattr(game, "actor_types"):
                 raise ConfigError(f"game {factory.label}: declares no action names and actor types to read a plan into")
             _, features = game.reset([0])
+            _AREAS[key] = (dict(getattr(game, "areas", {})), dict(getattr(game, "area_synonyms", {})))
             _FACTS[key] = (*vocabulary(game), targets_of(game), (int(round(features[0][0])), int(round(features[0][1]))),
                            tuple(game.game_spec.feature_names), tuple(getattr(game, "actor_names", ())),
                            getattr(game, "step_seconds", None), tuple(getattr(game, "manoeuvres", ())), dict(getattr(game, "categories", {})))
@@ -324,6 +333,21 @@ def read_as(text: str, factory: GameFactory) -> str:
     actions, actors, targets, *_, categories = _facts(factory)
     things, verbs, deeds = game_words(actions, actors, targets)
     return as_read(text, things, verbs, categories, deeds)
+
+
+SWITCHED_ON = re.compile(r"(?:(?<=^)|(?<=[\n:.;,\])])|(?<=\d)|(?<=\bthen))(?P<lead>\s*)(?:the\s+)?(?P<x>[a-z]+)\s+(?:on|to\s+on)\b(?=\s*(?:[.;!\n]|$|,?\s*then\b))", re.IGNORECASE)
+"""A thing and "on" as a step of its own ("Step 1 switch on.", "- [ ] switch on"): interact with it."""
+
+
+CROSSED = re.compile(r"(?:(?<=^)|(?<=[\n:;\])])|(?<=\d[.)]))(?P<lead>[ \t]*)(?P<p>over|across)\s+(?:the\s+)?(?P<x>[a-z]+)(?=[ \t]*(?:[.;!\n]|$))", re.IGNORECASE | re.MULTILINE)
+"""A list item of a place crossed alone ("3) over the lava"): jumping it, where that is the game's deed for it."""
+
+
+def _switched_on(text: str, things: dict[str, str], deeds: dict[str, str]) -> str:
+    """"switch on" as a step: turning on a thing whose one deed is interacting is interacting with it (the switch)."""
+    text = SWITCHED_ON.sub(lambda m: f"{m.group('lead')}interact with the {m.group('x')}" if deeds.get(m.group("x").lower()) == "interact"
+                           and things.get(m.group("x").lower()) else m.group(0), text)
+    return CROSSED.sub(lambda m: f"{m.group('lead')}jump {m.group('p')} the {m.group('x')}" if deeds.get(m.group("x").lower()) == "jump" else m.group(0), text)
 
 
 EXPECTATION = re.compile(r"^[ \t]*expect(?:s|ed)?\b(?![ \t]*:).*$", re.IGNORECASE | re.MULTILINE)

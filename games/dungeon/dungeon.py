@@ -27,7 +27,7 @@ import numpy as np
 from games.core.base import GameSpec, InjectedBug, VecStep
 from games.core.navigation import Route, Target, straight_move
 from games.dungeon.layout import (
-    ACTION_NAMES, ACTION_TARGETS, ACTOR_NAMES, ACTOR_TYPES, ATTACK, BUGS, CATEGORIES, DOOR, ENEMY_STATS,
+    ACTION_NAMES, ACTION_TARGETS, ACTOR_NAMES, AREA_SYNONYMS, AREAS, ACTOR_TYPES, ATTACK, BUGS, CATEGORIES, DOOR, ENEMY_STATS,
     HEIGHT, INTERACT, JUMP, LAVA, MAX_HEALTH, MOVES, PLAYER_ATTACK, STRONG_OGRE_ATTACK, SYNONYMS,
     WALL, WIDTH, DungeonLayout, generate_layout,
 )
@@ -61,6 +61,8 @@ class DungeonVector:
     actor_types = ACTOR_TYPES
     categories = CATEGORIES
     synonyms = SYNONYMS
+    areas = AREAS
+    area_synonyms = AREA_SYNONYMS
     removal_events = ("enemy_killed", "item_collected")
     """Events after which the actor they name is gone (navigation walks through its cell)."""
 
@@ -376,6 +378,6 @@ class Dungeon(VectorEnv):
         super().__init__(game, low=0.0, high=1.0)
         self.layout = game.layout
         self.actors = game.actors
-        for name in ("action_names", "action_targets", "actor_names", "actor_types", "categories", "synonyms",
+        for name in ("action_names", "action_targets", "actor_names", "actor_types", "categories", "synonyms", "areas", "area_synonyms",
                      "removal_events", "route", "leap", "why_no_way", "navigate", "nearest", "straight", "situation"):
             setattr(self, name, getattr(game, name))

@@ -101,6 +101,30 @@ COIN_NAMES = tuple(f"coin_{i + 1}" for i in range(sum(ROOM_COINS.values())))
 ACTOR_NAMES = ("switch_1", "door_1", "lava_1", "shrine_1", *ENEMY_NAMES, *COIN_NAMES)
 
 
+def _areas() -> dict[str, tuple[str, ...]]:
+    coins = iter(COIN_NAMES)
+    enemies = iter(ENEMY_NAMES)
+    out: dict[str, tuple[str, ...]] = {}
+    for room in "ABC":
+        held = [next(enemies) for _ in ROOM_ENEMIES[room]] + [next(coins) for _ in range(ROOM_COINS[room])]
+        out[f"room {room}"] = tuple(({"A": ["switch_1"], "C": ["shrine_1"]}.get(room, [])) + sorted(held, key=ACTOR_NAMES.index))
+    return out
+
+
+AREAS = _areas()
+"""Room -> the actors in it, rooms in the order the level is played: which room holds what is
+fixed by the template ("the ogre in room B": ``ogre_2``)."""
+AREA_SYNONYMS = {
+    "first room": "room A", "starting room": "room A", "start room": "room A", "spawn room": "room A", "spawn": "room A",
+    "second room": "room B", "middle room": "room B", "room past the door": "room B", "room behind the door": "room B",
+    "past the door": "room B", "behind the door": "room B", "beyond the door": "room B",
+    "third room": "room C", "last room": "room C", "final room": "room C", "shrine room": "room C",
+    "room past the lava": "room C", "past the lava": "room C", "beyond the lava": "room C", "across the lava": "room C",
+    "other side of the lava": "room C", "past the pit": "room C", "across the pit": "room C",
+}
+"""What testers call a room ("the first room", "the room behind the door", "past the lava")."""
+
+
 @dataclass(frozen=True)
 class Actor:
     """A named thing of the level.
