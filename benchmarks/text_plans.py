@@ -66,7 +66,11 @@ SETS = ("dungeon", "park", "dungeon_2", "park_2", "dungeon_3", "park_3", "dungeo
         "dungeon_dev123", "park_dev123", "dungeon_dev124", "park_dev124",
         "dungeon_dev125", "park_dev125", "dungeon_dev126", "park_dev126", "dungeon_dev127", "park_dev127", "dungeon_dev128", "park_dev128",
         "dungeon_dev129", "park_dev129", "dungeon_dev130", "park_dev130",
-        "dungeon_dev131", "park_dev131", "dungeon_dev132", "park_dev132", "dungeon_dev133", "park_dev133", "dungeon_dev134", "park_dev134")
+        "dungeon_dev131", "park_dev131", "dungeon_dev132", "park_dev132", "dungeon_dev133", "park_dev133", "dungeon_dev134", "park_dev134",
+        "dungeon_dev135", "park_dev135", "dungeon_dev136", "park_dev136", "dungeon_dev137", "park_dev137", "dungeon_dev138", "park_dev138",
+        "dungeon_dev139", "park_dev139", "dungeon_dev140", "park_dev140", "dungeon_dev141", "park_dev141", "dungeon_dev142", "park_dev142",
+        "dungeon_dev143", "park_dev143", "dungeon_dev144", "park_dev144", "dungeon_dev145", "park_dev145", "dungeon_dev146", "park_dev146",
+        "dungeon_dev147", "park_dev147", "dungeon_dev148", "park_dev148", "dungeon_dev149", "park_dev149", "dungeon_dev150", "park_dev150")
 
 
 def main() -> None:

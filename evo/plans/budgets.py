@@ -77,6 +77,11 @@ def clocked(text: str) -> str:
     before its bare count in steps ("Step budget: 300", "Step count: 250": "300 steps"), a unit's ("Steps: 200": "200
     steps"), a last step ("until step 200") and a time's label ("Run time: 20 seconds": "for 20
     seconds")."""
+    text = re.sub(r"\b(?:a|one)\s+(?P<u>minute|second)\s+and\s+a\s+half\b", r"1.5 \g<u>s", text, flags=re.IGNORECASE)  # "a minute and a half"
+    text = re.sub(r"\b(?P<m>\d+)\s*(?:minutes?|mins?)\s*,?\s*(?:and\s+)?(?P<s>\d+)\s*(?:seconds?|secs?|s)\b",
+                  lambda m: f"{int(m.group('m')) * 60 + int(m.group('s'))} seconds", text, flags=re.IGNORECASE)  # "1 minute 20 seconds"
+    text = re.sub(r"\b(?P<q>(?:a|one)\s+quarter|three\s+quarters)\s+of\s+a\s+minute\b",
+                  lambda m: "45 seconds" if m.group("q").lower().startswith("three") else "15 seconds", text, flags=re.IGNORECASE)
     text = re.sub(r"\b(?:run[\s-]?time|time[\s-]?limit|time[\s-]?box|duration|length|time)\s*[:=]\s*(?=(?:\d|half|a\s|an\s|one|two|"
                   r"three|four|five|ten|twenty|thirty|forty|fifty|sixty))", "for ", text, flags=re.IGNORECASE)  # "Run time: 20 seconds"
     text = re.sub(r"\b(?:(?:steps?\s+)?budget|step\s+count|number\s+of\s+steps)\s*[:=]?\s*(\d+)\b(?!\s*(?:steps?|moves?|turns?|ticks?|seconds?|secs?|s|minutes?|mins?)\b)",

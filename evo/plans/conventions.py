@@ -31,7 +31,7 @@ from typing import Iterable
 
 RESULT_LINE = re.compile(r"^\s*(?:expected(?:\s+results?)?|actual(?:\s+results?)?|acceptance(?:\s+criteria)?|pass\s+criteria|"
                          r"fail\s+criteria|pass|fail|result|outcome|observed|notes?|ac\s*\d*|criteria|cautions?|warnings?|definitions?|"
-                         r"terms(?:\s+used)?|prerequisites?|requirements?|procedure|why|reason|rationale|issue|problem|defect|symptoms?|"
+                         r"terms(?:\s+used)?|prerequisites?|requirements?|procedure(?!\s*:\s*(?:\(\s*[1ai]\s*\)|[1a][.)]))|why|reason|rationale|issue|problem|defect|symptoms?|"
                          r"severity|priority|seen\s+(?:on|in)|found\s+in|env(?:ironment)?|platform|version)\s*(?:\([^)]*\))?\s*:"
                          r"(?:(?:(?!\.\s+(?:steps|repro|to\s+reproduce)\s*:)[^\n])*\.(?=\s+(?:steps|repro|to\s+reproduce)\s*:)\s*|[^\n]*$)",
                          re.IGNORECASE | re.MULTILINE)

@@ -49,7 +49,7 @@ EVERYDAY = (
     (re.compile(r"(?:^|(?<=[.!?]\s))at\s+(?P<list>[a-z]+\s+\d{1,2}(?:\s*,\s*[a-z]+\s+\d{1,2})*\s*,?\s+and\s+[a-z]+\s+\d{1,2})\s*,\s*"
                 r"(?P<d>(?:look|turn)\s+(?:up|down|left|right)|jump)(?:\s*\(?\s*in\s+(?:that|this)\s+order\s*\)?)?(?P<end>[.!]?)", I | re.M), _at_each),  # "At lamp 1, lamp 2 and lamp 3, look up"
     (re.compile(r"\bshould\s+(?P<x>the\s+[a-z]+)\s+be\s+(?P<s>open|on|off|closed|shut)\b", I), r"if \g<x> is \g<s>"),  # "should the door be open, walk through"
-    (re.compile(r"\bsee\s+(?P<x>(?:the\s+)?[a-z]+\s*(?:#\s*)?\d{1,2})\s*\?\s*(?P<v>[a-z]+(?:\s+up)?)\s+(?:it|him|her|them)\b", I), r"\g<v> \g<x>"),  # "See coin 2? Grab it."
+    (re.compile(r"\bsee\s+(?P<x>(?:the\s+)?[a-z]+(?:\s*|_)(?:#\s*)?\d{1,2})\s*\?\s*(?P<v>[a-z]+(?:\s+up)?)\s+(?:it|him|her|them)\b(?:\s+(?P<p>down|out|off))?", I), lambda m: f"{m.group('v')} {m.group('p') or ''} {m.group('x')}".replace("  ", " ")),  # "See coin 2? Grab it."
     (re.compile(r"\s*[,;-]+\s*(?:and\s+)?(?:(?:that'?s|that\s+is)\s+(?:it|all|the\s+only\s+(?:step|thing)(?:\s+to\s+do)?)|nothing\s+else|whichever(?:\s+one)?)\s*(?=[.!]?\s*$)|(?<=\d)\s+(?:slowly|quickly|carefully|gently|calmly)\b", I | re.M), ""),  # "circle pillar 3 slowly, that's it"
     (re.compile(r"\b(?P<go>go|head|walk|run|make\s+your\s+way)\s+(?:over\s+)?to\s+(?P<x>the\s+[a-z]+(?:\s+\d{1,2})?)\s+(?:in\s+order\s+)?to\s+"
                 r"(?P<v>(?!see\b|check\b|find\b)[a-z]+)\s+(?:it|them)\b", I), r"\g<go> to \g<x> and \g<v> it"),  # "head to the shrine to activate it"
@@ -123,7 +123,7 @@ EVERYDAY = (
     (re.compile(r"(?:^|(?<=[.!?]\s))after\s+(?:you|the\s+player)\s+(?:land|have\s+landed|are\s+(?:across|over)|get\s+across)\s*,\s*", I | re.M), ""),  # after the jump
     (re.compile(r"(?:^|(?<=[.!?]\s))(?:and\s+)?(?:then\s+)?(?P<t>the\s+(?:door|gate))\s+should\s+(?:now\s+)?(?:open|unlock|swing\s+open|slide\s+open)(?:\s+up)?\s*[.!]\s+"
                 r"(?P<next>[^.!?\n]*?)\bit\b", I | re.M), r"\g<next>\g<t>"),  # "Pull it. Then the door should open. Walk through it."
-    (re.compile(r"(?:\s*,\s*|\s+and\s+)(?:do\s+)?nothing\s+(?:else|more)(?=\s*[.!;,]|\s*$)|(?:^|(?<=[.!?]\s))nothing\s+else\s+matters\b[^.!?\n]*[.!?]?\s*", I | re.M), ""),  # "Do this for 80 steps and nothing else."
+    (re.compile(r"(?:\s*,\s*|\s+and\s+)(?:do\s+)?nothing\s+(?:else|more)(?=\s*[.!;,]|\s*$)|(?:^|(?<=[.!?]\s))(?:nothing\s+else\s+matters\b[^.!?\n]*|(?:and\s+|then\s+)?(?:do\s+)?nothing\s+(?:else|more))(?:[.!]+[ \t]*|[ \t]*$)", I | re.M), ""),  # "Do this for 80 steps and nothing else."
     (re.compile(r"(?:^|(?<=[.!?]\s))(?:can|could|does|will|is|would)\s+(?:the\s+(?:player|agent|bot|character|hero)|one)\b[^?\n]*\?\s+"
                 r"(?=(?:please\s+)?[a-z]+\s+(?:the|a|an|it|to|over|up|down|around|through)\b)", I | re.M), ""),
     # "Can the player jump the lava right after the switch? Flip the switch and ...": what the test asks, no step
@@ -135,6 +135,7 @@ EVERYDAY = (
      r"\g<b>go \g<p> "),  # "2) through the door once it opens": going, its verb left out
     (re.compile(r"\b(?P<v>do|make|take|run)\s+(?:another|one\s+more)\s+(?P<n>lap|circle|loop|orbit)\b(?!\s+(?:around|round)\b)", I), r"\g<v> a \g<n> around it"),
     (re.compile(r"\bany\s+one\s+(?=[a-z]{3,})(?!of\b)", I), "a "),  # "Grab any one pickup": one, whichever
+    (re.compile(r"\b(?:go|come)\s+to\s+(?=(?:kill|attack|fight|hit|slay|pull|flip|use|activate|collect|grab|pick)\b)", I), ""),  # "the agent go to kill the goblin": kill it
     (re.compile(r"\s+(?:when|once)\s+(?:you|they|it)\s+(?:get|gets|arrive|arrives|are|is)\s+there\b", I), ""),  # "Use the shrine when you get there"
     (re.compile(r"\b(?:don't|do\s+not)\s+(?:touch|do|press|use)\s+(?:anything|everything)(?:\s+else)?\s+(?=(?:until|till)\s)", I), "wait "),
     # "Do not touch anything else until the door is open.": a wait
@@ -290,7 +291,7 @@ EVERYDAY = (
                 r"(?:a|an|the|any)\s+[a-z]+(?:\s+\d{1,2})?)\s+(?=[a-z])(?!(?:and|or|then|but|that|which|you)\b)", I), r"\1, "),
 )
 """The forms, each a pattern and what it is read as (after a second language's first forms)."""
-THERE_IS = re.compile(r"(?:^|(?<=[.!?]\s))(?:then\s+)?(?:there(?:'s|\s+is|\s+are)|you(?:'ll|\s+will)\s+(?:see|find|spot|notice))\s+(?:(?:(?:a|an|the)\s+)?(?P<xn>[a-z]+\s+\d+)\b|(?:(?:a|an|one|some)\s+|the\s+(?P<o>first|second|third|fourth|fifth|last)\s+)?(?P<x>[a-z]+)\b)[^.!?;\n]*[.!?;]\s+"
+THERE_IS = re.compile(r"(?:^|(?<=[.!?]\s))(?:then\s+)?(?:there(?:'s|\s+is|\s+are)|you(?:'ll|\s+will)\s+(?:see|find|spot|notice))\s+(?:(?:(?:a|an|the)\s+)?(?P<xn>[a-z]+(?:\s+|_)\d+)\b|(?:(?:a|an|one|some)\s+|the\s+(?P<o>first|second|third|fourth|fifth|last)\s+)?(?P<x>[a-z]+)\b)[^.!?;\n]*[.!?;]\s+"
                       r"(?P<next>[^.!?\n]*?)\b(?:it|one|him|her)\b", I)
 """"There's a coin near the start. Go pick it up.", "There's barrel 1 by the path. Go to it.": the thing said
 to be there is the step's."""

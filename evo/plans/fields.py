@@ -79,10 +79,31 @@ def _by_ordinal(text: str) -> str:
     return " ".join(x for _, x in sorted(zip(numbers, pieces)))
 
 
+INLINE_LABEL = re.compile(r"(?:(?<=[\s:;,])|^)\(\s*(?P<l>i{1,3}|iv|vi{0,3})\s*\)(?=\s+[a-z])", re.IGNORECASE | re.MULTILINE)
+"""Steps labelled in roman numerals inside a line ("(i) activate the switch, (ii) jump the lava
+pit"): numbered as "(1)", "(2)"."""
+ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8}
+
+
+BARE_LABEL = re.compile(r"(?:(?<=[\s:;,.])|^)(?P<n>\d)\)(?=\s+[a-z])", re.IGNORECASE)
+"""Steps labelled "1)", "2)" inside one line that starts with the first ("1) grab coin 2 2) use the
+switch"): a line each."""
+
+
+def _numbered(text: str) -> str:
+    text = "\n".join(BARE_LABEL.sub(r"\n\g<n>)", line).lstrip("\n") if line.lstrip().startswith("1)") and [int(m.group("n")) for m in BARE_LABEL.finditer(line)] == list(range(1, len(BARE_LABEL.findall(line)) + 1))
+                     and len(BARE_LABEL.findall(line)) >= 2 else line for line in text.split("\n"))
+    labels = [m.group("l").lower() for m in INLINE_LABEL.finditer(text)]
+    for kind in (ROMAN,):  # letters are read as labels already ("(a) go to lamp 2 (b) turn left")
+        if len(labels) >= 2 and [kind.get(x) for x in labels] == list(range(1, len(labels) + 1)):
+            return INLINE_LABEL.sub(lambda m: f"({kind[m.group('l').lower()]})", text)
+    return text
+
+
 def fields(text: str) -> str:
     """``text`` with a form's target and action fields as one step each, a quoted routine's name
     over its steps left out, and numbered steps listed out of order put in order."""
-    text = _by_ordinal(_by_number(text))
+    text = _by_ordinal(_by_number(_numbered(text)))
     text = PAIR.sub(lambda m: m.group("lead") + _step(m.group("v1") or m.group("v2"), m.group("x1") or m.group("x2")), text)
     text = ANY_THEN_DEED.sub(lambda m: f"{m.group('v')}{m.group('p') or ''} {m.group('q')} {m.group('x')}{m.group('r') or ''}{m.group('end') or '.'}", text)
     return ROUTINE.sub("", text)

@@ -65,7 +65,7 @@ TOPIC = re.compile(r"(?:^|(?<=[.!?;]))\s*(?P<q>every|each|any)\s+(?P<thing>[\w-]
 """A standing order with its object first ("Every monster you see, kill it."): whenever."""
 NOT_TO = re.compile(r"[,;]?\s*(?:\bbut\s+)?(?:\b(?:please|just)\s+)?\b(?:(?:do not|don't|dont|never|avoid|ignore|skip(?!\s+(?:over|across)\b)|"
                     r"(?:there\s+is\s+)?no\s+need\s+to)\s+|without\s+(?=\w+ing\b))"
-                    r"(?!(?:forget|fail|hesitate|mind)\b)(?![^,.;:\n]*\b(?:until|till|unless|before|without)\b)[^,.;:\n]*",
+                    r"(?!(?:forget|fail|hesitate|mind)\b)(?![^,.;:\n]*\b(?:until|till|unless|before|without)\b)(?:(?!\s*\(\d{1,2}\))[^,.;:\n])*",
                     re.IGNORECASE)
 """A step not to take, up to the next comma, colon or full stop ("until" or "before" in it: a
 condition on a step, left as written)."""
@@ -131,6 +131,8 @@ CLOSEST = re.compile(r"\bthe\s+(?P<thing>[\w-]+)\s+(?:closest|nearest)\s+to\s+(?
                      re.IGNORECASE)
 """"the stump closest to you", "the first goblin you meet": the nearest one, one thing (no rule's
 trigger, and no first of a numbered row)."""
+ANY_ONE = re.compile(r"\b(?:a|an)\s+(?P<x>[a-z]+)\s*,\s*any\s+(?:one|of\s+them)\b(?:\s+(?:will\s+do|is\s+fine))?", re.IGNORECASE)
+""""Hit a skeleton, any one.": one, the nearest (no standing order)."""
 WHERE = re.compile(r",\s*where\s+(?=(?:you|they|the\s+player)\s+(?:should|must|need\s+to|have\s+to|will|ought\s+to)\s)", re.IGNORECASE)
 """A step at the place just named ("go to the shrine, where you should interact with it"): then."""
 SURE = re.compile(r"\b(?:make sure|ensure|be sure|check)\s+(?:that\s+)?you(?:'ve|\s+have)\s+(?P<verb>[a-z]+ed)\b|"
@@ -171,8 +173,8 @@ REMARK = re.compile(r"^\s*(?:(?:so|and|but|also|btw|fyi|note)\s*[,:]?\s+)?(?:(?:
                     r"ok(?:ay)?|done|the\s+end)\W*$)", re.IGNORECASE)
 """A sentence that tells, not asks: a remark ("I think the lamp is too big.", "It should stay
 locked.", "The texture of lamp 2 looks strange.", "Nothing else.", "In that order.")."""
-FOLLOWING = re.compile(r",?\s*(?:(?:while|as)\s+you\s+)?(?:please\s+)?(?:do|follow|complete|perform|carry\s+out)\s+the\s+following(?:\s+steps)?"
-                       r"(?:\s+in\s+(?:this\s+|that\s+)?order)?(?:\s+whenever\s+applicable)?\s*[.:]?\s*$",
+FOLLOWING = re.compile(r",?\s*(?:(?:while|as)\s+you\s+)?(?:please\s+)?(?:do|follow|complete|perform|carry\s+out|run|execute|try)\s+the\s+following(?:\s+steps)?"
+                       r"(?:\s+in\s+(?:this\s+|that\s+)?order)?(?:\s+whenever\s+applicable)?(?:\s*[.:]?\s*$|\s*:\s*)",
                        re.IGNORECASE)
 """A lead into a list ("... while you do the following:"): the list is the steps."""
 STATE_IS = re.compile(r"\b(?P<thing>[a-z]+)'s\s+(?=(?:open|opened|on|off|"
@@ -214,6 +216,14 @@ GOAL_IS = re.compile(r"\b(?:is|are|will\s+be)\s+(?:the|our|your)\s+(?:(?:main|fi
 """A remark that names where the test is to go ("The shrine is the goal."): a step, read or refused."""
 
 
+FOR_PURPOSE = re.compile(r"(?:^|(?<=[.!?]\s))\s*(?:(?:ok(?:ay)?\s+)?so\s+)?for\s+(?:my|our|the|this|a|an|your|[a-z]+'s)\s+(?:[\w'-]+\s+){0,3}?"
+                         r"(?:assignment|project|thesis|paper|study|course|class|homework|report|replication|experiment|benchmark|demo|"
+                         r"run|pass|check|test|session|sprint|build|suite|ticket|playtest|regression|review|investigation|analysis|purposes?)"
+                         r"(?:\s+(?:we|i)\s+(?:use|used|run|ran|want|need|are\s+using|'re\s+using)\s+[^.!?\n]*[.!?]|\s*[,:]?)\s*", re.IGNORECASE)
+"""What the test is for, before its steps ("For my assignment, ...", "For tomorrow's smoke test
+please run ...", "For the replication we use the article's level."): no step (testers of wave 66)."""
+
+
 def _tells(sentence: str) -> bool:
     """A remark (:data:`REMARK`), or a sentence whose subject is a thing and whose verb is
     WordNet's verb in its third person ("checks", "ends"), not the one who plays."""
@@ -239,12 +249,12 @@ def unframed(text: str) -> str:
         line = CHECKED.sub("", _labelled(line))
         line = ROUTE.sub("", ORDER_TAIL.sub("", _shorthand(line)))
         line = CLOSING.sub("", GREETING.sub("", re.sub(r"^\s*ok(?:ay)?\s*[,!.]\s*", "", line, flags=re.IGNORECASE)))
-        line = TESTED.sub("", line)
+        line = TESTED.sub("", FOR_PURPOSE.sub("", line))
         line = CONTRACTED.sub(lambda m: CONTRACTIONS.get(m.group(0).lower(), m.group(0)), FOLLOWING.sub("", line))
         line = CONDITION_COMMA.sub(lambda m: m.group("cond") + ", ", STATE_IS.sub(lambda m: m.group("thing") + " is ", line))
         line = TOPIC.sub(lambda m: f" Whenever {m.group('verb').replace('that ', 'a ' + m.group('thing') + ' ', 1) if m.group('verb').startswith('that') else m.group('verb') + ' a ' + m.group('thing')}, ", line)
         line = re.sub(r"(?<=[.!?])(?!(?<=\d\.)\d)(?=[,\w])", " ", NOT_TO.sub(" ", REMEMBER.sub("", NO_WORRY.sub("", NO_HARM.sub("", OUTCOME.sub("", line))))))
-        line = CLOSEST.sub(lambda m: f"the nearest {m.group('thing') or m.group('met')}", line)
+        line = CLOSEST.sub(lambda m: f"the nearest {m.group('thing') or m.group('met')}", ANY_ONE.sub(r"the nearest \g<x>", line))
         line = re.sub(r"\b((?:every|any|all|each|whatever)\s+(?:[a-z]+\s+){1,2}?)you\s+(?:can|could|might|may|will)\s+", r"\1you ", line,
                       flags=re.IGNORECASE)  # "every coin you can reach": its thing's relative clause, no step of "you"
         line = PLAYER.sub("", ASIDE.sub("", OBSERVING.sub("", WHERE.sub(", then ", DEED_DONE.sub(" ", AS_MET.sub("whenever ", line))))))

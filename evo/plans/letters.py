@@ -46,16 +46,17 @@ SIGNED = re.compile(r"(?:(?<=[.!?])|(?<=[.!?]\s))\s*(?:(?:many|warm|kind|best|wi
                     r"regards|appreciate\s+it|much\s+appreciated)\b[^.!?\n]{0,30}[.!,]?\s*(?:-{1,2}\s*)?[A-Z][\w'-]*\.?\s*$|"
                     r"\s+(?:-{1,2}|—)\s*(?-i:[A-Z])[\w'-]*\.?\s*$", re.IGNORECASE)  # a name's capital: not "Step 4 - shrine"
 """A sign-off on the line of the steps ("... Thanks, Dana", "Thanks! Jules", "Appreciate it. - Chris")."""
-REQUEST = re.compile(r"\b(?:what\s+(?:i|we)(?:'d|\s+would)\s+(?:like|love|want)\s+is\s+(?:for\s+(?:the\s+(?:agent|player|bot)|you|it)\s+)?to|"
+REQUEST = re.compile(r"\b(?:(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?|please\s+)?set\s+up\s+an?\s+(?:[\w-]+\s+)?(?:run|pass|test|session|playthrough)\s+"
+                     r"(?:where|in\s+which|that)(?:\s+(?:you|the\s+(?:player|agent|bot)|it))?|what\s+(?:i|we)(?:'d|\s+would)\s+(?:like|love|want)\s+is\s+(?:for\s+(?:the\s+(?:agent|player|bot)|you|it)\s+)?to|"
                      r"(?:could|can|would|will)\s+(?:you|someone|somebody|anyone|one\s+of\s+you|the\s+(?:agent|bot|player))(?:\s+all)?|"
                      r"(?:i|we)(?:'d|\s+would)\s+(?:like|love|appreciate\s+it\s+if)\s+(?:for\s+)?(?:you|someone|somebody|"
                      r"one\s+of\s+you|a\s+tester|the\s+agent|us)(?:\s+(?:to|could|would))?|"
-                     r"(?:i|we)\s+(?:just\s+|really\s+|only\s+)?(?:need|want)\s+(?:you|someone|somebody|the\s+agent)\s+to|"
+                     r"(?:i|we)\s+(?:just\s+|really\s+|only\s+)?(?:need|want)\s+(?:you|someone|somebody|the\s+(?:agent|bot|player|ai))\s+to|"
                      r"(?:all\s+|the\s+(?:only\s+)?thing\s+|what\s+)?i\s+need\s+is\s+for\s+(?:you|someone|somebody)\s+to|"
                      r"if\s+(?:you|someone)\s+could|please\s+could\s+you|"
                      r"(?:i|we)(?:'d|\s+would)?\s+(?:expect|want|need|like|love)\s+(?:the\s+player|players|them|the\s+agent|the\s+tester|"
                      r"a\s+player(?:\s+who\s+[^,]+?)?)\s+to|(?:^|(?<=[.!?;:]\s))expect\s+(?:the\s+player|players|them)\s+to|"
-                     r"(?:i|we)(?:'d|\s+would)\s+like\s+an?\s+(?:[\w-]+\s+)?(?:run|pass|playthrough|test|session)\s+(?:where|in\s+which)\s+you)"
+                     r"(?:i|we)(?:'d|\s+would)\s+like\s+an?\s+(?:[\w-]+\s+)?(?:run|pass|playthrough|test|session)\s+(?:where|in\s+which)\s+(?:you|the\s+(?:player|agent|bot)))"
                      r"(?:\s+(?:please|kindly|just|simply|also|then|first))*\s+(?:(?:go|come)\s+and\s+)?(?=[a-z])", re.IGNORECASE)
 """A request for a step ("could you please", "I'd like you to", "I need you to go and"): the step
 is the verb after it."""
@@ -171,7 +172,7 @@ EACH = re.compile(r"^(?P<label>[^,.;:]{1,40}:\s*)?(?:first\s+)?(?P<items>[^,.;:]
 """A deed said once after the things it is done to ("lamp 1 then lamp 2, look up at each",
 "gob1 -> gob2 -> ogre, kill all three", "go to lamp 1, lamp 2 and lamp 3 and look up at each
 one", "stump 1, then stump 2, circling each"): the deed at each thing, in order."""
-VISIT = re.compile(r"^(?:(?:go|walk|head|run|move|make\s+your\s+way)\s+(?:over\s+|up\s+)?to|visit)\s+(?=\S)", re.IGNORECASE)
+VISIT = re.compile(r"^(?:(?:please|just|now|so)\s+)*(?:(?:go|walk|head|run|move|make\s+your\s+way)\s+(?:over\s+|up\s+)?to|visit)\s+(?=\S)", re.IGNORECASE)
 """The going said before the things of :data:`EACH` ("go to lamp 1, ..."): the deed goes there."""
 PASSING = re.compile(r"^(?P<go>(?:run|walk|go|jog|wander|head|stroll|move)\s+(?:past|by)\s+)(?:the\s+|all\s+(?:the\s+)?)(?P<things>[a-z]+s)"
                      r"(?:,\s*|\s+)and\s+(?P<verb>(?:[a-z]+\s+){0,2}?[a-z]+)(?:\s+(?P<at>at|around|on|over))?\s+(?:each|every)(?:\s+one|\s+of\s+them)?"

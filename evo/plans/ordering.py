@@ -26,8 +26,9 @@ import re
 
 from evo.plans.said_first import before_chain, done_first, first_of_all
 
-NESTED_FIRST = re.compile(r"^(?P<a>[^,;]+?),\s*but\s+first\s+(?P<b>[^,;]+?),?\s*and\s+before\s+(?:even\s+)?(?:that|this)\s*,?\s*(?P<c>[^.;!?,]+)",
-                          re.IGNORECASE)
+NESTED_FIRST = re.compile(r"^(?P<a>[^,;]+?),\s*but\s+first\s+(?P<b>[^,;]+?),?\s*and\s+before\s+(?:even\s+)?(?:that|this)\s*,?\s*(?P<c>[^.;!?,]+)|"
+                          r"^(?P<a2>[^,;]+?),\s*but\s+before\s+(?:that|this|it)\s*,?\s*(?:you\s+(?:need|have)\s+to\s+)?(?P<b2>[^,;]+?),?\s*and\s+(?:(?:of\s+course|obviously)\s+)?"
+                          r"(?:first(?:\s+of\s+all)?\s*,?\s*(?P<c2>[^.;!?,]+)|(?P<c3>[^.;!?,]+?)\s+first\b[^.;!?,]*)", re.IGNORECASE)
 """The last step, then the one before it, then the first: "Activate the shrine, but first jump the
 lava, and before even that, throw the switch"."""
 BUT_BEFORE = re.compile(r"^(?P<a>[^,;]+?)(?:\s+at\s+the\s+end)?,\s*but\s+(?:before\s+(?:that|this|it|(?:you\s+)?do(?:ing)?\s+(?:that|this|so|it)|you\s+do(?=\s*,))|first)\s*,?\s*(?P<b>[^.;!?]+)",
@@ -378,9 +379,9 @@ def in_order(text: str) -> str:
                 a = before.group("a").strip()
                 body = f"{before.group('b').strip()}, then {a[0].lower()}{a[1:]}{body[before.end():]}"
             nested = NESTED_FIRST.match(body)
-            if nested is not None:
-                a = nested.group("a").strip()
-                body = f"{nested.group('c').strip()}, then {nested.group('b').strip()}, then {a[0].lower()}{a[1:]}{body[nested.end():]}"
+            if nested is not None:  # "..., but before that jump the lava, and first of all pull the switch": the same
+                a, b, c = ((nested.group(g) or nested.group(f"{g}2") or nested.groupdict().get(f"{g}3") or "").strip() for g in "abc")
+                body = f"{c}, then {b}, then {a[0].lower()}{a[1:]}{body[nested.end():]}"
             m = BUT_BEFORE.match(body) or BUT_FIRST.match(body)
             if m is not None:
                 body = f"{m.group('b').strip()}, then {m.group('a').strip()[0].lower()}{m.group('a').strip()[1:]}"

@@ -56,6 +56,9 @@ ONLY = re.compile(r"^\s*(?:only\s+(?=after|once|when|if)|not\s+until\b|in case\b
                   re.IGNORECASE)
 """A condition's stress ("Only after the door opens", "Not until ...": once; "In case", "Should
 a goblin appear": if)."""
+ONLY_AFTER_AND = re.compile(r"(?<=,|;)(\s*(?:and\s+)?)only\s+(?=(?:after|once|when|if)\b)|(?<=\band)(\s+)only\s+(?=(?:after|once|when|if)\b)", re.IGNORECASE)
+"""The same stress after "and" or a comma ("Use the switch, and only if it's on, jump the lava"):
+the condition of the step after it, as without "only"."""
 PROVIDED = re.compile(r"\b(?:provided|providing|(?:as|so)\s+long\s+as)(?:\s+that)?\s+(?=(?:the|it)\b)|(?<=\bis)\s+still\b(?=\s+(?:on|open)\b)",
                       re.IGNORECASE)
 """"provided the switch is still on", "as long as the door is open": if the switch is on."""
@@ -153,6 +156,7 @@ def plain(sentence: str) -> str:
         sentence = REQUEST.sub("", LEADING.sub("", DONE.sub("", sentence)))  # the sentences are in order
     sentence = ONLY.sub(lambda m: "if " if m.group(0).strip().lower() in ("in case", "should") else
                         ("once" if m.group(0).strip().lower().startswith("not") else ""), sentence)
+    sentence = ONLY_AFTER_AND.sub(lambda m: m.group(1) or m.group(2), sentence)
     sentence = re.sub(r"^(?:and\s+)?(?:the\s+)?same\s+(?:for|with|goes\s+for)\s+(?=\S)", "Do the same with ", sentence, flags=re.IGNORECASE)  # "Same for goblins."
     sentence = PROVIDED.sub(lambda m: "" if m.group(0).strip().lower() == "still" else "if ", sentence)
     sentence = AFTER_WHICH.sub(", then ", TRAILING.sub("", sentence))

@@ -66,11 +66,11 @@ def unreported(text: str, things: Iterable[str] = ()) -> str:
             label = LABEL.match(sentence)
             rest = sentence[label.end():] if label is not None else ""
             if REPORT.match(sentence) or QUOTED.match(sentence) or (label is not None and not _imperative(rest)):
-                told = [w for w in re.findall(r"[a-z]+", sentence.lower()) if w in names]
+                told = [w for w in re.findall(r"[a-z]+(?:_\d+)?", sentence.lower()) if w.split("_")[0] in names]  # "ogre_1": that one
                 continue
             if ASKS.match(sentence):  # "Could you check that the second coin can be picked up? Just walk onto it."
                 kept.append(sentence)
-                told = [w for w in re.findall(r"[a-z]+", sentence.lower()) if w in names]
+                told = [w for w in re.findall(r"[a-z]+(?:_\d+)?", sentence.lower()) if w.split("_")[0] in names]
                 ordinal = re.search(rf"\b(?:the\s+)?(?:first|second|third|fourth|fifth|last|\d(?:st|nd|rd|th))\s+{told[0]}\b|\b{told[0]}\s+\d{{1,2}}\b", sentence, re.IGNORECASE) \
                     if len(set(told)) == 1 else None
                 told = [ordinal.group(0).lower().removeprefix("the ")] if ordinal is not None else told

@@ -28,6 +28,8 @@ MID_FIRST = re.compile(r"^(?P<a>[^,;]+?)\s*,\s*(?P<b>(?!(?:but|then|and|so)\b)[^
 clause): the middle step, then the one before it, then the rest."""
 
 
+NUMBERED = r"(?:the\s+)?[a-z]+[\s_]*#?\d{1,2}"
+"""A thing said with its number ("coin 2", "coin_2", "skeleton #1")."""
 ONE_PLACE = re.compile(r"^\s*(?:go|walk|head|run|move)\s+(?:over\s+|up\s+)?to\s+(?:the\s+)?[a-z]+(?:\s+\d+)?\s+and\s+[a-z]+(?:\s+(?:up|down|on|at|with))?"
                        r"\s+(?:it|there)\s*[.!]?\s*$", re.IGNORECASE)
 """"Go to the shrine and use it": one step, at one place."""
@@ -145,6 +147,9 @@ def done_first(sentences: list[str]) -> list[str]:
         if mid is not None and not re.search(r"\b(?:then|first)\b", mid.group("a"), re.IGNORECASE) \
                 and not re.search(r"\b(?:it|them|there|one)\b", mid.group("b"), re.IGNORECASE):
             b, a = mid.group("b").strip(), mid.group("a").strip()
+            if re.search(NUMBERED + r"$", a, re.IGNORECASE) and re.fullmatch(rf"(?:(?:and\s+)?{NUMBERED}(?:\s*,\s*|\s+and\s+)?)+", b, re.IGNORECASE):
+                out.append(f"{a}, {b}, {mid.group('c').strip()}{mid.group('end') or '.'}")  # "Coin 1, coin 2 and coin 3 first, then ...": the list first
+                continue
             out.append(f"{b[0].upper()}{b[1:]}, then {a[0].lower()}{a[1:]}, {mid.group('c').strip()}{mid.group('end') or '.'}")
             continue
         m = DONE_FIRST.match(sentence.strip())

@@ -74,7 +74,7 @@ FORMS = ((re.compile(r"\b(?:have|take)\s+a\s+go\s+at\b", I), "attack"),
          (re.compile(r"\bhalf\s+minute\b", I), "half a minute"),
          (re.compile(r"\b(?P<a>an?\s+(?P<t>[a-z]+)),\s*any\s+(?P=t)\s*(?P<e>[,.;!?\n]|$)", I), r"\g<a>\g<e>"),  # "Kill an enemy, any enemy."
          (re.compile(r"\b(?P<a>(?P<n>two|three|four|five|[2-5])\s+[a-z]+s),\s*any\s+(?P=n)\s*(?P<e>[,.;!?\n]|$)", I), r"\g<a>\g<e>"),  # "three coins, any three"
-         (re.compile(r"\bwh(?:ich|at)ever\s+(?P<t>[a-z]+)\s+is\s+(?P<q>nearest|closest)\b", I), r"the \g<q> \g<t>"),
+         (re.compile(r"\bwh(?:ich|at)ever\s+(?P<t>[a-z]+)\s+is\s+(?P<q>nearest|closest)\b(?:\s+(?:to\s+)?(?:the\s+(?:start|spawn|player)|you))?", I), r"the \g<q> \g<t>"),
          (re.compile(r"(?<=\bthen\s)the\s+(?P<o>first|second|third|fourth|fifth|last)\s*(?=[.,;!?]|$)", I | re.M), r"the \g<o> one"),
          (re.compile(r"\b(?:anything|everything|anyone)\s+hostile\b|\bany\s+hostiles?\b", I), "any enemy"),
          (re.compile(r"\b(?:anything|everything|whatever)\s+(?:that\s+)?(?:can|you\s+can)\s+(?:be\s+)?(?:picked\s+up|pick\s+up|collected|collect|grabbed|grab)\b", I), "any item"),
@@ -230,17 +230,17 @@ GO_TO_DO = re.compile(r"\b(?P<go>go|come|walk|run|head)\s+to\s+(?P<verb>[a-z]+)\
                       r"across|around|up|down|him|her|this|that)\b)", I)
 """"go to pray at the shrine": going, then the deed."""
 
-
 NUMBERS_OF = re.compile(r"\b(?P<t>[a-z]+?)(?P<s>s?)(?P<sep>[ \t]*:[ \t]*|[ \t]+)(?P<list>\d{1,2}(?:[ \t]*(?:,[ \t]*(?:and[ \t]+|then[ \t]+)?|(?:and|then)[ \t]+)\d{1,2}\b)+)"
                         r"(?![ \t]*(?:steps?|moves?|turns?|seconds?|secs?|minutes?|mins?|times?|s)\b)", I)
 """"pillar 1, 2, 3, 4", "each barrel: 1, 2, 3 and 4": the thing's name before each number."""
 
 
 def _numbers_of(m: re.Match[str]) -> str:
-    numbers = re.findall(r"\d{1,2}", m.group("list"))
+    numbers, t = re.findall(r"\d{1,2}", m.group("list")), m.group("t")
+    said = [f"{t if i == 0 else t.lower()} {n}" for i, n in enumerate(numbers)]  # "Coins 1, 2, 3": "Coin 1, coin 2 and coin 3"
     if re.search(r"\bthen\b", m.group("list"), re.IGNORECASE):  # "Collect coins: 3, then 1, then 2": each in turn
-        return ", then ".join(f"{m.group('t')} {n}" for n in numbers)
-    listed = ", ".join(f"{m.group('t')} {n}" for n in numbers[:-1]) + f" and {m.group('t')} {numbers[-1]}"
+        return ", then ".join(said)
+    listed = ", ".join(said[:-1]) + f" and {said[-1]}"
     return f"{m.group('t')}{m.group('s')}{m.group('sep')}{listed}" if ":" in m.group("sep") else listed
 
 
@@ -297,7 +297,7 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
                           and (m.group("w").lower() in PREPOSITIONS | GOING or m.group("w").lower() in deeds)
                           and not _plural(m.group("x").lower(), names) else m.group(0), text)
     text = THERE_IS.sub(lambda m: f"{m.group('next')}the {m.group('o') + ' ' if m.group('o') else ''}{m.group('x')}" if m.group("x") and m.group("x").lower() in names
-                        else f"{m.group('next')}{m.group('xn')}" if m.group("xn") and m.group("xn").split()[0].lower() in names
+                        else f"{m.group('next')}{m.group('xn')}" if m.group("xn") and re.split(r"[\s_]", m.group("xn"))[0].lower() in names
                         else m.group(0), text)
     text = SEE_THE.sub(lambda m: f"{m.group('next')}the {m.group('x')}" if m.group("x").lower() in names else m.group(0), text)
     text = WAY_LEAD.sub(lambda m: f"{m.group('a')}, then go to {m.group('b')}", text)
@@ -320,7 +320,7 @@ def plain(text: str, things: Iterable[str] = (), verbs: Iterable[str] = ()) -> s
         text = re.sub(r",\s*after\s+you\s+(?P<verb>[a-z]+)\b", lambda m: f", then {m.group('verb')}" if _base_verb(m.group("verb"))
                       else f", then {_verb(m.group('verb'))}" if m.group("verb").lower().endswith("ing") and _verb(m.group("verb"))
                       else m.group(0), text, flags=I)  # "you go to barrel 3 and you turn left, after you go to pillar 1", "..., after you jump and then ...": afterwards
-    text = re.sub(r"(?:^|(?<=[.!?]\s))(?P<lead>first(?:ly)?\b[^.;!?,]*?),\s*after\s+you\s+(?=(?P<verb>[a-z]+)\b)",
+    text = re.sub(r"(?:^|(?<=[.!?]\s))(?P<lead>(?:please\s+)?first(?:ly)?\b[^.;!?,]*?),\s*after\s+you\s+(?=(?P<verb>[a-z]+)\b)",
                   lambda m: f"{m.group('lead')}, then " if _base_verb(m.group("verb")) else m.group(0), text, flags=I | re.M)  # "First ..., after you go": afterwards
     text = re.sub(r"\band\s+after\s+you\s+(?=(?P<verb>[a-z]+)\b[^,;.!?]*(?:[.!?;]|$))", lambda m: "and then " if _base_verb(m.group("verb")) else m.group(0),
                   text, flags=I | re.M)  # "kill the ogre and after you take the coin": no step follows the clause, so afterwards

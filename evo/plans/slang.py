@@ -21,6 +21,8 @@ SLANG = ((re.compile(r"(?<![-\w'])u(?![-\w'])", I), "you"), (re.compile(r"\bur\b
          (re.compile(r"\bmake\s+(?:a\s+)?turn\s+(?:to\s+)?(?:the\s+)?(?=(?:left|right)\b)", I), "turn "),  # "make turn to left"
          (re.compile(r"\s*\(\s*(?P<c>(?:but\s+)?(?:only\s+)?(?:if|once|when|as\s+soon\s+as)\s+(?:it'?s|it\s+is|(?:the\s+)?[a-z]+(?:'s|\s+is|\s+has\s+been|\s+was|\s+is\s+still))"
                      r"\s+(?:(?:turned|switched|flipped|pulled)\s+)?(?:open|opened|on|unlocked))\s*\)", I), r" \g<c>"),  # "(only if it's open)", "(only when the switch has been turned on)"
+         (re.compile(r"\btake\s+on\s+(?=(?:the|a|an|each|every|all|any|both)\s|[a-z]+[\s_]*#?\d)", I), "fight "),  # "take on ogre 1"
+         (re.compile(r"\b(?:check\s+out|go\s+see)\s+(?=(?:every|each|all|any)\b)|(?:^|(?<=[.!?,]\s)|(?<=\bjust\s)|(?<=\bthen\s))see\s+(?=(?:every|each|all)\b)", I | re.M), "visit "),  # "check out every object"
          (re.compile(r"\byoink\b", I), "grab"), (re.compile(r"\bscoop\s+up\b", I), "pick up"), (re.compile(r"\bwreck\b", I), "attack"),
          (re.compile(r"\bfarm\s+(?=(?:the\s+|some\s+|all\s+the\s+)?(?:coins|gold|loot|items|collectables|pickups|gems)\b)", I), "collect "),
          (re.compile(r"\bgrab\s+(?=(?:the\s+|that\s+)?(?:lever|switch)\b)", I), "pull "),  # "grab the lever": pull it

@@ -86,6 +86,12 @@ ERRAND = re.compile(r"^\s*(?:(?:hey|hi|ok(?:ay)?|so)\s*[,!]?\s+)?(?:(?:can|could
 """An errand with no step in it ("Could you do a quick run for me?", "Start the level."): the test
 itself, no step of it."""
 
+PLAN_ERRAND = re.compile(r"^\s*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?(?:write|make|create|draft|put\s+together|set\s+up)\s+(?:up\s+)?(?:me\s+|us\s+)?(?:a|an|the)\s+"
+                         r"(?:(?:quick|short|new|test|regression|smoke)\s+)*(?:plan|test|script|scenario)(?:\s+for\s+(?:the\s+|a\s+|this\s+)?"
+                         r"(?:regression|repro|reproduction|bug|issue|ticket|fix|check)\b[^.!?]*)?\s*[.!?:]*\s*$", re.IGNORECASE)
+"""Asking for the plan ("Can you write a plan for the regression of the door bug?"): no step, even
+where it names the bug's thing."""
+
 
 OPINION = re.compile(r"^\s*(?:(?:so|and|but|also|honestly|tbh)\s*,?\s+)*(?:i|we)\s*(?:'m|'ve\s+been|'d\s+guess|\s+(?:think|believe|guess|suspect|feel|reckon|"
                      r"suppose|noticed|saw|heard|was|were|am|had|have\s+been|wonder|doubt|changed|swapped|fixed|moved|added|removed|updated|tweaked|reworked|"
@@ -123,7 +129,7 @@ def is_talk(sentence: str, things: Iterable[str], verbs: Iterable[str]) -> bool:
     opinion (:data:`OPINION`)."""
     if not re.search(r"[a-z]", sentence, re.IGNORECASE) or unknown_word(sentence):
         return False
-    if OPINION.match(sentence) and not REFERS.search(sentence):
+    if (OPINION.match(sentence) and not REFERS.search(sentence)) or PLAN_ERRAND.match(FILLER.sub("", sentence)):
         return True
     if _names_game(sentence, things, ()):
         return False

@@ -107,8 +107,25 @@ def respelled(text: str, words: Iterable[str]) -> tuple[str, list[tuple[str, str
         meant = meant.capitalize() if word[0].isupper() else meant
         slips.append((word, meant))
         return meant
+    text = re.sub(r"\bw/(?=\s)", "with", CLIPPED.sub(lambda m: _clipped(m, vocabulary, slips), text))
+    text = re.sub(r"\b(?P<v>look|glance|gaze)\s+(?:upp|uo|uup|pu|yp)\b", lambda m: slips.append((m.group(0), f"{m.group('v')} up")) or f"{m.group('v')} up",
+                  text, flags=re.IGNORECASE)  # "look upp": "up" is too short for the slips above
     text = re.sub(r"(?<![\w'@#/-])[A-Za-z]{3,}(?![\w'-])", fix, text)
     return HOMOPHONES.sub(lambda m: _homophone(m, slips), text), slips
+
+
+CLIPPED = re.compile(r"(?<![\w'@#/-])(?P<w>atk|int|intr|inter)\.?(?=\s+(?:w/|with\s+)?(?:the\s+)?[a-z])", re.IGNORECASE)
+"""A tester's clipped deed before its thing ("atk gob2", "int. switch", "inter w/ the lever"):
+the game's word it clips, where the game has it."""
+CLIPS = {"atk": "attack", "int": "interact", "intr": "interact", "inter": "interact"}
+
+
+def _clipped(m: re.Match[str], vocabulary: frozenset[str], slips: list[tuple[str, str]]) -> str:
+    meant = CLIPS[m.group("w").lower()]
+    if meant not in vocabulary:
+        return m.group(0)
+    slips.append((m.group(0), meant))
+    return meant
 
 
 HOMOPHONES = re.compile(r"\b(?:the|a)\s+(?P<w>forth)\b", re.IGNORECASE)

@@ -27,11 +27,16 @@ RESTART = re.compile(r"^(?:(?:actually|oh)\s*,?\s*no|no\s*,?\s*wait|wait\s*,?\s*
 INSTEAD = re.compile(r"^(?:actually|no\s*,?\s*wait|wait\s*,?\s*no|sorry|oops)\s*,?\s*(?P<rest>.*\binstead\b.*)$", I | re.S)
 """A sentence that puts another step in the place of the one before ("Actually, attack the skeleton instead.")."""
 ONE_STEP = re.compile(r"^[^,;]*$")
-MAKE_THAT = re.compile(r"^(?:(?:actually|sorry|no|wait|oops)?\s*,?\s*(?:make\s+(?:that|it)|i\s+meant?)|(?:actually|oh|wait|sorry)\s*,?\s*no\s*,?)\s*(?P<x>(?:the\s+)?[a-z]+(?:\s+(?:#\s*)?\d{1,2}|\s+[a-z]+)?)\s*[.!]?$", I)
+MAKE_THAT = re.compile(r"^(?:(?:actually|sorry|no|wait|oops)?\s*,?\s*(?:make\s+(?:that|it)|i\s+meant?)|(?:actually|oh|wait|sorry)\s*,?\s*no\s*,?|no\s*,?\s*wait\s*,?)\s*(?P<x>(?:the\s+)?[a-z]+(?:\s+(?:#\s*)?\d{1,2}|\s+[a-z]+)?)\s*[.!]?$", I)
 """A thing said over in the next sentence ("Actually, make that ogre 2.")."""
 NEVER_MIND = re.compile(r"(?:^|(?<=[.!?]\s))(?P<said>(?:never\s*mind|forget(?:\s+about)?|ignore|skip|don'?t\s+bother\s+with)\s+(?:the\s+|any\s+)?[a-z]+s"
                         r"(?:\s*[,;:]\s*|\s*[.!]\s*$))(?:just\s+)?", I | re.M)
 """Things of a kind waved away before the steps ("Never mind the coins, just attack goblin 2.")."""
+INSTEAD_OF = re.compile(r"^(?:(?:actually|sorry|no|wait|oops|oh)\s*,?\s*)*(?:make\s+(?:that|it)\s+|i\s+mean(?:t)?\s+)?(?P<x>(?:the\s+)?[a-z]+(?:\s+\d{1,2})?)\s+"
+                        r"instead\s+of\s+(?P<y>(?:the\s+)?[a-z]+(?:\s+\d{1,2})?)\s*[.!]?$", I)
+"""A thing put in the place of one said before ("Actually make that coin 1 instead of coin 2.")."""
+NOT_THAT = re.compile(r",?\s*(?:and\s+)?not\s+(?:the\s+)?[a-z]+(?:\s+\d{1,2})?(?=\s*[.!?,;]|\s*$)", I)
+"""The thing taken back, said again ("I meant the skeleton, not the ogre")."""
 SENTENCE = re.compile(r"[^.!?…\n]+(?:[.!?…]+|$)")
 
 
@@ -42,7 +47,7 @@ def _named(text: str, names: set[str]) -> set[str]:
 
 
 SCRATCHED = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?P<said>[^.!?\n,;]+?)\s*(?:-{1,2}|[–—,;])\s*(?:(?:actually|wait|no|ok(?:ay)?)\s*,?\s*)?"
-                       r"(?:scratch\s+that|no\s+wait|wait\s+no|actually\s+no)\s*[,:;.!–-]*\s*(?P<new>[^.!?\n]+)", I | re.M)
+                       r"(?:scratch\s+that|no\s*,?\s*wait|wait\s*,?\s*no|actually\s*,?\s*no|(?:sorry|oops)\s*,?\s*i\s+mean(?:t)?)\s*[,:;.!–-]*\s*(?P<new>[^.!?\n]+)", I | re.M)
 """One step said over inside its sentence ("Attack skeleton 1 - actually scratch that, attack ogre 1
 instead."; "Look up at lamp 3 - scratch that, look down at it."): the second, "it" the first's thing."""
 
@@ -53,16 +58,17 @@ def _scratched(m: re.Match[str], names: set[str], gone: list[str]) -> str:
     named = [x for x in re.finditer(r"\b([a-z]+)(?:\s+(\d{1,2}))?\b", said, I) if x.group(1).lower() in names]
     if not named:  # "Wait, scratch that: ...": the sentences before, taken back below
         return m.group(0)
-    if re.fullmatch(r"\s*(?:the\s+)?[a-z]+(?:\s+(?:#\s*)?(?:\d{1,2}|one|two|three|four|five|six|seven|eight))?\s*", new, I) and _named(new, names):
+    thing = re.match(r"\s*(?P<x>(?:the\s+)?[a-z]+(?:\s+(?:#\s*)?(?:\d{1,2}|one|two|three|four|five|six|seven|eight))?)\s*(?P<rest>,\s*(?:and\s+)?then\b.*)?$", new, I)
+    if thing is not None and _named(thing.group("x"), names):
         gone.append(named[-1].group(0))  # "look up at lamp 4, no wait, lamp 2": the deed on the thing said last
-        return said[:named[-1].start()] + new.strip() + said[named[-1].end():]
+        return said[:named[-1].start()] + thing.group("x") + said[named[-1].end():] + (thing.group("rest") or "")
     if re.search(r"\bit\b", new, I) and not _named(new, names):
         new = re.sub(r"\bit\b", named[-1].group(0), new, count=1, flags=I)
     gone.append(said.strip())
     return new[:1].upper() + new[1:] if said[:1].isupper() else new
 
 
-IN_BRACKETS = re.compile(r"\b(?P<t1>[a-z]+)\s+(?P<n1>\d{1,2})\s*\(\s*(?:sorry|no|oops|wait)\s*,?\s*(?:i\s+mean(?:t)?\s*,?\s*)?(?:(?P<t2>[a-z]+)\s+)?(?P<n2>\d{1,2})\s*\)", I)
+IN_BRACKETS = re.compile(r"\b(?P<t1>[a-z]+)\s+(?P<n1>\d{1,2})\s*\(\s*(?:sorry|no|oops|wait)(?:\s*,?\s*(?:sorry|no|oops|wait))?\s*,?\s*(?:i\s+mean(?:t)?\s*,?\s*)?(?:(?P<t2>[a-z]+)\s+)?(?P<n2>\d{1,2})\s*\)", I)
 """A thing's number said over in brackets ("Go to barrel 2 (sorry, barrel 4) and look down at it")."""
 
 
@@ -85,9 +91,15 @@ def taken_back(text: str, things: Iterable[str]) -> tuple[str, list[str]]:
             if restart and len(said) == 1 and not _named(sentence[restart.end():], names) and re.search(r"\bit\b", sentence[restart.end():], I):
                 sentence = sentence[:restart.end()] + re.sub(r"\bit\b", f"the {next(iter(said))}", sentence[restart.end():], count=1, flags=I)
                 # "Go to lamp 3 and circle it. Actually no, just look up at it.": at lamp 3
-            if restart and restart.end() < len(sentence) and said and said <= _named(sentence[restart.end():] + text[e1:], names) \
+            swap = INSTEAD_OF.match(sentence)
+            if swap and _named(swap.group("y"), names) and re.search(rf"\b{re.escape(swap.group('y'))}\b", before, I) and _named(swap.group("x"), names):
+                new = re.sub(rf"\b{re.escape(swap.group('y'))}\b", swap.group("x"), before, count=1, flags=I)  # "Actually make that coin 1 instead of coin 2."
+            elif restart and restart.end() < len(sentence) and said and said <= _named(sentence[restart.end():] + text[e1:], names) \
                     and not re.match(r"(?:before|after)\b", sentence[restart.end():], I):  # "Actually no, before the ogre, ...": one more
-                new = sentence[restart.end():]
+                new = NOT_THAT.sub("", sentence[restart.end():])  # "Sorry, I meant the skeleton, not the ogre."
+                bare = re.fullmatch(r"\s*(?P<x>(?:the\s+)?[a-z]+(?:\s+\d{1,2})?)\s*[.!]?\s*", new, I)
+                if bare is not None and len(said) == 1 and ONE_STEP.match(before.rstrip(".!?…")) and _named(bare.group("x"), names):
+                    new = re.sub(r"\b(?:the\s+)?[a-z]+(?:\s+\d{1,2})?(?=[.!?…]*\s*$)", bare.group("x"), before.strip(), count=1, flags=I)
             elif instead and said and ONE_STEP.match(before.rstrip(".!?…")):
                 new = re.sub(r"\s*\binstead\b", "", instead.group("rest"), flags=I)
             elif MAKE_THAT.match(sentence) and len(said) == 1 and ONE_STEP.match(before.rstrip(".!?…")):  # "Attack ogre 1. Actually, make that ogre 2."

@@ -34,6 +34,10 @@ def visited(text: str, things: Iterable[str], verbs: Iterable[str] = (), deeds: 
     said = "|".join(["go to", "visit", *sorted({re.escape(d) for d in deeds.values()}, key=len, reverse=True)])
     if not names:
         return text
+    text = re.sub(r"(?P<d>\b(?:turn\s+(?:left|right)|look\s+(?:up|down)|jump|circle\s+it)\s+there)\s*,\s*(?:and\s+)?then\s+(?:to\s+)?(?=(?:the\s+)?(?:(?:closest|nearest)\s+)?"
+                  r"(?P<x>[a-z]+)(?:\s+\d{1,2})?\s*(?:[.;!]|$))", lambda m: f"{m.group('d')}, then go to " if m.group("x").lower() in names else m.group(0),
+                  text, flags=re.IGNORECASE | re.MULTILINE)
+    # "then stump 4 and turn left there, then lamp 2": the deed was the place's, the next place a visit
     text = _run_on(_enumerated(text), names, {v.lower() for v in verbs})
     text = NAMED_THEN_IT.sub(lambda m: f"{m.group('v')} {m.group('np')}" if any(_named(w, names) for w in m.group("np").split()) else m.group(0), text)
     seen = [False, False]  # a verb before, anywhere in the text: a bare thing after it is gapped ("Then the ogre"); and one done where it stood
@@ -218,10 +222,38 @@ def _enumerated(text: str) -> str:
     def span(m: re.Match[str]) -> str:
         a, b = int(m.group("a")), int(m.group("b"))
         return ", then ".join(f"{m.group('thing')} {n}" for n in range(a, b + 1)) if 0 < b - a <= 5 else m.group(0)
-    return RANGE.sub(span, ENUMERATED.sub(each, text))
+    def span_each(m: re.Match[str]) -> str:
+        a, b = int(m.group("a")), int(m.group("b"))
+        if not 0 < b - a <= 5:
+            return m.group(0)
+        return ", then ".join(f"{m.group('deed')} {m.group('prep') or ''}{m.group('thing')} {n}" for n in range(a, b + 1))
+    return DEED_EACH.sub(_deed_each, RANGE.sub(span, RANGE_EACH.sub(span_each, ENUMERATED.sub(each, text))))
 
 
-RANGE = re.compile(r"\b(?P<thing>[a-z]{3,}?)s?\s+(?P<a>\d)\s*(?:to|-|through|thru)\s*(?P<b>\d)\b"
+RANGE_EACH = re.compile(r"\b(?:(?:go|walk|head|move|run|stroll|jog|wander|travel)\s+(?:up\s+|over\s+)?to\s+|visit\s+)?(?:each|every)\s+(?P<thing>[a-z]{3,}?)\s*(?:in\s+(?:turn|order)\s*)?,?\s*(?:from\s+)?(?P<a>\d)\s*(?:to|-|through|thru)\s*(?P<b>\d)\s*,?\s+"
+                        r"and\s+(?:then\s+)?(?P<deed>(?!(?:go|walk|head|visit|move)\b)[a-z]+(?:\s+(?:up|down|left|right|around|over))?)\s+(?P<prep>(?:at|on|around|to|over)\s+)?(?:it|them|each)\b",
+                        re.IGNORECASE)
+"""Each thing of a kind by a range of numbers, and a deed at "it" ("walk to each lamp in turn, 1 to 4,
+and look up at it"): the deed at each, in turn."""
+
+
+_ITEM = r"(?:the\s+)?[a-z]+\s+\d{1,2}"
+DEED_EACH = re.compile(rf"(?P<lead>\b(?:go\s+to|walk\s+to|head\s+to|visit|move\s+to)\s+)?(?P<list>{_ITEM}(?:(?:\s*,\s*(?:and\s+)?(?:then\s+)?|\s+and\s+(?:then\s+)?|\s+then\s+){_ITEM}){{1,7}})"
+                       r"(?:\s*,?\s+in\s+(?:that|this|the\s+same)\s+order)?\s*(?:[,;.–—-]\s*)?(?:and\s+)?(?:then\s+)?"
+                       r"(?P<deed>(?!(?:go|walk|head|visit|move)\b)[a-z]+(?:\s+(?:up|down|left|right|around|over))?)\s+(?P<prep>(?:at|on|around|to|over)\s+)?each(?:\s+(?:one\s+)?of\s+them|\s+one)?\b",
+                       re.IGNORECASE)
+"""Things listed, then one deed at each ("lamp 1, then lamp 2, then lamp 3 - look up at each"): the deed at each, in turn."""
+
+
+def _deed_each(m: re.Match[str]) -> str:
+    before = re.search(r"([a-z]+)\W*$", m.string[:m.start()].split(".")[-1], re.IGNORECASE)
+    if not m.group("lead") and before is not None and before.group(1).lower() not in ("then", "and", "please", "just", "first", "also", "so", "ok", "okay"):
+        return m.group(0)  # "Circle pillar 1 and pillar 2, then look down at each": a deed of its own before the things
+    items = re.findall(_ITEM, m.group("list"), re.IGNORECASE)
+    return ", then ".join(f"{m.group('deed')} {m.group('prep') or ''}{item}" for item in items)
+
+
+RANGE = re.compile(r"\b(?:(?:each|every|all(?:\s+(?:of\s+)?the)?)\s+)?(?P<thing>[a-z]{3,}?)s?(?:\s+|\s*,\s*(?:from\s+)?(?=\d\s*(?:to|-|through|thru)\s*\d\s*(?:,|$|\.|\s+in\b)))(?P<a>\d)\s*(?:to|-|through|thru)\s*(?P<b>\d)\b"
                    r"(?!\s*(?:steps?|s|secs?|seconds?|mins?|minutes?|times?)\b)", re.IGNORECASE)
 """Things of a kind by a range of numbers ("coins 1 to 3"): each, in order."""
 

@@ -117,18 +117,18 @@ def test_a_step_with_no_place_is_done_where_the_last_ended() -> None:
 DEV_SETS = {"dungeon_dev17": (58, 2), "park_dev17": (36, 0), "dungeon_dev18": (62, 0), "park_dev18": (34, 0),
             "dungeon_dev19": (49, 2), "park_dev19": (30, 1), "dungeon_dev20": (39, 3), "park_dev20": (25, 2),
             "dungeon_dev21": (67, 1), "park_dev21": (35, 0), "dungeon_dev22": (69, 0), "park_dev22": (37, 0),
-            "dungeon_dev23": (72, 0), "park_dev23": (35, 1), "dungeon_dev24": (63, 1), "park_dev24": (36, 1),
+            "dungeon_dev23": (72, 0), "park_dev23": (36, 0), "dungeon_dev24": (63, 1), "park_dev24": (36, 1),
             "dungeon_dev25": (62, 0), "park_dev25": (37, 0), "dungeon_dev26": (64, 1), "park_dev26": (35, 0),
             "dungeon_dev27": (71, 0), "park_dev27": (38, 0), "dungeon_dev28": (68, 0), "park_dev28": (37, 0),
             "dungeon_dev29": (69, 0), "park_dev29": (37, 0), "dungeon_dev30": (68, 0), "park_dev30": (38, 0),
             "dungeon_dev31": (70, 0), "park_dev31": (36, 0), "dungeon_dev32": (73, 1), "park_dev32": (39, 0),
             "dungeon_dev33": (69, 0), "park_dev33": (34, 0), "dungeon_dev34": (49, 1), "park_dev34": (25, 1),
-            "dungeon_dev35": (41, 1), "park_dev35": (28, 0), "dungeon_dev36": (63, 1), "park_dev36": (35, 0),
-            "dungeon_dev37": (58, 1), "park_dev37": (31, 1), "dungeon_dev38": (65, 1), "park_dev38": (36, 0),
+            "dungeon_dev35": (42, 1), "park_dev35": (28, 0), "dungeon_dev36": (63, 1), "park_dev36": (35, 0),
+            "dungeon_dev37": (58, 1), "park_dev37": (32, 0), "dungeon_dev38": (65, 1), "park_dev38": (36, 0),
             "dungeon_dev39": (68, 0), "park_dev39": (37, 0), "dungeon_dev40": (75, 0), "park_dev40": (39, 0),
             "dungeon_dev41": (70, 0), "park_dev41": (36, 0), "dungeon_dev42": (72, 0), "park_dev42": (37, 0),
-            "dungeon_dev43": (64, 1), "park_dev43": (35, 0), "dungeon_dev44": (68, 0), "park_dev44": (36, 0),
-            "dungeon_dev45": (70, 0), "park_dev45": (35, 0), "dungeon_dev46": (65, 0), "park_dev46": (37, 0),
+            "dungeon_dev43": (64, 1), "park_dev43": (35, 0), "dungeon_dev44": (68, 0), "park_dev44": (37, 0),
+            "dungeon_dev45": (70, 0), "park_dev45": (37, 0), "dungeon_dev46": (65, 0), "park_dev46": (37, 0),
             "dungeon_dev47": (65, 0), "park_dev47": (34, 0), "dungeon_dev48": (64, 1), "park_dev48": (32, 0),
             "dungeon_dev49": (63, 1), "park_dev49": (39, 0), "dungeon_dev50": (65, 0), "park_dev50": (40, 0),
             "dungeon_dev51": (67, 0), "park_dev51": (38, 0), "dungeon_dev52": (72, 0), "park_dev52": (37, 0),
@@ -137,36 +137,40 @@ DEV_SETS = {"dungeon_dev17": (58, 2), "park_dev17": (36, 0), "dungeon_dev18": (6
             "dungeon_dev57": (72, 1), "park_dev57": (38, 0), "dungeon_dev58": (65, 2), "park_dev58": (37, 0),
             "dungeon_dev59": (68, 0), "park_dev59": (37, 0), "dungeon_dev60": (70, 0), "park_dev60": (35, 0),
             "dungeon_dev61": (73, 0), "park_dev61": (38, 0), "dungeon_dev62": (74, 0), "park_dev62": (38, 0),
-            "dungeon_dev63": (74, 0), "park_dev63": (37, 0), "dungeon_dev64": (70, 0), "park_dev64": (37, 0),
+            "dungeon_dev63": (74, 0), "park_dev63": (37, 0), "dungeon_dev64": (71, 0), "park_dev64": (37, 0),
             "dungeon_dev65": (65, 1), "park_dev65": (39, 0), "dungeon_dev66": (70, 0), "park_dev66": (41, 0),
-            "dungeon_dev67": (66, 0), "park_dev67": (35, 0), "dungeon_dev68": (70, 2), "park_dev68": (38, 0),
+            "dungeon_dev67": (66, 0), "park_dev67": (36, 0), "dungeon_dev68": (70, 2), "park_dev68": (38, 0),
             "dungeon_dev69": (66, 1), "park_dev69": (35, 1), "dungeon_dev70": (74, 0), "park_dev70": (38, 0),
             "dungeon_dev71": (69, 0), "park_dev71": (39, 1), "dungeon_dev72": (77, 1), "park_dev72": (37, 1),
             "dungeon_dev73": (71, 1), "park_dev73": (37, 0), "dungeon_dev74": (64, 1), "park_dev74": (35, 0),
-            "dungeon_dev75": (75, 0), "park_dev75": (39, 0), "dungeon_dev76": (73, 0), "park_dev76": (39, 0),
-            "dungeon_dev77": (78, 0), "park_dev77": (40, 0), "dungeon_dev78": (69, 1), "park_dev78": (39, 0),
-            "dungeon_dev79": (68, 0), "park_dev79": (38, 0), "dungeon_dev80": (66, 1), "park_dev80": (37, 0),
+            "dungeon_dev75": (75, 0), "park_dev75": (39, 0), "dungeon_dev76": (73, 0), "park_dev76": (40, 0),
+            "dungeon_dev77": (78, 0), "park_dev77": (40, 0), "dungeon_dev78": (69, 1), "park_dev78": (40, 0),
+            "dungeon_dev79": (68, 0), "park_dev79": (38, 0), "dungeon_dev80": (67, 1), "park_dev80": (38, 0),
             "dungeon_dev81": (66, 0), "park_dev81": (38, 0), "dungeon_dev82": (70, 2), "park_dev82": (40, 0),
             "dungeon_dev83": (70, 0), "park_dev83": (38, 0), "dungeon_dev84": (75, 1), "park_dev84": (36, 1),
             "dungeon_dev85": (69, 1), "park_dev85": (40, 0), "dungeon_dev86": (69, 1), "park_dev86": (40, 1),
             "dungeon_dev87": (71, 0), "park_dev87": (39, 1), "dungeon_dev88": (68, 1), "park_dev88": (38, 0),
-            "dungeon_dev89": (66, 3), "park_dev89": (35, 0), "dungeon_dev90": (71, 0), "park_dev90": (36, 0),
+            "dungeon_dev89": (66, 3), "park_dev89": (35, 0), "dungeon_dev90": (72, 0), "park_dev90": (36, 0),
             "dungeon_dev91": (67, 0), "park_dev91": (39, 0), "dungeon_dev92": (72, 1), "park_dev92": (39, 0),
             "dungeon_dev93": (71, 0), "park_dev93": (39, 0), "dungeon_dev94": (69, 0), "park_dev94": (38, 0),
-            "dungeon_dev95": (69, 1), "park_dev95": (40, 0), "dungeon_dev96": (73, 0), "park_dev96": (36, 0),
+            "dungeon_dev95": (69, 1), "park_dev95": (41, 0), "dungeon_dev96": (74, 0), "park_dev96": (36, 0),
             "dungeon_dev97": (75, 0), "park_dev97": (39, 0), "dungeon_dev98": (71, 0), "park_dev98": (38, 0),
-            "dungeon_dev99": (71, 1), "park_dev99": (33, 1), "dungeon_dev100": (72, 1), "park_dev100": (35, 0),
+            "dungeon_dev99": (71, 1), "park_dev99": (34, 0), "dungeon_dev100": (72, 1), "park_dev100": (35, 0),
             "dungeon_dev101": (70, 2), "park_dev101": (38, 0), "dungeon_dev102": (72, 1), "park_dev102": (39, 0),
-            "dungeon_dev103": (74, 3), "park_dev103": (38, 0), "dungeon_dev104": (79, 0), "park_dev104": (41, 0),
+            "dungeon_dev103": (75, 3), "park_dev103": (38, 0), "dungeon_dev104": (79, 0), "park_dev104": (41, 0),
             "dungeon_dev105": (72, 2), "park_dev105": (41, 1), "dungeon_dev106": (76, 2), "park_dev106": (43, 0),
-            "dungeon_dev107": (79, 0), "park_dev107": (42, 1), "dungeon_dev108": (66, 2), "park_dev108": (39, 1),
+            "dungeon_dev107": (79, 0), "park_dev107": (43, 1), "dungeon_dev108": (66, 2), "park_dev108": (39, 1),
             "dungeon_dev109": (66, 3), "park_dev109": (38, 1), "dungeon_dev110": (68, 1), "park_dev110": (40, 1),
             "dungeon_dev111": (73, 6), "park_dev111": (41, 0), "dungeon_dev112": (70, 4), "park_dev112": (40, 0),
             "dungeon_dev113": (68, 9), "park_dev113": (38, 2), "dungeon_dev114": (77, 0), "park_dev114": (40, 0),
-            "dungeon_dev115": (70, 2), "park_dev115": (38, 0), "dungeon_dev116": (77, 2), "park_dev116": (39, 0),
+            "dungeon_dev115": (70, 2), "park_dev115": (38, 0), "dungeon_dev116": (78, 2), "park_dev116": (39, 0),
             "dungeon_dev117": (72, 4), "park_dev117": (36, 1), "dungeon_dev118": (74, 0), "park_dev118": (33, 2),
-            "dungeon_dev119": (70, 3), "park_dev119": (40, 0), "dungeon_dev120": (80, 0), "park_dev120": (40, 0), "dungeon_dev121": (72, 2), "park_dev121": (39, 0), "dungeon_dev122": (83, 0), "park_dev122": (41, 1), "dungeon_dev123": (70, 1), "park_dev123": (38, 0), "dungeon_dev124": (71, 4), "park_dev124": (36, 1),
-            "dungeon_dev125": (79, 2), "park_dev125": (40, 0), "dungeon_dev126": (74, 0), "park_dev126": (39, 1), "dungeon_dev127": (71, 0), "park_dev127": (42, 0), "dungeon_dev128": (76, 1), "park_dev128": (38, 1), "dungeon_dev129": (67, 4), "park_dev129": (39, 0), "dungeon_dev130": (75, 2), "park_dev130": (39, 0), "dungeon_dev131": (67, 4), "park_dev131": (39, 0), "dungeon_dev132": (69, 5), "park_dev132": (39, 0), "dungeon_dev133": (68, 3), "park_dev133": (38, 0), "dungeon_dev134": (71, 0), "park_dev134": (37, 1)}
+            "dungeon_dev119": (70, 3), "park_dev119": (40, 0), "dungeon_dev120": (81, 0), "park_dev120": (40, 0), "dungeon_dev121": (73, 2), "park_dev121": (39, 0), "dungeon_dev122": (83, 0), "park_dev122": (41, 1), "dungeon_dev123": (72, 0), "park_dev123": (38, 0), "dungeon_dev124": (72, 4), "park_dev124": (36, 1),
+            "dungeon_dev125": (79, 2), "park_dev125": (41, 0), "dungeon_dev126": (75, 0), "park_dev126": (39, 1), "dungeon_dev127": (72, 0), "park_dev127": (42, 0), "dungeon_dev128": (77, 1), "park_dev128": (38, 1), "dungeon_dev129": (68, 3), "park_dev129": (39, 0), "dungeon_dev130": (75, 2), "park_dev130": (39, 0), "dungeon_dev131": (68, 4), "park_dev131": (39, 0), "dungeon_dev132": (70, 4), "park_dev132": (39, 0), "dungeon_dev133": (69, 3), "park_dev133": (38, 0), "dungeon_dev134": (73, 0), "park_dev134": (38, 0),
+            "dungeon_dev135": (86, 1), "dungeon_dev136": (75, 3), "dungeon_dev137": (80, 2), "dungeon_dev138": (86, 2), "dungeon_dev139": (80, 0), "dungeon_dev140": (71, 2), "dungeon_dev141": (70, 2), "dungeon_dev142": (77, 2),
+            "dungeon_dev143": (72, 2), "dungeon_dev144": (71, 1), "dungeon_dev145": (74, 1), "dungeon_dev146": (82, 0), "dungeon_dev147": (75, 0), "dungeon_dev148": (78, 0), "dungeon_dev149": (83, 0), "dungeon_dev150": (74, 1),
+            "park_dev135": (42, 0), "park_dev136": (45, 0), "park_dev137": (41, 0), "park_dev138": (43, 0), "park_dev139": (42, 0), "park_dev140": (38, 0), "park_dev141": (41, 0), "park_dev142": (42, 0),
+            "park_dev143": (40, 0), "park_dev144": (40, 0), "park_dev145": (41, 0), "park_dev146": (41, 1), "park_dev147": (40, 0), "park_dev148": (46, 0), "park_dev149": (48, 0), "park_dev150": (47, 0)}
 """Development set -> (texts read as meant, texts read as a wrong plan), as measured: the rest are
 refused with their closest reading. Written by thirty-six independent testers from the user docs
 alone (a speedrunner's route notes, a producer's e-mails, a dictated test, a level designer's
@@ -176,10 +180,10 @@ QA tester, a researcher's experiment scenarios, a QA contractor, a gameplay prog
 developer, a manual tester's test-case steps, a seasoned tester writing every kind of instruction,
 a lead tester's chat messages, a game designer's intended playthrough in prose, a support agent's
 reproduction steps from players' reports, a tester briefing the tool like a colleague, a QA lead's
-nightly regression checklists) and ninety-six more under the second blind set's own brief (as varied as
-the testers who will use the tool, ``*_dev39`` to ``*_dev134``; from ``*_dev125`` on, with plans the
-released game can complete), each pair measured once before any of its texts was read; the bounds
-are what the code reads now (session 28), no fewer as meant; seven sets (dungeon_dev17,
+nightly regression checklists) and a hundred and twelve more under the second blind set's own brief (as
+varied as the testers who will use the tool, ``*_dev39`` to ``*_dev150``; from ``*_dev125`` on, with plans
+the released game can complete), each pair measured once before any of its texts was read; the bounds
+are what the code reads now (session 29), no fewer as meant; seven sets (dungeon_dev17,
 68, 76, 89, 92, 109, park_dev87) read one wrong plan more since the talk classifier (evo.plans.talk) reads texts
 refused before only for their talk (docs/guides/text-plans.md). Measured with the pipeline trained on each session's machine until the shipped one
 (wave 23): that one reads three of these sets one text fewer as meant (dungeon_dev20, park_dev26,

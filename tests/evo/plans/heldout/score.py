@@ -94,7 +94,11 @@ DEV = ("dungeon_dev", "park_dev", "dungeon_dev2", "park_dev2", "dungeon_dev3", "
        "dungeon_dev123", "park_dev123", "dungeon_dev124", "park_dev124",
        "dungeon_dev125", "park_dev125", "dungeon_dev126", "park_dev126", "dungeon_dev127", "park_dev127", "dungeon_dev128", "park_dev128",
        "dungeon_dev129", "park_dev129", "dungeon_dev130", "park_dev130",
-       "dungeon_dev131", "park_dev131", "dungeon_dev132", "park_dev132", "dungeon_dev133", "park_dev133", "dungeon_dev134", "park_dev134")
+       "dungeon_dev131", "park_dev131", "dungeon_dev132", "park_dev132", "dungeon_dev133", "park_dev133", "dungeon_dev134", "park_dev134",
+       "dungeon_dev135", "park_dev135", "dungeon_dev136", "park_dev136", "dungeon_dev137", "park_dev137", "dungeon_dev138", "park_dev138",
+       "dungeon_dev139", "park_dev139", "dungeon_dev140", "park_dev140", "dungeon_dev141", "park_dev141", "dungeon_dev142", "park_dev142",
+       "dungeon_dev143", "park_dev143", "dungeon_dev144", "park_dev144", "dungeon_dev145", "park_dev145", "dungeon_dev146", "park_dev146",
+       "dungeon_dev147", "park_dev147", "dungeon_dev148", "park_dev148", "dungeon_dev149", "park_dev149", "dungeon_dev150", "park_dev150")
 """The development sets (``../dev``): the families of set 5's misses (``*_dev``), of set 6's
 (``*_dev2``) and of set 7's (``*_dev3``) in many variants, written before their fixes and fixed
 against, so not held out."""
@@ -178,7 +182,17 @@ def _alike(got: Sequence[str], meant: Sequence[str], made: Any) -> bool:
     for name in names:
         counts[name.rsplit("_", 1)[0]] = counts.get(name.rsplit("_", 1)[0], 0) + 1
     one = re.compile(r"\b(%s)_1\b" % "|".join(sorted(t for t, n in counts.items() if n == 1) or ["(?!)"]))
-    return [one.sub(r"\1", step) for step in got] == [one.sub(r"\1", step) for step in meant]
+    return _gone_to([one.sub(r"\1", step) for step in got]) == _gone_to([one.sub(r"\1", step) for step in meant])
+
+
+def _gone_to(plan: Sequence[str]) -> list[str]:
+    """A plan without a walk to a thing that the next step acts on ("go barrel_2", "jump barrel_2":
+    "jump barrel_2"): the agent walks to a node's target before its deed, so both are one plan
+    (testers of wave 66 wrote "1. go to barrel 2 2. jump" as two steps, earlier ones as one)."""
+    out = list(plan)
+    return [step for k, step in enumerate(out)
+            if not (k + 1 < len(out) and len(step.split()) == 2 and step.split()[0] == "go" and not out[k + 1].startswith(("go ", "rule ", "budget "))
+                    and len(out[k + 1].split()) == 2 and out[k + 1].split()[1] == step.split()[1])]
 
 
 def read_all(sets: Sequence[str], jobs: int | None = None) -> dict[str, list[Outcome]]:
