@@ -87,6 +87,8 @@ def _aside(body: str, things: Mapping[str, str], deeds: Mapping[str, str]) -> st
     if listed is not None:
         return listed
     words = [w for w in re.findall(r"[a-z]+", body.lower())]
+    if re.search(r"\b(?:open|opened|closed|shut|unlocked|locked|off)\s*$", body, I):
+        return None  # "(you need the gate open first)": a state, not which step makes it
     return body if words and words[0] not in things and any(w in things for w in words) else None
 
 
